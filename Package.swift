@@ -1,0 +1,90 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Chirp",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "chirp", targets: ["chirp"]),
+        .library(name: "ChirpModels", targets: ["ChirpModels"]),
+        .library(name: "ChirpServer", targets: ["ChirpServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // MARK: kit
+        // (ChirpNetworking, ChirpPersistence, ChirpDataCenter, ChirpLogging, ChirpModules,
+        // ChirpStore arrive with the issues that give them real content.)
+
+        // MARK: shared
+        .target(
+            name: "ChirpModels",
+            swiftSettings: strict
+        ),
+
+        // MARK: server
+        .target(
+            name: "ChirpServer",
+            dependencies: [
+                "ChirpModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")],
+            swiftSettings: strict
+        ),
+
+        // MARK: client
+        // (ChirpClient and ChirpTerminal arrive with the client and terminal-app issues.)
+
+        // MARK: app
+        .executableTarget(
+            name: "chirp",
+            dependencies: [
+                "ChirpServer",
+                "ChirpModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: tests
+        .testTarget(
+            name: "ChirpModelsTests",
+            dependencies: ["ChirpModels"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpServerTests",
+            dependencies: [
+                "ChirpServer",
+                "ChirpModels",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

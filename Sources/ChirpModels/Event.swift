@@ -1,0 +1,125 @@
+/// One entry of a user's event stream: `{"seq", "type", "createdAt", "data"}`.
+///
+/// Stored events have `seq` 1, 2, 3 … per user, with no gap; live-only events (`typing`) have
+/// `seq == nil`.
+public struct Event: Sendable, Hashable, Codable {
+    public var seq: Int64?
+    public var createdAt: Timestamp
+    public var payload: EventPayload
+
+    /// The wire name of the event's type, such as `message.created`.
+    public var type: String { payload.type }
+
+    public init(seq: Int64?, createdAt: Timestamp, payload: EventPayload) {
+        self.seq = seq
+        self.createdAt = createdAt
+        self.payload = payload
+    }
+
+    enum CodingKeys: String, CodingKey { case seq, type, createdAt, data }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decodeIfPresent(Int64.self, forKey: .seq)
+        createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case EventType.messageCreated:
+            payload = .messageCreated(try container.decode(Message.self, forKey: .data))
+        case EventType.messageRead:
+            payload = .messageRead(try container.decode(ReadReceipt.self, forKey: .data))
+        case EventType.typing:
+            payload = .typing(try container.decode(TypingNotice.self, forKey: .data))
+        case EventType.followCreated:
+            payload = .followCreated(try container.decode(FollowNotice.self, forKey: .data))
+        case EventType.tweetCreated:
+            payload = .tweetCreated(try container.decode(Tweet.self, forKey: .data))
+        default:
+            payload = .unknown(type: type)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(type, forKey: .type)
+        try container.encode(createdAt, forKey: .createdAt)
+        switch payload {
+        case .messageCreated(let value): try container.encode(value, forKey: .data)
+        case .messageRead(let value): try container.encode(value, forKey: .data)
+        case .typing(let value): try container.encode(value, forKey: .data)
+        case .followCreated(let value): try container.encode(value, forKey: .data)
+        case .tweetCreated(let value): try container.encode(value, forKey: .data)
+        case .unknown: try container.encode([String: String](), forKey: .data)
+        }
+    }
+}
+
+/// The wire names of event types.
+public enum EventType {
+    public static let messageCreated = "message.created"
+    public static let messageRead = "message.read"
+    public static let typing = "typing"
+    public static let followCreated = "follow.created"
+    public static let tweetCreated = "tweet.created"
+}
+
+/// What an event carries, by type.
+public enum EventPayload: Sendable, Hashable {
+    case messageCreated(Message)
+    case messageRead(ReadReceipt)
+    case typing(TypingNotice)
+    case followCreated(FollowNotice)
+    case tweetCreated(Tweet)
+    /// A type this version does not know; clients skip it and keep the seq.
+    case unknown(type: String)
+
+    /// The wire name of the type.
+    public var type: String {
+        switch self {
+        case .messageCreated: EventType.messageCreated
+        case .messageRead: EventType.messageRead
+        case .typing: EventType.typing
+        case .followCreated: EventType.followCreated
+        case .tweetCreated: EventType.tweetCreated
+        case .unknown(let type): type
+        }
+    }
+}
+
+/// `message.read` data: `reader` read the messages `peer` sent them, up to message `upTo`.
+public struct ReadReceipt: Sendable, Hashable, Codable {
+    public var reader: String
+    public var peer: String
+    public var upTo: String
+
+    public init(reader: String, peer: String, upTo: String) {
+        self.reader = reader
+        self.peer = peer
+        self.upTo = upTo
+    }
+}
+
+/// `typing` data: who is typing to the receiver.
+public struct TypingNotice: Sendable, Hashable, Codable {
+    public var from: String
+    public init(from: String) { self.from = from }
+}
+
+/// `follow.created` data: who started following the receiver.
+public struct FollowNotice: Sendable, Hashable, Codable {
+    public var follower: User
+    public init(follower: User) { self.follower = follower }
+}
+
+/// The reply of `GET /v1/events`: events after `since` in ascending `seq`, and `lastSeq`, the
+/// seq of the last event returned (or, when none is returned, the user's latest seq).
+public struct EventsResponse: Sendable, Hashable, Codable {
+    public var events: [Event]
+    public var lastSeq: Int64
+
+    public init(events: [Event], lastSeq: Int64) {
+        self.events = events
+        self.lastSeq = lastSeq
+    }
+}

@@ -1,0 +1,28 @@
+/// A Chirp account as the API shows it.
+///
+/// `followsYou` and `followedByYou` are present only when the user is seen by a logged-in
+/// viewer other than the account creation and login responses.
+public struct User: Sendable, Hashable, Codable {
+    public var id: String
+    public var username: String
+    public var displayName: String
+    public var createdAt: Timestamp
+    public var followersCount: Int
+    public var followingCount: Int
+    public var followsYou: Bool?
+    public var followedByYou: Bool?
+
+    public init(
+        id: String, username: String, displayName: String, createdAt: Timestamp,
+        followersCount: Int, followingCount: Int, followsYou: Bool? = nil, followedByYou: Bool? = nil
+    ) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.createdAt = createdAt
+        self.followersCount = followersCount
+        self.followingCount = followingCount
+        self.followsYou = followsYou
+        self.followedByYou = followedByYou
+    }
+}

@@ -1,0 +1,121 @@
+/// A rule of API.md that a value breaks: the error code, the field, and a sentence for people.
+public struct ValidationError: Error, Sendable, Hashable {
+    public var code: String
+    public var field: String
+    public var message: String
+
+    public init(code: String, field: String, message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+}
+
+/// The input rules of the Chirp API, shared by the server (which enforces them) and clients
+/// (which check before sending). Lengths count user-perceived characters.
+public enum Validation {
+    public static let usernameLength = 3...15
+    public static let passwordLength = 8...128
+    public static let displayNameLength = 0...50
+    public static let messageLength = 1...10_000
+    public static let tweetLength = 1...280
+    public static let clientIdLength = 1...64
+    public static let pageLimit = 1...100
+    public static let defaultPageLimit = 50
+    public static let eventsLimit = 1...1000
+    public static let defaultEventsLimit = 100
+    public static let longPollWaitSeconds = 0...30
+
+    /// Checks a username: 3–15 of `[A-Za-z0-9_]`.
+    public static func username(_ value: String) throws(ValidationError) {
+        guard usernameLength.contains(value.utf8.count), value.utf8.allSatisfy(isUsernameByte) else {
+            throw ValidationError(
+                code: "invalid_username", field: "username",
+                message: "A username is 3 to 15 letters, digits or underscores.")
+        }
+    }
+
+    /// Whether a string could be a username (used to answer 404 early for impossible names).
+    public static func isPossibleUsername(_ value: String) -> Bool {
+        usernameLength.contains(value.utf8.count) && value.utf8.allSatisfy(isUsernameByte)
+    }
+
+    /// Checks a password: 8–128 characters.
+    public static func password(_ value: String) throws(ValidationError) {
+        guard passwordLength.contains(value.count) else {
+            throw ValidationError(
+                code: "invalid_password", field: "password",
+                message: "A password is 8 to 128 characters long.")
+        }
+    }
+
+    /// Checks a display name: 0–50 characters, no control characters.
+    public static func displayName(_ value: String) throws(ValidationError) {
+        guard displayNameLength.contains(value.count),
+              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ValidationError(
+                code: "invalid_display_name", field: "displayName",
+                message: "A display name is at most 50 characters, without control characters.")
+        }
+    }
+
+    /// Trims surrounding whitespace and checks a message text: 1–10,000 characters.
+    /// Returns the text to store.
+    public static func messageText(_ value: String) throws(ValidationError) -> String {
+        try text(value, limit: messageLength, what: "A message")
+    }
+
+    /// Trims surrounding whitespace and checks a tweet text: 1–280 characters.
+    /// Returns the text to store.
+    public static func tweetText(_ value: String) throws(ValidationError) -> String {
+        try text(value, limit: tweetLength, what: "A tweet")
+    }
+
+    /// Checks a client-chosen id (`clientMessageId`, `clientTweetId`): 1–64 of `[A-Za-z0-9_-]`.
+    public static func isValidClientId(_ value: String) -> Bool {
+        clientIdLength.contains(value.utf8.count)
+            && value.utf8.allSatisfy { isUsernameByte($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// The key under which usernames are unique: the name ignoring case.
+    public static func usernameKey(_ username: String) -> String {
+        String(decoding: username.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    private static func text(
+        _ value: String, limit: ClosedRange<Int>, what: String
+    ) throws(ValidationError) -> String {
+        let trimmed = value.trimmingSurroundingWhitespace()
+        if trimmed.isEmpty {
+            throw ValidationError(
+                code: "empty_text", field: "text", message: "\(what) needs some text.")
+        }
+        guard trimmed.count <= limit.upperBound else {
+            throw ValidationError(
+                code: "text_too_long", field: "text",
+                message: "\(what) is at most \(limit.upperBound) characters.")
+        }
+        return trimmed
+    }
+
+    private static func isUsernameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace and newlines.
+    func trimmingSurroundingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

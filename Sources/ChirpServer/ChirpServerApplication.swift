@@ -1,0 +1,47 @@
+import ChirpModels
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the Chirp HTTP server: storage, routes and middleware, ready to run (`runService()`)
+/// or to test with HummingbirdTesting.
+public enum ChirpServerApplication {
+    /// Opens the storage in `configuration.dataDirectory` and assembles the application.
+    ///
+    /// - Parameter onListening: called once the socket is bound, with the real port (useful with
+    ///   port 0).
+    public static func make(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "chirp.server"),
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) throws -> some ApplicationProtocol {
+        let storage = try SQLiteStorage(url: configuration.databaseURL)
+        let services = ServerServices(configuration: configuration, storage: storage)
+        let router = makeRouter(services: services)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                await onListening(configuration.host, port)
+            },
+            logger: logger)
+    }
+
+    static func makeRouter(services: ServerServices) -> Router<ChirpRequestContext> {
+        let router = Router(context: ChirpRequestContext.self)
+        router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics))
+        router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: RouteTable()))
+        router.middlewares.add(RequestLimitsMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
+        if services.configuration.chaosRate > 0 {
+            router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))
+        }
+        AccountRoutes(services: services).register(on: router)
+        SocialRoutes(services: services).register(on: router)
+        MessageRoutes(services: services).register(on: router)
+        TweetRoutes(services: services).register(on: router)
+        EventRoutes(services: services).register(on: router)
+        OperationsRoutes(services: services).register(on: router)
+        return router
+    }
+}

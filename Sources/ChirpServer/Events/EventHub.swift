@@ -1,0 +1,112 @@
+import ChirpModels
+import Foundation
+import Synchronization
+
+/// Wakes the listeners of a user's event stream after a commit appended to it, and hands them
+/// live-only events (`typing`) that are never stored.
+///
+/// For stored events the hub carries no data: listeners re-read the stream from storage after
+/// their last seq, so a wake-up that races with a read can never lose or reorder events.
+final class EventHub: Sendable {
+    private let listeners = Mutex<[Int64: [ObjectIdentifier: EventListener]]>([:])
+
+    /// Registers a listener for `userId`; register before reading the stream, then `wait`.
+    func listen(userId: Int64) -> EventListener {
+        let listener = EventListener(userId: userId)
+        listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
+        return listener
+    }
+
+    /// Unregisters a listener.
+    func remove(_ listener: EventListener) {
+        listeners.withLock { table in
+            table[listener.userId]?[ObjectIdentifier(listener)] = nil
+            if table[listener.userId]?.isEmpty == true { table[listener.userId] = nil }
+        }
+    }
+
+    /// Wakes every listener of these users.
+    func notify(_ userIds: some Sequence<Int64>) {
+        var woken: [EventListener] = []
+        listeners.withLock { table in
+            for id in userIds {
+                if let group = table[id] { woken.append(contentsOf: group.values) }
+            }
+        }
+        for listener in woken { listener.fire() }
+    }
+
+    /// Gives a live-only event to every listener of `userId` that is registered now; nobody
+    /// else ever sees it.
+    func publishLive<T: Encodable>(to userId: Int64, type: String, payload: T, at: Timestamp) {
+        guard let json = try? String(decoding: JSONEncoder().encode(payload), as: UTF8.self) else { return }
+        let event = StoredEvent(seq: 0, type: type, createdAt: at, json: json)
+        let group = listeners.withLock { $0[userId].map { Array($0.values) } ?? [] }
+        for listener in group { listener.deliverLive(event) }
+    }
+
+    /// Number of registered listeners (for tests and metrics).
+    var listenerCount: Int { listeners.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+}
+
+/// One waiter on one user's stream: fired by the hub, by a timeout, or by cancellation.
+final class EventListener: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Void, Never>)
+        case fired
+    }
+
+    let userId: Int64
+    private let state = Mutex(State.idle)
+    private let live = Mutex<[StoredEvent]>([])
+
+    init(userId: Int64) {
+        self.userId = userId
+    }
+
+    /// Returns once fired (at once if it already was), after `timeout`, or when cancelled.
+    func wait(timeout: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.fire()
+        }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if case .fired = state { return true }
+                    state = .waiting(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            fire()
+        }
+    }
+
+    /// Queues a live-only event for this listener and wakes it.
+    func deliverLive(_ event: StoredEvent) {
+        live.withLock { $0.append(event) }
+        fire()
+    }
+
+    /// The live-only events delivered so far, removed from the listener.
+    func takeLiveEvents() -> [StoredEvent] {
+        live.withLock { events in
+            defer { events = [] }
+            return events
+        }
+    }
+
+    /// Wakes the waiter; later waits return at once.
+    func fire() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state = .fired }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        continuation?.resume()
+    }
+}

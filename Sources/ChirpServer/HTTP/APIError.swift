@@ -1,0 +1,45 @@
+import ChirpModels
+import HTTPTypes
+
+/// A failure the API reports to the caller: an HTTP status and the error envelope of API.md.
+///
+/// Everything a handler or the storage layer rejects is thrown as an `APIError`; the
+/// `ErrorEnvelopeMiddleware` turns it into a response.
+struct APIError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var field: String?
+    /// Seconds for the `Retry-After` header (429 and 503).
+    var retryAfter: Int?
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+    }
+
+    var body: APIErrorBody { APIErrorBody(code: code, message: message, field: field) }
+
+    static func badParameter(_ field: String, _ message: String) -> APIError {
+        APIError(.badRequest, APIErrorCode.invalidParameter, message, field: field)
+    }
+
+    static func validation(_ error: ValidationError) -> APIError {
+        APIError(.unprocessableContent, error.code, error.message, field: error.field)
+    }
+
+    static func userNotFound(_ username: String) -> APIError {
+        APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(username.prefix(32)).")
+    }
+
+    static let missingToken = APIError(
+        .unauthorized, APIErrorCode.unauthorized,
+        "This call needs an 'Authorization: Bearer <token>' header; log in to get a token.")
+    static let invalidToken = APIError(
+        .unauthorized, APIErrorCode.invalidToken, "The token is not valid (logged out or never issued); log in again.")
+    static let expiredToken = APIError(
+        .unauthorized, APIErrorCode.tokenExpired, "The token has expired; log in again.")
+}

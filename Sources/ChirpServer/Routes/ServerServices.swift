@@ -1,0 +1,32 @@
+import ChirpModels
+
+/// What the route handlers share: storage, the event hub, password hashing, rate limiters,
+/// metrics and the configuration.
+struct ServerServices: Sendable {
+    let configuration: ServerConfiguration
+    let storage: any ChirpStorage
+    let hub: EventHub
+    let hasher: PasswordHasher
+    let messageLimiter: SlidingWindowLimiter
+    let loginLimiter: SlidingWindowLimiter
+    let metrics: ServerMetrics
+    let now: @Sendable () -> Timestamp
+
+    init(configuration: ServerConfiguration, storage: any ChirpStorage, now: @escaping @Sendable () -> Timestamp = { .now() }) {
+        self.configuration = configuration
+        self.storage = storage
+        self.hub = EventHub()
+        self.hasher = PasswordHasher(cost: configuration.bcryptCost)
+        self.messageLimiter = SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow)
+        self.loginLimiter = SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow)
+        self.metrics = ServerMetrics()
+        self.now = now
+    }
+
+    /// When a token issued now stops working.
+    func tokenExpiry(from start: Timestamp) -> Timestamp {
+        let lifetime = configuration.tokenLifetime.components
+        let ms = lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
+        return Timestamp(millisecondsSince1970: start.millisecondsSince1970 + ms)
+    }
+}

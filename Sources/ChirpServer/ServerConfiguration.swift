@@ -1,0 +1,34 @@
+import Foundation
+
+/// Everything `chirp serve` can be told, with the defaults of the command line.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind; loopback by default.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks a free one.
+    public var port: Int = 8080
+    /// Directory of the SQLite database (`chirp.sqlite`).
+    public var dataDirectory: URL = URL(fileURLWithPath: "chirp-data")
+    /// Share of requests (0–1) answered with 503; the rest get 0–200 ms of extra latency.
+    public var chaosRate: Double = 0
+    /// Whether the per-user direct-message limit applies.
+    public var rateLimitsEnabled: Bool = true
+    /// Messages a user may send per `messageRateWindow`.
+    public var messageRateLimit: Int = 200
+    /// The window of the direct-message limit.
+    public var messageRateWindow: Duration = .seconds(15 * 60)
+    /// Failed logins per username within `loginFailureWindow` before further attempts get 429.
+    public var loginFailureLimit: Int = 10
+    /// The window of the login throttle.
+    public var loginFailureWindow: Duration = .seconds(15 * 60)
+    /// bcrypt cost; 10 or more in production (tests lower it to stay fast).
+    public var bcryptCost: UInt8 = 10
+    /// How long a session token stays valid.
+    public var tokenLifetime: Duration = .seconds(30 * 24 * 3600)
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes: Int = 64 * 1024
+
+    public init() {}
+
+    /// The SQLite database file inside the data directory.
+    public var databaseURL: URL { dataDirectory.appendingPathComponent("chirp.sqlite") }
+}

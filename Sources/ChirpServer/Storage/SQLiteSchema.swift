@@ -1,0 +1,79 @@
+import GRDB
+
+/// The server database's schema, as its history of migrations.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL,
+                    username_key TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    followers_count INTEGER NOT NULL DEFAULT 0,
+                    following_count INTEGER NOT NULL DEFAULT 0,
+                    last_seq INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE sessions (
+                    token_hash BLOB PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX sessions_by_user ON sessions(user_id);
+                CREATE TABLE follows (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    follower_id INTEGER NOT NULL REFERENCES users(id),
+                    followee_id INTEGER NOT NULL REFERENCES users(id),
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (follower_id, followee_id)
+                );
+                CREATE INDEX follows_by_followee ON follows(followee_id, id);
+                CREATE INDEX follows_by_follower ON follows(follower_id, id);
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sender_id INTEGER NOT NULL REFERENCES users(id),
+                    recipient_id INTEGER NOT NULL REFERENCES users(id),
+                    user_lo INTEGER NOT NULL,
+                    user_hi INTEGER NOT NULL,
+                    client_message_id TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    read INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (sender_id, client_message_id)
+                );
+                CREATE INDEX messages_by_pair ON messages(user_lo, user_hi, id);
+                CREATE TABLE conversations (
+                    owner_id INTEGER NOT NULL REFERENCES users(id),
+                    peer_id INTEGER NOT NULL REFERENCES users(id),
+                    last_message_id INTEGER NOT NULL,
+                    unread_count INTEGER NOT NULL DEFAULT 0,
+                    has_received INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (owner_id, peer_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX conversations_by_recency ON conversations(owner_id, last_message_id);
+                CREATE TABLE tweets (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    author_id INTEGER NOT NULL REFERENCES users(id),
+                    client_tweet_id TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (author_id, client_tweet_id)
+                );
+                CREATE INDEX tweets_by_author ON tweets(author_id, id);
+                CREATE TABLE events (
+                    user_id INTEGER NOT NULL REFERENCES users(id),
+                    seq INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    data TEXT NOT NULL,
+                    PRIMARY KEY (user_id, seq)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,85 @@
+import ChirpModels
+import Foundation
+import GRDB
+
+extension SQLiteStorage {
+    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User {
+        try await writer.write { db in
+            let key = Validation.usernameKey(account.username)
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username_key = ?"), arguments: [key]) == true {
+                throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(account.username) is taken.", field: "username")
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO users (username, username_key, display_name, password_hash, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    account.username, key, account.displayName, account.passwordHash,
+                    account.createdAt.millisecondsSince1970,
+                ])
+            let userId = db.lastInsertedRowID
+            try Self.insertSession(db, session, userId: userId)
+            return try Self.fetchUser(db, id: userId, viewer: nil)!
+        }
+    }
+
+    func credentials(usernameKey: String) async throws -> Credentials? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, password_hash FROM users WHERE username_key = ?"),
+                arguments: [usernameKey]
+            ).map { Credentials(userId: $0[0], passwordHash: $0[1]) }
+        }
+    }
+
+    func createSession(_ session: NewSession) async throws -> User {
+        try await writer.write { db in
+            try Self.insertSession(db, session, userId: session.userId)
+            return try Self.fetchUser(db, id: session.userId, viewer: nil)!
+        }
+    }
+
+    func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT s.user_id, u.username, s.expires_at FROM sessions s
+                    JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
+                    """),
+                arguments: [Data(tokenHash)]
+            ).map { SessionInfo(userId: $0[0], username: $0[1], expiresAt: Timestamp(millisecondsSince1970: $0[2])) }
+        }
+    }
+
+    func deleteSession(tokenHash: [UInt8]) async throws {
+        try await writer.write { db in
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [Data(tokenHash)])
+        }
+    }
+
+    func user(username: String, viewer: Int64?) async throws -> User {
+        try await pool.read { db in
+            let id = try Self.userId(db, username: username)
+            return try Self.fetchUser(db, id: id, viewer: viewer)!
+        }
+    }
+
+    func user(id: Int64) async throws -> User {
+        try await pool.read { db in
+            guard let user = try Self.fetchUser(db, id: id, viewer: nil) else {
+                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
+            }
+            return user
+        }
+    }
+
+    private static func insertSession(_ db: Database, _ session: NewSession, userId: Int64) throws {
+        // Opportunistic clean-up keeps the table from growing with dead sessions.
+        try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND expires_at < ?")
+            .execute(arguments: [userId, session.createdAt.millisecondsSince1970])
+        try db.cachedStatement(sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [
+                Data(session.tokenHash), userId, session.createdAt.millisecondsSince1970,
+                session.expiresAt.millisecondsSince1970,
+            ])
+    }
+}

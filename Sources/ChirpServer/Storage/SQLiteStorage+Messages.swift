@@ -1,0 +1,171 @@
+import ChirpModels
+import GRDB
+
+extension SQLiteStorage {
+    func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
+        try await writer.write { db in
+            let sender = new.sender
+            let recipient = try Self.userId(db, username: new.recipient)
+            if let existing = try Self.fetchMessage(
+                db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId]) {
+                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
+                    throw APIError(
+                        .conflict, APIErrorCode.clientIdReused,
+                        "This clientMessageId was already used for another message; pick a new one.",
+                        field: "clientMessageId")
+                }
+                return WriteOutcome(value: existing, created: false, notifiedUsers: [])
+            }
+            if recipient == sender.id {
+                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
+            }
+            try Self.requireMayMessage(db, sender: sender.id, recipient: recipient, recipientName: new.recipient)
+            try db.cachedStatement(sql: """
+                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
+                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
+                ])
+            let messageId = db.lastInsertedRowID
+            try db.cachedStatement(sql: """
+                INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (?, ?, ?)
+                ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id
+                """).execute(arguments: [sender.id, recipient, messageId])
+            try db.cachedStatement(sql: """
+                INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
+                VALUES (?, ?, ?, 1, 1)
+                ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                    last_message_id = excluded.last_message_id,
+                    unread_count = unread_count + 1, has_received = 1
+                """).execute(arguments: [recipient, sender.id, messageId])
+            let message = try Self.fetchMessage(db, where: "m.id = ?", [messageId])!
+            let json = try Self.json(message)
+            _ = try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
+            _ = try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
+            return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
+        }
+    }
+
+    func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
+        try await pool.read { db in
+            let peerId = try Self.userId(db, username: peer)
+            if peerId == viewer.id {
+                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
+            }
+            try Self.requireMayMessage(db, sender: viewer.id, recipient: peerId, recipientName: peer)
+            return peerId
+        }
+    }
+
+    func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
+        try await pool.read { db in
+            let peerId = try Self.userId(db, username: peer)
+            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
+            let lower = after ?? 0, upper = before ?? Int64.max
+            if after != nil {
+                // The `limit` just newer than `after`, ascending; the cursor continues forwards.
+                let found = try Self.fetchMessages(
+                    db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id ASC LIMIT ?",
+                    [lo, hi, lower, upper, limit + 1])
+                let more = found.count > limit
+                let items = Array(found.prefix(limit))
+                return Page(items: items, nextCursor: more ? items.last.map(\.id) : nil)
+            }
+            // The newest `limit` (older than `before`), returned ascending; the cursor goes back.
+            let found = try Self.fetchMessages(
+                db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id DESC LIMIT ?",
+                [lo, hi, lower, upper, limit + 1])
+            let more = found.count > limit
+            let items = Array(found.prefix(limit).reversed())
+            return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
+        }
+    }
+
+    func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")) FROM conversations c
+                    JOIN users u ON u.id = c.peer_id
+                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
+                    ORDER BY c.last_message_id DESC LIMIT :limit
+                    """),
+                arguments: ["viewer": viewer.id, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1])
+            var items: [(cursor: Int64, conversation: Conversation)] = []
+            for row in rows {
+                let lastId: Int64 = row[0]
+                guard let message = try Self.fetchMessage(db, where: "m.id = ?", [lastId]) else { continue }
+                items.append((lastId, Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1])))
+            }
+            return Self.page(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
+        }
+    }
+
+    func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void> {
+        try await writer.write { db in
+            let peerId = try Self.userId(db, username: peer)
+            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
+            guard try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
+                arguments: [upTo, lo, hi]) == true
+            else {
+                throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
+            }
+            try db.cachedStatement(sql: """
+                UPDATE messages SET read = 1
+                WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND id <= ? AND read = 0
+                """).execute(arguments: [lo, hi, peerId, upTo])
+            guard db.changesCount > 0 else {
+                return WriteOutcome(value: (), created: false, notifiedUsers: [])
+            }
+            try db.cachedStatement(sql: """
+                UPDATE conversations SET unread_count = (
+                    SELECT COUNT(*) FROM messages
+                    WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND read = 0)
+                WHERE owner_id = ? AND peer_id = ?
+                """).execute(arguments: [lo, hi, peerId, viewer.id, peerId])
+            let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])!
+            let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
+            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: Self.json(receipt), at: at)
+            return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
+        }
+    }
+
+    // MARK: helpers
+
+    /// A user may message someone who follows them, or someone who has sent them a message.
+    private static func requireMayMessage(_ db: Database, sender: Int64, recipient: Int64, recipientName: String) throws {
+        let allowed = try Bool.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?)
+                    OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = ? AND peer_id = ? AND has_received = 1)
+                """),
+            arguments: [recipient, sender, sender, recipient]) ?? false
+        guard allowed else {
+            throw APIError(
+                .forbidden, APIErrorCode.dmNotAllowed,
+                "You can message \(recipientName.prefix(32)) once they follow you or have messaged you.")
+        }
+    }
+
+    private static let messageColumns = """
+        m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read
+        FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
+        """
+
+    static func fetchMessage(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> Message? {
+        try fetchMessages(db, where: condition + " LIMIT 1", arguments).first
+    }
+
+    static func fetchMessages(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Message] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(messageColumns) WHERE \(condition)"), arguments: arguments
+        ).map { row in
+            let id: Int64 = row[0]
+            return Message(
+                id: String(id), clientMessageId: row[1], sender: row[2], recipient: row[3], text: row[4],
+                createdAt: Timestamp(millisecondsSince1970: row[5]), readByRecipient: row[6])
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import ChirpModels
+import Foundation
+import GRDB
+
+/// `ChirpStorage` on one SQLite file: a GRDB `DatabasePool` in WAL mode (readers never wait for
+/// the writer), foreign keys on, `synchronous=FULL` so that a commit that returned survives a
+/// crash or power loss, and writes grouped into shared transactions by a `WriteCoalescer`.
+final class SQLiteStorage: ChirpStorage {
+    let pool: DatabasePool
+    let writer: WriteCoalescer
+
+    /// Opens (creating if needed) the database at `url` and migrates it to the current schema.
+    init(url: URL) throws {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try DatabasePool(path: url.path, configuration: configuration)
+        try SQLiteSchema.migrator.migrate(pool)
+        writer = WriteCoalescer(pool: pool)
+    }
+
+    // MARK: shared helpers
+
+    /// Appends one event to a user's stream and returns its seq (the user's next one).
+    static func appendEvent(
+        _ db: Database, userId: Int64, type: String, json: String, at: Timestamp
+    ) throws -> Int64 {
+        let seq = try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"),
+            arguments: [userId])!
+        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [userId, seq, type, at.millisecondsSince1970, json])
+        return seq
+    }
+
+    /// The id of the user with that name (ignoring case), or a 404.
+    static func userId(_ db: Database, username: String) throws -> Int64 {
+        guard Validation.isPossibleUsername(username),
+              let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"),
+                arguments: [Validation.usernameKey(username)])
+        else { throw APIError.userNotFound(username) }
+        return id
+    }
+
+    /// Columns that `UserRow.user(from:at:)` reads, for a `users` alias, with the viewer flags
+    /// computed against the named argument `:viewer`.
+    static func userColumns(_ alias: String) -> String {
+        """
+        \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
+        \(alias).followers_count, \(alias).following_count, \
+        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = :viewer), \
+        EXISTS (SELECT 1 FROM follows WHERE follower_id = :viewer AND followee_id = \(alias).id)
+        """
+    }
+
+    /// Number of columns `userColumns` yields.
+    static let userColumnCount = 8
+
+    /// Decodes the columns of `userColumns` starting at `index`.
+    static func user(from row: Row, at index: Int, withViewerFields: Bool = true) -> User {
+        let id: Int64 = row[index]
+        return User(
+            id: String(id),
+            username: row[index + 1],
+            displayName: row[index + 2],
+            createdAt: Timestamp(millisecondsSince1970: row[index + 3]),
+            followersCount: row[index + 4],
+            followingCount: row[index + 5],
+            followsYou: withViewerFields ? row[index + 6] : nil,
+            followedByYou: withViewerFields ? row[index + 7] : nil)
+    }
+
+    /// Reads one user by id with viewer fields for `viewer` (nil: without them).
+    static func fetchUser(_ db: Database, id: Int64, viewer: Int64?) throws -> User? {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(userColumns("u")) FROM users u WHERE u.id = :id"),
+            arguments: ["id": id, "viewer": viewer ?? 0])
+        return row.map { user(from: $0, at: 0, withViewerFields: viewer != nil) }
+    }
+
+    /// Encodes an event payload as the JSON stored in `events.data`.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    /// Builds a newest-first page from rows fetched with `limit + 1`: the cursor is that of the
+    /// last row kept, present only when there was one more.
+    static func page<Row, Item>(
+        _ rows: [Row], limit: Int, cursor: (Row) -> Int64, item: (Row) -> Item
+    ) -> Page<Item> {
+        let kept = rows.prefix(limit)
+        let next = rows.count > limit ? kept.last.map { String(cursor($0)) } : nil
+        return Page(items: kept.map(item), nextCursor: next)
+    }
+
+    // MARK: events
+
+    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT seq, type, created_at, data FROM events
+                    WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """),
+                arguments: [userId, since, limit])
+            let head = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT last_seq FROM users WHERE id = ?"), arguments: [userId]) ?? 0
+            return EventSlice(
+                events: rows.map {
+                    StoredEvent(seq: $0[0], type: $0[1], createdAt: Timestamp(millisecondsSince1970: $0[2]), json: $0[3])
+                },
+                head: head)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import GRDB
+import Synchronization
+
+/// Group commit for SQLite: concurrent write requests that arrive while a transaction is being
+/// written are queued, then all run in the next single transaction, one savepoint each.
+///
+/// A write that throws rolls back only its own savepoint and gets its own error; the others in
+/// the batch still commit. Callers resume only after the shared COMMIT has returned, so an
+/// acknowledged write is durable. With one writer the cost of a commit (and its fsync) is paid
+/// once per batch instead of once per request.
+final class WriteCoalescer: Sendable {
+    private struct Job: Sendable {
+        let run: @Sendable (Database) -> Void
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct State {
+        var pending: [Job] = []
+        var draining = false
+    }
+
+    private let pool: DatabasePool
+    private let maxBatch: Int
+    private let state = Mutex(State())
+
+    init(pool: DatabasePool, maxBatch: Int = 512) {
+        self.pool = pool
+        self.maxBatch = maxBatch
+    }
+
+    /// Runs `operation` in the next shared transaction and returns its result once committed.
+    func write<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let outcome = Mutex<Result<T, any Error>?>(nil)
+            let job = Job(
+                run: { db in
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try operation(db)
+                            return .commit
+                        }
+                        outcome.withLock { $0 = .success(value!) }
+                    } catch {
+                        outcome.withLock { $0 = .failure(error) }
+                    }
+                },
+                finish: { commitError in
+                    if let commitError {
+                        continuation.resume(throwing: commitError)
+                    } else {
+                        continuation.resume(with: outcome.withLock { $0! })
+                    }
+                })
+            enqueue(job)
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        let startDrain = state.withLock { state -> Bool in
+            state.pending.append(job)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        if startDrain {
+            Task { await self.drain() }
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [Job] in
+                if state.pending.isEmpty {
+                    state.draining = false
+                    return []
+                }
+                let count = min(state.pending.count, maxBatch)
+                let batch = Array(state.pending.prefix(count))
+                state.pending.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                try await pool.write { db in
+                    for job in batch { job.run(db) }
+                }
+                for job in batch { job.finish(nil) }
+            } catch {
+                for job in batch { job.finish(error) }
+            }
+        }
+    }
+}
