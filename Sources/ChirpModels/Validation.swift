@@ -12,7 +12,8 @@ public struct ValidationError: Error, Sendable, Hashable {
 }
 
 /// The input rules of the Chirp API, shared by the server (which enforces them) and clients
-/// (which check before sending). Lengths count user-perceived characters.
+/// (which check before sending). Lengths count Unicode code points, as JSON Schema's
+/// `maxLength` does, so that `openapi.yaml` states the same limits exactly.
 public enum Validation {
     public static let usernameLength = 3...15
     public static let passwordLength = 8...128
@@ -42,7 +43,7 @@ public enum Validation {
 
     /// Checks a password: 8–128 characters.
     public static func password(_ value: String) throws(ValidationError) {
-        guard passwordLength.contains(value.count) else {
+        guard passwordLength.contains(value.unicodeScalars.count) else {
             throw ValidationError(
                 code: "invalid_password", field: "password",
                 message: "A password is 8 to 128 characters long.")
@@ -51,7 +52,7 @@ public enum Validation {
 
     /// Checks a display name: 0–50 characters, no control characters.
     public static func displayName(_ value: String) throws(ValidationError) {
-        guard displayNameLength.contains(value.count),
+        guard displayNameLength.contains(value.unicodeScalars.count),
               !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw ValidationError(
@@ -78,6 +79,15 @@ public enum Validation {
             && value.utf8.allSatisfy { isUsernameByte($0) || $0 == UInt8(ascii: "-") }
     }
 
+    /// Parses a server-issued id (`"42"`): 1–18 decimal digits without a leading zero.
+    public static func parseId(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard (1...18).contains(bytes.count), bytes[0] != UInt8(ascii: "0"),
+              bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        return Int64(text)
+    }
+
     /// The key under which usernames are unique: the name ignoring case.
     public static func usernameKey(_ username: String) -> String {
         String(decoding: username.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
@@ -91,7 +101,7 @@ public enum Validation {
             throw ValidationError(
                 code: "empty_text", field: "text", message: "\(what) needs some text.")
         }
-        guard trimmed.count <= limit.upperBound else {
+        guard trimmed.unicodeScalars.count <= limit.upperBound else {
             throw ValidationError(
                 code: "text_too_long", field: "text",
                 message: "\(what) is at most \(limit.upperBound) characters.")
@@ -111,11 +121,15 @@ public enum Validation {
 }
 
 extension String {
-    /// The string without leading and trailing whitespace and newlines.
+    /// The string without leading and trailing whitespace: Unicode `White_Space` plus the
+    /// information separators U+001C–U+001F, which most regex engines also treat as space.
     func trimmingSurroundingWhitespace() -> String {
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)
+        }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
         return String(scalars[first...last])
     }
 }

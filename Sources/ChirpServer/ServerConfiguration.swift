@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 10
     /// How long a session token stays valid.
     public var tokenLifetime: Duration = .seconds(30 * 24 * 3600)
+    /// Longest a `GET /v1/events?wait=` long-poll is held, in seconds (the API allows up to 30;
+    /// a lower cap keeps API fuzzers and load tests quick).
+    public var maxLongPollSeconds: Int = 30
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int = 64 * 1024
 

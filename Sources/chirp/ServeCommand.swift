@@ -26,12 +26,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Turn off the per-user direct-message rate limit (for benchmarks).")
     var noRateLimits = false
 
+    @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
+    var maxWait = 30
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
+        guard (0...30).contains(maxWait) else { throw ValidationError("--max-wait takes 0 to 30 seconds.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level takes one of: trace, debug, info, notice, warning, error, critical.")
         }
@@ -50,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
         configuration.chaosRate = chaos
         configuration.rateLimitsEnabled = !noRateLimits
+        configuration.maxLongPollSeconds = maxWait
         let databasePath = configuration.databaseURL.path
         let app = try Result {
             try ChirpServerApplication.make(configuration: configuration) { host, port in

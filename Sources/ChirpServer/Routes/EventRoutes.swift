@@ -27,7 +27,7 @@ struct EventRoutes {
             defer { services.hub.remove(listener) }
             slice = try await services.storage.events(userId: viewer.id, since: since, limit: limit)
             if slice.events.isEmpty {
-                await listener.wait(timeout: .seconds(wait))
+                await listener.wait(timeout: .seconds(min(wait, services.configuration.maxLongPollSeconds)))
                 slice = try await services.storage.events(userId: viewer.id, since: since, limit: limit)
                 live = listener.takeLiveEvents()
             }

@@ -64,7 +64,7 @@ struct MessageRoutes {
         let viewer = try context.requireViewer()
         let peer = try context.pathParameter("username")
         let body = try await JSONResponse.decode(MarkReadRequest.self, from: request, limit: services.configuration.maxBodyBytes)
-        guard let upTo = Int64(body.upTo), upTo > 0 else {
+        guard let upTo = Validation.parseId(body.upTo) else {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
         let outcome = try await services.storage.markRead(viewer: viewer, peer: peer, upTo: upTo, at: services.now())

@@ -13,7 +13,7 @@ struct QueryParameters {
     /// An id-valued parameter (`cursor`, `before`, `after`): a positive decimal integer.
     func id(_ name: String) throws -> Int64? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let value = Int64(text), value > 0, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
+        guard let value = Validation.parseId(text) else {
             throw APIError.badParameter(name, "'\(name)' must be an id returned by the server.")
         }
         return value

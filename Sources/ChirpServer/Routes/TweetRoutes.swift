@@ -10,7 +10,7 @@ struct TweetRoutes {
         router.add(.deleteTweet, services: services) { _, context in
             let viewer = try context.requireViewer()
             let raw = try context.pathParameter("id")
-            guard let id = Int64(raw), id > 0 else {
+            guard let id = Validation.parseId(raw) else {
                 throw APIError(.notFound, APIErrorCode.tweetNotFound, "There is no tweet \(raw.prefix(32)).")
             }
             try await services.storage.deleteTweet(viewer: viewer, id: id)
