@@ -39,6 +39,11 @@ struct MessageRoutes {
         let limited = services.configuration.rateLimitsEnabled
         let limiterKey = String(viewer.id)
         if limited, let wait = services.messageLimiter.acquire(limiterKey) {
+            // A retry of a message already stored is answered even when the limit is reached.
+            if let existing = try await services.storage.message(sender: viewer.id, clientMessageId: clientId),
+               existing.text == text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(recipient) {
+                return try JSONResponse.make(existing, status: .ok)
+            }
             throw APIError(
                 .tooManyRequests, APIErrorCode.rateLimited,
                 "You have sent too many messages; try again in \(wait) seconds.", retryAfter: wait)

@@ -26,6 +26,7 @@ protocol ChirpStorage: Sendable {
 
     // MARK: direct messages
     func sendMessage(_ message: NewMessage) async throws -> WriteOutcome<Message>
+    func message(sender: Int64, clientMessageId: String) async throws -> Message?
     func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message>
     func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation>
     func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void>

@@ -47,6 +47,12 @@ extension SQLiteStorage {
         }
     }
 
+    func message(sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await pool.read { db in
+            try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender, clientMessageId])
+        }
+    }
+
     func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
         try await pool.read { db in
             let peerId = try Self.userId(db, username: peer)

@@ -1,0 +1,76 @@
+@testable import ChirpServer
+import ChirpModels
+import Foundation
+import GRDB
+import Testing
+
+@Suite("Group commit")
+struct WriteCoalescerTests {
+    @Test func concurrentWritesShareTransactionsAndFailAlone() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE)")
+        }
+        let commits = TransactionCounter()
+        pool.add(transactionObserver: commits)
+        let coalescer = WriteCoalescer(pool: pool)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    do {
+                        // Every tenth write collides on the unique value and must fail alone.
+                        let value = index % 10 == 0 ? "dup" : "v\(index)"
+                        try await coalescer.write { db in
+                            try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: [value])
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 181, "180 distinct values and one 'dup' commit")
+        let rows = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
+        #expect(rows == 181)
+        #expect(commits.count < 200, "writes were grouped: \(commits.count) commits for 200 writes")
+    }
+
+    @Test func sequencesStayGapFreeUnderConcurrentAppends() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        let now = Timestamp.now()
+        let user = try await storage.createAccount(
+            NewAccount(username: "target", displayName: "t", passwordHash: "x", createdAt: now),
+            session: NewSession(userId: 0, tokenHash: [1], createdAt: now, expiresAt: now))
+        let id = Int64(user.id)!
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    _ = try? await storage.writer.write { db in
+                        try SQLiteStorage.appendEvent(db, userId: id, type: "test", json: "{\"n\":\(index)}", at: now)
+                    }
+                }
+            }
+        }
+        let slice = try await storage.events(userId: id, since: 0, limit: 1000)
+        #expect(slice.events.map(\.seq) == Array(1...300))
+        #expect(slice.head == 300)
+    }
+}
+
+/// Counts committed transactions.
+final class TransactionCounter: TransactionObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var commits = 0
+    var count: Int { lock.withLock { commits } }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { lock.withLock { commits += 1 } }
+    func databaseDidRollback(_ db: Database) {}
+}
