@@ -14,9 +14,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
-    /// Creates a timestamp from a `Date`, truncated to the millisecond.
+    /// Creates a timestamp from a `Date`, rounded to the nearest millisecond.
     public init(_ date: Date) {
-        self.millisecondsSince1970 = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        self.millisecondsSince1970 = Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// The current time.

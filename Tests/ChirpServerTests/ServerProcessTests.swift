@@ -1,0 +1,114 @@
+import ChirpModels
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("A real server process: restarts, signals, crashes")
+struct ServerProcessTests {
+    @Test func dataSurvivesAGracefulRestart() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await ServerProcess(dataDirectory: directory)
+        let api = first.api
+        let alice = try await api.register("alice")
+        let bob = try await api.register("bob")
+        try await api.follow(bob, "alice")
+        for index in 0..<3 { _ = try await api.sendMessage(alice, to: "bob", "before restart \(index)") }
+        #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "persisted")).status == 201)
+        #expect(first.output.contains("(sqlite: \(directory.path)/chirp.sqlite)"))
+        let status = try await first.stop(signal: SIGTERM)
+        #expect(status == 0, "SIGTERM shuts down gracefully")
+
+        let second = try await ServerProcess(dataDirectory: directory)
+        let again = second.api
+        // Old tokens still work; history, counts, timeline and event streams are intact.
+        #expect(try await again.messages(bob, with: "alice").items.map(\.text) == (0..<3).map { "before restart \($0)" })
+        let me: User = try await again.send(.GET, "/v1/me", token: alice.token).decode()
+        #expect(me.followersCount == 1)
+        let timeline: Page<Tweet> = try await again.send(.GET, "/v1/timeline", token: bob.token).decode()
+        #expect(timeline.items.map(\.text) == ["persisted"])
+        _ = try await again.sendMessage(alice, to: "bob", "after restart")
+        #expect(try await again.allEvents(bob).map(\.seq) == (1...5).map { Optional(Int64($0)) })
+        try await second.stop(signal: SIGINT)
+    }
+
+    @Test func everyAcknowledgedMessageSurvivesSIGKILL() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await ServerProcess(dataDirectory: directory, arguments: ["--no-rate-limits"])
+        let api = first.api
+        let inbox = try await api.register("inbox")
+        var senders: [Session] = []
+        for index in 0..<4 {
+            let sender = try await api.register("writer\(index)")
+            try await api.follow(inbox, sender.username)
+            senders.append(sender)
+        }
+        let acknowledged = Acknowledgements()
+        let writers = senders
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for sender in writers {
+                    group.addTask {
+                        for index in 0..<10_000 {
+                            guard let reply = try? await api.sendMessage(sender, to: "inbox", "\(sender.username) \(index)"),
+                                  reply.status == 201, let message = try? reply.decode(Message.self)
+                            else { return }
+                            acknowledged.add(message.id)
+                        }
+                    }
+                }
+            }
+        }
+        // Kill in the middle of the load.
+        while acknowledged.count < 150 { try await Task.sleep(for: .milliseconds(10)) }
+        try await first.stop(signal: SIGKILL)
+        await load.value
+        let acked = acknowledged.all
+        #expect(acked.count >= 150)
+
+        let second = try await ServerProcess(dataDirectory: directory)
+        var stored: [String] = []
+        for sender in senders {
+            var page = try await second.api.messages(inbox, with: sender.username, query: "?limit=100")
+            stored += page.items.map(\.id)
+            while let cursor = page.nextCursor {
+                page = try await second.api.messages(inbox, with: sender.username, query: "?limit=100&before=\(cursor)")
+                stored += page.items.map(\.id)
+            }
+        }
+        let storedSet = Set(stored)
+        #expect(stored.count == storedSet.count, "no message stored twice")
+        let lost = acked.subtracting(storedSet)
+        #expect(lost.isEmpty, "\(lost.count) acknowledged messages lost")
+        let events = try await second.api.allEvents(inbox)
+        #expect(events.map(\.seq) == (1...Int64(events.count)).map { Optional($0) }, "stream gap-free after the crash")
+        #expect(events.count == stored.count, "one event per stored message")
+        try await second.stop(signal: SIGTERM)
+    }
+
+    @Test func badFlagsSayWhatToDo() async throws {
+        let process = Process()
+        process.executableURL = ServerProcess.binaryURL
+        process.arguments = ["serve", "--chaos", "2"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(output.contains("--chaos takes a share from 0 to 1"))
+    }
+}
+
+/// Thread-safe set of acknowledged message ids.
+final class Acknowledgements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: Set<String> = []
+    func add(_ id: String) { lock.withLock { _ = ids.insert(id) } }
+    var count: Int { lock.withLock { ids.count } }
+    var all: Set<String> { lock.withLock { ids } }
+}
