@@ -30,8 +30,9 @@ public enum ChirpServerApplication {
 
     static func makeRouter(services: ServerServices) -> Router<ChirpRequestContext> {
         let router = Router(context: ChirpRequestContext.self)
-        router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics))
-        router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: RouteTable()))
+        let routeTable = RouteTable()
+        router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics, routeTable: routeTable))
+        router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: routeTable))
         router.middlewares.add(RequestLimitsMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
         if services.configuration.chaosRate > 0 {
             router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))

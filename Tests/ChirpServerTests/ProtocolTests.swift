@@ -50,6 +50,7 @@ struct ProtocolTests {
             #expect(metrics.text.contains("chirp_messages_sent_total 1"))
             #expect(metrics.text.contains(#"chirp_http_requests_total{route="/v1/accounts",method="POST",status="201"} 2"#))
             #expect(metrics.text.contains("chirp_http_request_duration_seconds_bucket"))
+            #expect(metrics.text.contains(#"route="/v1/conversations/{username}/messages/{clientMessageId}",method="PUT",status="201""#))
             let spec = try await api.send(.GET, "/openapi.yaml")
             #expect(spec.status == 200 && spec.text.hasPrefix("openapi: 3.1"))
         }

@@ -6,6 +6,7 @@ import NIOCore
 /// the request's count and latency by route template.
 struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
+    let routeTable: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -15,7 +16,7 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let nanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         metrics.record(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+            route: context.endpointPath.map(routeTable.template(forEndpointPath:)) ?? "unmatched", method: request.method.rawValue,
             status: response.status.code, nanoseconds: nanos)
         return response
     }

@@ -9,18 +9,7 @@ extension Router where Context == ChirpRequestContext {
         _ route: APIRoute, services: ServerServices,
         _ handler: @escaping @Sendable (Request, ChirpRequestContext) async throws -> Response
     ) {
-        // Hummingbird's trie wants one name per parameter position (`PUT /v1/tweets/{clientTweetId}`
-        // and `DELETE /v1/tweets/{id}` share one), so parameters are registered by position and
-        // handed to the handler under the API's names.
-        var names: [(api: String, router: String)] = []
-        let segments = route.template.split(separator: "/").enumerated().map { index, segment -> String in
-            guard segment.hasPrefix("{") else { return String(segment) }
-            let name = String(segment.dropFirst().dropLast())
-            names.append((name, "p\(index)"))
-            return ":p\(index)"
-        }
-        let path = "/" + segments.joined(separator: "/")
-        let parameterNames = names
+        let (path, parameterNames) = RouteTable.routerPath(for: route.template)
         let method = HTTPRequest.Method(route.method.rawValue)!
         let requiresAuth = route.requiresAuth
         on(RouterPath(path), method: method) { request, context in

@@ -1,0 +1,43 @@
+import ChirpModels
+import NIOHTTP1
+import Testing
+
+@Suite("Every protected route")
+struct AuthorizationSweepTests {
+    /// Concrete paths for each route template.
+    static func path(for route: APIRoute, username: String = "alice") -> String {
+        route.path(["username": username, "clientMessageId": "c1", "clientTweetId": "t1", "id": "1"])
+    }
+
+    @Test(arguments: APIRoute.all.filter(\.requiresAuth))
+    func refusesMissingAndRevokedTokens(_ route: APIRoute) async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let method = HTTPMethod(rawValue: route.method.rawValue)
+            let body: (any Encodable & Sendable)? = route.method == .get || route.method == .delete ? nil : TextBody(text: "x")
+            let anonymous = try await api.send(method, Self.path(for: route), json: body)
+            #expect(anonymous.status == 401, "\(route)")
+            #expect(anonymous.errorCode == "unauthorized")
+            _ = try await api.send(.DELETE, "/v1/sessions/current", token: alice.token)
+            let revoked = try await api.send(method, Self.path(for: route), token: alice.token, json: body)
+            #expect(revoked.status == 401 && revoked.errorCode == "invalid_token", "\(route)")
+        }
+    }
+
+    @Test(arguments: APIRoute.all.filter { $0.template.contains("{username}") })
+    func unknownUsersAre404(_ route: APIRoute) async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let method = HTTPMethod(rawValue: route.method.rawValue)
+            let body: (any Encodable & Sendable)? = switch route {
+            case .markRead: MarkReadRequest(upTo: "1")
+            case .sendMessage: TextBody(text: "hello")
+            default: nil
+            }
+            for name in ["nobody", "x", "bad%20name"] {
+                let reply = try await api.send(method, Self.path(for: route, username: name).replacingOccurrences(of: "bad%2520name", with: "bad%20name"), token: alice.token, json: body)
+                #expect(reply.status == 404, "\(route) \(name): \(reply.text)")
+            }
+        }
+    }
+}
