@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "chirp", targets: ["chirp"]),
+        .library(name: "ChirpNetworking", targets: ["ChirpNetworking"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
     ],
@@ -24,11 +25,20 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // MARK: kit
-        // (ChirpNetworking, ChirpPersistence, ChirpDataCenter, ChirpLogging, ChirpModules,
-        // ChirpStore arrive with the issues that give them real content.)
+        // App-agnostic: no kit module depends on a shared, server, client or app module.
+        // (ChirpLogging, ChirpModules and ChirpStore arrive with the issues that fill them.)
+        .target(
+            name: "ChirpNetworking",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: shared
         .target(
@@ -70,6 +80,11 @@ let package = Package(
         ),
 
         // MARK: tests
+        .testTarget(
+            name: "ChirpNetworkingTests",
+            dependencies: ["ChirpNetworking"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ChirpModelsTests",
             dependencies: ["ChirpModels"],

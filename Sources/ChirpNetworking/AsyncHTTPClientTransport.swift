@@ -1,0 +1,43 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// The default real `Transport`: AsyncHTTPClient on SwiftNIO, with pooled keep-alive
+/// connections. Chosen over URLSession on Linux by measurement (see the README).
+public struct AsyncHTTPClientTransport: Transport {
+    private let client: HTTPClient
+    /// Largest reply body accepted.
+    public var maxResponseBytes: Int
+
+    /// Uses the process-wide shared `HTTPClient` unless given another.
+    public init(client: HTTPClient = .shared, maxResponseBytes: Int = 16 * 1024 * 1024) {
+        self.client = client
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    public func perform(_ request: TransportRequest) async throws(NetworkError) -> TransportResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let timeout = TimeAmount.nanoseconds(Int64(request.timeout.components.seconds) * 1_000_000_000 + request.timeout.components.attoseconds / 1_000_000_000)
+        do {
+            let response = try await client.execute(outgoing, timeout: timeout)
+            let body = try await response.body.collect(upTo: maxResponseBytes)
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name] = header.value }
+            return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: body))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .timeout
+        } catch is CancellationError {
+            throw .cancelled
+        } catch let error as HTTPClientError where error == .cancelled {
+            throw .cancelled
+        } catch {
+            if Task.isCancelled { throw .cancelled }
+            throw .transport(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// How an idempotent call is retried after a transient failure: up to `maxRetries` more
+/// attempts, waiting `base × 2^attempt` (capped at `maxDelay`) with jitter, or longer when the
+/// server says so in `Retry-After`.
+public struct RetryPolicy: Sendable, Hashable {
+    public var maxRetries: Int
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+    /// Share of the delay that is randomised (0: none, 1: "full jitter").
+    public var jitter: Double
+
+    public init(maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), jitter: Double = 0.5) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.jitter = min(max(jitter, 0), 1)
+    }
+
+    /// Three retries from 200 ms, capped at 10 s, half of each delay random.
+    public static let `default` = RetryPolicy(maxRetries: 3)
+    /// Never retry.
+    public static let none = RetryPolicy(maxRetries: 0)
+
+    /// The wait before retry number `attempt` (0-based), given a random value in 0..<1 and the
+    /// server's `Retry-After`, which is honoured when it asks for longer.
+    public func delay(forAttempt attempt: Int, random: Double, retryAfter: Duration?) -> Duration {
+        let exponential = baseDelay * Int(1 << min(attempt, 30))
+        let capped = min(exponential, maxDelay)
+        let randomised = capped * (1 - jitter) + capped * (jitter * random)
+        if let retryAfter, retryAfter > randomised { return retryAfter }
+        return randomised
+    }
+}
