@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "chirp", targets: ["chirp"]),
         .library(name: "ChirpNetworking", targets: ["ChirpNetworking"]),
+        .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
     ],
@@ -36,6 +37,13 @@ let package = Package(
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChirpPersistence",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -83,6 +91,11 @@ let package = Package(
         .testTarget(
             name: "ChirpNetworkingTests",
             dependencies: ["ChirpNetworking"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpPersistenceTests",
+            dependencies: ["ChirpPersistence"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// One SQLite database file shared by the repositories of an app: a GRDB `DatabasePool` in WAL
+/// mode (readers run while a write commits), foreign keys on, and the app's schema applied as
+/// an ordered list of named migrations, each run once.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "app.sqlite", migrations: [
+///     .init(name: "v1", sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL, updatedAt INTEGER NOT NULL)"),
+/// ])
+/// let notes = try SQLiteRepository<Note>(store: store)
+/// ```
+public final class SQLiteStore: Sendable {
+    /// One step of the schema's history; `sql` may hold several statements.
+    public struct Migration: Sendable, Hashable {
+        public var name: String
+        public var sql: String
+
+        public init(name: String, sql: String) {
+            self.name = name
+            self.sql = sql
+        }
+    }
+
+    let pool: DatabasePool
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating if needed) the database and applies the migrations not yet applied.
+    public init(path: String, migrations: [Migration]) throws {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            var migrator = DatabaseMigrator()
+            for migration in migrations {
+                migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+            }
+            try migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw PersistenceError.database(error.description)
+        }
+    }
+
+    /// Names of the migrations applied so far, in order.
+    public func appliedMigrations() throws -> [String] {
+        try Self.mapErrors { try pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } }
+    }
+
+    /// Column names of a table, in declaration order (empty if there is no such table).
+    func columns(of table: String) throws -> [String] {
+        try Self.mapErrors {
+            try pool.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLBuilder.quote(table)))").map { $0["name"] } }
+        }
+    }
+
+    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw PersistenceError.database(error.description)
+        }
+    }
+
+    static func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw PersistenceError.database(error.description)
+        }
+    }
+}
