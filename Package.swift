@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "chirp", targets: ["chirp"]),
         .library(name: "ChirpNetworking", targets: ["ChirpNetworking"]),
         .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
+        .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
     ],
@@ -45,6 +46,12 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strict
+        ),
+        // The data center sits above networking and persistence within the kit.
+        .target(
+            name: "ChirpDataCenter",
+            dependencies: ["ChirpNetworking", "ChirpPersistence"],
             swiftSettings: strict
         ),
 
@@ -96,6 +103,11 @@ let package = Package(
         .testTarget(
             name: "ChirpPersistenceTests",
             dependencies: ["ChirpPersistence"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpDataCenterTests",
+            dependencies: ["ChirpDataCenter", "ChirpNetworking", "ChirpPersistence"],
             swiftSettings: strict
         ),
         .testTarget(
