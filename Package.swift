@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
+        .library(name: "ChirpClient", targets: ["ChirpClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -80,7 +81,13 @@ let package = Package(
         ),
 
         // MARK: client
-        // (ChirpClient and ChirpTerminal arrive with the client and terminal-app issues.)
+        // (ChirpClient holds the API layer for now; its local store, outbox and sync engine,
+        // and ChirpTerminal, arrive with the client and terminal-app issues.)
+        .target(
+            name: "ChirpClient",
+            dependencies: ["ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter"],
+            swiftSettings: strict
+        ),
 
         // MARK: app
         .executableTarget(
@@ -95,6 +102,10 @@ let package = Package(
         ),
 
         // MARK: tests
+        .target(
+            name: "ChirpTestSupport",
+            path: "Sources/ChirpTestSupport"
+        ),
         .testTarget(
             name: "ChirpNetworkingTests",
             dependencies: ["ChirpNetworking"],
@@ -111,6 +122,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ChirpClientTests",
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ChirpModelsTests",
             dependencies: ["ChirpModels"],
             swiftSettings: strict
@@ -120,6 +136,7 @@ let package = Package(
             dependencies: [
                 "ChirpServer",
                 "ChirpModels",
+                "ChirpTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -11,8 +11,19 @@ public struct AsyncHTTPClientTransport: Transport {
     /// Largest reply body accepted.
     public var maxResponseBytes: Int
 
-    /// Uses the process-wide shared `HTTPClient` unless given another.
-    public init(client: HTTPClient = .shared, maxResponseBytes: Int = 16 * 1024 * 1024) {
+    /// A process-wide client tuned for an app talking to its API: a refused or failed
+    /// connection fails the attempt at once (AsyncHTTPClient's default keeps retrying the
+    /// connection until the request's deadline, which would hide "server down" for the whole
+    /// timeout); `APIClient` decides about retries instead.
+    public static let defaultClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// Uses `defaultClient` unless given another.
+    public init(client: HTTPClient = AsyncHTTPClientTransport.defaultClient, maxResponseBytes: Int = 16 * 1024 * 1024) {
         self.client = client
         self.maxResponseBytes = maxResponseBytes
     }

@@ -1,5 +1,6 @@
 import ChirpModels
 import Foundation
+import ChirpTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 @Suite("A real server process: restarts, signals, crashes")
 struct ServerProcessTests {
     @Test func dataSurvivesAGracefulRestart() async throws {
-        let directory = TestServer.temporaryDirectory()
+        let directory = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await ServerProcess(dataDirectory: directory)
         let api = first.api
@@ -35,7 +36,7 @@ struct ServerProcessTests {
     }
 
     @Test func everyAcknowledgedMessageSurvivesSIGKILL() async throws {
-        let directory = TestServer.temporaryDirectory()
+        let directory = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await ServerProcess(dataDirectory: directory, arguments: ["--no-rate-limits"])
         let api = first.api

@@ -1,0 +1,70 @@
+import ChirpModels
+import ChirpNetworking
+import Foundation
+import Synchronization
+
+/// An `APIClient` for a Chirp server that carries the session token: set `token` after
+/// logging in and every request is sent with `Authorization: Bearer <token>`.
+public final class ChirpAPIClient: Sendable {
+    public let client: APIClient
+    private let tokenStorage: TokenBox
+
+    /// - Parameters:
+    ///   - transport: defaults to `AsyncHTTPClientTransport`.
+    ///   - sleep: backoff waits (inject in tests).
+    public init(
+        baseURL: URL, token: String? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+        retryTimeout: Duration = .seconds(30),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        let storage = TokenBox(token)
+        tokenStorage = storage
+        client = APIClient(
+            server: Server(baseURL: baseURL), transport: transport, timeout: retryTimeout,
+            credentials: { storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:] },
+            sleep: sleep)
+    }
+
+    /// The bearer token sent with every request.
+    public var token: String? {
+        get { tokenStorage.value }
+        set { tokenStorage.value = newValue }
+    }
+
+    /// Sends a call.
+    public func send<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> E.Response {
+        try await client.send(endpoint)
+    }
+
+    /// Creates an account and keeps its token.
+    @discardableResult
+    public func register(_ username: String, password: String, displayName: String? = nil) async throws(NetworkError) -> User {
+        let auth = try await send(ChirpEndpoints.CreateAccount(RegisterRequest(username: username, password: password, displayName: displayName)))
+        token = auth.token
+        return auth.user
+    }
+
+    /// Logs in and keeps the token.
+    @discardableResult
+    public func login(_ username: String, password: String) async throws(NetworkError) -> User {
+        let auth = try await send(ChirpEndpoints.Login(LoginRequest(username: username, password: password)))
+        token = auth.token
+        return auth.user
+    }
+
+    /// Logs out (the token stops working) and forgets the token.
+    public func logout() async throws(NetworkError) {
+        _ = try await send(ChirpEndpoints.Logout())
+        token = nil
+    }
+}
+
+/// The token, shared between the client and its credentials closure.
+final class TokenBox: Sendable {
+    private let storage: Mutex<String?>
+    init(_ token: String?) { storage = Mutex(token) }
+    var value: String? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,238 @@
+import ChirpModels
+import ChirpNetworking
+
+/// The Chirp HTTP API (shared/API.md) as `ChirpNetworking` endpoints, one value per call.
+/// Paths come from `ChirpModels.APIRoute`, the table the server registers its routes from.
+public enum ChirpEndpoints {
+    /// `POST /v1/accounts`.
+    public struct CreateAccount: Endpoint {
+        public typealias Response = AuthResponse
+        public var body: RegisterRequest?
+        public var method: HTTPMethod { .post }
+        public var path: String { APIRoute.createAccount.path() }
+        public init(_ request: RegisterRequest) { body = request }
+    }
+
+    /// `POST /v1/sessions`.
+    public struct Login: Endpoint {
+        public typealias Response = AuthResponse
+        public var body: LoginRequest?
+        public var method: HTTPMethod { .post }
+        public var path: String { APIRoute.login.path() }
+        public init(_ request: LoginRequest) { body = request }
+    }
+
+    /// `DELETE /v1/sessions/current`.
+    public struct Logout: Endpoint {
+        public typealias Response = EmptyResponse
+        public var method: HTTPMethod { .delete }
+        public var path: String { APIRoute.logout.path() }
+        public init() {}
+    }
+
+    /// `GET /v1/me`.
+    public struct Me: Endpoint {
+        public typealias Response = User
+        public var path: String { APIRoute.me.path() }
+        public init() {}
+    }
+
+    /// `GET /v1/users/{username}`.
+    public struct GetUser: Endpoint {
+        public typealias Response = User
+        public var username: String
+        public var path: String { APIRoute.user.path(["username": username]) }
+        public init(_ username: String) { self.username = username }
+    }
+
+    /// `PUT /v1/users/{username}/follow` (idempotent).
+    public struct Follow: Endpoint {
+        public typealias Response = EmptyResponse
+        public var username: String
+        public var method: HTTPMethod { .put }
+        public var path: String { APIRoute.follow.path(["username": username]) }
+        public init(_ username: String) { self.username = username }
+    }
+
+    /// `DELETE /v1/users/{username}/follow` (idempotent).
+    public struct Unfollow: Endpoint {
+        public typealias Response = EmptyResponse
+        public var username: String
+        public var method: HTTPMethod { .delete }
+        public var path: String { APIRoute.unfollow.path(["username": username]) }
+        public init(_ username: String) { self.username = username }
+    }
+
+    /// `GET /v1/users/{username}/followers` or `…/following`.
+    public struct ListUsers: Endpoint {
+        public typealias Response = Page<User>
+        /// Which list of `username` to read.
+        public enum Relation: Sendable { case followers, following }
+        public var username: String
+        public var relation: Relation
+        public var page: PageParameters
+        public var path: String {
+            (relation == .followers ? APIRoute.followers : APIRoute.following).path(["username": username])
+        }
+        public var query: [(name: String, value: String)] { page.query }
+        public init(_ relation: Relation, of username: String, page: PageParameters = .init()) {
+            self.username = username
+            self.relation = relation
+            self.page = page
+        }
+    }
+
+    /// `GET /v1/conversations`.
+    public struct ListConversations: Endpoint {
+        public typealias Response = Page<Conversation>
+        public var page: PageParameters
+        public var path: String { APIRoute.conversations.path() }
+        public var query: [(name: String, value: String)] { page.query }
+        public init(page: PageParameters = .init()) { self.page = page }
+    }
+
+    /// `PUT /v1/conversations/{username}/messages/{clientMessageId}`: idempotent by client id,
+    /// so it is retried with the same id.
+    public struct SendMessage: Endpoint {
+        public typealias Response = Message
+        public var recipient: String
+        public var clientMessageId: String
+        public var text: String
+        public var method: HTTPMethod { .put }
+        public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
+        public var body: TextBody? { TextBody(text: text) }
+        public init(to recipient: String, clientMessageId: String, text: String) {
+            self.recipient = recipient
+            self.clientMessageId = clientMessageId
+            self.text = text
+        }
+    }
+
+    /// `GET /v1/conversations/{username}/messages` with `before` / `after` bounds.
+    public struct ListMessages: Endpoint {
+        public typealias Response = Page<Message>
+        public var peer: String
+        public var limit: Int?
+        public var before: String?
+        public var after: String?
+        public var path: String { APIRoute.messages.path(["username": peer]) }
+        public var query: [(name: String, value: String)] {
+            [("limit", limit.map(String.init)), ("before", before), ("after", after)].compactMap { name, value in value.map { (name, $0) } }
+        }
+        public init(with peer: String, limit: Int? = nil, before: String? = nil, after: String? = nil) {
+            self.peer = peer
+            self.limit = limit
+            self.before = before
+            self.after = after
+        }
+    }
+
+    /// `POST /v1/conversations/{username}/read`: marking read twice is harmless, so retried.
+    public struct MarkRead: Endpoint {
+        public typealias Response = EmptyResponse
+        public var peer: String
+        public var upTo: String
+        public var method: HTTPMethod { .post }
+        public var path: String { APIRoute.markRead.path(["username": peer]) }
+        public var body: MarkReadRequest? { MarkReadRequest(upTo: upTo) }
+        public var isIdempotent: Bool { true }
+        public init(peer: String, upTo: String) {
+            self.peer = peer
+            self.upTo = upTo
+        }
+    }
+
+    /// `POST /v1/conversations/{username}/typing`: live only, never retried (stale at once).
+    public struct Typing: Endpoint {
+        public typealias Response = EmptyResponse
+        public var peer: String
+        public var method: HTTPMethod { .post }
+        public var path: String { APIRoute.typing.path(["username": peer]) }
+        public var retryPolicy: RetryPolicy { .none }
+        public init(to peer: String) { self.peer = peer }
+    }
+
+    /// `PUT /v1/tweets/{clientTweetId}` (idempotent by client id).
+    public struct PostTweet: Endpoint {
+        public typealias Response = Tweet
+        public var clientTweetId: String
+        public var text: String
+        public var method: HTTPMethod { .put }
+        public var path: String { APIRoute.putTweet.path(["clientTweetId": clientTweetId]) }
+        public var body: TextBody? { TextBody(text: text) }
+        public init(clientTweetId: String, text: String) {
+            self.clientTweetId = clientTweetId
+            self.text = text
+        }
+    }
+
+    /// `DELETE /v1/tweets/{id}`.
+    public struct DeleteTweet: Endpoint {
+        public typealias Response = EmptyResponse
+        public var id: String
+        public var method: HTTPMethod { .delete }
+        public var path: String { APIRoute.deleteTweet.path(["id": id]) }
+        public init(id: String) { self.id = id }
+    }
+
+    /// `GET /v1/users/{username}/tweets`.
+    public struct UserTweets: Endpoint {
+        public typealias Response = Page<Tweet>
+        public var username: String
+        public var page: PageParameters
+        public var path: String { APIRoute.userTweets.path(["username": username]) }
+        public var query: [(name: String, value: String)] { page.query }
+        public init(_ username: String, page: PageParameters = .init()) {
+            self.username = username
+            self.page = page
+        }
+    }
+
+    /// `GET /v1/timeline`.
+    public struct Timeline: Endpoint {
+        public typealias Response = Page<Tweet>
+        public var page: PageParameters
+        public var path: String { APIRoute.timeline.path() }
+        public var query: [(name: String, value: String)] { page.query }
+        public init(page: PageParameters = .init()) { self.page = page }
+    }
+
+    /// `GET /v1/events`: the stream after `since`, long-polling up to `wait` seconds.
+    public struct Events: Endpoint {
+        public typealias Response = EventsResponse
+        public var since: Int64
+        public var limit: Int?
+        public var wait: Int?
+        public var path: String { APIRoute.events.path() }
+        public var query: [(name: String, value: String)] {
+            [("since", String(since))] + [("limit", limit.map(String.init)), ("wait", wait.map(String.init))].compactMap { name, value in value.map { (name, $0) } }
+        }
+        public init(since: Int64, limit: Int? = nil, wait: Int? = nil) {
+            self.since = since
+            self.limit = limit
+            self.wait = wait
+        }
+    }
+
+    /// `GET /healthz`.
+    public struct Health: Endpoint {
+        public typealias Response = HealthStatus
+        public var path: String { APIRoute.health.path() }
+        public init() {}
+    }
+}
+
+/// `limit` and `cursor` of a newest-first list.
+public struct PageParameters: Sendable, Hashable {
+    public var limit: Int?
+    public var cursor: String?
+
+    public init(limit: Int? = nil, cursor: String? = nil) {
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    var query: [(name: String, value: String)] {
+        [("limit", limit.map(String.init)), ("cursor", cursor)].compactMap { name, value in value.map { (name, $0) } }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `chirp serve` child process on a free loopback port, for tests about restarts,
+/// signals and crashes, and for client integration tests. The binary is `$CHIRP_BINARY`, or
+/// `.build/debug/chirp` of this package (`swift build` makes it; `.ci/run` builds first).
+public final class ServerProcess: @unchecked Sendable {
+    /// Why a server could not be started.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let process = Process()
+    public let port: Int
+    public let dataDirectory: URL
+    private let outputURL: URL
+
+    /// Where the `chirp` binary is looked for.
+    public static var binaryURL: URL {
+        if let path = ProcessInfo.processInfo.environment["CHIRP_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/chirp")
+    }
+
+    /// A fresh directory under the system's temporary directory.
+    public static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("chirp-test-\(UUID().uuidString)")
+    }
+
+    /// Starts `chirp serve --port 0` on `dataDirectory` and waits for its "listening" line.
+    public init(dataDirectory: URL = ServerProcess.temporaryDirectory(), arguments: [String] = []) async throws {
+        let binary = Self.binaryURL
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw StartError(description: "no chirp binary at \(binary.path): run `swift build` first or set CHIRP_BINARY")
+        }
+        self.dataDirectory = dataDirectory
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-out-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let prefix = "chirp: listening on http://127.0.0.1:"
+        let deadline = ContinuousClock.now + .seconds(60)
+        var found: Int?
+        while found == nil, ContinuousClock.now < deadline, process.isRunning {
+            let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
+                found = Int(line.dropFirst(prefix.count).prefix { $0.isNumber })
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard let found else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            throw StartError(description: "server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
+        }
+        port = found
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Everything the process printed.
+    public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+    /// Sends a signal and waits (up to 30 s, then SIGKILL) for the process to exit; returns its
+    /// exit status.
+    @discardableResult
+    public func stop(signal: Int32) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw StartError(description: "server ignored signal \(signal) for 30 s")
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: outputURL)
+    }
+}

@@ -1,0 +1,6 @@
+import ChirpTestSupport
+
+extension ServerProcess {
+    /// An API harness for this process.
+    var api: APIHarness { APIHarness(port: port) }
+}
