@@ -94,7 +94,12 @@ let package = Package(
             name: "chirp",
             dependencies: [
                 "ChirpServer",
+                "ChirpClient",
                 "ChirpModels",
+                "ChirpNetworking",
+                "ChirpPersistence",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

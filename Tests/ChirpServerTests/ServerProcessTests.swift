@@ -113,3 +113,21 @@ final class Acknowledgements: @unchecked Sendable {
     var count: Int { lock.withLock { ids.count } }
     var all: Set<String> { lock.withLock { ids } }
 }
+
+@Suite("chirp bench")
+struct BenchCommandTests {
+    @Test(arguments: [["bench", "persistence", "--count", "200", "--runs", "1"], ["bench", "transport", "--requests", "20"]])
+    func benchCommandsReportFigures(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = ServerProcess.binaryURL
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("/s"), "\(output)")
+    }
+}

@@ -1,0 +1,42 @@
+import ChirpServer
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A Chirp server running inside this process on a free loopback port with a temporary data
+/// directory, for `chirp bench` (and later `chirp demo`).
+final class EmbeddedServer: Sendable {
+    let baseURL: URL
+    let dataDirectory: URL
+    private let group: ServiceGroup
+    private let runner: Task<Void, any Error>
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-embedded-\(UUID().uuidString)")
+        configure(&configuration)
+        var logger = Logger(label: "chirp.embedded")
+        logger.logLevel = .warning
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try ChirpServerApplication.make(configuration: configuration, logger: logger) { _, port in
+            continuation.yield(port)
+            continuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        self.group = group
+        runner = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        dataDirectory = configuration.dataDirectory
+    }
+
+    /// Stops the server and deletes its data.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await runner.value
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}
