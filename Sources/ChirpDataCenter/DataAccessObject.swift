@@ -4,6 +4,7 @@ import ChirpPersistence
 public struct DataAccessObject<Model: StoredRecord>: Sendable {
     let repository: any Repository<Model>
 
+    /// Access through this repository.
     public init(repository: any Repository<Model>) {
         self.repository = repository
     }

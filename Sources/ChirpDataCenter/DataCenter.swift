@@ -19,6 +19,7 @@ public final class DataCenter: Sendable {
         let repository: Any
     }
 
+    /// The client that refresh calls go through.
     public let client: APIClient
     private let now: @Sendable () -> ContinuousClock.Instant
     private let repositories = Mutex<[ObjectIdentifier: RepositoryBox]>([:])

@@ -27,5 +27,6 @@ public protocol DataCenterManaged: StoredRecord {
 }
 
 extension DataCenterManaged {
+    /// By default a refresh only adds and updates.
     public static func scope(of request: Refresh) -> RecordQuery? { nil }
 }

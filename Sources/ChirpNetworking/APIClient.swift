@@ -11,9 +11,13 @@ import Foundation
 /// let user = try await client.send(GetProfile(name: "alice"))
 /// ```
 public final class APIClient: Sendable {
+    /// Where requests go.
     public let server: Server
+    /// What moves the bytes.
     public let transport: any Transport
+    /// What turns failure replies into errors.
     public let validator: any ResponseValidator
+    /// Conditional-GET cache; `nil` turns caching off.
     public let cache: ETagCache?
     /// Per-attempt timeout.
     public let timeout: Duration

@@ -8,6 +8,7 @@ import Synchronization
 public final class ETagCache: Sendable {
     /// A cached reply.
     public struct Entry: Sendable, Hashable {
+        /// The `ETag` the server sent.
         public var etag: String
         public var body: Data
         public var headers: [String: String]
@@ -21,6 +22,7 @@ public final class ETagCache: Sendable {
     private let capacity: Int
     private let state = Mutex(State())
 
+    /// - Parameter capacity: replies kept at most.
     public init(capacity: Int = 256) {
         self.capacity = max(1, capacity)
     }
@@ -31,10 +33,12 @@ public final class ETagCache: Sendable {
         return "\(credentials.hashValue)|\(request.url.absoluteString)"
     }
 
+    /// The cached reply for a key.
     public func entry(for key: String) -> Entry? {
         state.withLock { $0.entries[key] }
     }
 
+    /// Caches a reply, evicting the oldest beyond capacity.
     public func store(_ entry: Entry, for key: String) {
         state.withLock { state in
             if state.entries.updateValue(entry, forKey: key) == nil {
@@ -46,6 +50,7 @@ public final class ETagCache: Sendable {
         }
     }
 
+    /// Forgets every cached reply (for example at logout).
     public func removeAll() {
         state.withLock { $0 = State() }
     }

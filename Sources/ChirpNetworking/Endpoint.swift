@@ -39,10 +39,12 @@ extension Endpoint {
 
 /// The body of a request that has none.
 public struct EmptyBody: Encodable, Sendable {
+    /// Creates the empty value.
     public init() {}
 }
 
 /// The reply of a call that answers without a body (such as 204).
 public struct EmptyResponse: Decodable, Sendable, Equatable {
+    /// Creates the empty value.
     public init() {}
 }

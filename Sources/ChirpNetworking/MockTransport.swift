@@ -19,6 +19,7 @@ public final class MockTransport: Transport {
         /// Share of requests (0–1) that are dropped: never answered, so they time out.
         public var dropRate: Double
 
+        /// Creates a fault set; all zero means no faults.
         public init(failureRate: Double = 0, latency: Duration = .zero, dropRate: Double = 0) {
             self.failureRate = failureRate
             self.latency = latency
@@ -53,6 +54,7 @@ public final class MockTransport: Transport {
         self.sleep = sleep
     }
 
+    /// Faults applied to the next requests.
     public var faults: Faults {
         get { state.withLock { $0.faults } }
         set { state.withLock { $0.faults = newValue } }

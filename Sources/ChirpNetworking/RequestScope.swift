@@ -22,6 +22,7 @@ public final class RequestScope: Sendable {
     /// Sends requests on behalf of this scope.
     public let requests: ScopedRequests
 
+    /// A scope sending through `client`.
     public init(client: APIClient) {
         requests = ScopedRequests(client: client)
     }

@@ -10,6 +10,7 @@ public protocol ResponseValidator: Sendable {
 /// `{"error": {"code": "…", "message": "…", "field": "…"?}}` to `NetworkError.server`, and any
 /// other failure to `NetworkError.http`.
 public struct ErrorEnvelopeValidator: ResponseValidator {
+    /// Creates the validator.
     public init() {}
 
     private struct Envelope: Decodable {

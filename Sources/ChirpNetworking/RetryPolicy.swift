@@ -2,12 +2,16 @@
 /// attempts, waiting `base × 2^attempt` (capped at `maxDelay`) with jitter, or longer when the
 /// server says so in `Retry-After`.
 public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts after the first; 0 never retries.
     public var maxRetries: Int
+    /// The wait before the first retry, doubled for each further one.
     public var baseDelay: Duration
+    /// The longest wait between attempts (unless `Retry-After` asks for more).
     public var maxDelay: Duration
     /// Share of the delay that is randomised (0: none, 1: "full jitter").
     public var jitter: Double
 
+    /// Creates a policy; `jitter` is clamped to 0…1.
     public init(maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), jitter: Double = 0.5) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay

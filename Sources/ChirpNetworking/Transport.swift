@@ -3,11 +3,14 @@ import Foundation
 /// A request as a transport sends it.
 public struct TransportRequest: Sendable, Hashable {
     public var method: HTTPMethod
+    /// The absolute URL, query included.
     public var url: URL
     public var headers: [String: String]
     public var body: Data?
+    /// How long to wait for the whole reply.
     public var timeout: Duration
 
+    /// Creates a request.
     public init(method: HTTPMethod, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration = .seconds(30)) {
         self.method = method
         self.url = url
@@ -19,10 +22,12 @@ public struct TransportRequest: Sendable, Hashable {
 
 /// A reply as a transport received it. Header names are matched ignoring case.
 public struct TransportResponse: Sendable, Hashable {
+    /// The HTTP status code.
     public var status: Int
     public var headers: [String: String]
     public var body: Data
 
+    /// Creates a reply.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers

@@ -8,6 +8,7 @@ import FoundationNetworking
 public struct URLSessionTransport: Transport {
     private let session: URLSession
 
+    /// Uses `session` (the shared one by default).
     public init(session: URLSession = .shared) {
         self.session = session
     }

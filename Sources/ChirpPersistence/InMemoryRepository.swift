@@ -18,6 +18,7 @@ public final class InMemoryRepository<Record: StoredRecord>: Repository {
 
     private let state = Mutex(State())
 
+    /// An empty repository.
     public init() {}
 
     public func fetch(id: Record.ID) async throws -> Record? {

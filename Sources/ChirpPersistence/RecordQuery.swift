@@ -28,31 +28,40 @@ public struct RecordQuery: Sendable, Hashable {
 
     /// One sort key.
     public struct Ordering: Sendable, Hashable {
+        /// The column sorted on.
         public var column: String
+        /// Smallest first when true.
         public var ascending: Bool
     }
 
+    /// Conditions that must all hold.
     public var filters: [Filter] = []
+    /// Sort keys, most significant first.
     public var ordering: [Ordering] = []
+    /// At most this many records; `nil` for all.
     public var limit: Int?
 
+    /// A query for every record.
     public init() {}
 
     /// Every record.
     public static let all = RecordQuery()
 
+    /// Keeps records whose column compares so with the value.
     public func filter(_ column: String, _ comparison: Comparison, _ value: StoredValue) -> RecordQuery {
         var copy = self
         copy.filters.append(.compare(column: column, comparison, value))
         return copy
     }
 
+    /// Keeps records whose column equals one of the values.
     public func filter(_ column: String, in values: [StoredValue]) -> RecordQuery {
         var copy = self
         copy.filters.append(.isIn(column: column, values))
         return copy
     }
 
+    /// Keeps records whose column is null (or absent).
     public func filterNull(_ column: String) -> RecordQuery {
         var copy = self
         copy.filters.append(.isNull(column: column))
@@ -66,6 +75,7 @@ public struct RecordQuery: Sendable, Hashable {
         return copy
     }
 
+    /// Returns at most `count` records.
     public func limit(_ count: Int) -> RecordQuery {
         var copy = self
         copy.limit = max(0, count)

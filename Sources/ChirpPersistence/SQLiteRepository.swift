@@ -9,6 +9,7 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
     private let upsertSQL: String
     private var table: String { Record.tableName }
 
+    /// A repository on `Record.tableName` of the store; fails if the table or its `id` column is missing.
     public init(store: SQLiteStore) throws {
         self.store = store
         columns = try store.columns(of: Record.tableName)

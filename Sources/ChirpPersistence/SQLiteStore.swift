@@ -14,9 +14,12 @@ import GRDB
 public final class SQLiteStore: Sendable {
     /// One step of the schema's history; `sql` may hold several statements.
     public struct Migration: Sendable, Hashable {
+        /// A unique, stable name; never rename an applied migration.
         public var name: String
+        /// The statements to run.
         public var sql: String
 
+        /// Creates a migration.
         public init(name: String, sql: String) {
             self.name = name
             self.sql = sql

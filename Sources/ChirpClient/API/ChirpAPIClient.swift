@@ -6,6 +6,7 @@ import Synchronization
 /// An `APIClient` for a Chirp server that carries the session token: set `token` after
 /// logging in and every request is sent with `Authorization: Bearer <token>`.
 public final class ChirpAPIClient: Sendable {
+    /// The underlying network client.
     public let client: APIClient
     private let tokenStorage: TokenBox
 

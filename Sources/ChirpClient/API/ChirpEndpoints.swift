@@ -10,6 +10,7 @@ public enum ChirpEndpoints {
         public var body: RegisterRequest?
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.createAccount.path() }
+        /// Creates the call.
         public init(_ request: RegisterRequest) { body = request }
     }
 
@@ -19,6 +20,7 @@ public enum ChirpEndpoints {
         public var body: LoginRequest?
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.login.path() }
+        /// Creates the call.
         public init(_ request: LoginRequest) { body = request }
     }
 
@@ -27,6 +29,7 @@ public enum ChirpEndpoints {
         public typealias Response = EmptyResponse
         public var method: HTTPMethod { .delete }
         public var path: String { APIRoute.logout.path() }
+        /// Creates the call.
         public init() {}
     }
 
@@ -34,32 +37,39 @@ public enum ChirpEndpoints {
     public struct Me: Endpoint {
         public typealias Response = User
         public var path: String { APIRoute.me.path() }
+        /// Creates the call.
         public init() {}
     }
 
     /// `GET /v1/users/{username}`.
     public struct GetUser: Endpoint {
         public typealias Response = User
+        /// The user the call is about.
         public var username: String
         public var path: String { APIRoute.user.path(["username": username]) }
+        /// Creates the call.
         public init(_ username: String) { self.username = username }
     }
 
     /// `PUT /v1/users/{username}/follow` (idempotent).
     public struct Follow: Endpoint {
         public typealias Response = EmptyResponse
+        /// The user the call is about.
         public var username: String
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.follow.path(["username": username]) }
+        /// Creates the call.
         public init(_ username: String) { self.username = username }
     }
 
     /// `DELETE /v1/users/{username}/follow` (idempotent).
     public struct Unfollow: Endpoint {
         public typealias Response = EmptyResponse
+        /// The user the call is about.
         public var username: String
         public var method: HTTPMethod { .delete }
         public var path: String { APIRoute.unfollow.path(["username": username]) }
+        /// Creates the call.
         public init(_ username: String) { self.username = username }
     }
 
@@ -68,13 +78,17 @@ public enum ChirpEndpoints {
         public typealias Response = Page<User>
         /// Which list of `username` to read.
         public enum Relation: Sendable { case followers, following }
+        /// The user the call is about.
         public var username: String
+        /// Followers or following.
         public var relation: Relation
+        /// Which page of the list.
         public var page: PageParameters
         public var path: String {
             (relation == .followers ? APIRoute.followers : APIRoute.following).path(["username": username])
         }
         public var query: [(name: String, value: String)] { page.query }
+        /// Creates the call.
         public init(_ relation: Relation, of username: String, page: PageParameters = .init()) {
             self.username = username
             self.relation = relation
@@ -85,9 +99,11 @@ public enum ChirpEndpoints {
     /// `GET /v1/conversations`.
     public struct ListConversations: Endpoint {
         public typealias Response = Page<Conversation>
+        /// Which page of the list.
         public var page: PageParameters
         public var path: String { APIRoute.conversations.path() }
         public var query: [(name: String, value: String)] { page.query }
+        /// Creates the call.
         public init(page: PageParameters = .init()) { self.page = page }
     }
 
@@ -95,12 +111,16 @@ public enum ChirpEndpoints {
     /// so it is retried with the same id.
     public struct SendMessage: Endpoint {
         public typealias Response = Message
+        /// Who receives the message.
         public var recipient: String
+        /// The sender's id for this message; a retry reuses it.
         public var clientMessageId: String
+        /// The text to send.
         public var text: String
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
         public var body: TextBody? { TextBody(text: text) }
+        /// Creates the call.
         public init(to recipient: String, clientMessageId: String, text: String) {
             self.recipient = recipient
             self.clientMessageId = clientMessageId
@@ -111,14 +131,19 @@ public enum ChirpEndpoints {
     /// `GET /v1/conversations/{username}/messages` with `before` / `after` bounds.
     public struct ListMessages: Endpoint {
         public typealias Response = Page<Message>
+        /// The other person in the conversation.
         public var peer: String
+        /// At most this many items.
         public var limit: Int?
+        /// Only items older than this id.
         public var before: String?
+        /// Only items newer than this id.
         public var after: String?
         public var path: String { APIRoute.messages.path(["username": peer]) }
         public var query: [(name: String, value: String)] {
             [("limit", limit.map(String.init)), ("before", before), ("after", after)].compactMap { name, value in value.map { (name, $0) } }
         }
+        /// Creates the call.
         public init(with peer: String, limit: Int? = nil, before: String? = nil, after: String? = nil) {
             self.peer = peer
             self.limit = limit
@@ -130,12 +155,15 @@ public enum ChirpEndpoints {
     /// `POST /v1/conversations/{username}/read`: marking read twice is harmless, so retried.
     public struct MarkRead: Endpoint {
         public typealias Response = EmptyResponse
+        /// The other person in the conversation.
         public var peer: String
+        /// The newest message id read.
         public var upTo: String
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.markRead.path(["username": peer]) }
         public var body: MarkReadRequest? { MarkReadRequest(upTo: upTo) }
         public var isIdempotent: Bool { true }
+        /// Creates the call.
         public init(peer: String, upTo: String) {
             self.peer = peer
             self.upTo = upTo
@@ -145,21 +173,26 @@ public enum ChirpEndpoints {
     /// `POST /v1/conversations/{username}/typing`: live only, never retried (stale at once).
     public struct Typing: Endpoint {
         public typealias Response = EmptyResponse
+        /// The other person in the conversation.
         public var peer: String
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.typing.path(["username": peer]) }
         public var retryPolicy: RetryPolicy { .none }
+        /// Creates the call.
         public init(to peer: String) { self.peer = peer }
     }
 
     /// `PUT /v1/tweets/{clientTweetId}` (idempotent by client id).
     public struct PostTweet: Endpoint {
         public typealias Response = Tweet
+        /// The author's id for this tweet; a retry reuses it.
         public var clientTweetId: String
+        /// The text to send.
         public var text: String
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.putTweet.path(["clientTweetId": clientTweetId]) }
         public var body: TextBody? { TextBody(text: text) }
+        /// Creates the call.
         public init(clientTweetId: String, text: String) {
             self.clientTweetId = clientTweetId
             self.text = text
@@ -169,19 +202,24 @@ public enum ChirpEndpoints {
     /// `DELETE /v1/tweets/{id}`.
     public struct DeleteTweet: Endpoint {
         public typealias Response = EmptyResponse
+        /// The tweet's id.
         public var id: String
         public var method: HTTPMethod { .delete }
         public var path: String { APIRoute.deleteTweet.path(["id": id]) }
+        /// Creates the call.
         public init(id: String) { self.id = id }
     }
 
     /// `GET /v1/users/{username}/tweets`.
     public struct UserTweets: Endpoint {
         public typealias Response = Page<Tweet>
+        /// The user the call is about.
         public var username: String
+        /// Which page of the list.
         public var page: PageParameters
         public var path: String { APIRoute.userTweets.path(["username": username]) }
         public var query: [(name: String, value: String)] { page.query }
+        /// Creates the call.
         public init(_ username: String, page: PageParameters = .init()) {
             self.username = username
             self.page = page
@@ -191,22 +229,28 @@ public enum ChirpEndpoints {
     /// `GET /v1/timeline`.
     public struct Timeline: Endpoint {
         public typealias Response = Page<Tweet>
+        /// Which page of the list.
         public var page: PageParameters
         public var path: String { APIRoute.timeline.path() }
         public var query: [(name: String, value: String)] { page.query }
+        /// Creates the call.
         public init(page: PageParameters = .init()) { self.page = page }
     }
 
     /// `GET /v1/events`: the stream after `since`, long-polling up to `wait` seconds.
     public struct Events: Endpoint {
         public typealias Response = EventsResponse
+        /// The last seq already seen.
         public var since: Int64
+        /// At most this many items.
         public var limit: Int?
+        /// Seconds to wait for an event when there is none yet.
         public var wait: Int?
         public var path: String { APIRoute.events.path() }
         public var query: [(name: String, value: String)] {
             [("since", String(since))] + [("limit", limit.map(String.init)), ("wait", wait.map(String.init))].compactMap { name, value in value.map { (name, $0) } }
         }
+        /// Creates the call.
         public init(since: Int64, limit: Int? = nil, wait: Int? = nil) {
             self.since = since
             self.limit = limit
@@ -218,15 +262,19 @@ public enum ChirpEndpoints {
     public struct Health: Endpoint {
         public typealias Response = HealthStatus
         public var path: String { APIRoute.health.path() }
+        /// Creates the call.
         public init() {}
     }
 }
 
 /// `limit` and `cursor` of a newest-first list.
 public struct PageParameters: Sendable, Hashable {
+    /// At most this many items.
     public var limit: Int?
+    /// The `nextCursor` of the previous page.
     public var cursor: String?
 
+    /// Creates the call.
     public init(limit: Int? = nil, cursor: String? = nil) {
         self.limit = limit
         self.cursor = cursor
