@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ChirpNetworking", targets: ["ChirpNetworking"]),
         .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
+        .library(name: "ChirpLogging", targets: ["ChirpLogging"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
         .library(name: "ChirpClient", targets: ["ChirpClient"]),
@@ -33,7 +34,7 @@ let package = Package(
     targets: [
         // MARK: kit
         // App-agnostic: no kit module depends on a shared, server, client or app module.
-        // (ChirpLogging, ChirpModules and ChirpStore arrive with the issues that fill them.)
+        // (ChirpModules and ChirpStore arrive with the issues that fill them.)
         .target(
             name: "ChirpNetworking",
             dependencies: [
@@ -46,6 +47,13 @@ let package = Package(
             name: "ChirpPersistence",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChirpLogging",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -129,6 +137,11 @@ let package = Package(
         .testTarget(
             name: "ChirpClientTests",
             dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpLoggingTests",
+            dependencies: ["ChirpLogging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

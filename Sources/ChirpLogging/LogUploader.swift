@@ -1,0 +1,18 @@
+/// A batch of entries as uploaded: the id makes a retried upload recognisable, so the
+/// receiver stores it once.
+public struct LogBatch: Sendable, Hashable, Codable {
+    public var batchId: String
+    public var entries: [LogEntry]
+
+    public init(batchId: String, entries: [LogEntry]) {
+        self.batchId = batchId
+        self.entries = entries
+    }
+}
+
+/// Sends a batch to wherever logs are collected. Returning normally means the receiver
+/// acknowledged the batch (it is then purged locally); throwing means it must be sent again,
+/// with the same `batchId`.
+public protocol LogUploader: Sendable {
+    func upload(_ batch: LogBatch) async throws
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+
+/// Collects error and fatal entries and gets them to the server without losing what matters:
+/// entries wait in memory, go to disk at the strategy's threshold (a fatal entry, and everything
+/// before it, is on disk before the log call returns), are uploaded in batches once the disk
+/// holds the waterline, and are purged only after the server acknowledged the batch. A failed
+/// upload is retried with backoff under the same batch id, so nothing is stored twice. Entries
+/// left on disk by an earlier run are uploaded by `start()`.
+///
+/// ```swift
+/// let reporter = try RemoteLogReporter(directory: logsDirectory, uploader: myUploader)
+/// logs.register(reporter, levels: [.error, .fatal])
+/// reporter.start()
+/// ```
+public final class RemoteLogReporter: LogObserver {
+    /// What the reporter holds and has done.
+    public struct Statistics: Sendable, Hashable {
+        public var inMemory: Int
+        public var onDisk: Int
+        public var droppedByCap: Int
+        public var uploadedBatches: Int
+        public var failedUploads: Int
+    }
+
+    private struct State {
+        var memory: [LogEntry] = []
+        var memoryBytes = 0
+        var uploading = false
+        var stopped = false
+        var uploadedBatches = 0
+        var failedUploads = 0
+    }
+
+    private let store: PendingLogStore
+    private let storeLock = NSLock()
+    private let state = Mutex(State())
+    private let strategy: any RemoteLogPersistenceStrategy
+    private let uploader: any LogUploader
+    private let maxBatchEntries: Int
+    private let maxBatchBytes: Int
+    private let retryBase: Duration
+    private let retryMax: Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// - Parameters:
+    ///   - directory: where pending entries live; one reporter per directory.
+    ///   - maxBatchEntries, maxBatchBytes: the size of one upload (the Chirp server takes at
+    ///     most 500 entries and 64 KiB).
+    ///   - retryBase, retryMax: backoff between failed uploads, doubling up to the maximum.
+    ///   - sleep: how waits are spent (inject in tests).
+    public init(
+        directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
+        maxBatchEntries: Int = 500, maxBatchBytes: Int = 48 * 1024,
+        retryBase: Duration = .seconds(1), retryMax: Duration = .seconds(300),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) throws {
+        store = try PendingLogStore(directory: directory)
+        self.uploader = uploader
+        self.strategy = strategy
+        self.maxBatchEntries = max(2, maxBatchEntries)
+        self.maxBatchBytes = maxBatchBytes
+        self.retryBase = retryBase
+        self.retryMax = retryMax
+        self.sleep = sleep
+    }
+
+    /// Uploads, in the background, whatever an earlier run left on disk.
+    public func start() {
+        let pending = storeLock.withLock { store.count > 0 || store.state.dropped > 0 || store.state.inFlight != nil }
+        if pending { triggerUpload(drainAll: true) }
+    }
+
+    /// Stops background uploads (entries stay on disk for the next run).
+    public func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    public func deliversSynchronously(_ level: LogLevel) -> Bool { level == .fatal }
+
+    public func receive(_ entry: LogEntry) {
+        guard entry.level >= .error else { return }
+        let (toDisk, durable) = state.withLock { state -> ([LogEntry], Bool) in
+            state.memory.append(entry)
+            state.memoryBytes += entry.approximateBytes
+            let flush = entry.level == .fatal || strategy.shouldMoveToDisk(memoryCount: state.memory.count, memoryBytes: state.memoryBytes)
+            guard flush else { return ([], false) }
+            defer { state.memory = []; state.memoryBytes = 0 }
+            return (state.memory, entry.level == .fatal)
+        }
+        guard !toDisk.isEmpty else { return }
+        if persist(toDisk, durable: durable) { triggerUpload() }
+    }
+
+    /// Moves what is in memory to disk now (for example when the app goes to the background).
+    public func flushToDisk() {
+        let entries = state.withLock { state -> [LogEntry] in
+            defer { state.memory = []; state.memoryBytes = 0 }
+            return state.memory
+        }
+        _ = persist(entries, durable: true)
+    }
+
+    /// Uploads everything on disk now, batch after batch, retrying failures with backoff until
+    /// all is acknowledged or the task is cancelled.
+    public func uploadNow() async throws {
+        flushToDisk()
+        var failures = 0
+        while let (batch, inFlight) = try storeLock.withLock({ try store.nextBatch(maxEntries: maxBatchEntries, maxBytes: maxBatchBytes) }) {
+            do {
+                try await uploader.upload(batch)
+                try storeLock.withLock { try store.acknowledge(inFlight) }
+                state.withLock { $0.uploadedBatches += 1 }
+                failures = 0
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                state.withLock { $0.failedUploads += 1 }
+                try await sleep(backoff(failures))
+                failures += 1
+            }
+            try Task.checkCancellation()
+        }
+    }
+
+    /// Current figures.
+    public var statistics: Statistics {
+        let (memory, batches, failures) = state.withLock { ($0.memory.count, $0.uploadedBatches, $0.failedUploads) }
+        let (disk, dropped) = storeLock.withLock { (store.count, store.state.dropped) }
+        return Statistics(inMemory: memory, onDisk: disk, droppedByCap: dropped, uploadedBatches: batches, failedUploads: failures)
+    }
+
+    /// Waits until no background upload is running.
+    public func waitForUploads() async {
+        while state.withLock({ $0.uploading }) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    // MARK: internals
+
+    /// Appends to disk and enforces the cap; returns whether the waterline is reached.
+    private func persist(_ entries: [LogEntry], durable: Bool) -> Bool {
+        guard !entries.isEmpty else { return false }
+        return storeLock.withLock {
+            do {
+                try store.append(entries, durable: durable)
+                _ = try store.enforceCap { !strategy.exceedsDiskCap(pendingCount: $0, pendingBytes: $1) }
+            } catch {
+                // The disk refused; nothing better to do than keep going (the entries are lost).
+                return false
+            }
+            return strategy.shouldUpload(pendingCount: store.count, pendingBytes: store.bytes)
+        }
+    }
+
+    private func triggerUpload(drainAll: Bool = false) {
+        let begin = state.withLock { state -> Bool in
+            guard !state.uploading, !state.stopped else { return false }
+            state.uploading = true
+            return true
+        }
+        guard begin else { return }
+        Task {
+            defer { state.withLock { $0.uploading = false } }
+            try? await uploadWhileNeeded(drainAll: drainAll)
+        }
+    }
+
+    /// Background loop: upload while the disk holds the waterline (or leftovers of a crash);
+    /// with `drainAll`, until the disk is empty.
+    private func uploadWhileNeeded(drainAll: Bool) async throws {
+        var failures = 0
+        while !state.withLock({ $0.stopped }) {
+            let next = try storeLock.withLock { () -> (LogBatch, PendingLogStore.InFlight)? in
+                let due = store.state.inFlight != nil || store.state.dropped > 0 || (drainAll && store.count > 0)
+                    || strategy.shouldUpload(pendingCount: store.count, pendingBytes: store.bytes)
+                return due ? try store.nextBatch(maxEntries: maxBatchEntries, maxBytes: maxBatchBytes) : nil
+            }
+            guard let (batch, inFlight) = next else { return }
+            do {
+                try await uploader.upload(batch)
+                try storeLock.withLock { try store.acknowledge(inFlight) }
+                state.withLock { $0.uploadedBatches += 1 }
+                failures = 0
+            } catch {
+                state.withLock { $0.failedUploads += 1 }
+                try await sleep(backoff(failures))
+                failures += 1
+            }
+        }
+    }
+
+    private func backoff(_ failures: Int) -> Duration {
+        min(retryBase * Int(1 << min(failures, 20)), retryMax)
+    }
+}

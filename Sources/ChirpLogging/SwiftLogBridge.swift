@@ -1,0 +1,63 @@
+import Logging
+
+/// A swift-log `LogHandler` that sends every `Logger` call into a `LogService`, keeping
+/// metadata and using the logger's label as the entry's source.
+///
+/// ```swift
+/// LoggingSystem.bootstrap { label in SwiftLogBridge(label: label, service: logs) }
+/// ```
+///
+/// Its `logLevel` follows what the service's observers want, so swift-log skips building
+/// messages nobody will read. Levels map as trace/debug → debug, info/notice → info,
+/// warning → warning, error → error, critical → fatal.
+public struct SwiftLogBridge: LogHandler {
+    public let label: String
+    public let service: LogService
+    public var metadata: Logging.Logger.Metadata = [:]
+    /// Set to override the level the service's observers imply.
+    public var minimumLevel: Logging.Logger.Level?
+
+    public init(label: String, service: LogService) {
+        self.label = label
+        self.service = service
+    }
+
+    public var logLevel: Logging.Logger.Level {
+        get {
+            if let minimumLevel { return minimumLevel }
+            switch service.lowestObservedLevel {
+            case .debug?: return .trace
+            case .info?: return .info
+            case .warning?: return .warning
+            case .error?: return .error
+            case .fatal?, nil: return .critical
+            }
+        }
+        set { minimumLevel = newValue }
+    }
+
+    public subscript(metadataKey key: String) -> Logging.Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let level = Self.level(event.level)
+        guard service.isEnabled(level) else { return }
+        var merged = metadata
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let flat = merged.isEmpty ? nil : merged.mapValues { "\($0)" }
+        service.log(LogEntry(level: level, message: event.message.description, metadata: flat, source: label))
+    }
+
+    /// The `LogLevel` for a swift-log level.
+    public static func level(_ level: Logging.Logger.Level) -> LogLevel {
+        switch level {
+        case .trace, .debug: .debug
+        case .info, .notice: .info
+        case .warning: .warning
+        case .error: .error
+        case .critical: .fatal
+        }
+    }
+}
