@@ -93,7 +93,10 @@ let package = Package(
         // and ChirpTerminal, arrive with the client and terminal-app issues.)
         .target(
             name: "ChirpClient",
-            dependencies: ["ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter"],
+            dependencies: [
+                "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter", "ChirpLogging",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
 
@@ -106,6 +109,7 @@ let package = Package(
                 "ChirpModels",
                 "ChirpNetworking",
                 "ChirpPersistence",
+                "ChirpLogging",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChirpClientTests",
-            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpTestSupport"],
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpLogging", "ChirpTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

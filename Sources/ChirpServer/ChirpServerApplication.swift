@@ -42,6 +42,7 @@ public enum ChirpServerApplication {
         MessageRoutes(services: services).register(on: router)
         TweetRoutes(services: services).register(on: router)
         EventRoutes(services: services).register(on: router)
+        LogRoutes(services: services).register(on: router)
         OperationsRoutes(services: services).register(on: router)
         return router
     }

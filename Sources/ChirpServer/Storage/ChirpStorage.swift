@@ -38,6 +38,10 @@ protocol ChirpStorage: Sendable {
     func tweets(by username: String, viewer: Int64, page: PageRequest) async throws -> Page<Tweet>
     func timeline(viewer: Int64, page: PageRequest) async throws -> Page<Tweet>
 
+    // MARK: client logs
+    func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws -> Bool
+    func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry]
+
     // MARK: events
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice
 }
@@ -114,4 +118,18 @@ struct StoredEvent: Sendable {
 struct EventSlice: Sendable {
     var events: [StoredEvent]
     var head: Int64
+}
+
+/// A client log entry as stored (`id`, `username` and `receivedAt` are filled when read back).
+public struct ClientLogEntry: Sendable, Hashable {
+    public var level: String
+    public var message: String
+    public var loggedAt: Timestamp
+    public var metadata: [String: String]?
+    public var source: String?
+    public var username: String?
+    public var batchId: String?
+
+    /// The severity order of `level`: debug 0 … fatal 4.
+    public var severity: Int { LogRecord.levels.firstIndex(of: level) ?? 0 }
 }

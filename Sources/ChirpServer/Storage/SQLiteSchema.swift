@@ -74,6 +74,29 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2-client-logs") { db in
+            try db.execute(sql: """
+                CREATE TABLE log_batches (
+                    user_id INTEGER NOT NULL REFERENCES users(id),
+                    batch_id TEXT NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, batch_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE client_logs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user_id INTEGER NOT NULL REFERENCES users(id),
+                    batch_id TEXT NOT NULL,
+                    level TEXT NOT NULL,
+                    severity INTEGER NOT NULL,
+                    message TEXT NOT NULL,
+                    logged_at INTEGER NOT NULL,
+                    metadata TEXT,
+                    source TEXT,
+                    received_at INTEGER NOT NULL
+                );
+                CREATE INDEX client_logs_by_severity ON client_logs(severity, id);
+                """)
+        }
         return migrator
     }
 }

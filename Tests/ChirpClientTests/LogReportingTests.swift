@@ -1,0 +1,82 @@
+import ChirpClient
+import ChirpLogging
+import ChirpTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole reporting path with real processes: a client logs, is killed, the next run uploads
+/// to a real server, and the operator reads the entries back.
+@Suite("Error reports survive a crash")
+struct LogReportingTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = ServerProcess.binaryURL
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func fatalEntriesArriveExactlyOnceAfterSIGKILL() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let api = ChirpAPIClient(baseURL: server.baseURL)
+        try await api.register("crashy", password: "crashy-password")
+        let token = try #require(api.token)
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path, "--token", token]
+
+        // 1. A client logs 40 errors with a fatal after every 7th, keeps up to 10 in memory,
+        //    never reaches its upload waterline, and is killed.
+        let emitter = Process()
+        emitter.executableURL = ServerProcess.binaryURL
+        emitter.arguments = ["logs", "emit", "--errors", "40", "--fatal-every", "7", "--max-memory", "10", "--waterline", "1000", "--hang"] + client
+        let outputURL = home.appendingPathExtension("out")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        emitter.standardOutput = try FileHandle(forWritingTo: outputURL)
+        try emitter.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, !((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").contains("logged") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(emitter.processIdentifier, SIGKILL)
+        emitter.waitUntilExit()
+        #expect(emitter.terminationReason == .uncaughtSignal)
+
+        // 2. The next run uploads what is on disk, twice: the second finds nothing left.
+        let upload = try Self.run(["logs", "upload"] + client)
+        #expect(upload.status == 0, "\(upload.output)")
+        #expect(try Self.run(["logs", "upload"] + client).output.contains("uploaded 0 waiting entries"))
+
+        // 3. The operator reads them back.
+        let admin = try Self.run(["admin", "logs", "--data-dir", server.dataDirectory.path])
+        #expect(admin.status == 0, "\(admin.output)")
+        let lines = admin.output.split(separator: "\n").map(String.init)
+        let fatals = lines.filter { $0.contains(" FATAL crashy [chirp.emit] fatal after error ") }
+        #expect(fatals.count == 5 && Set(fatals.map { $0.split(separator: " ").last! }).count == 5, "each fatal exactly once")
+        let errors = lines.filter { $0.contains(" ERROR crashy [chirp.emit] error ") }
+        #expect(Set(errors).count == errors.count, "no error stored twice")
+        #expect(errors.count >= 40 - 10, "errors lose at most the in-memory window: \(errors.count) of 40 arrived")
+        #expect(errors.count == 35, "everything up to the last fatal (error 34) was on disk")
+        let onlyFatal = try Self.run(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
+        #expect(onlyFatal.output.split(separator: "\n").count == 5)
+        try await server.stop(signal: SIGTERM)
+    }
+
+    @Test func adminCommandsSayWhatToDo() throws {
+        let missing = try Self.run(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
+        #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
+        let badLevel = try Self.run(["admin", "logs", "--level", "loud"])
+        #expect(badLevel.status != 0 && badLevel.output.contains("--level takes"))
+        let noToken = try Self.run(["logs", "upload", "--home", "/tmp/none"])
+        #expect(noToken.status != 0 && noToken.output.contains("--token"))
+    }
+}
