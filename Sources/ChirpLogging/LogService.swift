@@ -19,19 +19,58 @@ public final class LogService: Sendable {
         let id: UInt64
     }
 
+    /// One observer with its serial queue and the entries waiting for it. Entries are
+    /// appended under a lock and drained in bursts: one dispatch per burst, not per entry.
     private final class Subscriber: Sendable {
         let observer: any LogObserver
         let levels: Set<LogLevel>
         let queue: DispatchQueue
+        private let pending = Mutex<(entries: [LogEntry], scheduled: Bool)>(([], false))
 
         init(observer: any LogObserver, levels: Set<LogLevel>, label: String) {
             self.observer = observer
             self.levels = levels
             self.queue = DispatchQueue(label: label)
         }
+
+        /// Queues an entry; schedules a drain if none is pending.
+        func enqueue(_ entry: LogEntry) {
+            let schedule = pending.withLock { state -> Bool in
+                state.entries.append(entry)
+                if state.scheduled { return false }
+                state.scheduled = true
+                return true
+            }
+            if schedule { queue.async { self.drain() } }
+        }
+
+        /// Queues an entry and delivers everything queued, this entry last, before returning.
+        func deliverNow(_ entry: LogEntry) {
+            pending.withLock { $0.entries.append(entry) }
+            queue.sync { drain() }
+        }
+
+        /// On the queue: delivers until nothing is pending.
+        func drain() {
+            while true {
+                let batch = pending.withLock { state -> [LogEntry] in
+                    if state.entries.isEmpty {
+                        state.scheduled = false
+                        return []
+                    }
+                    defer { state.entries.removeAll(keepingCapacity: true) }
+                    return state.entries
+                }
+                if batch.isEmpty { return }
+                for entry in batch { observer.receive(entry) }
+            }
+        }
     }
 
     private let subscribers = Mutex<[UInt64: Subscriber]>([:])
+    /// For each level (by `LogLevel.allCases` index), its subscribers in registration order;
+    /// rebuilt on (un)registration so a log call only reads it.
+    private let routes = Mutex<[[Subscriber]]>(Array(repeating: [], count: LogLevel.allCases.count))
     private let nextId = Atomic<UInt64>(0)
     private let enabledMask = Atomic<UInt8>(0)
 
@@ -44,7 +83,7 @@ public final class LogService: Sendable {
         let subscriber = Subscriber(observer: observer, levels: levels, label: "chirp.log.observer.\(id)")
         subscribers.withLock { table in
             table[id] = subscriber
-            updateMask(table)
+            rebuild(table)
         }
         return Registration(id: id)
     }
@@ -53,7 +92,7 @@ public final class LogService: Sendable {
     public func unregister(_ registration: Registration) {
         subscribers.withLock { table in
             table[registration.id] = nil
-            updateMask(table)
+            rebuild(table)
         }
     }
 
@@ -70,36 +109,37 @@ public final class LogService: Sendable {
     /// Logs an entry; `message` is evaluated only if someone observes `level`.
     public func log(
         _ level: LogLevel, _ message: @autoclosure () -> String, metadata: [String: String]? = nil,
-        source: String? = nil, timestamp: Date = Date()
+        source: String? = nil, timestamp: Date? = nil
     ) {
         guard isEnabled(level) else { return }
-        log(LogEntry(level: level, message: message(), timestamp: timestamp, metadata: metadata, source: source))
+        log(LogEntry(level: level, message: message(), timestamp: timestamp ?? Date(), metadata: metadata, source: source))
     }
 
     /// Logs a prepared entry.
     public func log(_ entry: LogEntry) {
         guard isEnabled(entry.level) else { return }
-        let targets = subscribers.withLock { table in
-            table.keys.sorted().compactMap { table[$0] }.filter { $0.levels.contains(entry.level) }
-        }
+        let targets = routes.withLock { $0[LogLevel.allCases.firstIndex(of: entry.level)!] }
         for subscriber in targets {
-            let observer = subscriber.observer
-            if observer.deliversSynchronously(entry.level) {
+            if subscriber.observer.deliversSynchronously(entry.level) {
                 // After everything queued before it, and before this call returns.
-                subscriber.queue.sync { observer.receive(entry) }
+                subscriber.deliverNow(entry)
             } else {
-                subscriber.queue.async { observer.receive(entry) }
+                subscriber.enqueue(entry)
             }
         }
     }
 
     /// Waits until every entry logged so far has been delivered.
     public func flush() {
-        let queues = subscribers.withLock { $0.values.map(\.queue) }
-        for queue in queues { queue.sync {} }
+        let targets = subscribers.withLock { Array($0.values) }
+        for subscriber in targets { subscriber.queue.sync { subscriber.drain() } }
     }
 
-    private func updateMask(_ table: [UInt64: Subscriber]) {
+    private func rebuild(_ table: [UInt64: Subscriber]) {
+        let ordered = table.keys.sorted().map { table[$0]! }
+        routes.withLock { routes in
+            routes = LogLevel.allCases.map { level in ordered.filter { $0.levels.contains(level) } }
+        }
         let mask = table.values.reduce(UInt8(0)) { mask, subscriber in
             subscriber.levels.reduce(mask) { $0 | $1.bit }
         }

@@ -11,15 +11,30 @@ import Logging
 /// messages nobody will read. Levels map as trace/debug → debug, info/notice → info,
 /// warning → warning, error → error, critical → fatal.
 public struct SwiftLogBridge: LogHandler {
-    public let label: String
-    public let service: LogService
+    /// Label and service in one reference, so the handler fits swift-log's inline existential
+    /// storage (a boxed handler made every disabled log call several times slower).
+    private final class Target: Sendable {
+        let label: String
+        let service: LogService
+        init(label: String, service: LogService) {
+            self.label = label
+            self.service = service
+        }
+    }
+
+    private let target: Target
     public var metadata: Logging.Logger.Metadata = [:]
     /// Set to override the level the service's observers imply.
     public var minimumLevel: Logging.Logger.Level?
 
+    /// The logger's label, used as each entry's source.
+    public var label: String { target.label }
+    /// Where entries go.
+    public var service: LogService { target.service }
+
+    /// A handler for the logger labelled `label`, sending into `service`.
     public init(label: String, service: LogService) {
-        self.label = label
-        self.service = service
+        target = Target(label: label, service: service)
     }
 
     public var logLevel: Logging.Logger.Level {
