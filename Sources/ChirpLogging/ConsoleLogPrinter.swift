@@ -10,6 +10,7 @@ public final class ConsoleLogPrinter: LogObserver {
         self.write = write
     }
 
+    /// Handles one entry (see `LogObserver`).
     public func receive(_ entry: LogEntry) {
         write(Self.line(for: entry) + "\n")
     }

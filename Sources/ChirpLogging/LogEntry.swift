@@ -6,10 +6,15 @@ import Foundation
 /// RFC 3339 with milliseconds, the shape log ingest endpoints (such as Chirp's `POST /v1/logs`)
 /// accept.
 public struct LogEntry: Sendable, Hashable, Codable {
+    /// How severe.
     public var level: LogLevel
+    /// What happened.
     public var message: String
+    /// When it was logged.
     public var timestamp: Date
+    /// Key-value context.
     public var metadata: [String: String]?
+    /// Where it came from (a logger label, a module).
     public var source: String?
 
     /// Creates an entry; `timestamp` defaults to now.

@@ -11,5 +11,6 @@ public protocol LogObserver: AnyObject, Sendable {
 }
 
 extension LogObserver {
+    /// Whether entries of this level are handled before the log call returns.
     public func deliversSynchronously(_ level: LogLevel) -> Bool { false }
 }

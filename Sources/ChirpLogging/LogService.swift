@@ -74,6 +74,7 @@ public final class LogService: Sendable {
     private let nextId = Atomic<UInt64>(0)
     private let enabledMask = Atomic<UInt8>(0)
 
+    /// Creates an empty service.
     public init() {}
 
     /// Starts delivering entries of `levels` to `observer`.

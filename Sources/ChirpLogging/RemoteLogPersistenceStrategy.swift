@@ -11,8 +11,11 @@ public protocol RemoteLogPersistenceStrategy: Sendable {
 
 /// Thresholds by number of entries (the default strategy).
 public struct CountPersistenceStrategy: RemoteLogPersistenceStrategy {
+    /// Entries kept in memory before they go to disk.
     public var maxMemoryCount: Int
+    /// Entries on disk that trigger an upload.
     public var waterline: Int
+    /// Entries kept on disk at most.
     public var maxDiskCount: Int
 
     /// - Parameters:
@@ -25,15 +28,21 @@ public struct CountPersistenceStrategy: RemoteLogPersistenceStrategy {
         self.maxDiskCount = max(1, maxDiskCount)
     }
 
+    /// See `RemoteLogPersistenceStrategy`.
     public func shouldMoveToDisk(memoryCount: Int, memoryBytes: Int) -> Bool { memoryCount >= maxMemoryCount }
+    /// See `RemoteLogPersistenceStrategy`.
     public func shouldUpload(pendingCount: Int, pendingBytes: Int) -> Bool { pendingCount >= waterline }
+    /// See `RemoteLogPersistenceStrategy`.
     public func exceedsDiskCap(pendingCount: Int, pendingBytes: Int) -> Bool { pendingCount > maxDiskCount }
 }
 
 /// Thresholds by size in bytes.
 public struct BytePersistenceStrategy: RemoteLogPersistenceStrategy {
+    /// Bytes kept in memory before they go to disk.
     public var maxMemoryBytes: Int
+    /// Bytes on disk that trigger an upload.
     public var waterlineBytes: Int
+    /// Bytes kept on disk at most.
     public var maxDiskBytes: Int
 
     /// - Parameters:
@@ -46,7 +55,10 @@ public struct BytePersistenceStrategy: RemoteLogPersistenceStrategy {
         self.maxDiskBytes = max(1, maxDiskBytes)
     }
 
+    /// See `RemoteLogPersistenceStrategy`.
     public func shouldMoveToDisk(memoryCount: Int, memoryBytes: Int) -> Bool { memoryBytes >= maxMemoryBytes }
+    /// See `RemoteLogPersistenceStrategy`.
     public func shouldUpload(pendingCount: Int, pendingBytes: Int) -> Bool { pendingBytes >= waterlineBytes }
+    /// See `RemoteLogPersistenceStrategy`.
     public func exceedsDiskCap(pendingCount: Int, pendingBytes: Int) -> Bool { pendingBytes > maxDiskBytes }
 }

@@ -16,10 +16,15 @@ import Synchronization
 public final class RemoteLogReporter: LogObserver {
     /// What the reporter holds and has done.
     public struct Statistics: Sendable, Hashable {
+        /// Entries waiting in memory.
         public var inMemory: Int
+        /// Entries waiting on disk.
         public var onDisk: Int
+        /// Entries dropped by the disk cap and not yet reported.
         public var droppedByCap: Int
+        /// Batches acknowledged since start.
         public var uploadedBatches: Int
+        /// Upload attempts that failed since start.
         public var failedUploads: Int
     }
 
@@ -76,8 +81,10 @@ public final class RemoteLogReporter: LogObserver {
         state.withLock { $0.stopped = true }
     }
 
+    /// Whether entries of this level are handled before the log call returns.
     public func deliversSynchronously(_ level: LogLevel) -> Bool { level == .fatal }
 
+    /// Handles one entry (see `LogObserver`).
     public func receive(_ entry: LogEntry) {
         guard entry.level >= .error else { return }
         let (toDisk, durable) = state.withLock { state -> ([LogEntry], Bool) in

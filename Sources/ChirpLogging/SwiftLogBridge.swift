@@ -23,6 +23,7 @@ public struct SwiftLogBridge: LogHandler {
     }
 
     private let target: Target
+    /// Key-value context.
     public var metadata: Logging.Logger.Metadata = [:]
     /// Set to override the level the service's observers imply.
     public var minimumLevel: Logging.Logger.Level?
@@ -37,6 +38,7 @@ public struct SwiftLogBridge: LogHandler {
         target = Target(label: label, service: service)
     }
 
+    /// The least severe level worth formatting: what the observers want, unless `minimumLevel` is set.
     public var logLevel: Logging.Logger.Level {
         get {
             if let minimumLevel { return minimumLevel }
@@ -51,11 +53,13 @@ public struct SwiftLogBridge: LogHandler {
         set { minimumLevel = newValue }
     }
 
+    /// One metadata value of this logger.
     public subscript(metadataKey key: String) -> Logging.Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Sends a swift-log event into the service.
     public func log(event: LogEvent) {
         let level = Self.level(event.level)
         guard service.isEnabled(level) else { return }
