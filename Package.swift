@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
         .library(name: "ChirpLogging", targets: ["ChirpLogging"]),
+        .library(name: "ChirpModules", targets: ["ChirpModules"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
         .library(name: "ChirpClient", targets: ["ChirpClient"]),
@@ -34,7 +35,7 @@ let package = Package(
     targets: [
         // MARK: kit
         // App-agnostic: no kit module depends on a shared, server, client or app module.
-        // (ChirpModules and ChirpStore arrive with the issues that fill them.)
+        // (ChirpStore arrives with the terminal-app issue.)
         .target(
             name: "ChirpNetworking",
             dependencies: [
@@ -55,6 +56,10 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChirpModules",
             swiftSettings: strict
         ),
         // The data center sits above networking and persistence within the kit.
@@ -146,6 +151,11 @@ let package = Package(
         .testTarget(
             name: "ChirpLoggingTests",
             dependencies: ["ChirpLogging", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpModulesTests",
+            dependencies: ["ChirpModules"],
             swiftSettings: strict
         ),
         .testTarget(
