@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "ChirpClient",
             dependencies: [
-                "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter", "ChirpLogging",
+                "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter", "ChirpLogging", "ChirpModules",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChirpClientTests",
-            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpLogging", "ChirpTestSupport"],
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpLogging", "ChirpModules", "ChirpTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -14,6 +14,8 @@ public enum ModuleError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidConfiguration(String)
     /// `resolve` was called before `loadModules`.
     case notLoaded
+    /// A module needs a value the app did not put in the environment.
+    case missingEnvironment(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum ModuleError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownInConfiguration(let id): "the configuration names '\(id)', which no module registered"
         case .invalidConfiguration(let reason): "invalid module configuration: \(reason)"
         case .notLoaded: "modules are not loaded yet; call loadModules() at start-up"
+        case .missingEnvironment(let type): "no \(type) in the module environment; set it before loadModules()"
         }
     }
 }

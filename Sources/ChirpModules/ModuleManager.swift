@@ -27,7 +27,9 @@ public final class ModuleManager: Sendable {
     /// Creates the enabled modules in configured order, then calls each one's
     /// `moduleDidLoad` in the same order. Returns the identifiers loaded.
     @discardableResult
-    public func loadModules(configuration: ModuleConfiguration? = nil, router: Router) throws(ModuleError) -> [ModuleIdentifier] {
+    public func loadModules(
+        configuration: ModuleConfiguration? = nil, router: Router, environment: ModuleEnvironment = ModuleEnvironment()
+    ) throws(ModuleError) -> [ModuleIdentifier] {
         let (order, disabled, types) = try state.withLock { (state: inout State) throws(ModuleError) -> ([ModuleIdentifier], Set<ModuleIdentifier>, [ModuleIdentifier: any Module.Type]) in
             let types = Dictionary(state.types.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
             var order: [ModuleIdentifier] = []
@@ -48,7 +50,7 @@ public final class ModuleManager: Sendable {
             state.disabled = disabled
             state.isLoaded = true
         }
-        let context = ModuleContext(manager: self, router: router)
+        let context = ModuleContext(manager: self, router: router, environment: environment)
         for (_, module) in modules { module.moduleDidLoad(context) }
         return order
     }

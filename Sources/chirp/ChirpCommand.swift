@@ -7,5 +7,5 @@ struct ChirpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chirp",
         abstract: "Chirp: direct messages and tweets, with a server you can run.",
-        subcommands: [ServeCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self])
+        subcommands: [ServeCommand.self, OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self])
 }

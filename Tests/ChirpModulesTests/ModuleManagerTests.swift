@@ -76,7 +76,11 @@ struct ModuleManagerTests {
         try Data(#"{"modules": [{"id": "echo", "enabled": false}]}"#.utf8).write(to: file)
         #expect(try ModuleConfiguration(contentsOf: file).modules == [.init(id: .echo, enabled: false)])
         let errors: [ModuleError] = [.unknownModule("a"), .disabled("a"), .typeMismatch("a", expected: "P"), .duplicateIdentifier("a"),
-                                     .unknownInConfiguration("a"), .invalidConfiguration("x"), .notLoaded]
+                                     .unknownInConfiguration("a"), .invalidConfiguration("x"), .notLoaded, .missingEnvironment("T")]
+        var environment = ModuleEnvironment()
+        #expect(throws: ModuleError.missingEnvironment("Int")) { try environment.require(Int.self) }
+        environment.set(42)
+        #expect(try environment.require(Int.self) == 42 && environment.get(String.self) == nil)
         #expect(Set(errors.map(\.description)).count == errors.count)
         let id: ModuleIdentifier = "abc"
         #expect(id.description == "abc" && ModuleIdentifier(rawValue: "abc") == id)
