@@ -65,7 +65,9 @@ public final class AppContext: Sendable {
 
 /// One user's files: a database path, the session token (mode 0600) and settings.
 public struct UserContext: Sendable, Hashable {
+    /// The user's name as registered.
     public let username: String
+    /// The user's directory.
     public let directory: URL
 
     /// Where this user's local database lives.

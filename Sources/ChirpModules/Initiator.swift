@@ -3,9 +3,13 @@ import Synchronization
 /// One start-up step: an id, a priority (higher starts first among steps that are ready), the
 /// ids it depends on, and the work.
 public struct InitiatorOperation: Sendable {
+    /// The module, or the step's id.
     public var id: String
+    /// Higher starts first among ready steps.
     public var priority: Int
+    /// Ids that must succeed first.
     public var dependencies: [String]
+    /// What the step does.
     public var work: @Sendable () async throws -> Void
 
     /// Creates a step.
@@ -62,7 +66,9 @@ public enum InitiatorError: Error, Sendable, Hashable, CustomStringConvertible {
 /// ]).run()
 /// ```
 public struct Initiator: Sendable {
+    /// The steps to run.
     public let operations: [InitiatorOperation]
+    /// Steps running at once at most.
     public let maxConcurrent: Int
 
     /// A run of these operations, at most `maxConcurrent` at a time.

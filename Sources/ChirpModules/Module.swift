@@ -30,5 +30,6 @@ public protocol Module: AnyObject, Sendable {
 }
 
 extension Module {
+    /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {}
 }

@@ -11,7 +11,9 @@ import Foundation
 public struct ModuleConfiguration: Sendable, Hashable, Codable {
     /// One module's entry.
     public struct Entry: Sendable, Hashable, Codable {
+        /// The module, or the step's id.
         public var id: ModuleIdentifier
+        /// Whether the module loads.
         public var enabled: Bool
 
         /// An entry; enabled unless said otherwise.
@@ -30,6 +32,7 @@ public struct ModuleConfiguration: Sendable, Hashable, Codable {
         }
     }
 
+    /// The listed modules, in load order.
     public var modules: [Entry]
 
     /// A configuration listing these entries.

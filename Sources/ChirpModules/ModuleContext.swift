@@ -2,8 +2,11 @@
 /// app's router (to register its routes), and the values the app put in the environment (its
 /// network client, its files …).
 public struct ModuleContext: Sendable {
+    /// Resolves other modules' services.
     public let manager: ModuleManager
+    /// Where routes are registered.
     public let router: Router
+    /// Values the app provides to modules.
     public let environment: ModuleEnvironment
 
     /// A context for modules of `manager` registering on `router`.

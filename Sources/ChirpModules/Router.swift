@@ -3,6 +3,7 @@ import Synchronization
 
 /// What a route pattern matched: the URL, its path parameters and its query items.
 public struct RouteMatch: Sendable, Hashable {
+    /// The URL opened.
     public let url: URL
     /// The pattern that matched (`chirp://conversation/:username`).
     public let pattern: String

@@ -91,3 +91,18 @@ public final class ServerProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: outputURL)
     }
 }
+
+/// Runs the `chirp` binary to completion; returns its exit status and everything it printed
+/// (standard output and standard error together).
+public func runChirp(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = ServerProcess.binaryURL
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}

@@ -90,11 +90,11 @@ struct APIIntegrationTests {
         // the test may simply try again.
         try await untilAccepted { _ = try await alice.register("alice", password: "alice-password") }
         try await untilAccepted { _ = try await bob.register("bob", password: "bob-password") }
-        _ = try await bob.send(Persistent(ChirpEndpoints.Follow("alice")))
+        _ = try await bob.send(WithRetries(persistent, ChirpEndpoints.Follow("alice")))
         for index in 0..<20 {
-            _ = try await alice.send(Persistent(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "c\(index)", text: "n\(index)")))
+            _ = try await alice.send(WithRetries(persistent, ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "c\(index)", text: "n\(index)")))
         }
-        let stored = try await bob.send(Persistent(ChirpEndpoints.ListMessages(with: "alice", limit: 100)))
+        let stored = try await bob.send(WithRetries(persistent, ChirpEndpoints.ListMessages(with: "alice", limit: 100)))
         #expect(stored.items.map(\.text) == (0..<20).map { "n\($0)" }, "every message once, in order")
         try await server.stop(signal: SIGTERM)
     }
@@ -111,20 +111,6 @@ struct APIIntegrationTests {
             #expect(error == .transport(error.description.replacingOccurrences(of: "connection failed: ", with: "")) || error == .timeout)
         }
     }
-}
-
-/// An endpoint with many retries, for a server that fails on purpose.
-struct Persistent<Wrapped: Endpoint>: Endpoint {
-    typealias Response = Wrapped.Response
-    typealias Body = Wrapped.Body
-    var wrapped: Wrapped
-    init(_ wrapped: Wrapped) { self.wrapped = wrapped }
-    var method: HTTPMethod { wrapped.method }
-    var path: String { wrapped.path }
-    var query: [(name: String, value: String)] { wrapped.query }
-    var body: Wrapped.Body? { wrapped.body }
-    var isIdempotent: Bool { wrapped.isIdempotent }
-    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: 30, baseDelay: .milliseconds(1)) }
 }
 
 func untilAccepted(_ body: () async throws -> Void) async throws {

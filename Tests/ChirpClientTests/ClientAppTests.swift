@@ -66,16 +66,7 @@ struct ClientAppTests {
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         func chirp(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = ServerProcess.binaryURL
-            process.arguments = arguments + ["--server", server.baseURL.absoluteString, "--home", home.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+            try runChirp(arguments + ["--server", server.baseURL.absoluteString, "--home", home.path])
         }
         let first = try chirp(["open", "chirp://timeline", "--token", carol.token!])
         #expect(first.0 == 0 && first.1.contains("@carol: from the CLI"), "\(first.1)")

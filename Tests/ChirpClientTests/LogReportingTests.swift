@@ -11,19 +11,6 @@ import Glibc
 /// to a real server, and the operator reads the entries back.
 @Suite("Error reports survive a crash")
 struct LogReportingTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.binaryURL
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
-
     @Test func fatalEntriesArriveExactlyOnceAfterSIGKILL() async throws {
         let server = try await ServerProcess()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
@@ -52,12 +39,12 @@ struct LogReportingTests {
         #expect(emitter.terminationReason == .uncaughtSignal)
 
         // 2. The next run uploads what is on disk, twice: the second finds nothing left.
-        let upload = try Self.run(["logs", "upload"] + client)
+        let upload = try runChirp(["logs", "upload"] + client)
         #expect(upload.status == 0, "\(upload.output)")
-        #expect(try Self.run(["logs", "upload"] + client).output.contains("uploaded 0 waiting entries"))
+        #expect(try runChirp(["logs", "upload"] + client).output.contains("uploaded 0 waiting entries"))
 
         // 3. The operator reads them back.
-        let admin = try Self.run(["admin", "logs", "--data-dir", server.dataDirectory.path])
+        let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
         #expect(admin.status == 0, "\(admin.output)")
         let lines = admin.output.split(separator: "\n").map(String.init)
         let fatals = lines.filter { $0.contains(" FATAL crashy [chirp.emit] fatal after error ") }
@@ -66,17 +53,17 @@ struct LogReportingTests {
         #expect(Set(errors).count == errors.count, "no error stored twice")
         #expect(errors.count >= 40 - 10, "errors lose at most the in-memory window: \(errors.count) of 40 arrived")
         #expect(errors.count == 35, "everything up to the last fatal (error 34) was on disk")
-        let onlyFatal = try Self.run(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
+        let onlyFatal = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
         #expect(onlyFatal.output.split(separator: "\n").count == 5)
         try await server.stop(signal: SIGTERM)
     }
 
     @Test func adminCommandsSayWhatToDo() throws {
-        let missing = try Self.run(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
+        let missing = try runChirp(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
-        let badLevel = try Self.run(["admin", "logs", "--level", "loud"])
+        let badLevel = try runChirp(["admin", "logs", "--level", "loud"])
         #expect(badLevel.status != 0 && badLevel.output.contains("--level takes"))
-        let noToken = try Self.run(["logs", "upload", "--home", "/tmp/none"])
+        let noToken = try runChirp(["logs", "upload", "--home", "/tmp/none"])
         #expect(noToken.status != 0 && noToken.output.contains("--token"))
     }
 }

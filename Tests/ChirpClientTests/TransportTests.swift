@@ -27,20 +27,8 @@ struct TransportTests {
         // down to whole seconds, one more reason AsyncHTTPClient is the default.)
         let impatient = APIClient(server: Server(baseURL: server.baseURL), transport: transport, timeout: .seconds(2),
                                   credentials: { ["Authorization": "Bearer \(client.token ?? "")"] }, sleep: { _ in })
-        #expect(try await impatient.send(NoRetry(ChirpEndpoints.Events(since: 0))).lastSeq == 1, "a quick answer is in time")
-        await #expect(throws: NetworkError.timeout) { try await impatient.send(NoRetry(ChirpEndpoints.Events(since: 1, wait: 5))) }
+        #expect(try await impatient.send(WithRetries(.none, ChirpEndpoints.Events(since: 0))).lastSeq == 1, "a quick answer is in time")
+        await #expect(throws: NetworkError.timeout) { try await impatient.send(WithRetries(.none, ChirpEndpoints.Events(since: 1, wait: 5))) }
     }
 }
 
-/// The wrapped call without retries.
-struct NoRetry<Wrapped: Endpoint>: Endpoint {
-    typealias Response = Wrapped.Response
-    typealias Body = Wrapped.Body
-    var wrapped: Wrapped
-    init(_ wrapped: Wrapped) { self.wrapped = wrapped }
-    var method: HTTPMethod { wrapped.method }
-    var path: String { wrapped.path }
-    var query: [(name: String, value: String)] { wrapped.query }
-    var body: Wrapped.Body? { wrapped.body }
-    var retryPolicy: RetryPolicy { .none }
-}

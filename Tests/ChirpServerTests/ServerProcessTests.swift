@@ -91,16 +91,8 @@ struct ServerProcessTests {
     }
 
     @Test func badFlagsSayWhatToDo() async throws {
-        let process = Process()
-        process.executableURL = ServerProcess.binaryURL
-        process.arguments = ["serve", "--chaos", "2"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, output) = try runChirp(["serve", "--chaos", "2"])
+        #expect(status != 0)
         #expect(output.contains("--chaos takes a share from 0 to 1"))
     }
 }
@@ -118,16 +110,8 @@ final class Acknowledgements: @unchecked Sendable {
 struct BenchCommandTests {
     @Test(arguments: [["bench", "persistence", "--count", "200", "--runs", "1"], ["bench", "transport", "--requests", "20"]])
     func benchCommandsReportFigures(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = ServerProcess.binaryURL
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try runChirp(arguments)
+        #expect(status == 0, "\(output)")
         #expect(output.contains("/s"), "\(output)")
     }
 }

@@ -5,11 +5,14 @@ import Foundation
 /// Accounts: turns a token into a user context (switching to it and keeping the token, 0600)
 /// or restores the last user's session; `chirp://me` shows who is logged in.
 public final class AccountsModule: Module, AccountService {
+    /// The module's identifier.
     public static let identifier: ModuleIdentifier = .accounts
     private let environment = LockedValue<ModuleEnvironment?>(nil)
 
+    /// Modules are created by the module manager.
     public init() {}
 
+    /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
         environment.set(context.environment)
         try? context.router.register("chirp://me") { _ in
@@ -19,6 +22,7 @@ public final class AccountsModule: Module, AccountService {
         }
     }
 
+    /// The logged-in user's session, restoring or adopting a token.
     public func session() async throws -> ClientSession {
         guard let environment = environment.get() else { throw ModuleError.notLoaded }
         let app = try environment.require(AppContext.self)

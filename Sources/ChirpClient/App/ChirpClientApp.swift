@@ -9,9 +9,13 @@ public final class ChirpClientApp: Sendable {
     /// Every module the client has, in default load order.
     public static let moduleTypes: [any Module.Type] = [AccountsModule.self, MessagingModule.self, TimelineModule.self, SettingsModule.self]
 
+    /// The client directory and its user contexts.
     public let context: AppContext
+    /// The network client.
     public let api: ChirpAPIClient
+    /// The loaded modules.
     public let modules: ModuleManager
+    /// Where routes are registered.
     public let router: Router
 
     /// Builds the app: `home` is the client directory, `token` a session token to adopt.
@@ -39,7 +43,9 @@ public final class ChirpClientApp: Sendable {
 
 /// What the fallback route returns: nothing handles the URL; here is what does exist.
 public struct RouteNotFound: Sendable, Hashable, CustomStringConvertible {
+    /// The URL opened.
     public var url: String
+    /// The patterns that do exist.
     public var known: [String]
 
     public var description: String {

@@ -19,13 +19,17 @@ public protocol AccountService: Sendable {
 
 /// A logged-in user, as modules see it.
 public struct ClientSession: Sendable {
+    /// Whose session it is.
     public var user: UserContextInfo
+    /// The network client.
     public var api: ChirpAPIClient
 }
 
 /// The user a session belongs to.
 public struct UserContextInfo: Sendable, Hashable {
+    /// The user's name as registered.
     public var username: String
+    /// Their settings.
     public var settings: [String: String]
 }
 

@@ -4,10 +4,13 @@ import Foundation
 
 /// Direct messages: `chirp://conversations` and `chirp://conversation/:username?limit=N`.
 public final class MessagingModule: Module {
+    /// The module's identifier.
     public static let identifier: ModuleIdentifier = .messaging
 
+    /// Modules are created by the module manager.
     public init() {}
 
+    /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
         let manager = context.manager
         try? context.router.register("chirp://conversations") { _ in

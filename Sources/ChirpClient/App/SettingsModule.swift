@@ -4,10 +4,13 @@ import Foundation
 /// Per-user settings: `chirp://settings` shows them, `chirp://settings?theme=dark` sets them
 /// (in the current user's context, so each user keeps their own).
 public final class SettingsModule: Module {
+    /// The module's identifier.
     public static let identifier: ModuleIdentifier = .settings
 
+    /// Modules are created by the module manager.
     public init() {}
 
+    /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
         let manager = context.manager
         let environment = context.environment

@@ -4,10 +4,13 @@ import Foundation
 
 /// Tweets: `chirp://timeline` and `chirp://user/:username` (profile and recent tweets).
 public final class TimelineModule: Module {
+    /// The module's identifier.
     public static let identifier: ModuleIdentifier = .timeline
 
+    /// Modules are created by the module manager.
     public init() {}
 
+    /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
         let manager = context.manager
         try? context.router.register("chirp://timeline") { match in

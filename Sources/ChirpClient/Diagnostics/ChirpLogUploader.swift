@@ -12,6 +12,7 @@ public struct ChirpLogUploader: LogUploader {
         self.api = api
     }
 
+    /// Posts the batch to `/v1/logs`; returns once the server acknowledged it.
     public func upload(_ batch: LogBatch) async throws {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

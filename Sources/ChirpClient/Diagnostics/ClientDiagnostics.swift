@@ -6,7 +6,9 @@ import Logging
 /// console printer for warnings and worse, and a `RemoteLogReporter` that keeps error and fatal
 /// entries under `directory` and uploads them to the server.
 public final class ClientDiagnostics: Sendable {
+    /// The log hub every Logger flows into.
     public let logs: LogService
+    /// Keeps and uploads error and fatal entries.
     public let reporter: RemoteLogReporter
 
     /// - Parameters:
