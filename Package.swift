@@ -115,6 +115,7 @@ let package = Package(
                 "ChirpNetworking",
                 "ChirpPersistence",
                 "ChirpLogging",
+                "ChirpModules",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

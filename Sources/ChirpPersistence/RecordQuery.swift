@@ -1,5 +1,7 @@
 /// Which records to read, watch, count or delete: filters (all must hold), an order and a limit,
 /// expressed on column names so every `Repository` implementation evaluates it the same way.
+/// Compare a column with values of its own kind (text with text, numbers with numbers): SQLite
+/// may convert a mismatched value by the column's declared type, the in-memory store does not.
 ///
 /// ```swift
 /// let recent = RecordQuery()

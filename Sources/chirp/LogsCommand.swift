@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChirpClient
 import ChirpLogging
+import ChirpModules
 import Foundation
 import Logging
 
@@ -18,7 +19,10 @@ struct LogsUpload: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        guard let token = client.token else { throw ValidationError("no session: pass --token or set CHIRP_TOKEN") }
+        let stored = try? AppContext(root: URL(fileURLWithPath: client.home)).currentUser?.token()
+        guard let token = client.token ?? stored else {
+            throw ValidationError("no session: pass --token (or set CHIRP_TOKEN) once; it is then kept in the client directory")
+        }
         let api = ChirpAPIClient(baseURL: try client.serverURL, token: token)
         let diagnostics = try ClientDiagnostics(directory: client.logsDirectory, api: api, consoleLevel: nil)
         let before = diagnostics.reporter.statistics.onDisk
