@@ -109,8 +109,9 @@ public final class RemoteLogReporter: LogObserver {
     }
 
     /// Uploads everything on disk now, batch after batch, retrying failures with backoff until
-    /// all is acknowledged or the task is cancelled.
-    public func uploadNow() async throws {
+    /// all is acknowledged, the task is cancelled, or `maxConsecutiveFailures` attempts in a
+    /// row failed (then `RemoteLogUploadError.gaveUp` is thrown and the entries stay on disk).
+    public func uploadNow(maxConsecutiveFailures: Int? = nil) async throws {
         flushToDisk()
         var failures = 0
         while let (batch, inFlight) = try storeLock.withLock({ try store.nextBatch(maxEntries: maxBatchEntries, maxBytes: maxBatchBytes) }) {
@@ -123,8 +124,11 @@ public final class RemoteLogReporter: LogObserver {
                 throw CancellationError()
             } catch {
                 state.withLock { $0.failedUploads += 1 }
-                try await sleep(backoff(failures))
                 failures += 1
+                if let maxConsecutiveFailures, failures >= maxConsecutiveFailures {
+                    throw RemoteLogUploadError.gaveUp(attempts: failures, lastError: String(describing: error))
+                }
+                try await sleep(backoff(failures - 1))
             }
             try Task.checkCancellation()
         }
@@ -198,5 +202,18 @@ public final class RemoteLogReporter: LogObserver {
 
     private func backoff(_ failures: Int) -> Duration {
         min(retryBase * Int(1 << min(failures, 20)), retryMax)
+    }
+}
+
+/// Why `RemoteLogReporter.uploadNow` stopped before everything was acknowledged.
+public enum RemoteLogUploadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// This many attempts in a row failed; the entries are still on disk.
+    case gaveUp(attempts: Int, lastError: String)
+
+    public var description: String {
+        switch self {
+        case .gaveUp(let attempts, let lastError):
+            "upload failed \(attempts) times in a row (\(lastError)); the entries stay on disk for the next try"
+        }
     }
 }

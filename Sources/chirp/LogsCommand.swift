@@ -26,7 +26,11 @@ struct LogsUpload: AsyncParsableCommand {
         let api = ChirpAPIClient(baseURL: try client.serverURL, token: token)
         let diagnostics = try ClientDiagnostics(directory: client.logsDirectory, api: api, consoleLevel: nil)
         let before = diagnostics.reporter.statistics.onDisk
-        try await diagnostics.reporter.uploadNow()
+        do {
+            try await diagnostics.reporter.uploadNow(maxConsecutiveFailures: 4)
+        } catch let error as RemoteLogUploadError {
+            throw ValidationError("\(error.description). Is the server at \(client.server) running?")
+        }
         print("uploaded \(before) waiting entries in \(diagnostics.reporter.statistics.uploadedBatches) batches")
     }
 }

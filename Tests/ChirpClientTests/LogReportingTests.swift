@@ -63,6 +63,8 @@ struct LogReportingTests {
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
         let badLevel = try runChirp(["admin", "logs", "--level", "loud"])
         #expect(badLevel.status != 0 && badLevel.output.contains("--level takes"))
+        let unreachable = try runChirp(["logs", "upload", "--home", ServerProcess.temporaryDirectory().path, "--token", "t", "--server", "http://127.0.0.1:9"])
+        #expect(unreachable.status == 0 && unreachable.output.contains("uploaded 0"), "nothing waiting: nothing to send")
         let noToken = try runChirp(["logs", "upload", "--home", "/tmp/none"])
         #expect(noToken.status != 0 && noToken.output.contains("--token"))
     }

@@ -76,6 +76,18 @@ struct RemoteLogReporterTests {
         #expect(reporter.statistics.failedUploads == 3 && reporter.statistics.onDisk == 0)
     }
 
+    @Test func anImpatientUploadGivesUpAndKeepsTheEntries() async throws {
+        let uploader = RecordingUploader(failures: Array(repeating: .before, count: 10))
+        let sleeps = SleepLog()
+        let reporter = try RemoteLogReporter(directory: temporaryDirectory(), uploader: uploader, retryBase: .seconds(1), sleep: sleeps.sleep)
+        reporter.receive(error("kept"))
+        await #expect(throws: RemoteLogUploadError.gaveUp(attempts: 3, lastError: "\(URLError(.notConnectedToInternet))")) {
+            try await reporter.uploadNow(maxConsecutiveFailures: 3)
+        }
+        #expect(sleeps.recorded == [.seconds(1), .seconds(2)] && reporter.statistics.onDisk == 1)
+        #expect(RemoteLogUploadError.gaveUp(attempts: 3, lastError: "x").description.contains("stay on disk"))
+    }
+
     @Test func backgroundUploadsRetryToo() async throws {
         let uploader = RecordingUploader(failures: [.before, .before])
         let reporter = try RemoteLogReporter(
