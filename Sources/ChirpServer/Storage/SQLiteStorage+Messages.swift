@@ -90,19 +90,19 @@ extension SQLiteStorage {
 
     func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
         try await pool.read { db in
+            // One query: the conversation, its peer (with viewer fields) and its last message.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")) FROM conversations c
-                    JOIN users u ON u.id = c.peer_id
+                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")), \(Self.messageColumns)
+                        JOIN conversations c ON m.id = c.last_message_id
+                        JOIN users u ON u.id = c.peer_id
                     WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
                     ORDER BY c.last_message_id DESC LIMIT :limit
                     """),
                 arguments: ["viewer": viewer.id, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1])
-            var items: [(cursor: Int64, conversation: Conversation)] = []
-            for row in rows {
-                let lastId: Int64 = row[0]
-                guard let message = try Self.fetchMessage(db, where: "m.id = ?", [lastId]) else { continue }
-                items.append((lastId, Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1])))
+            let items = rows.map { row -> (cursor: Int64, conversation: Conversation) in
+                let message = Self.message(from: row, at: 2 + Self.userColumnCount)
+                return (row[0], Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1]))
             }
             return Self.page(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
         }
@@ -155,7 +155,8 @@ extension SQLiteStorage {
         }
     }
 
-    private static let messageColumns = """
+    /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
+    static let messageColumns = """
         m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read
         FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
         """
@@ -167,11 +168,14 @@ extension SQLiteStorage {
     static func fetchMessages(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Message] {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT \(messageColumns) WHERE \(condition)"), arguments: arguments
-        ).map { row in
-            let id: Int64 = row[0]
-            return Message(
-                id: String(id), clientMessageId: row[1], sender: row[2], recipient: row[3], text: row[4],
-                createdAt: Timestamp(millisecondsSince1970: row[5]), readByRecipient: row[6])
-        }
+        ).map { message(from: $0, at: 0) }
+    }
+
+    /// Decodes the columns of `messageColumns` starting at `index`.
+    static func message(from row: Row, at index: Int) -> Message {
+        let id: Int64 = row[index]
+        return Message(
+            id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3], text: row[index + 4],
+            createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6])
     }
 }
