@@ -51,6 +51,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let timeline = APIRoute(.get, "/v1/timeline")
     public static let events = APIRoute(.get, "/v1/events")
     public static let logs = APIRoute(.post, "/v1/logs")
+    public static let eventsStream = APIRoute(.get, "/v1/events/stream")
     public static let health = APIRoute(.get, "/healthz", requiresAuth: false)
     public static let metrics = APIRoute(.get, "/metrics", requiresAuth: false)
     public static let openAPI = APIRoute(.get, "/openapi.yaml", requiresAuth: false)
@@ -59,7 +60,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let all: [APIRoute] = [
         createAccount, login, logout, me, user, follow, unfollow, followers, following,
         conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,
-        userTweets, timeline, events, logs, health, metrics, openAPI,
+        userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
     ]
 }
 

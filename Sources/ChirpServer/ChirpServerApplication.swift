@@ -1,6 +1,7 @@
 import ChirpModels
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 
 /// Builds the Chirp HTTP server: storage, routes and middleware, ready to run (`runService()`)
@@ -18,8 +19,12 @@ public enum ChirpServerApplication {
         let storage = try SQLiteStorage(url: configuration.databaseURL)
         let services = ServerServices(configuration: configuration, storage: storage)
         let router = makeRouter(services: services)
+        let stream = EventStream(services: services)
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 64 * 1024, autoPing: .enabled(timePeriod: .seconds(20))))) { request, _, _ in
+                await stream.shouldUpgrade(request)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

@@ -7,10 +7,22 @@ struct Authenticator: Sendable {
     let services: ServerServices
 
     func viewer(for request: Request) async throws -> Viewer {
-        guard let header = request.headers[.authorization] else { throw APIError.missingToken }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        try await viewer(authorization: request.headers[.authorization], queryToken: nil)
+    }
+
+    /// The viewer for an `Authorization` header value or, for clients that cannot set headers
+    /// (the WebSocket stream), a `token` query item.
+    func viewer(authorization header: String?, queryToken: String?) async throws -> Viewer {
+        let token: String
+        if let header {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
+            token = parts[1].trimmingCharacters(in: .whitespaces)
+        } else if let queryToken {
+            token = queryToken
+        } else {
+            throw APIError.missingToken
+        }
         guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.invalidToken }
         let hash = SessionTokens.hash(token)
         guard let session = try await services.storage.session(tokenHash: hash) else { throw APIError.invalidToken }

@@ -86,6 +86,14 @@ final class EventListener: Sendable {
         }
     }
 
+    /// Makes a fired listener wait again (for a long-lived stream). Call it before re-reading the
+    /// stream, so a commit after the read still wakes the next wait.
+    func rearm() {
+        state.withLock { state in
+            if case .fired = state { state = .idle }
+        }
+    }
+
     /// Queues a live-only event for this listener and wakes it.
     func deliverLive(_ event: StoredEvent) {
         live.withLock { $0.append(event) }

@@ -10,6 +10,11 @@ struct EventRoutes {
 
     func register(on router: Router<ChirpRequestContext>) {
         router.add(.events, services: services, events)
+        router.add(.eventsStream, services: services) { request, _ in
+            // Reached only when the request was not upgraded: bad parameters, or no upgrade.
+            _ = try QueryParameters(request: request).int("since", in: 0...Int.max)
+            throw APIError(.upgradeRequired, "upgrade_required", "This endpoint is a WebSocket: connect with an Upgrade: websocket request.")
+        }
     }
 
     @Sendable func events(_ request: Request, _ context: ChirpRequestContext) async throws -> Response {
@@ -41,23 +46,20 @@ struct EventRoutes {
     static func encode(_ events: [StoredEvent], live: [StoredEvent], lastSeq: Int64) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString(#"{"events":["#)
-        var first = true
-        for (event, isLive) in events.map({ ($0, false) }) + live.map({ ($0, true) }) {
-            if !first { buffer.writeString(",") }
-            first = false
-            buffer.writeString(#"{"seq":"#)
-            buffer.writeString(isLive ? "null" : String(event.seq))
-            buffer.writeString(#","type":""#)
-            buffer.writeString(event.type)
-            buffer.writeString(#"","createdAt":""#)
-            buffer.writeString(event.createdAt.rfc3339)
-            buffer.writeString(#"","data":"#)
-            buffer.writeString(event.json)
-            buffer.writeString("}")
+        let all = events.map { ($0, false) } + live.map { ($0, true) }
+        for (index, (event, isLive)) in all.enumerated() {
+            if index > 0 { buffer.writeString(",") }
+            buffer.writeString(json(event, live: isLive))
         }
         buffer.writeString(#"],"lastSeq":"#)
         buffer.writeString(String(lastSeq))
         buffer.writeString("}")
         return buffer
+    }
+
+    /// One event as API.md's Event object; live-only events have `"seq": null`.
+    static func json(_ event: StoredEvent, live: Bool) -> String {
+        #"{"seq":"# + (live ? "null" : String(event.seq)) + #","type":""# + event.type
+            + #"","createdAt":""# + event.createdAt.rfc3339 + #"","data":"# + event.json + "}"
     }
 }
