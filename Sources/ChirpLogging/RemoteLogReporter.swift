@@ -113,24 +113,8 @@ public final class RemoteLogReporter: LogObserver {
     /// row failed (then `RemoteLogUploadError.gaveUp` is thrown and the entries stay on disk).
     public func uploadNow(maxConsecutiveFailures: Int? = nil) async throws {
         flushToDisk()
-        var failures = 0
-        while let (batch, inFlight) = try storeLock.withLock({ try store.nextBatch(maxEntries: maxBatchEntries, maxBytes: maxBatchBytes) }) {
-            do {
-                try await uploader.upload(batch)
-                try storeLock.withLock { try store.acknowledge(inFlight) }
-                state.withLock { $0.uploadedBatches += 1 }
-                failures = 0
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                state.withLock { $0.failedUploads += 1 }
-                failures += 1
-                if let maxConsecutiveFailures, failures >= maxConsecutiveFailures {
-                    throw RemoteLogUploadError.gaveUp(attempts: failures, lastError: String(describing: error))
-                }
-                try await sleep(backoff(failures - 1))
-            }
-            try Task.checkCancellation()
+        try await uploadBatches(maxConsecutiveFailures: maxConsecutiveFailures) {
+            try self.store.nextBatch(maxEntries: self.maxBatchEntries, maxBytes: self.maxBatchBytes)
         }
     }
 
@@ -179,24 +163,38 @@ public final class RemoteLogReporter: LogObserver {
     /// Background loop: upload while the disk holds the waterline (or leftovers of a crash);
     /// with `drainAll`, until the disk is empty.
     private func uploadWhileNeeded(drainAll: Bool) async throws {
+        try await uploadBatches(maxConsecutiveFailures: nil) {
+            guard !self.state.withLock({ $0.stopped }) else { return nil }
+            let due = self.store.state.inFlight != nil || self.store.state.dropped > 0 || (drainAll && self.store.count > 0)
+                || self.strategy.shouldUpload(pendingCount: self.store.count, pendingBytes: self.store.bytes)
+            return due ? try self.store.nextBatch(maxEntries: self.maxBatchEntries, maxBytes: self.maxBatchBytes) : nil
+        }
+    }
+
+    /// The one upload loop: take the next batch (under the store lock), upload it, purge it once
+    /// acknowledged; after a failure, back off and retry the same batch. Stops when `next`
+    /// returns nil, on cancellation, or after `maxConsecutiveFailures` failures in a row.
+    private func uploadBatches(
+        maxConsecutiveFailures: Int?, next: () throws -> (LogBatch, PendingLogStore.InFlight)?
+    ) async throws {
         var failures = 0
-        while !state.withLock({ $0.stopped }) {
-            let next = try storeLock.withLock { () -> (LogBatch, PendingLogStore.InFlight)? in
-                let due = store.state.inFlight != nil || store.state.dropped > 0 || (drainAll && store.count > 0)
-                    || strategy.shouldUpload(pendingCount: store.count, pendingBytes: store.bytes)
-                return due ? try store.nextBatch(maxEntries: maxBatchEntries, maxBytes: maxBatchBytes) : nil
-            }
-            guard let (batch, inFlight) = next else { return }
+        while let (batch, inFlight) = try storeLock.withLock(next) {
             do {
                 try await uploader.upload(batch)
                 try storeLock.withLock { try store.acknowledge(inFlight) }
                 state.withLock { $0.uploadedBatches += 1 }
                 failures = 0
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 state.withLock { $0.failedUploads += 1 }
-                try await sleep(backoff(failures))
                 failures += 1
+                if let maxConsecutiveFailures, failures >= maxConsecutiveFailures {
+                    throw RemoteLogUploadError.gaveUp(attempts: failures, lastError: String(describing: error))
+                }
+                try await sleep(backoff(failures - 1))
             }
+            try Task.checkCancellation()
         }
     }
 

@@ -12,16 +12,17 @@ public final class ChirpAPIClient: Sendable {
 
     /// - Parameters:
     ///   - transport: defaults to `AsyncHTTPClientTransport`.
+    ///   - timeout: how long one attempt may take.
     ///   - sleep: backoff waits (inject in tests).
     public init(
         baseURL: URL, token: String? = nil, transport: any Transport = AsyncHTTPClientTransport(),
-        retryTimeout: Duration = .seconds(30),
+        timeout: Duration = .seconds(30),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         let storage = TokenBox(token)
         tokenStorage = storage
         client = APIClient(
-            server: Server(baseURL: baseURL), transport: transport, timeout: retryTimeout,
+            server: Server(baseURL: baseURL), transport: transport, timeout: timeout,
             credentials: { storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:] },
             sleep: sleep)
     }
