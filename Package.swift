@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter", "ChirpLogging", "ChirpModules",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict
         ),

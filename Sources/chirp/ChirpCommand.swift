@@ -1,11 +1,17 @@
 import ArgumentParser
 
-/// The `chirp` command: the server today; the client commands and the terminal app join it in
-/// later issues.
+/// The `chirp` command: the server, the client commands, and tools.
 @main
 struct ChirpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chirp",
         abstract: "Chirp: direct messages and tweets, with a server you can run.",
-        subcommands: [ServeCommand.self, OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self])
+        subcommands: [
+            ServeCommand.self,
+            RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
+            FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
+            SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self,
+            TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
+            OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
+        ])
 }

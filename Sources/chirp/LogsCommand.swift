@@ -20,8 +20,8 @@ struct LogsUpload: AsyncParsableCommand {
 
     func run() async throws {
         let stored = try? AppContext(root: URL(fileURLWithPath: client.home)).currentUser?.token()
-        guard let token = client.token ?? stored else {
-            throw ValidationError("no session: pass --token (or set CHIRP_TOKEN) once; it is then kept in the client directory")
+        guard let token = client.sessionToken ?? stored else {
+            throw ValidationError("not logged in: run chirp login USER (or pass --token)")
         }
         let api = ChirpAPIClient(baseURL: try client.serverURL, token: token)
         let diagnostics = try ClientDiagnostics(directory: client.logsDirectory, api: api, consoleLevel: nil)
@@ -58,7 +58,7 @@ struct LogsEmit: AsyncParsableCommand {
     var hang = false
 
     func run() async throws {
-        let api = ChirpAPIClient(baseURL: try client.serverURL, token: client.token)
+        let api = ChirpAPIClient(baseURL: try client.serverURL, token: client.sessionToken)
         let diagnostics = try ClientDiagnostics(
             directory: client.logsDirectory, api: api,
             strategy: CountPersistenceStrategy(maxMemoryCount: maxMemory, waterline: waterline), consoleLevel: nil)

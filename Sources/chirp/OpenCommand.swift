@@ -18,7 +18,7 @@ struct OpenCommand: AsyncParsableCommand {
         guard let link = URL(string: url), link.scheme != nil else {
             throw ValidationError("'\(url)' is not a URL; try chirp://timeline")
         }
-        let app = try ChirpClientApp(home: URL(fileURLWithPath: client.home), server: try client.serverURL, token: client.token)
+        let app = try ChirpClientApp(home: URL(fileURLWithPath: client.home), server: try client.serverURL, token: client.sessionToken)
         do {
             let result = try await app.open(link)
             if let missing = result as? RouteNotFound {

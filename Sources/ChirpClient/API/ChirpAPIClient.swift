@@ -14,15 +14,24 @@ public final class ChirpAPIClient: Sendable {
     ///   - transport: defaults to `AsyncHTTPClientTransport`.
     ///   - timeout: how long one attempt may take.
     ///   - sleep: backoff waits (inject in tests).
-    public init(
+    public convenience init(
         baseURL: URL, token: String? = nil, transport: any Transport = AsyncHTTPClientTransport(),
+        timeout: Duration = .seconds(30),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.init(server: Server(baseURL: baseURL), token: token, transport: transport, timeout: timeout, sleep: sleep)
+    }
+
+    /// A client for `server` (whose environment can be switched later).
+    public init(
+        server: Server, token: String? = nil, transport: any Transport = AsyncHTTPClientTransport(),
         timeout: Duration = .seconds(30),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         let storage = TokenBox(token)
         tokenStorage = storage
         client = APIClient(
-            server: Server(baseURL: baseURL), transport: transport, timeout: timeout,
+            server: server, transport: transport, timeout: timeout,
             credentials: { storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:] },
             sleep: sleep)
     }

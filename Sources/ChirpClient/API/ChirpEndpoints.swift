@@ -88,6 +88,8 @@ public enum ChirpEndpoints {
             (relation == .followers ? APIRoute.followers : APIRoute.following).path(["username": username])
         }
         public var query: [(name: String, value: String)] { page.query }
+        /// `followers` or `following`.
+        public var relationName: String { relation == .followers ? "followers" : "following" }
         /// Creates the call.
         public init(_ relation: Relation, of username: String, page: PageParameters = .init()) {
             self.username = username

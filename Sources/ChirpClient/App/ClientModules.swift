@@ -40,7 +40,7 @@ public enum ClientAppError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notLoggedIn: "not logged in: pass --token (or set CHIRP_TOKEN) once; the session is then kept in the client directory"
+        case .notLoggedIn: "not logged in: run chirp login USER (or pass --token)"
         }
     }
 }

@@ -10,7 +10,10 @@ struct ClientOptions: ParsableArguments {
     var home: String = ProcessInfo.processInfo.environment["CHIRP_HOME"] ?? (NSHomeDirectory() + "/.chirp")
 
     @Option(help: ArgumentHelp("Session token (env CHIRP_TOKEN) until `chirp login` keeps one.", valueName: "token"))
-    var token: String? = ProcessInfo.processInfo.environment["CHIRP_TOKEN"]
+    var token: String?
+
+    /// `--token`, else `CHIRP_TOKEN`.
+    var sessionToken: String? { token ?? ProcessInfo.processInfo.environment["CHIRP_TOKEN"] }
 
     var serverURL: URL {
         get throws {

@@ -1,0 +1,79 @@
+import ChirpDataCenter
+import ChirpPersistence
+import Foundation
+
+/// One user's local database (`client.sqlite` in their user context): messages with their
+/// delivery states (the outbox is the pending ones), the conversation list, follow lists, the
+/// timeline and the sync cursor. Several processes may open it at once (WAL).
+public final class ClientDatabase: Sendable {
+    /// The schema's history.
+    static let migrations: [SQLiteStore.Migration] = [
+        .init(name: "v1", sql: """
+            CREATE TABLE messages (
+                id TEXT PRIMARY KEY, clientMessageId TEXT NOT NULL, peer TEXT NOT NULL, sender TEXT NOT NULL,
+                recipient TEXT NOT NULL, text TEXT NOT NULL, serverId TEXT, sortKey INTEGER NOT NULL,
+                createdAt TEXT NOT NULL, state TEXT NOT NULL, failure TEXT);
+            CREATE INDEX messages_by_peer ON messages (peer, sortKey);
+            CREATE INDEX messages_by_state ON messages (state, sortKey);
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY, peerName TEXT NOT NULL, peerDisplayName TEXT NOT NULL, lastSender TEXT NOT NULL,
+                lastText TEXT NOT NULL, lastOrder INTEGER NOT NULL, lastAt TEXT NOT NULL, unreadCount INTEGER NOT NULL);
+            CREATE TABLE follow_entries (
+                id TEXT PRIMARY KEY, owner TEXT NOT NULL, relation TEXT NOT NULL, username TEXT NOT NULL,
+                displayName TEXT NOT NULL, position INTEGER NOT NULL);
+            CREATE INDEX follow_entries_by_owner ON follow_entries (owner, relation, position);
+            CREATE TABLE timeline (
+                id TEXT PRIMARY KEY, "order" INTEGER NOT NULL, author TEXT NOT NULL, authorDisplayName TEXT NOT NULL,
+                text TEXT NOT NULL, createdAt TEXT NOT NULL);
+            CREATE TABLE sync_cursor (id TEXT PRIMARY KEY, lastSeq INTEGER NOT NULL);
+            """),
+    ]
+
+    /// The database file.
+    public let store: SQLiteStore
+    public let messages: any Repository<LocalMessage>
+    public let conversations: any Repository<ConversationSummary>
+    public let follows: any Repository<FollowEntry>
+    public let timeline: any Repository<TimelineEntry>
+    let cursor: any Repository<SyncCursor>
+
+    /// Opens (creating and migrating) the database at `url`.
+    public init(url: URL) throws {
+        store = try SQLiteStore(path: url.path, migrations: Self.migrations)
+        messages = try SQLiteRepository<LocalMessage>(store: store)
+        conversations = try SQLiteRepository<ConversationSummary>(store: store)
+        follows = try SQLiteRepository<FollowEntry>(store: store)
+        timeline = try SQLiteRepository<TimelineEntry>(store: store)
+        cursor = try SQLiteRepository<SyncCursor>(store: store)
+    }
+
+    /// Makes the refreshable models known to a data center.
+    public func register(in center: DataCenter) {
+        center.register(messages)
+        center.register(conversations)
+        center.register(follows)
+        center.register(timeline)
+    }
+
+    /// The seq of the last event applied (0 before the first sync).
+    public func lastSeq() async throws -> Int64 {
+        try await cursor.fetch(id: "events")?.lastSeq ?? 0
+    }
+
+    /// Records that events up to `seq` are applied (never moves backwards).
+    func advanceCursor(to seq: Int64) async throws {
+        if try await lastSeq() < seq { try await cursor.save([SyncCursor(lastSeq: seq)]) }
+    }
+
+    /// Messages of a conversation, oldest first; the newest `limit` when given.
+    public func messages(with peer: String, limit: Int? = nil) async throws -> [LocalMessage] {
+        let base = RecordQuery().filter("peer", .equal, .text(peer.lowercased()))
+        guard let limit else { return try await messages.fetch(base.order(by: "sortKey")) }
+        return try await messages.fetch(base.order(by: "sortKey", ascending: false).limit(limit)).reversed()
+    }
+
+    /// Messages waiting to be sent, in the order they were written.
+    public func pendingMessages() async throws -> [LocalMessage] {
+        try await messages.fetch(RecordQuery().filter("state", .equal, .text(DeliveryState.pending.rawValue)).order(by: "sortKey"))
+    }
+}

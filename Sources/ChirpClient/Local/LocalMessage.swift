@@ -1,0 +1,121 @@
+import ChirpDataCenter
+import ChirpModels
+import ChirpPersistence
+
+/// Where a message stands, as the user sees it.
+///
+/// Outgoing: `pending` (stored here, not yet acknowledged) → `sent` (the server acknowledged
+/// it) → `delivered` (it is in the recipient's event stream: the client saw it come back on its
+/// own stream, which the server appends in the same transaction) → `read` (the recipient's
+/// read marker covers it); or `failed` (the server refused it; retry by hand). Incoming
+/// messages are `received`.
+public enum DeliveryState: String, Codable, Sendable, CaseIterable {
+    case pending, sent, delivered, read, failed, received
+
+    /// How far along the outgoing path a state is; a message never moves backwards.
+    var rank: Int {
+        switch self {
+        case .failed: 0
+        case .pending: 1
+        case .sent: 2
+        case .delivered: 3
+        case .read: 4
+        case .received: 5
+        }
+    }
+
+    /// The later of two states (a stale update never undoes a newer one).
+    func advanced(to other: DeliveryState) -> DeliveryState {
+        if self == .failed, other == .pending { return .pending }
+        return other.rank > rank ? other : self
+    }
+}
+
+/// One direct message in the local database: sent by this user (possibly still pending) or
+/// received. Identified by sender and client id, so the pending copy, the server's reply and
+/// the copy that comes back on the event stream are one row.
+public struct LocalMessage: StoredRecord {
+    public static let tableName = "messages"
+
+    /// `sender/clientMessageId`, sender lowercased.
+    public var id: String
+    public var clientMessageId: String
+    /// The other party, lowercased: the conversation this message is in.
+    public var peer: String
+    public var sender: String
+    public var recipient: String
+    public var text: String
+    /// The server's id, once acknowledged.
+    public var serverId: String?
+    /// Display order in the conversation: the server id's numeric value once known; pending
+    /// messages sort after every acknowledged one, in the order they were written.
+    public var sortKey: Int64
+    /// When it was written (locally) or created (on the server), RFC 3339.
+    public var createdAt: String
+    public var state: DeliveryState
+    /// Why the server refused it (`failed` only).
+    public var failure: String?
+
+    /// Pending messages sort after this.
+    static let pendingBase: Int64 = 1 << 62
+
+    /// The row id of a message.
+    public static func key(sender: String, clientMessageId: String) -> String {
+        "\(sender.lowercased())/\(clientMessageId)"
+    }
+
+    /// Whether `user` sent it.
+    public func isOutgoing(for user: String) -> Bool { sender.lowercased() == user.lowercased() }
+
+    /// A message the server has, as seen by `viewer`.
+    public init(_ message: Message, viewer: String) {
+        let outgoing = message.sender.lowercased() == viewer.lowercased()
+        id = Self.key(sender: message.sender, clientMessageId: message.clientMessageId)
+        clientMessageId = message.clientMessageId
+        peer = (outgoing ? message.recipient : message.sender).lowercased()
+        sender = message.sender
+        recipient = message.recipient
+        text = message.text
+        serverId = message.id
+        sortKey = Int64(message.id) ?? 0
+        createdAt = message.createdAt.rfc3339
+        state = outgoing ? (message.readByRecipient ? .read : .delivered) : .received
+        failure = nil
+    }
+
+    /// A message written here and not yet sent.
+    init(pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64, at time: Timestamp) {
+        id = Self.key(sender: sender, clientMessageId: clientMessageId)
+        self.clientMessageId = clientMessageId
+        peer = recipient.lowercased()
+        self.sender = sender
+        self.recipient = recipient
+        self.text = text
+        serverId = nil
+        sortKey = Self.pendingBase + order
+        createdAt = time.rfc3339
+        state = .pending
+        failure = nil
+    }
+
+    /// This row updated with what the server says about it; the state only moves forward.
+    func merged(with server: LocalMessage) -> LocalMessage {
+        var merged = server
+        merged.state = state.advanced(to: server.state)
+        if merged.state == .failed { merged.failure = failure } else { merged.failure = nil }
+        return merged
+    }
+}
+
+extension LocalMessage: DataCenterManaged {
+    /// A page of a conversation from the server. The server's copy is the truth for every
+    /// message it has, so its rows replace local ones (a pending row the server already stored
+    /// becomes `delivered`); rows it does not list, such as pending ones, stay.
+    public static func records(from response: Page<Message>, for request: ChirpEndpoints.ListMessages) -> [LocalMessage] {
+        let peer = request.peer.lowercased()
+        return response.items.map { message in
+            let viewer = message.sender.lowercased() == peer ? message.recipient : message.sender
+            return LocalMessage(message, viewer: viewer)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import ChirpModels
+import ChirpNetworking
+import Foundation
+
+/// Keeps the local database in step with the user's event stream.
+///
+/// `catchUp()` reads every stored event after the cursor over HTTP. `run` keeps a live
+/// WebSocket open: it catches up first, streams from the cursor, and after a drop reconnects
+/// with exponential backoff, resuming after the last applied seq. If the WebSocket cannot be
+/// opened while HTTP works, it long-polls `GET /v1/events` between attempts.
+///
+/// Events are applied idempotently: a seq at or below the cursor is skipped, a seq beyond the
+/// next one first fills the gap over HTTP, and every change is a merge (`MessageLedger`), so
+/// replays after a crash or a second process change nothing.
+public actor SyncEngine {
+    /// The live connection's state, for status bars and `watch`.
+    public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
+        case connecting
+        case live
+        /// The WebSocket is unavailable; events arrive by long-polling.
+        case polling
+        /// Waiting before reconnect attempt `attempt`.
+        case reconnecting(attempt: Int, after: Duration, reason: String)
+
+        public var description: String {
+            switch self {
+            case .connecting: "connecting"
+            case .live: "live"
+            case .polling: "polling"
+            case .reconnecting(let attempt, let after, let reason): "reconnecting (attempt \(attempt) in \(after)): \(reason)"
+            }
+        }
+    }
+
+    let database: ClientDatabase
+    let ledger: MessageLedger
+    let api: ChirpAPIClient
+    let source: any LiveEventSource
+    let clock: ClientClock
+    /// Remote typing, fed by `typing` events.
+    public nonisolated let typing: TypingTracker
+    /// Waits between reconnects.
+    let backoff = RetryPolicy(maxRetries: .max, baseDelay: .milliseconds(250), maxDelay: .seconds(15), jitter: 0.5)
+    /// Long-poll wait when the WebSocket is unavailable.
+    let pollWait = 25
+    private var cursor: Int64?
+    private var failures = 0
+
+    /// An engine for the user `ledger.username`.
+    public init(ledger: MessageLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil) {
+        self.database = ledger.database
+        self.ledger = ledger
+        self.api = api
+        self.source = source
+        self.clock = clock
+        self.typing = typing ?? TypingTracker(clock: clock)
+    }
+
+    /// The seq of the last applied event.
+    public func lastSeq() async throws -> Int64 {
+        if let cursor { return cursor }
+        let stored = try await database.lastSeq()
+        cursor = stored
+        return stored
+    }
+
+    /// Applies every stored event after the cursor, fetched over HTTP; returns how many were
+    /// applied. `onEvent` sees each applied event.
+    @discardableResult
+    public func catchUp(onEvent: @Sendable (Event) async -> Void = { _ in }) async throws -> Int {
+        var applied = 0
+        while true {
+            let since = try await lastSeq()
+            let page = try await api.send(ChirpEndpoints.Events(since: since, limit: 500))
+            for event in page.events where try await apply(event) {
+                applied += 1
+                await onEvent(event)
+            }
+            if page.events.isEmpty || page.lastSeq <= since { return applied }
+        }
+    }
+
+    /// Stays connected until the task is cancelled, reporting applied events and state changes.
+    public func run(
+        onEvent: @escaping @Sendable (Event) async -> Void = { _ in },
+        onState: @escaping @Sendable (ConnectionState) async -> Void = { _ in }
+    ) async {
+        failures = 0
+        while !Task.isCancelled {
+            var httpWorks = false
+            let reason: String
+            do {
+                await onState(.connecting)
+                try await catchUp(onEvent: onEvent)
+                httpWorks = true
+                let since = try await lastSeq()
+                try await source.stream(
+                    since: since, token: api.token,
+                    onOpen: { await self.opened(onState) },
+                    onEvent: { event in try await self.receive(event, onEvent: onEvent) })
+                // A clean close (say, the server restarting): reconnect at once.
+                if failures == 0 { continue }
+                reason = "the server closed the stream"
+            } catch {
+                if Task.isCancelled { break }
+                reason = Self.describe(error)
+            }
+            failures += 1
+            if httpWorks, failures >= 2 {
+                await onState(.polling)
+                _ = try? await poll(onEvent: onEvent)
+                continue
+            }
+            let delay = backoff.delay(forAttempt: min(failures - 1, 20), random: Double.random(in: 0..<1), retryAfter: nil)
+            await onState(.reconnecting(attempt: failures, after: delay, reason: reason))
+            do { try await clock.sleep(delay) } catch { break }
+        }
+    }
+
+    /// One long-poll round: waits up to `pollWait` seconds for events after the cursor.
+    func poll(onEvent: @Sendable (Event) async -> Void) async throws -> Int {
+        let page = try await api.send(ChirpEndpoints.Events(since: try await lastSeq(), limit: 500, wait: pollWait))
+        var applied = 0
+        for event in page.events where try await apply(event) {
+            applied += 1
+            await onEvent(event)
+        }
+        return applied
+    }
+
+    private func opened(_ onState: @Sendable (ConnectionState) async -> Void) async {
+        failures = 0
+        await onState(.live)
+    }
+
+    /// An event from the live stream: fills a gap first if there is one.
+    func receive(_ event: Event, onEvent: @Sendable (Event) async -> Void) async throws {
+        if let seq = event.seq, seq > (try await lastSeq()) + 1 {
+            try await catchUp(onEvent: onEvent)
+            return
+        }
+        if try await apply(event) { await onEvent(event) }
+    }
+
+    /// Applies one event; returns false when it was already applied.
+    func apply(_ event: Event) async throws -> Bool {
+        if let seq = event.seq, seq <= (try await lastSeq()) { return false }
+        let me = ledger.username.lowercased()
+        switch event.payload {
+        case .messageCreated(let message):
+            try await ledger.record(message)
+            if message.sender.lowercased() != me { typing.noteMessage(from: message.sender) }
+        case .messageRead(let receipt):
+            if receipt.reader.lowercased() != me { try await ledger.markRead(by: receipt.reader, upTo: receipt.upTo) }
+        case .typing(let notice):
+            typing.noteTyping(from: notice.from)
+        case .followCreated(let notice):
+            let position = -Int(clamping: event.seq ?? 0)  // newer follows sort first
+            try await database.follows.save([FollowEntry(owner: me, relation: "followers", user: notice.follower, position: position)])
+        case .tweetCreated(let tweet):
+            try await database.timeline.save([TimelineEntry(tweet)])
+        case .unknown:
+            break
+        }
+        if let seq = event.seq {
+            try await database.advanceCursor(to: seq)
+            cursor = seq
+        }
+        return true
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? NetworkError { return error.description }
+        if let error = error as? LiveStreamError { return error.description }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import ChirpClient
+import ChirpModels
+import Foundation
+
+/// `chirp register USER`: creates an account and logs in as it.
+struct RegisterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "register", abstract: "Create an account and log in (password from a prompt, or one line on stdin).")
+
+    @Argument(help: "Username: 3–15 letters, digits or underscores.") var username: String
+    @Option(help: "Name shown to others (default: the username).") var displayName: String?
+    @OptionGroup var client: ClientOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let password = try PasswordReader.read()
+        let session = try await runtime.run { try await runtime.manager.register(username, password: password, displayName: displayName) }
+        print("registered and logged in as \(session.username)")
+    }
+}
+
+/// `chirp login USER`.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "Log in (password from a prompt, or one line on stdin).")
+
+    @Argument(help: "Your username.") var username: String
+    @OptionGroup var client: ClientOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let password = try PasswordReader.read()
+        let session = try await runtime.run { try await runtime.manager.login(username, password: password) }
+        let pending = try await session.database.pendingMessages().count
+        print("logged in as \(session.username)" + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
+    }
+}
+
+/// `chirp logout`: revokes the session and wipes this user's local data.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Log out: the token stops working and this user's local data is deleted.")
+
+    @OptionGroup var client: ClientOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let (username, revoked) = try await runtime.run { try await runtime.manager.logout() }
+        print("logged out \(username); local data deleted" + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
+    }
+}
+
+/// `chirp whoami`.
+struct WhoAmICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show who is logged in.")
+
+    @OptionGroup var client: ClientOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.connectedSession()
+        let me = try await runtime.run(username: session.username) { try await session.api.send(ChirpEndpoints.Me()) }
+        try output.emit(me) { ["\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"] }
+    }
+}

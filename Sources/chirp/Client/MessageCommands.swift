@@ -1,0 +1,118 @@
+import ArgumentParser
+import ChirpClient
+import ChirpModels
+import Foundation
+
+/// `chirp send USER TEXT…`: stored first, then sent. When the server cannot be reached the
+/// message stays queued (exit 0) and goes out with the next command that reaches the server.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Send a direct message (queued if the server cannot be reached).")
+
+    @Argument(help: "Who to send it to.") var username: String
+    @Argument(parsing: .remaining, help: "The message.") var words: [String]
+    @OptionGroup var client: ClientOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let text = words.joined(separator: " ")
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.session()
+        let (message, report) = try await runtime.run(username: session.username) { try await session.send(text, to: username) }
+        switch message.state {
+        case .failed:
+            throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
+        case .pending:
+            let reason = report.blockedBy.map { $0.status == nil ? "server unreachable: \($0)" : "server busy: \($0)" } ?? "waiting"
+            try output.emit(message) { ["queued: \(message.text) → \(message.recipient) (\(reason)); chirp sync sends it"] }
+        default:
+            try output.emit(message) { ["sent: \(message.text) → \(message.recipient)"] }
+        }
+    }
+}
+
+/// `chirp retry ID`: puts a failed message back in the outbox and sends it.
+struct RetryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Send a failed message again (its id is shown by chirp messages).")
+
+    @Argument(help: "The failed message's id (sender/clientMessageId).") var id: String
+    @OptionGroup var client: ClientOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.session()
+        let report = try await runtime.run(username: session.username) { try await session.outbox.retry(id) }
+        if let failed = report.failed.first(where: { $0.id == id }) {
+            throw CommandFailure("not sent again: \(failed.failure ?? "refused")")
+        }
+        print(report.sent.contains { $0.id == id } ? "sent" : "queued: the server cannot be reached now; chirp sync sends it")
+    }
+}
+
+/// `chirp messages USER [--limit N]`: the conversation from the local database after a
+/// refresh; the peer's messages are marked read.
+struct MessagesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "messages", abstract: "Show a conversation (oldest first) and mark it read.")
+
+    @Argument(help: "The other person.") var username: String
+    @Option(help: "How many of the newest messages (1–100).") var limit = 20
+    @OptionGroup var client: ClientOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit takes 1 to 100") }
+    }
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.connectedSession()
+        let messages = try await runtime.run(username: session.username) {
+            try await session.refreshMessages(with: username, limit: limit)
+            try await session.markRead(username)
+            return try await session.database.messages(with: username, limit: limit)
+        }
+        try output.emit(messages) {
+            messages.isEmpty ? ["no messages with \(username) yet"] : messages.map { MessageLine.text($0, viewer: session.username) }
+        }
+    }
+}
+
+/// `chirp conversations`.
+struct ConversationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "conversations", abstract: "Your conversations, latest first, with unread counts.")
+
+    @OptionGroup var client: ClientOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.connectedSession()
+        let rows = try await runtime.run(username: session.username) {
+            try await session.refreshConversations()
+            return try await session.database.conversations.fetch(ConversationSummary.newestFirst)
+        }
+        try output.emit(rows) {
+            rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map { row in
+                let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
+                return "\(row.peerName)\(unread) — \(row.lastSender): \(row.lastText)"
+            }
+        }
+    }
+}
+
+/// How a message prints: time, sender, text, and for one's own messages the delivery mark.
+enum MessageLine {
+    static func text(_ message: LocalMessage, viewer: String) -> String {
+        let base = "\(message.createdAt) \(message.sender): \(message.text)"
+        guard message.isOutgoing(for: viewer) else { return base }
+        switch message.state {
+        case .pending: return base + "  … pending"
+        case .sent: return base + "  ✓ sent"
+        case .delivered: return base + "  ✓✓ delivered"
+        case .read: return base + "  ✓✓ read"
+        case .failed: return base + "  ✗ failed: \(message.failure ?? "refused") (chirp retry \(message.id))"
+        case .received: return base
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import ChirpClient
+import ChirpModels
+import Foundation
+
+/// `chirp sync`: sends the outbox, applies every missed event, exits.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Send queued messages, catch up with events, and exit.")
+
+    @OptionGroup var client: ClientOptions
+    @OptionGroup var output: OutputOptions
+
+    struct Summary: Encodable {
+        var sent: Int
+        var failed: Int
+        var queued: Int
+        var events: Int
+        var lastSeq: Int64
+    }
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.session()
+        let (report, events) = try await runtime.run(username: session.username) { try await session.synchronize() }
+        for failed in report.failed {
+            printError("message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
+        }
+        let summary = Summary(
+            sent: report.sent.count, failed: report.failed.count, queued: report.stillPending, events: events,
+            lastSeq: try await session.sync.lastSeq())
+        try output.emit(summary) {
+            ["synced: \(summary.sent) sent, \(summary.failed) failed, \(summary.queued) still queued, \(summary.events) new events"]
+        }
+    }
+}
+
+/// `chirp watch`: prints events as they arrive until Ctrl-C, reconnecting on its own.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print events live (messages, reads, typing, follows, tweets) until Ctrl-C.")
+
+    @OptionGroup var client: ClientOptions
+    @Flag(help: "Print each event as one line of JSON (API.md's Event object).") var json = false
+
+    func run() async throws {
+        let runtime = try ClientRuntime(client)
+        let session = try await runtime.connectedSession()
+        let json = self.json
+        let me = session.username
+        await session.sync.run(
+            onEvent: { event in
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    if let data = try? encoder.encode(event) { printLine(String(decoding: data, as: UTF8.self)) }
+                } else {
+                    printLine(EventLine.text(event, viewer: me))
+                }
+            },
+            onState: { state in printError("watch: \(state)") })
+    }
+}
+
+/// How an event prints in `chirp watch`.
+enum EventLine {
+    static func text(_ event: Event, viewer: String) -> String {
+        let seq = event.seq.map { "#\($0) " } ?? ""
+        switch event.payload {
+        case .messageCreated(let message):
+            return "\(seq)message \(message.sender) → \(message.recipient): \(message.text)"
+        case .messageRead(let receipt):
+            return "\(seq)read \(receipt.reader) read your messages up to \(receipt.upTo)"
+        case .typing(let notice):
+            return "typing \(notice.from) is typing…"
+        case .followCreated(let notice):
+            return "\(seq)follow \(notice.follower.username) follows you"
+        case .tweetCreated(let tweet):
+            return "\(seq)tweet @\(tweet.author.username): \(tweet.text)"
+        case .unknown(let type):
+            return "\(seq)\(type)"
+        }
+    }
+}
