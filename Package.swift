@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChirpClientTests",
-            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpLogging", "ChirpModules", "ChirpTestSupport"],
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpLogging", "ChirpModules", "ChirpTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

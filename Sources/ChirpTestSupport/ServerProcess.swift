@@ -30,8 +30,9 @@ public final class ServerProcess: @unchecked Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent("chirp-test-\(UUID().uuidString)")
     }
 
-    /// Starts `chirp serve --port 0` on `dataDirectory` and waits for its "listening" line.
-    public init(dataDirectory: URL = ServerProcess.temporaryDirectory(), arguments: [String] = []) async throws {
+    /// Starts `chirp serve` on `port` (0: a free one) and `dataDirectory`, and waits for its
+    /// "listening" line.
+    public init(dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []) async throws {
         let binary = Self.binaryURL
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw StartError(description: "no chirp binary at \(binary.path): run `swift build` first or set CHIRP_BINARY")
@@ -41,7 +42,7 @@ public final class ServerProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments
+        process.arguments = ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -93,15 +94,21 @@ public final class ServerProcess: @unchecked Sendable {
 }
 
 /// Runs the `chirp` binary to completion; returns its exit status and everything it printed
-/// (standard output and standard error together).
-public func runChirp(_ arguments: [String]) throws -> (status: Int32, output: String) {
+/// (standard output and standard error together). `input` is written to its standard input;
+/// `environment` adds to the inherited one.
+public func runChirp(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = ServerProcess.binaryURL
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
+    let stdin = Pipe()
+    process.standardInput = stdin
     try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try? stdin.fileHandleForWriting.close()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)

@@ -122,6 +122,8 @@ public enum ChirpEndpoints {
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
         public var body: TextBody? { TextBody(text: text) }
+        /// How the network layer retries it (the outbox adds its own rounds on top).
+        public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
         public init(to recipient: String, clientMessageId: String, text: String) {
             self.recipient = recipient

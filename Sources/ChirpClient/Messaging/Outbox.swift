@@ -50,9 +50,15 @@ public final class Outbox: Sendable {
         /// The wait before the second round, doubled each round up to `maxDelay`.
         public var baseDelay: Duration
         public var maxDelay: Duration
+        /// The network layer's retries within one round (it honours `Retry-After`).
+        public var attemptPolicy: RetryPolicy
 
         /// Creates a setting.
-        public init(busyRounds: Int = 8, unreachableRounds: Int = 1, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4)) {
+        public init(
+            busyRounds: Int = 10, unreachableRounds: Int = 1, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(4),
+            attemptPolicy: RetryPolicy = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(100), maxDelay: .seconds(2))
+        ) {
+            self.attemptPolicy = attemptPolicy
             self.busyRounds = busyRounds
             self.unreachableRounds = unreachableRounds
             self.baseDelay = baseDelay
@@ -140,7 +146,8 @@ public final class Outbox: Sendable {
     }
 
     private func deliver(_ message: LocalMessage) async throws -> Outcome {
-        let endpoint = ChirpEndpoints.SendMessage(to: message.recipient, clientMessageId: message.clientMessageId, text: message.text)
+        var endpoint = ChirpEndpoints.SendMessage(to: message.recipient, clientMessageId: message.clientMessageId, text: message.text)
+        endpoint.retryPolicy = persistence.attemptPolicy
         var round = 0
         while true {
             let reply: Message

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A long-running `chirp` client command (such as `watch`) as a child process whose output
+/// (standard output and error together) goes to a file the test can poll.
+public final class ChirpProcess: @unchecked Sendable {
+    public let process = Process()
+    private let outputURL: URL
+
+    /// Starts `chirp ARGUMENTS` with `environment` added to the inherited one.
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-client-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.executableURL = ServerProcess.binaryURL
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Everything printed so far.
+    public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+    /// Printed lines so far.
+    public var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// Waits until the output satisfies `condition` (true) or `timeout` passes (false).
+    public func waitFor(timeout: Duration = .seconds(10), _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(output) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(output)
+    }
+
+    /// Sends a signal and waits for the process to exit.
+    public func stop(signal: Int32 = SIGTERM) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: outputURL)
+    }
+}

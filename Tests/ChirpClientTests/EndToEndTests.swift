@@ -1,0 +1,198 @@
+import ChirpClient
+import ChirpModels
+import ChirpNetworking
+import ChirpPersistence
+import ChirpTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The client end to end: real `chirp serve` processes, real `chirp` client processes, real
+/// client databases.
+@Suite("Client end to end", .serialized)
+struct EndToEndTests {
+    /// Registers users and makes each follow every other one (the DM rule needs it).
+    static func community(_ names: [String], server: URL) throws -> [String: ClientHome] {
+        var homes: [String: ClientHome] = [:]
+        for name in names {
+            let home = ClientHome(server: server)
+            try home.register(name)
+            homes[name] = home
+        }
+        for name in names {
+            for other in names where other != name {
+                let result = try homes[name]!.chirp("follow", other)
+                guard result.status == 0 else { throw ClientHomeError(description: result.output) }
+            }
+        }
+        return homes
+    }
+
+    /// A server whose users are set up without chaos, then restarted with `--chaos RATE`.
+    static func chaosServer(_ names: [String], rate: String) async throws -> (ServerProcess, [String: ClientHome]) {
+        let data = ServerProcess.temporaryDirectory()
+        let plain = try await ServerProcess(dataDirectory: data)
+        let homes = try community(names, server: plain.baseURL)
+        try await plain.stop(signal: SIGTERM)
+        let server = try await ServerProcess(dataDirectory: data, port: plain.port, arguments: ["--chaos", rate, "--no-rate-limits"])
+        return (server, homes)
+    }
+
+    /// The texts `sender` sent `recipient`, as the recipient's server-side history lists them.
+    static func serverTexts(from sender: String, to recipient: ClientHome) async throws -> [String] {
+        let session = try recipient.session()
+        let page = try await session.api.send(ChirpEndpoints.ListMessages(with: sender, limit: 100))
+        return page.items.filter { $0.sender == sender }.map(\.text)
+    }
+
+    @Test func twoUsersSeeEachOthersMessagesLiveThroughWatch() async throws {
+        let server = try await ServerProcess()
+        let homes = try Self.community(["alice", "bob"], server: server.baseURL)
+        let aliceWatch = try homes["alice"]!.start("watch")
+        let bobWatch = try homes["bob"]!.start("watch")
+        #expect(try await aliceWatch.waitFor { $0.contains("watch: live") })
+        #expect(try await bobWatch.waitFor { $0.contains("watch: live") })
+
+        let sent = try homes["alice"]!.chirp("send", "bob", "hello", "bob")
+        #expect(sent.status == 0)
+        #expect(sent.output.contains("sent: hello bob → bob"))
+        let start = ContinuousClock.now
+        #expect(try await bobWatch.waitFor { $0.contains("message alice → bob: hello bob") })
+        let bobLatency = ContinuousClock.now - start
+
+        let reply = try homes["bob"]!.chirp("send", "alice", "hi alice 👋")
+        #expect(reply.status == 0)
+        let replyStart = ContinuousClock.now
+        #expect(try await aliceWatch.waitFor { $0.contains("message bob → alice: hi alice 👋") })
+        let aliceLatency = ContinuousClock.now - replyStart
+        #expect(bobLatency < .seconds(1), "bob saw alice's message after \(bobLatency)")
+        #expect(aliceLatency < .seconds(1), "alice saw bob's message after \(aliceLatency)")
+
+        // Each side's own message comes back on its own stream too, and the local history shows it delivered.
+        let history = try homes["alice"]!.chirp("messages", "bob")
+        #expect(history.output.contains("alice: hello bob  ✓✓"))
+        #expect(history.output.contains("bob: hi alice 👋"))
+        // bob's `messages` marked alice's message read; alice's watch hears of it.
+        _ = try homes["bob"]!.chirp("messages", "alice")
+        #expect(try await aliceWatch.waitFor { $0.contains("read bob read your messages") })
+        aliceWatch.stop()
+        bobWatch.stop()
+    }
+
+    @Test func messagesQueuedWhileTheServerIsDownAreDeliveredOnceInOrderBySync() async throws {
+        let data = ServerProcess.temporaryDirectory()
+        var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
+        let port = server!.port
+        let homes = try Self.community(["alice", "bob"], server: server!.baseURL)
+        try await server!.stop(signal: SIGTERM)
+        server = nil
+
+        for index in 0..<20 {
+            let result = try homes["alice"]!.chirp("send", "bob", "queued \(index)")
+            #expect(result.status == 0, "send \(index) while the server is down: \(result.output)")
+            #expect(result.output.hasPrefix("queued: queued \(index) → bob"))
+        }
+        let offline = try homes["alice"]!.chirp("conversations")
+        #expect(offline.status != 0)
+        #expect(offline.output.contains("cannot reach the server"))
+        #expect(try await homes["alice"]!.session().database.pendingMessages().count == 20)
+
+        server = try await ServerProcess(dataDirectory: data, port: port)
+        let sync = try homes["alice"]!.chirp("sync")
+        #expect(sync.status == 0, "\(sync.output)")
+        #expect(sync.output.contains("synced: 20 sent, 0 failed, 0 still queued"))
+        #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!) == (0..<20).map { "queued \($0)" })
+        // A second sync sends nothing again.
+        let again = try homes["alice"]!.chirp("sync")
+        #expect(again.output.contains("synced: 0 sent"))
+        #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!).count == 20)
+        _ = server
+    }
+
+    @Test func aClientKilledWhileSendingSendsTheRestOnItsNextRunOnceEach() async throws {
+        // Accounts first; then the server comes back with chaos, which slows every request (and
+        // fails some), so the kill lands mid-flush.
+        let (server, homes) = try await Self.chaosServer(["alice", "bob"], rate: "0.2")
+        let outbox = try homes["alice"]!.session().outbox
+        for index in 0..<30 { _ = try await outbox.enqueue(to: "bob", text: "outbox \(index)") }
+
+        let flushing = try homes["alice"]!.start("sync")
+        let bob = try homes["bob"]!.session()
+        let deadline = ContinuousClock.now + .seconds(30)
+        var delivered = 0
+        while delivered < 3, ContinuousClock.now < deadline, flushing.process.isRunning {
+            delivered = (try? await bob.api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 100)).items.count) ?? 0
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        flushing.stop(signal: SIGKILL)
+        let pendingAfterKill = try await homes["alice"]!.session().database.pendingMessages().count
+        #expect(pendingAfterKill > 0, "the kill came after the outbox was empty; nothing was tested")
+
+        let rerun = try homes["alice"]!.chirp("sync")
+        #expect(rerun.status == 0, "\(rerun.output)")
+        #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!) == (0..<30).map { "outbox \($0)" })
+        #expect(try await homes["alice"]!.session().database.pendingMessages().isEmpty)
+    }
+
+    @Test func underChaosTwoHundredSendsArriveExactlyOnceInOrder() async throws {
+        let (server, homes) = try await Self.chaosServer(["alice", "bob", "carol"], rate: "0.3")
+        let plan: [(sender: String, recipient: String)] = [("alice", "bob"), ("alice", "carol"), ("bob", "alice"), ("bob", "carol")]
+        let sessions = try ["alice": homes["alice"]!.session(), "bob": homes["bob"]!.session()]
+        for (sender, recipient) in plan {
+            for index in 0..<50 { _ = try await sessions[sender]!.outbox.enqueue(to: recipient, text: "\(sender)→\(recipient) \(index)") }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for session in sessions.values {
+                group.addTask {
+                    for _ in 0..<10 where try await !session.outbox.flush().isDrained {}
+                }
+            }
+            try await group.waitForAll()
+        }
+        for (sender, recipient) in plan {
+            let texts = try await Self.serverTexts(from: sender, to: homes[recipient]!)
+            #expect(texts == (0..<50).map { "\(sender)→\(recipient) \($0)" }, "\(sender) → \(recipient)")
+        }
+        for (name, session) in sessions {
+            try await session.sync.catchUp()
+            let rows = try await session.database.messages.fetch(.all)
+            let serverIds = rows.compactMap(\.serverId)
+            #expect(rows.count == 150, "\(name) holds \(rows.count) messages")  // 100 sent + 50 received
+            #expect(Set(serverIds).count == serverIds.count && serverIds.count == rows.count, "\(name): duplicates or unsent rows")
+            #expect(rows.filter { $0.isOutgoing(for: name) }.allSatisfy { $0.state == .delivered || $0.state == .sent })
+        }
+    }
+
+    @Test func watchResumesWithoutAGapAfterTheServerRestarts() async throws {
+        let data = ServerProcess.temporaryDirectory()
+        var server = try await ServerProcess(dataDirectory: data)
+        let port = server.port
+        let homes = try Self.community(["alice", "bob"], server: server.baseURL)
+        let watch = try homes["bob"]!.start("watch", "--json")
+        #expect(try await watch.waitFor { $0.contains("watch: live") })
+        let alice = try homes["alice"]!.session()
+        for index in 0..<10 { _ = try await alice.send("before \(index)", to: "bob") }
+        #expect(try await watch.waitFor { $0.contains("before 9") })
+
+        try await server.stop(signal: SIGTERM)
+        // alice writes while the server is down; the messages wait in her outbox.
+        for index in 0..<5 { _ = try await alice.outbox.enqueue(to: "bob", text: "during \(index)") }
+        server = try await ServerProcess(dataDirectory: data, port: port)
+        #expect(try await alice.outbox.flush().isDrained)
+        for index in 0..<5 { _ = try await alice.send("after \(index)", to: "bob") }
+        #expect(try await watch.waitFor(timeout: .seconds(30)) { $0.contains("after 4") }, "\(watch.output)")
+        watch.stop()
+
+        let events = watch.lines.filter { $0.hasPrefix("{") }.compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        let seqs = events.compactMap(\.seq)
+        #expect(seqs == Array(1...Int64(seqs.count)), "seqs: \(seqs)")
+        let texts = events.compactMap { event -> String? in
+            if case .messageCreated(let message) = event.payload { return message.text }
+            return nil
+        }
+        #expect(texts == (0..<10).map { "before \($0)" } + (0..<5).map { "during \($0)" } + (0..<5).map { "after \($0)" })
+        #expect(watch.output.components(separatedBy: "watch: connecting").count >= 3, "watch did not reconnect")
+    }
+}
