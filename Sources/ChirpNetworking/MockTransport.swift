@@ -33,8 +33,12 @@ public final class MockTransport: Transport {
         case failure(NetworkError)
     }
 
+    /// Computes an answer from the request.
+    public typealias Responder = @Sendable (TransportRequest) -> Answer
+
     private struct State {
         var stubs: [String: [Answer]] = [:]
+        var responders: [(method: HTTPMethod, prefix: String, respond: Responder)] = []
         var requests: [TransportRequest] = []
         var faults = Faults()
     }
@@ -75,14 +79,23 @@ public final class MockTransport: Transport {
         stub(method, path, answers: [.reply(TransportResponse(status: status, headers: headers, body: Data(json.utf8)))])
     }
 
+    /// Answers every `method` request whose path starts with `pathPrefix` (and has no exact
+    /// stub) by calling `respond`: for replies that depend on the request, such as echoing ids.
+    public func respond(_ method: HTTPMethod, pathPrefix: String, with respond: @escaping Responder) {
+        state.withLock { $0.responders.append((method, pathPrefix, respond)) }
+    }
+
     public func perform(_ request: TransportRequest) async throws(NetworkError) -> TransportResponse {
-        let (answer, faults) = state.withLock { state -> (Answer?, Faults) in
+        let (stubbed, responder, faults) = state.withLock { state -> (Answer?, Responder?, Faults) in
             state.requests.append(request)
             let key = "\(request.method) \(request.url.path)"
-            guard var answers = state.stubs[key], !answers.isEmpty else { return (nil, state.faults) }
+            guard var answers = state.stubs[key], !answers.isEmpty else {
+                let responder = state.responders.last { $0.method == request.method && request.url.path.hasPrefix($0.prefix) }
+                return (nil, responder?.respond, state.faults)
+            }
             let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
             state.stubs[key] = answers
-            return (answer, state.faults)
+            return (answer, nil, state.faults)
         }
         if faults.dropRate > 0, random() < faults.dropRate { throw .timeout }
         if faults.latency >= request.timeout { throw .timeout }
@@ -91,7 +104,8 @@ public final class MockTransport: Transport {
         }
         if Task.isCancelled { throw .cancelled }
         if faults.failureRate > 0, random() < faults.failureRate { throw .transport("injected failure") }
-        switch answer {
+        // A responder runs only for requests that get through, as a server would.
+        switch stubbed ?? responder?(request) {
         case .reply(let response)?: return response
         case .failure(let error)?: throw error
         case nil:
