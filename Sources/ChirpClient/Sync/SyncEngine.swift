@@ -142,8 +142,9 @@ public actor SyncEngine {
         if try await apply(event) { await onEvent(event) }
     }
 
-    /// Applies one event; returns false when it was already applied.
-    func apply(_ event: Event) async throws -> Bool {
+    /// Applies one event to the local database; returns false when it was already applied
+    /// (its seq is at or below the cursor). Live-only events (`typing`) are always applied.
+    public func apply(_ event: Event) async throws -> Bool {
         if let seq = event.seq, seq <= (try await lastSeq()) { return false }
         let me = ledger.username.lowercased()
         switch event.payload {
