@@ -57,9 +57,12 @@ final class EventListener: Sendable {
         case fired
     }
 
+    /// Live-only events a listener holds before it counts as a slow consumer.
+    static let liveCapacity = 256
+
     let userId: Int64
     private let state = Mutex(State.idle)
-    private let live = Mutex<[StoredEvent]>([])
+    private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
 
     init(userId: Int64) {
         self.userId = userId
@@ -94,19 +97,29 @@ final class EventListener: Sendable {
         }
     }
 
-    /// Queues a live-only event for this listener and wakes it.
+    /// Queues a live-only event for this listener and wakes it. A listener already holding
+    /// `liveCapacity` events drops it and is marked overflowed: its reader is too slow.
     func deliverLive(_ event: StoredEvent) {
-        live.withLock { $0.append(event) }
+        live.withLock { live in
+            if live.events.count >= Self.liveCapacity {
+                live.overflowed = true
+            } else {
+                live.events.append(event)
+            }
+        }
         fire()
     }
 
     /// The live-only events delivered so far, removed from the listener.
     func takeLiveEvents() -> [StoredEvent] {
-        live.withLock { events in
-            defer { events = [] }
-            return events
+        live.withLock { live in
+            defer { live.events = [] }
+            return live.events
         }
     }
+
+    /// Whether live-only events were dropped because the buffer was full.
+    var overflowed: Bool { live.withLock { $0.overflowed } }
 
     /// Wakes the waiter; later waits return at once.
     func fire() {

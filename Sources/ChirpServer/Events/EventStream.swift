@@ -11,9 +11,13 @@ import NIOCore
 ///
 /// The stream pulls from storage after each wake-up rather than buffering pushed events, so a
 /// slow reader only falls behind: server memory per connection stays bounded, and the client
-/// resumes from the last seq it saw when it reconnects.
+/// resumes from the last seq it saw when it reconnects. A reader that stops reading altogether
+/// (one write blocked for `writeStallLimit`), or lets `EventListener.liveCapacity` typing events
+/// pile up, is disconnected; in the second case with close code 1008 and the reason.
 struct EventStream: Sendable {
     let services: ServerServices
+    /// How long one frame may wait for the reader before the connection is dropped.
+    static let writeStallLimit: Duration = .seconds(15)
     /// The path the upgrade is offered on.
     static let path = APIRoute.eventsStream.template
 
@@ -36,14 +40,16 @@ struct EventStream: Sendable {
         let services = self.services
         let start = since
         return .upgrade([:]) { inbound, outbound, _ in
+            let watch = WriteStallWatch(limit: Self.writeStallLimit)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Frames from the client are not used; the loop ends when it closes.
                     for try await _ in inbound {}
                 }
                 group.addTask {
-                    try await Self.deliver(services: services, userId: viewer.id, since: start, outbound: outbound)
+                    try await Self.deliver(services: services, userId: viewer.id, since: start, outbound: outbound, watch: watch)
                 }
+                group.addTask { try await watch.run() }
                 _ = try await group.next()
                 group.cancelAll()
             }
@@ -51,7 +57,7 @@ struct EventStream: Sendable {
     }
 
     /// Writes stored events after `since`, then waits for more, until cancelled.
-    static func deliver(services: ServerServices, userId: Int64, since: Int64, outbound: WebSocketOutboundWriter) async throws {
+    static func deliver(services: ServerServices, userId: Int64, since: Int64, outbound: WebSocketOutboundWriter, watch: WriteStallWatch) async throws {
         let listener = services.hub.listen(userId: userId)
         defer { services.hub.remove(listener) }
         var last = since
@@ -60,13 +66,17 @@ struct EventStream: Sendable {
             while true {
                 let slice = try await services.storage.events(userId: userId, since: last, limit: 500)
                 for event in slice.events {
-                    try await outbound.write(.text(EventRoutes.json(event, live: false)))
+                    try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: false))) }
                     last = event.seq
                 }
                 if slice.events.count < 500 { break }
             }
+            if listener.overflowed {
+                try await outbound.close(.policyViolation, reason: "slow consumer: reconnect with since=\(last)")
+                return
+            }
             for event in listener.takeLiveEvents() {
-                try await outbound.write(.text(EventRoutes.json(event, live: true)))
+                try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: true))) }
             }
             await listener.wait(timeout: .seconds(25))
         }
