@@ -149,7 +149,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChirpClientTests",
-            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpLogging", "ChirpModules", "ChirpTestSupport"],
+            dependencies: [
+                "ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpLogging", "ChirpModules", "ChirpTestSupport",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

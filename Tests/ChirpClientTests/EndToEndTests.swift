@@ -196,3 +196,47 @@ struct EndToEndTests {
         #expect(watch.output.components(separatedBy: "watch: connecting").count >= 3, "watch did not reconnect")
     }
 }
+
+/// Accounts through the CLI: passwords on stdin, sessions kept, logout wiping local data.
+@Suite("Client accounts end to end", .serialized)
+struct AccountCommandsEndToEndTests {
+    @Test func loginLogoutAndErrorsThatSayWhatToDo() async throws {
+        let data = ServerProcess.temporaryDirectory()
+        var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
+        let port = server!.port
+        let alice = ClientHome(server: server!.baseURL)
+        let notLoggedIn = try alice.chirp("conversations")
+        #expect(notLoggedIn.status != 0)
+        #expect(notLoggedIn.output.contains("not logged in: run chirp login USER"))
+
+        try alice.register("alice")
+        let bob = ClientHome(server: server!.baseURL)
+        try bob.register("bob")
+        #expect(try bob.chirp("follow", "alice").status == 0)
+        let whoami = try alice.chirp("whoami", "--json")
+        #expect(whoami.status == 0)
+        #expect(try JSONDecoder().decode(User.self, from: Data(whoami.output.utf8)).username == "alice")
+        let tokenFile = alice.directory.appendingPathComponent("users/alice/token")
+        let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let wrong = try alice.chirp("login", "alice", input: "not-the-password\n")
+        #expect(wrong.status != 0)
+        #expect(wrong.output.contains("Error:"))
+        #expect(try alice.chirp("login", "alice", input: "password-alice\n").output.contains("logged in as alice"))
+
+        // A message queued while the server is down blocks logout (it would be lost) until sent.
+        try await server!.stop(signal: SIGTERM)
+        server = nil
+        #expect(try alice.chirp("send", "bob", "do not lose me").output.hasPrefix("queued:"))
+        let refused = try alice.chirp("logout")
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("1 queued message(s) have not reached the server"))
+        server = try await ServerProcess(dataDirectory: data, port: port)
+        let logout = try alice.chirp("logout")
+        #expect(logout.status == 0, "\(logout.output)")
+        #expect(try await EndToEndTests.serverTexts(from: "alice", to: bob) == ["do not lose me"])
+        #expect(!FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path), "local data wiped")
+        #expect(try alice.chirp("whoami").output.contains("not logged in"))
+    }
+}

@@ -2,8 +2,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Tags each response with `X-Request-Id` (the caller's, if it sent a sane one) and records
-/// the request's count and latency by route template.
+/// Tags each response with `X-Request-Id` (the caller's, if it sent a sane one), records the
+/// request's count and latency by route template, and logs it at debug level: method, path
+/// and status only. The query string is never logged, because `?token=` carries a secret.
 struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let routeTable: RouteTable
@@ -15,6 +16,9 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.requestId] = incoming ?? context.id
         let elapsed = ContinuousClock.now - start
         let nanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        context.logger.debug(
+            "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
+            metadata: ["ms": "\(Double(nanos) / 1_000_000)"])
         metrics.record(
             route: context.endpointPath.map(routeTable.template(forEndpointPath:)) ?? "unmatched", method: request.method.rawValue,
             status: response.status.code, nanoseconds: nanos)

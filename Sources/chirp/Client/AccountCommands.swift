@@ -42,10 +42,21 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Log out: the token stops working and this user's local data is deleted.")
 
+    @Flag(help: "Log out even though queued messages have not reached the server (they are deleted).")
+    var discardQueued = false
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
         let runtime = try ClientRuntime(client)
+        if let session = try? runtime.manager.currentSession() {
+            // What the user typed must not vanish with the local data: send it first.
+            _ = try? await session.outbox.flush()
+            let queued = try await session.database.pendingMessages().count
+            if queued > 0, !discardQueued {
+                throw CommandFailure(
+                    "\(queued) queued message(s) have not reached the server: run chirp sync when it can be reached, or chirp logout --discard-queued")
+            }
+        }
         let (username, revoked) = try await runtime.run { try await runtime.manager.logout() }
         print("logged out \(username); local data deleted" + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
     }
