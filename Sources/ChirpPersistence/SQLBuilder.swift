@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// SQL text and arguments for a `RecordQuery`, and conversions between `StoredValue` and GRDB.
 enum SQLBuilder {

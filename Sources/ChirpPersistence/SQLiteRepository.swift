@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A `Repository` on a table of a `SQLiteStore`. The table (named by `Record.tableName`, with
 /// a primary key or unique `id` column) comes from the store's migrations.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One SQLite database file shared by the repositories of an app: a GRDB `DatabasePool` in WAL
 /// mode (readers run while a write commits), foreign keys on, and the app's schema applied as

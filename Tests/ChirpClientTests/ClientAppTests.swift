@@ -29,7 +29,8 @@ struct ClientAppTests {
         func open(_ link: String, in app: ChirpClientApp) async throws -> String {
             String(describing: try await app.open(URL(string: link)!))
         }
-        #expect(try await open("chirp://conversation/alice", in: app).hasSuffix("alice: Hi Bob!  "))
+        let conversationScreen = try await open("chirp://conversation/alice", in: app)
+        #expect(conversationScreen.hasSuffix("alice: Hi Bob!  "), "\(conversationScreen)")
         #expect(try await open("chirp://conversations", in: app) == "alice (1 unread): alice: Hi Bob!")
         #expect(try await open("chirp://timeline", in: app).hasSuffix("@alice: hello world"))
         #expect(try await open("chirp://user/alice", in: app).hasPrefix("Alice A @alice · 1 followers · following 0 · you follow"))

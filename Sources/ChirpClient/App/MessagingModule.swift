@@ -17,7 +17,7 @@ public final class MessagingModule: Module {
             let session = try await manager.resolve(.accounts, as: (any AccountService).self).session()
             let page = try await session.api.send(ChirpEndpoints.ListConversations())
             guard !page.items.isEmpty else { return "No conversations yet." }
-            return page.items.map { conversation in
+            return page.items.map { conversation -> String in
                 let unread = conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : ""
                 return "\(conversation.peer.username)\(unread): \(conversation.lastMessage.sender): \(conversation.lastMessage.text)"
             }.joined(separator: "\n")
@@ -28,7 +28,7 @@ public final class MessagingModule: Module {
             let limit = match.query["limit"].flatMap(Int.init) ?? 20
             let page = try await session.api.send(ChirpEndpoints.ListMessages(with: peer, limit: min(max(limit, 1), 100)))
             guard !page.items.isEmpty else { return "No messages with \(peer) yet." }
-            return page.items.map { message in
+            return page.items.map { message -> String in
                 let mark = message.sender.lowercased() == session.user.username.lowercased() ? (message.readByRecipient ? "✓✓" : "✓") : " "
                 return "\(message.createdAt.rfc3339) \(message.sender): \(message.text) \(mark)"
             }.joined(separator: "\n")

@@ -22,7 +22,7 @@ public final class SettingsModule: Module {
             }
             let settings = user.settings()
             guard !settings.isEmpty else { return "No settings for \(user.username) yet (try chirp://settings?theme=dark)." }
-            return settings.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: "\n")
+            return settings.sorted { $0.key < $1.key }.map { entry -> String in "\(entry.key) = \(entry.value)" }.joined(separator: "\n")
         }
     }
 }
