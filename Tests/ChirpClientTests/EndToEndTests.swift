@@ -43,7 +43,8 @@ struct EndToEndTests {
     /// The texts `sender` sent `recipient`, as the recipient's server-side history lists them.
     static func serverTexts(from sender: String, to recipient: ClientHome) async throws -> [String] {
         let session = try recipient.session()
-        let page = try await session.api.send(ChirpEndpoints.ListMessages(with: sender, limit: 100))
+        // Reads that check a result may meet a chaos server too: retried until they get through.
+        let page = try await session.api.send(WithRetries(persistent, ChirpEndpoints.ListMessages(with: sender, limit: 100)))
         return page.items.filter { $0.sender == sender }.map(\.text)
     }
 

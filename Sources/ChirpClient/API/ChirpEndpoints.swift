@@ -254,6 +254,8 @@ public enum ChirpEndpoints {
         public var query: [(name: String, value: String)] {
             [("since", String(since))] + [("limit", limit.map(String.init)), ("wait", wait.map(String.init))].compactMap { name, value in value.map { (name, $0) } }
         }
+        /// How the network layer retries it.
+        public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
         public init(since: Int64, limit: Int? = nil, wait: Int? = nil) {
             self.since = since

@@ -41,6 +41,9 @@ public actor SyncEngine {
     public nonisolated let typing: TypingTracker
     /// Waits between reconnects.
     let backoff = RetryPolicy(maxRetries: .max, baseDelay: .milliseconds(250), maxDelay: .seconds(15), jitter: 0.5)
+    /// Catch-up reads are safe to repeat, so a busy server (429, 503) gets more patience than
+    /// the default; an unreachable one still fails fast enough for the CLI to say so.
+    let catchUpRetries = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(100), maxDelay: .seconds(2))
     /// Long-poll wait when the WebSocket is unavailable.
     let pollWait = 25
     private var cursor: Int64?
@@ -71,7 +74,9 @@ public actor SyncEngine {
         var applied = 0
         while true {
             let since = try await lastSeq()
-            let page = try await api.send(ChirpEndpoints.Events(since: since, limit: 500))
+            var request = ChirpEndpoints.Events(since: since, limit: 500)
+            request.retryPolicy = catchUpRetries
+            let page = try await api.send(request)
             for event in page.events where try await apply(event) {
                 applied += 1
                 await onEvent(event)
