@@ -56,21 +56,17 @@ struct MessagesCommand: AsyncParsableCommand {
         commandName: "messages", abstract: "Show a conversation (oldest first) and mark it read.")
 
     @Argument(help: "The other person.") var username: String
-    @Option(help: "How many of the newest messages (1–100).") var limit = 20
+    @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
-
-    func validate() throws {
-        guard (1...100).contains(limit) else { throw ValidationError("--limit takes 1 to 100") }
-    }
 
     func run() async throws {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.connectedSession()
         let messages = try await runtime.run(username: session.username) {
-            try await session.refreshMessages(with: username, limit: limit)
+            try await session.refreshMessages(with: username, limit: page.limit)
             try await session.markRead(username)
-            return try await session.database.messages(with: username, limit: limit)
+            return try await session.database.messages(with: username, limit: page.limit)
         }
         try output.emit(messages) {
             messages.isEmpty ? ["no messages with \(username) yet"] : messages.map { MessageLine.text($0, viewer: session.username) }

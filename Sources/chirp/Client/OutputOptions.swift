@@ -17,3 +17,13 @@ struct OutputOptions: ParsableArguments {
         }
     }
 }
+
+/// `--limit N`: how many of the newest items a listing shows.
+struct PageLimitOptions: ParsableArguments {
+    @Option(help: "How many of the newest items to show (1–100).")
+    var limit = 20
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit takes 1 to 100") }
+    }
+}

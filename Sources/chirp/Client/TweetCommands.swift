@@ -23,20 +23,16 @@ struct TweetCommand: AsyncParsableCommand {
 struct TimelineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "timeline", abstract: "Your timeline, newest first.")
 
-    @Option(help: "How many tweets (1–100).") var limit = 20
+    @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
-
-    func validate() throws {
-        guard (1...100).contains(limit) else { throw ValidationError("--limit takes 1 to 100") }
-    }
 
     func run() async throws {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.connectedSession()
         let rows = try await runtime.run(username: session.username) {
-            try await session.refreshTimeline(limit: limit)
-            return try await session.database.timeline.fetch(TimelineEntry.newestFirst.limit(limit))
+            try await session.refreshTimeline(limit: page.limit)
+            return try await session.database.timeline.fetch(TimelineEntry.newestFirst.limit(page.limit))
         }
         try output.emit(rows) {
             rows.isEmpty ? ["your timeline is empty: follow someone (chirp follow USER) or tweet"] : rows.map { "\($0.createdAt) @\($0.author): \($0.text)" }
