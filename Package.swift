@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
         .library(name: "ChirpLogging", targets: ["ChirpLogging"]),
         .library(name: "ChirpModules", targets: ["ChirpModules"]),
+        .library(name: "ChirpStore", targets: ["ChirpStore"]),
+        .library(name: "ChirpStoreTesting", targets: ["ChirpStoreTesting"]),
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
         .library(name: "ChirpClient", targets: ["ChirpClient"]),
@@ -61,6 +63,16 @@ let package = Package(
         ),
         .target(
             name: "ChirpModules",
+            swiftSettings: strict
+        ),
+        // One-way data flow: Store, reducers, effects; and the exhaustive TestStore.
+        .target(
+            name: "ChirpStore",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ChirpStoreTesting",
+            dependencies: ["ChirpStore"],
             swiftSettings: strict
         ),
         // The data center sits above networking and persistence within the kit.
@@ -158,6 +170,11 @@ let package = Package(
         .testTarget(
             name: "ChirpLoggingTests",
             dependencies: ["ChirpLogging", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpStoreTests",
+            dependencies: ["ChirpStore", "ChirpStoreTesting"],
             swiftSettings: strict
         ),
         .testTarget(
