@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ChirpModels", targets: ["ChirpModels"]),
         .library(name: "ChirpServer", targets: ["ChirpServer"]),
         .library(name: "ChirpClient", targets: ["ChirpClient"]),
+        .library(name: "ChirpTerminal", targets: ["ChirpTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -120,12 +121,19 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "ChirpTerminal",
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpModules", "ChirpStore"],
+            swiftSettings: strict
+        ),
+
         // MARK: app
         .executableTarget(
             name: "chirp",
             dependencies: [
                 "ChirpServer",
                 "ChirpClient",
+                "ChirpTerminal",
                 "ChirpModels",
                 "ChirpNetworking",
                 "ChirpPersistence",

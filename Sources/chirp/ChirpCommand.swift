@@ -7,11 +7,12 @@ struct ChirpCommand: AsyncParsableCommand {
         commandName: "chirp",
         abstract: "Chirp: direct messages and tweets, with a server you can run.",
         subcommands: [
-            ServeCommand.self,
+            AppCommand.self, DemoCommand.self, ServeCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
-        ])
+        ],
+        defaultSubcommand: AppCommand.self)
 }

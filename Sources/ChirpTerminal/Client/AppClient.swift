@@ -1,0 +1,115 @@
+import ChirpClient
+import ChirpModels
+import ChirpNetworking
+import Foundation
+
+/// What the terminal app needs from the outside world, as a struct of closures: `live` runs on
+/// `AccountManager` and `UserSession`; `failing` fails every call, so a test states exactly
+/// which ones a feature may use.
+public struct AppClient: Sendable {
+    /// A change from the sync engine.
+    public enum SyncUpdate: Sendable, Equatable {
+        case event(Event)
+        case connection(String)
+    }
+
+    /// The username of a session kept from an earlier run, if any.
+    public var restore: @Sendable () async -> String?
+    public var login: @Sendable (_ username: String, _ password: String) async throws -> String
+    public var register: @Sendable (_ username: String, _ password: String) async throws -> String
+    public var logout: @Sendable () async throws -> Void
+    /// The conversation list: refreshed when the server answers, else what is stored.
+    public var conversations: @Sendable () async throws -> [ConversationSummary]
+    /// The newest `limit` messages with a peer, refreshed first when the server answers;
+    /// `hasMore` when older ones exist.
+    public var messages: @Sendable (_ peer: String, _ limit: Int) async throws -> (messages: [LocalMessage], hasMore: Bool)
+    /// Stores a message as pending and sends the outbox (a failure to send is not an error:
+    /// the message shows as pending or failed).
+    public var send: @Sendable (_ peer: String, _ text: String) async throws -> Void
+    /// Puts a failed message back in the outbox and sends it.
+    public var retry: @Sendable (_ messageID: String) async throws -> Void
+    public var markRead: @Sendable (_ peer: String) async -> Void
+    /// A keystroke in the conversation with `peer` (the client decides when to notify).
+    public var typing: @Sendable (_ peer: String) async -> Void
+    public var timeline: @Sendable () async throws -> [TimelineEntry]
+    public var tweet: @Sendable (_ text: String) async throws -> Void
+    /// Live events and connection changes until the stream's consumer stops.
+    public var updates: @Sendable () -> AsyncStream<SyncUpdate>
+    public var saveTheme: @Sendable (Theme.Name) -> Void
+    public var now: @Sendable () -> ContinuousClock.Instant
+    /// A clock tick about ten times a second (typing expiry, spinners), until the consumer stops.
+    public var ticks: @Sendable () -> AsyncStream<ContinuousClock.Instant>
+
+    /// Creates a client from its closures.
+    public init(
+        restore: @escaping @Sendable () async -> String?,
+        login: @escaping @Sendable (String, String) async throws -> String,
+        register: @escaping @Sendable (String, String) async throws -> String,
+        logout: @escaping @Sendable () async throws -> Void,
+        conversations: @escaping @Sendable () async throws -> [ConversationSummary],
+        messages: @escaping @Sendable (String, Int) async throws -> (messages: [LocalMessage], hasMore: Bool),
+        send: @escaping @Sendable (String, String) async throws -> Void,
+        retry: @escaping @Sendable (String) async throws -> Void,
+        markRead: @escaping @Sendable (String) async -> Void,
+        typing: @escaping @Sendable (String) async -> Void,
+        timeline: @escaping @Sendable () async throws -> [TimelineEntry],
+        tweet: @escaping @Sendable (String) async throws -> Void,
+        updates: @escaping @Sendable () -> AsyncStream<SyncUpdate>,
+        saveTheme: @escaping @Sendable (Theme.Name) -> Void,
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        ticks: @escaping @Sendable () -> AsyncStream<ContinuousClock.Instant>
+    ) {
+        self.restore = restore
+        self.login = login
+        self.register = register
+        self.logout = logout
+        self.conversations = conversations
+        self.messages = messages
+        self.send = send
+        self.retry = retry
+        self.markRead = markRead
+        self.typing = typing
+        self.timeline = timeline
+        self.tweet = tweet
+        self.updates = updates
+        self.saveTheme = saveTheme
+        self.now = now
+        self.ticks = ticks
+    }
+
+    /// One line for a banner: what went wrong and what to do.
+    public static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as NetworkError:
+            switch error {
+            case .transport, .timeout: return "Cannot reach the server: is it running? Your messages wait in the outbox."
+            case .server(401, "invalid_credentials", _, _): return "Wrong username or password: try again (Ctrl-R to register instead)."
+            case .server(401, _, _, _): return "Your session has expired: log in again."
+            case .server(_, _, let message, _): return message
+            default: return error.description
+            }
+        case let error as AccountError: return error.description
+        case let error as OutboxError: return error.description
+        default: return String(describing: error)
+        }
+    }
+}
+
+/// A failure a test did not expect.
+public struct UnexpectedCall: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension AppClient {
+    /// Fails every call (and records which): tests override the ones a feature may use.
+    public static var failing: AppClient {
+        @Sendable func fail(_ name: String) -> UnexpectedCall { UnexpectedCall(description: "AppClient.\(name) was not expected") }
+        return AppClient(
+            restore: { nil },
+            login: { _, _ in throw fail("login") }, register: { _, _ in throw fail("register") }, logout: { throw fail("logout") },
+            conversations: { throw fail("conversations") }, messages: { _, _ in throw fail("messages") },
+            send: { _, _ in throw fail("send") }, retry: { _ in throw fail("retry") }, markRead: { _ in }, typing: { _ in },
+            timeline: { throw fail("timeline") }, tweet: { _ in throw fail("tweet") },
+            updates: { AsyncStream { $0.finish() } }, saveTheme: { _ in }, now: { .now }, ticks: { AsyncStream { $0.finish() } })
+    }
+}

@@ -1,0 +1,198 @@
+import ChirpClient
+import ChirpStore
+
+extension AppFeature {
+    /// Routes a key to the screen that shows. Every key first clears the banner.
+    func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
+        if key == .control("c") {
+            state.quit = true
+            return .merge(.cancel(id: CancelID.sync), .cancel(id: CancelID.ticks))
+        }
+        if state.banner != nil, state.screen != .login { state.banner = nil }
+        switch state.screen {
+        case .login:
+            return .send(.login(.key(key)))
+        case .compose:
+            return .send(.compose(.key(key)))
+        case .help:
+            state.screen = state.returnTo
+            return .none
+        case .settings:
+            return settingsKey(key, &state)
+        case .conversations:
+            return conversationsKey(key, &state)
+        case .newConversation:
+            return newConversationKey(key, &state)
+        case .conversation:
+            return conversationKey(key, &state)
+        case .timeline:
+            return timelineKey(key, &state)
+        }
+    }
+
+    /// Keys every list screen shares: help, settings, quit, logout.
+    private func commonKey(_ key: Key, _ state: inout State) -> Effect<Action>? {
+        switch key {
+        case .character("?"):
+            state.returnTo = state.screen
+            state.screen = .help
+            return Effect.none
+        case .character("s"):
+            state.returnTo = state.screen
+            state.settingsSelection = Theme.Name.allCases.firstIndex(of: state.theme) ?? 0
+            state.screen = .settings
+            return Effect.none
+        case .character("q"):
+            state.quit = true
+            return .merge(.cancel(id: CancelID.sync), .cancel(id: CancelID.ticks))
+        case .character("L"):
+            state.busySince = state.now
+            let client = self.client
+            return .run { send in
+                try await client.logout()
+                await send(.loggedOut)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func conversationsKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        if let effect = commonKey(key, &state) { return effect }
+        switch key {
+        case .up, .character("k"):
+            state.selectedConversation = max(state.selectedConversation - 1, 0)
+        case .down, .character("j"):
+            state.selectedConversation = min(state.selectedConversation + 1, max(state.conversations.count - 1, 0))
+        case .enter:
+            guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
+            return openConversation(state.conversations[state.selectedConversation].peerName, &state)
+        case .character("n"):
+            state.newPeer = TextInput(limit: 15)
+            state.screen = .newConversation
+        case .character("r"):
+            return loadConversations(&state)
+        case .tab, .character("t"):
+            state.screen = .timeline
+            return loadTimeline(&state)
+        default:
+            break
+        }
+        return .none
+    }
+
+    private func newConversationKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        switch key {
+        case .escape:
+            state.screen = .conversations
+        case .enter:
+            let peer = state.newPeer.trimmed
+            guard !peer.isEmpty else { return .none }
+            return openConversation(peer, &state)
+        case .character(let character) where !(character.isLetter || character.isNumber || character == "_"):
+            break
+        default:
+            _ = state.newPeer.handle(key)
+        }
+        return .none
+    }
+
+    private func conversationKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        guard let peer = state.peer else { return .none }
+        switch key {
+        case .escape:
+            state.screen = .conversations
+            state.peer = nil
+            state.messages = []
+            return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+        case .enter:
+            let text = state.draft.trimmed
+            guard !text.isEmpty else { return .none }
+            state.draft = TextInput()
+            state.scroll = 0
+            let client = self.client
+            return .run { send in
+                try await client.send(peer, text)
+                await send(.sent)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        case .up, .pageUp:
+            state.scroll += key == .pageUp ? 10 : 1
+            let visibleFromBottom = state.messages.count
+            if state.scroll >= visibleFromBottom - 1, state.hasOlderMessages {
+                // Scrolled to the oldest loaded message: load the page before it.
+                state.messageLimit += AppState.pageSize
+                state.busySince = state.now
+                return reloadMessages(state)
+            }
+            state.scroll = min(state.scroll, max(visibleFromBottom - 1, 0))
+        case .down, .pageDown:
+            state.scroll = max(state.scroll - (key == .pageDown ? 10 : 1), 0)
+        case .control("r"):
+            guard let failed = state.messages.last(where: { $0.state == .failed }) else {
+                state.banner = .init("No failed message to retry.", isError: false)
+                return .none
+            }
+            let client = self.client
+            return .run { send in
+                try await client.retry(failed.id)
+                await send(.sent)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        default:
+            guard state.draft.handle(key, multiline: true) else { return .none }
+            if case .character = key {
+                let client = self.client
+                return .run { _ in await client.typing(peer) }
+            }
+        }
+        return .none
+    }
+
+    private func timelineKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        if let effect = commonKey(key, &state) { return effect }
+        switch key {
+        case .escape, .tab:
+            state.screen = .conversations
+            return loadConversations(&state)
+        case .character("r"):
+            state.timelineScroll = 0
+            return loadTimeline(&state)
+        case .character("c"):
+            state.returnTo = .timeline
+            state.screen = .compose
+        case .up, .character("k"):
+            state.timelineScroll = max(state.timelineScroll - 1, 0)
+        case .down, .character("j"):
+            state.timelineScroll = min(state.timelineScroll + 1, max(state.tweets.count - 1, 0))
+        default:
+            break
+        }
+        return .none
+    }
+
+    private func settingsKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        let themes = Theme.Name.allCases
+        switch key {
+        case .up, .character("k"):
+            state.settingsSelection = max(state.settingsSelection - 1, 0)
+        case .down, .character("j"):
+            state.settingsSelection = min(state.settingsSelection + 1, themes.count - 1)
+        case .enter:
+            let theme = themes[state.settingsSelection]
+            state.theme = theme
+            state.screen = state.returnTo
+            let client = self.client
+            return .run { _ in client.saveTheme(theme) }
+        case .escape:
+            state.screen = state.returnTo
+        default:
+            break
+        }
+        return .none
+    }
+}

@@ -1,0 +1,192 @@
+import ChirpClient
+import ChirpModels
+import ChirpStore
+
+/// The terminal app's root feature: which screen shows, the session, live events, and the
+/// child features (login, compose) scoped into it. Keys go to the screen that shows.
+public struct AppFeature: Reducer {
+    public typealias State = AppState
+
+    public enum Action: Sendable, Equatable {
+        case start
+        case restored(String?)
+        case key(Key)
+        case tick(ContinuousClock.Instant)
+        case login(LoginFeature.Action)
+        case compose(ComposeFeature.Action)
+        case conversationsLoaded([ConversationSummary])
+        case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
+        case timelineLoaded([TimelineEntry])
+        case sync(AppClient.SyncUpdate)
+        case sent
+        case failed(String)
+        case loggedOut
+    }
+
+    enum CancelID { case sync, ticks, load }
+
+    let client: AppClient
+
+    /// The app over `client`.
+    public init(client: AppClient) { self.client = client }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        CombineReducers<State, Action>([
+            Scope(state: \State.login, action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
+                  child: LoginFeature(client: client)),
+            Scope(state: \State.compose, action: ActionLink(embed: Action.compose, extract: { if case .compose(let a) = $0 { a } else { nil } }),
+                  child: ComposeFeature(client: client)),
+            Reduce { state, action in self.core(&state, action) },
+        ]).reduce(into: &state, action: action)
+    }
+
+    private func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+            let client = self.client
+            return .merge(
+                .run { send in await send(.restored(await client.restore())) },
+                .run { send in for await now in client.ticks() { await send(.tick(now)) } }.cancellable(id: CancelID.ticks))
+        case .restored(let username):
+            guard let username else {
+                state.screen = .login
+                return .none
+            }
+            return sessionStarted(&state, username)
+        case .login(.delegate(.loggedIn(let username))):
+            return sessionStarted(&state, username)
+        case .login, .compose(.key), .compose(.posted), .compose(.failed):
+            return .none
+        case .compose(.delegate(.done(let posted))):
+            state.screen = .timeline
+            return posted ? loadTimeline(&state) : .none
+        case .key(let key):
+            return handle(key, &state)
+        case .tick(let now):
+            state.now = now
+            state.typing = state.typing.filter { $0.value > now }
+            return .none
+        case .conversationsLoaded(let rows):
+            state.busySince = nil
+            state.conversations = rows
+            state.selectedConversation = min(state.selectedConversation, max(rows.count - 1, 0))
+            return .none
+        case .messagesLoaded(let peer, let messages, let hasMore):
+            guard peer == state.peer else { return .none }
+            state.busySince = nil
+            state.messages = messages
+            state.hasOlderMessages = hasMore
+            return .none
+        case .timelineLoaded(let tweets):
+            state.busySince = nil
+            state.tweets = tweets
+            state.newTweets = 0
+            return .none
+        case .sync(let update):
+            return apply(update, &state)
+        case .sent:
+            return reloadMessages(state)
+        case .failed(let message):
+            state.busySince = nil
+            state.banner = .init(message, isError: true)
+            return .none
+        case .loggedOut:
+            let theme = state.theme
+            state = AppState(now: state.now, theme: theme)
+            state.banner = .init("Logged out; this user's local data is deleted.", isError: false)
+            return .cancel(id: CancelID.sync)
+        }
+    }
+
+    private func sessionStarted(_ state: inout State, _ username: String) -> Effect<Action> {
+        state.username = username
+        state.screen = .conversations
+        state.connection = "connecting"
+        let client = self.client
+        return .merge(
+            .run { send in for await update in client.updates() { await send(.sync(update)) } }.cancellable(id: CancelID.sync, cancelInFlight: true),
+            loadConversations(&state))
+    }
+
+    func loadConversations(_ state: inout State) -> Effect<Action> {
+        state.busySince = state.busySince ?? state.now
+        let client = self.client
+        return .run { send in await send(.conversationsLoaded(try await client.conversations())) } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+    }
+
+    func openConversation(_ peer: String, _ state: inout State) -> Effect<Action> {
+        state.peer = peer
+        state.screen = .conversation
+        state.messages = []
+        state.messageLimit = AppState.pageSize
+        state.scroll = 0
+        state.draft = TextInput()
+        state.busySince = state.now
+        let client = self.client
+        let limit = state.messageLimit
+        return .run { send in
+            let page = try await client.messages(peer, limit)
+            await send(.messagesLoaded(peer: peer, messages: page.messages, hasMore: page.hasMore))
+            await client.markRead(peer)
+        } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+        .cancellable(id: CancelID.load, cancelInFlight: true)
+    }
+
+    func reloadMessages(_ state: State) -> Effect<Action> {
+        guard let peer = state.peer, state.screen == .conversation else { return .none }
+        let client = self.client
+        let limit = state.messageLimit
+        return .run { send in
+            let page = try await client.messages(peer, limit)
+            await send(.messagesLoaded(peer: peer, messages: page.messages, hasMore: page.hasMore))
+            await client.markRead(peer)
+        } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+    }
+
+    func loadTimeline(_ state: inout State) -> Effect<Action> {
+        state.busySince = state.now
+        let client = self.client
+        return .run { send in await send(.timelineLoaded(try await client.timeline())) } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+    }
+
+    private func apply(_ update: AppClient.SyncUpdate, _ state: inout State) -> Effect<Action> {
+        switch update {
+        case .connection(let text):
+            state.connection = text
+            return .none
+        case .event(let event):
+            switch event.payload {
+            case .messageCreated(let message):
+                state.typing[message.sender.lowercased()] = nil
+                if state.screen == .conversation, let peer = state.peer,
+                   [message.sender.lowercased(), message.recipient.lowercased()].contains(peer.lowercased()) {
+                    return reloadMessages(state)
+                }
+                if state.screen == .conversations { return loadConversations(&state) }
+                return .none
+            case .messageRead(let receipt):
+                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state) }
+                return .none
+            case .typing(let notice):
+                state.typing[notice.from.lowercased()] = state.now + .seconds(30)
+                return .none
+            case .tweetCreated:
+                state.newTweets += 1
+                return .none
+            case .followCreated(let notice):
+                state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
+                return .none
+            case .unknown:
+                return .none
+            }
+        }
+    }
+}

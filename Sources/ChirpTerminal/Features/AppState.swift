@@ -1,0 +1,72 @@
+import ChirpClient
+
+/// Everything the terminal app shows, as one value: rendering is a function of it.
+public struct AppState: Sendable, Equatable {
+    /// The screens.
+    public enum Screen: Sendable, Equatable {
+        case login, conversations, newConversation, conversation, timeline, compose, help, settings
+    }
+
+    /// A one-line message over the key hints: an error says what to do.
+    public struct Banner: Sendable, Equatable {
+        public var text: String
+        public var isError: Bool
+        public init(_ text: String, isError: Bool) {
+            self.text = text
+            self.isError = isError
+        }
+    }
+
+    public var screen: Screen = .login
+    /// Where help, settings and compose return to.
+    public var returnTo: Screen = .conversations
+    public var username: String?
+    public var connection = "offline"
+    public var banner: Banner?
+    /// When the current slow operation started (a spinner shows after 150 ms).
+    public var busySince: ContinuousClock.Instant?
+    public var now: ContinuousClock.Instant
+    public var theme: Theme.Name
+
+    public var login = LoginFeature.State()
+    public var compose = ComposeFeature.State()
+
+    public var conversations: [ConversationSummary] = []
+    public var selectedConversation = 0
+    public var newPeer = TextInput(limit: 15)
+
+    /// The open conversation.
+    public var peer: String?
+    public var messages: [LocalMessage] = []
+    public var messageLimit = AppState.pageSize
+    public var hasOlderMessages = false
+    /// Rows scrolled up from the newest message.
+    public var scroll = 0
+    public var draft = TextInput()
+    /// Peer (lowercased) → when their typing notice expires.
+    public var typing: [String: ContinuousClock.Instant] = [:]
+
+    public var tweets: [TimelineEntry] = []
+    public var timelineScroll = 0
+    public var newTweets = 0
+
+    public var settingsSelection = 0
+    public var quit = false
+
+    /// Messages loaded per page of a conversation.
+    public static let pageSize = 30
+
+    public init(now: ContinuousClock.Instant, theme: Theme.Name = .dark) {
+        self.now = now
+        self.theme = theme
+    }
+
+    /// Whether a spinner shows: an operation has run for 150 ms or more.
+    public var showsSpinner: Bool {
+        guard let busySince else { return false }
+        return now - busySince >= .milliseconds(150)
+    }
+
+    /// Peers typing to this user now.
+    public var typingPeers: [String] { typing.filter { $0.value > now }.keys.sorted() }
+}

@@ -1,0 +1,71 @@
+/// Rendering: a pure function from the app's state (and the terminal's size) to a frame.
+public enum AppView {
+    /// The smallest terminal the app draws in.
+    public static let minimumSize = (width: 40, height: 10)
+    static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    /// The frame for `state` at `width`×`height`.
+    public static func render(_ state: AppState, width: Int, height: Int, noColor: Bool = false) -> Frame {
+        let theme = Theme.named(state.theme, noColor: noColor)
+        var canvas = Canvas(width: width, height: height, theme: theme)
+        guard width >= minimumSize.width, height >= minimumSize.height else {
+            canvas.text("Window too small: Chirp needs \(minimumSize.width)×\(minimumSize.height).", x: 0, y: 0, style: theme.error, maxX: width)
+            return canvas.frame
+        }
+        statusBar(state, &canvas)
+        let body = 1..<(height - 2)
+        switch state.screen {
+        case .login: LoginScreen.draw(state, in: body, on: &canvas)
+        case .conversations: ConversationListScreen.draw(state, in: body, on: &canvas)
+        case .newConversation: ConversationListScreen.drawNewConversation(state, in: body, on: &canvas)
+        case .conversation: ConversationScreen.draw(state, in: body, on: &canvas)
+        case .timeline: TimelineScreen.draw(state, in: body, on: &canvas)
+        case .compose: ComposeScreen.draw(state, in: body, on: &canvas)
+        case .help: HelpScreen.draw(state, in: body, on: &canvas)
+        case .settings: SettingsScreen.draw(state, noColor: noColor, in: body, on: &canvas)
+        }
+        if let banner = state.banner {
+            canvas.bar(y: height - 2, left: " " + banner.text, style: banner.isError ? theme.error : theme.notice)
+        }
+        canvas.bar(y: height - 1, left: " " + hints(for: state), style: theme.muted)
+        return canvas.frame
+    }
+
+    static func statusBar(_ state: AppState, _ canvas: inout Canvas) {
+        let user = state.username.map { " · \($0)" } ?? ""
+        var right = state.username == nil ? "" : (state.connection == "live" ? "● live" : "○ \(state.connection)")
+        if state.showsSpinner {
+            let elapsed = state.busySince.map { state.now - $0 } ?? .zero
+            let index = Int(elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000) % spinner.count
+            right = spinner[index] + " " + right
+        }
+        canvas.bar(y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.peer))", right: right + " ", style: canvas.theme.statusBar)
+    }
+
+    static func title(_ screen: AppState.Screen, peer: String?) -> String {
+        switch screen {
+        case .login: "log in"
+        case .conversations: "conversations"
+        case .newConversation: "new message"
+        case .conversation: peer ?? "conversation"
+        case .timeline: "timeline"
+        case .compose: "new tweet"
+        case .help: "help"
+        case .settings: "settings"
+        }
+    }
+
+    static func hints(for state: AppState) -> String {
+        switch state.screen {
+        case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
+            : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
+        case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · L log out · q quit"
+        case .newConversation: "Enter open · Esc back"
+        case .conversation: "Enter send · Alt-Enter new line · ↑ older · Ctrl-R retry failed · Esc back"
+        case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
+        case .compose: "Enter post · Alt-Enter new line · Esc cancel"
+        case .help: "any key: back"
+        case .settings: "↑↓ choose · Enter apply · Esc back"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Every key, by screen.
+enum HelpScreen {
+    static let sections: [(String, [(String, String)])] = [
+        ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings (theme)"), ("q", "quit (lists)"), ("L", "log out")]),
+        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"), ("r", "refresh")]),
+        ("Conversation", [("typing", "compose (the peer sees you typing)"), ("Enter", "send"), ("Alt-Enter", "new line"),
+                          ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"), ("Esc", "back")]),
+        ("Timeline", [("r", "refresh"), ("c", "compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
+        ("Login", [("Tab", "next field"), ("Enter", "log in / register"), ("Ctrl-R", "switch log in / register")]),
+    ]
+
+    static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
+        let theme = canvas.theme
+        canvas.text("Keys", x: 1, y: rows.lowerBound, style: theme.title)
+        var y = rows.lowerBound + 2
+        var x = 1
+        let columnWidth = canvas.width >= 100 ? canvas.width / 2 - 1 : canvas.width - 2
+        for (title, keys) in sections {
+            if y + keys.count + 1 >= rows.upperBound, x == 1, columnWidth < canvas.width - 2 {
+                x = columnWidth + 2
+                y = rows.lowerBound + 2
+            }
+            guard y < rows.upperBound else { break }
+            canvas.text(title, x: x, y: y, style: theme.accent)
+            y += 1
+            for (key, meaning) in keys {
+                guard y < rows.upperBound else { break }
+                canvas.text(key, x: x + 2, y: y, style: theme.base)
+                canvas.text(meaning, x: x + 14, y: y, style: theme.muted, maxX: x + columnWidth)
+                y += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ChirpStore
+import Foundation
+
+/// Runs the app in the terminal: one store, a frame rendered for every new state and written
+/// as a diff against the last one (all of it after a resize), keys sent as actions, until the
+/// state says quit.
+@MainActor
+public enum TerminalApp {
+    public static func run(client: AppClient, theme: Theme.Name, noColor: Bool, welcome: String? = nil) async {
+        let device = TerminalDevice()
+        var initial = AppState(now: client.now(), theme: theme)
+        if let welcome { initial.banner = .init(welcome, isError: false) }
+        let store = Store(initialState: initial, reducer: AppFeature(client: client))
+        device.start()
+        defer { device.restore() }
+        var last: Frame?
+        let token = store.observe { state in
+            let size = device.size
+            let frame = AppView.render(state, width: size.width, height: size.height, noColor: noColor)
+            if frame != last {
+                device.write(FrameDiff.ansi(from: last, to: frame))
+                last = frame
+            }
+        }
+        store.send(.start)
+        for await key in device.keys() {
+            store.send(.key(key))
+            if store.state.quit { break }
+        }
+        token.cancel()
+    }
+}

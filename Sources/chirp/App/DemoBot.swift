@@ -1,0 +1,46 @@
+import ChirpClient
+import ChirpModels
+import Foundation
+
+/// bob in the demo: answers every direct message (showing "typing" first), and tweets now and
+/// then.
+struct DemoBot {
+    let session: UserSession
+
+    static let tweets = [
+        "Did you know? Every Chirp message is stored on the sender's device before it is sent.",
+        "Chirp fact: each user's events have gap-free sequence numbers, so reconnecting loses nothing.",
+        "Beep. Still here. Send me a message!",
+    ]
+
+    func run() async {
+        // What happened before the demo started needs no answer.
+        _ = try? await session.sync.catchUp()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await session.sync.run(onEvent: { event in
+                    guard case .messageCreated(let message) = event.payload,
+                          message.recipient.lowercased() == session.username.lowercased() else { return }
+                    await reply(to: message)
+                })
+            }
+            group.addTask {
+                var index = 0
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(45))
+                    if Task.isCancelled { break }
+                    _ = try? await session.tweet(Self.tweets[index % Self.tweets.count])
+                    index += 1
+                }
+            }
+        }
+    }
+
+    private func reply(to message: Message) async {
+        _ = try? await session.api.send(ChirpEndpoints.Typing(to: message.sender))
+        try? await Task.sleep(for: .milliseconds(700))
+        let quoted = message.text.count > 60 ? String(message.text.prefix(57)) + "…" : message.text
+        _ = try? await session.send("🤖 You said “\(quoted)”. Nice! (I'm a bot.)", to: message.sender)
+        try? await session.markRead(message.sender)
+    }
+}

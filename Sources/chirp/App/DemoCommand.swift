@@ -1,0 +1,37 @@
+import ArgumentParser
+import ChirpClient
+import ChirpModules
+import ChirpNetworking
+import ChirpTerminal
+import Foundation
+
+/// `chirp demo`: an embedded server with accounts, history and a bot, and the app logged in as
+/// alice. Everything lives in temporary directories and is gone when the app quits.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Try Chirp: a demo server with alice, bob (a bot) and carol, and the app as alice.")
+
+    @OptionGroup var options: AppOptions
+
+    func run() async throws {
+        guard TerminalDevice.isInteractive else {
+            throw CommandFailure("chirp demo needs a terminal: run it in one (tmux works too)")
+        }
+        print("Starting the demo server and seeding it…")
+        let server = try await EmbeddedServer { $0.rateLimitsEnabled = false }
+        let homes = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-demo-\(UUID().uuidString)")
+        let seeded = try await DemoSeeder(server: server.baseURL, homes: homes).seed()
+        let bot = Task { await DemoBot(session: seeded.bob).run() }
+        let url = server.baseURL.absoluteString
+        let hint = "As someone else, from another terminal: chirp login carol --server \(url) (password chirp-demo)"
+        print(hint)
+        let theme = options.resolvedTheme(for: seeded.alice.context.currentUser)
+        await TerminalApp.run(
+            client: .live(manager: seeded.alice), theme: theme, noColor: options.noColor,
+            welcome: "You are alice · bob is a bot · others: chirp login carol --server \(url), password chirp-demo")
+        bot.cancel()
+        await server.stop()
+        try? FileManager.default.removeItem(at: homes)
+        print("Demo over; its server and data are gone. \(hint.replacingOccurrences(of: "As someone", with: "Next time, as someone"))")
+    }
+}
