@@ -181,6 +181,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ChirpTerminalTests",
+            dependencies: ["ChirpTerminal", "ChirpStore", "ChirpStoreTesting", "ChirpClient", "ChirpModels", "ChirpTestSupport"],
+            exclude: ["Frames"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ChirpStoreTests",
             dependencies: ["ChirpStore", "ChirpStoreTesting"],
             swiftSettings: strict

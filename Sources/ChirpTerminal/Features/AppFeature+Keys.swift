@@ -10,10 +10,8 @@ extension AppFeature {
         }
         if state.banner != nil, state.screen != .login { state.banner = nil }
         switch state.screen {
-        case .login:
-            return .send(.login(.key(key)))
-        case .compose:
-            return .send(.compose(.key(key)))
+        case .login, .compose:
+            return .none  // routed to the form's feature before this reducer runs
         case .help:
             state.screen = state.returnTo
             return .none

@@ -31,7 +31,13 @@ public struct AppFeature: Reducer {
     public init(client: AppClient) { self.client = client }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        CombineReducers<State, Action>([
+        // Keys on a form screen belong to that form's feature.
+        var action = action
+        if case .key(let key) = action, key != .control("c") {
+            if state.screen == .login { action = .login(.key(key)) }
+            if state.screen == .compose { action = .compose(.key(key)) }
+        }
+        return CombineReducers<State, Action>([
             Scope(state: \State.login, action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
                   child: LoginFeature(client: client)),
             Scope(state: \State.compose, action: ActionLink(embed: Action.compose, extract: { if case .compose(let a) = $0 { a } else { nil } }),

@@ -59,7 +59,7 @@ public enum AppView {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
-        case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · L log out · q quit"
+        case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · q quit"
         case .newConversation: "Enter open · Esc back"
         case .conversation: "Enter send · Alt-Enter new line · ↑ older · Ctrl-R retry failed · Esc back"
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"

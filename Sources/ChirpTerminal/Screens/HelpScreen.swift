@@ -3,7 +3,7 @@ enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings (theme)"), ("q", "quit (lists)"), ("L", "log out")]),
         ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"), ("r", "refresh")]),
-        ("Conversation", [("typing", "compose (the peer sees you typing)"), ("Enter", "send"), ("Alt-Enter", "new line"),
+        ("Conversation", [("letters", "write; peer sees typing"), ("Enter", "send"), ("Alt-Enter", "new line"),
                           ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"), ("Esc", "back")]),
         ("Timeline", [("r", "refresh"), ("c", "compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
         ("Login", [("Tab", "next field"), ("Enter", "log in / register"), ("Ctrl-R", "switch log in / register")]),
@@ -14,7 +14,7 @@ enum HelpScreen {
         canvas.text("Keys", x: 1, y: rows.lowerBound, style: theme.title)
         var y = rows.lowerBound + 2
         var x = 1
-        let columnWidth = canvas.width >= 100 ? canvas.width / 2 - 1 : canvas.width - 2
+        let columnWidth = canvas.width >= 70 ? canvas.width / 2 - 1 : canvas.width - 2
         for (title, keys) in sections {
             if y + keys.count + 1 >= rows.upperBound, x == 1, columnWidth < canvas.width - 2 {
                 x = columnWidth + 2

@@ -1,0 +1,92 @@
+import ChirpClient
+import ChirpTerminal
+import Foundation
+import Testing
+
+/// Rendering is a pure function of the state: every screen at 80×24 and 120×40 is compared
+/// with a checked-in text frame (`Frames/`). Run with `RECORD_FRAMES=1` to rewrite them after
+/// an intended change, then review the diff.
+@Suite("Rendering")
+struct RenderingTests {
+    static let framesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Frames")
+
+    static func state(_ screen: AppState.Screen) -> AppState {
+        var state = AppState(now: Fixtures.start)
+        state.username = "alice"
+        state.connection = "live"
+        state.screen = screen
+        state.conversations = Fixtures.conversations
+        state.tweets = Fixtures.tweets
+        switch screen {
+        case .login:
+            state.username = nil
+            state.login.username.text = "alice"
+            state.login.password.text = "secret"
+            state.login.focus = .password
+            state.login.error = "Wrong username or password: try again (Ctrl-R to register instead)."
+        case .conversation:
+            state.peer = "bob"
+            state.messages = Fixtures.history
+            state.hasOlderMessages = true
+            state.draft.text = "a reply in progress"
+            state.typing = ["bob": Fixtures.start + .seconds(10)]
+        case .timeline:
+            state.newTweets = 2
+        case .compose:
+            state.compose.input.text = "Composing a tweet with an emoji 🐦 and wide text 你好"
+        case .newConversation:
+            state.newPeer.text = "car"
+        case .settings:
+            state.settingsSelection = 1
+        case .conversations:
+            state.banner = .init("carol follows you now.", isError: false)
+        case .help:
+            break
+        }
+        return state
+    }
+
+    static let screens: [(String, AppState.Screen)] = [
+        ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
+        ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings),
+    ]
+
+    @Test(arguments: [(80, 24), (120, 40)])
+    func everyScreenMatchesItsReferenceFrame(width: Int, height: Int) throws {
+        for (name, screen) in Self.screens {
+            let frame = AppView.render(Self.state(screen), width: width, height: height)
+            let url = Self.framesDirectory.appendingPathComponent("\(name)-\(width)x\(height).txt")
+            if ProcessInfo.processInfo.environment["RECORD_FRAMES"] != nil {
+                try FileManager.default.createDirectory(at: Self.framesDirectory, withIntermediateDirectories: true)
+                try (frame.text + "\n").write(to: url, atomically: true, encoding: .utf8)
+                continue
+            }
+            let reference = try String(contentsOf: url, encoding: .utf8)
+            #expect(frame.text + "\n" == reference, "\(name) at \(width)×\(height) differs from Frames/\(url.lastPathComponent)")
+            // Every row fits the width, counting wide characters as two columns.
+            for line in frame.text.split(separator: "\n") {
+                #expect(TextWidth.of(line) <= width, "\(name): a row is wider than \(width)")
+            }
+        }
+    }
+
+    @Test func tooSmallATerminalSaysSo() {
+        let frame = AppView.render(Self.state(.conversations), width: 30, height: 8)
+        #expect(frame.text.hasPrefix("Window too small"))
+    }
+
+    @Test func aConversationOfTenThousandMessagesRendersOnlyWhatShows() {
+        var state = Self.state(.conversation)
+        state.messages = (1...10_000).map { Fixtures.message($0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "message \($0)", state: .read) }
+        state.hasOlderMessages = false
+        let frame = AppView.render(state, width: 80, height: 24)
+        #expect(frame.text.contains("message 10000"))
+        #expect(!frame.text.contains("message 9000"))
+    }
+
+    @Test func noColorKeepsEmphasisButDropsColors() {
+        let frame = AppView.render(Self.state(.conversations), width: 80, height: 24, noColor: true)
+        #expect(frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
+        #expect(frame.cells.contains { $0.style.reverse })
+    }
+}
