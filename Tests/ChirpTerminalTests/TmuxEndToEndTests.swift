@@ -1,0 +1,116 @@
+import ChirpTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct TmuxError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// `chirp demo` driven like a person would, in a real terminal (tmux), asserting on what the
+/// screen shows. In CI tmux must be there (`.ci/run` installs it); elsewhere the test is
+/// skipped, saying why, when tmux is missing.
+@Suite("Terminal app under tmux", .serialized)
+struct TmuxEndToEndTests {
+    static let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let required = ProcessInfo.processInfo.environment["CI"] != nil
+
+    /// One tmux server of its own, one session running a command.
+    final class Pane {
+        let socket = "chirp-test-\(UUID().uuidString.prefix(8))"
+        let tmux: String
+
+        init(tmux: String, command: String, width: Int = 100, height: Int = 30) throws {
+            self.tmux = tmux
+            try run(["new-session", "-d", "-s", "app", "-x", String(width), "-y", String(height), command])
+        }
+
+        /// Runs a tmux command with `posix_spawn` and `waitpid`; its output goes to a file,
+        /// never a pipe (the tmux server that the first command starts would inherit a pipe and
+        /// keep it open). Foundation's `Process` is not used here: it was seen to leave the
+        /// short-lived tmux client unreaped, so that waiting for it never returned.
+        @discardableResult
+        func run(_ arguments: [String]) throws -> String {
+            let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+            defer { try? FileManager.default.removeItem(atPath: outputPath) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            let argv = ([tmux, "-L", socket] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, environ)
+            guard spawned == 0 else { throw TmuxError(description: "cannot start tmux: error \(spawned)") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+
+        var screen: String { (try? run(["capture-pane", "-p", "-t", "app"])) ?? "" }
+
+        func keys(_ keys: String...) throws { try run(["send-keys", "-t", "app"] + keys) }
+        func type(_ text: String) throws { try run(["send-keys", "-t", "app", "-l", text]) }
+
+        /// Waits until the screen contains all of `texts`; returns the screen.
+        func waitFor(_ texts: String..., timeout: Duration = .seconds(30)) async throws -> String {
+            let deadline = ContinuousClock.now + timeout
+            var current = screen
+            while !texts.allSatisfy(current.contains), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                current = screen
+            }
+            return current
+        }
+
+        deinit { _ = try? run(["kill-server"]) }
+    }
+
+    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    func theDemoFromConversationToTweetToLogout() async throws {
+        let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
+        let binary = ServerProcess.binaryURL.path
+        let pane = try Pane(tmux: tmux, command: "\(binary) demo; echo 'chirp exited'; sleep 30")
+
+        var screen = try await pane.waitFor("Conversations", "bob", "carol")
+        #expect(screen.contains("Conversations") && screen.contains("● live"), "the app opened as alice:\n\(screen)")
+
+        try pane.keys("n")
+        screen = try await pane.waitFor("To whom?")
+        try pane.type("bob")
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("Hi Alice! I'm bob")
+        #expect(screen.contains("Hi Alice! I'm bob"), "the conversation with bob opened:\n\(screen)")
+
+        try pane.type("hello from tmux")
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("You said “hello from tmux”")
+        #expect(screen.contains("You said “hello from tmux”"), "the bot answered:\n\(screen)")
+
+        try pane.keys("Escape")
+        screen = try await pane.waitFor("Conversations")
+        try pane.keys("t")
+        screen = try await pane.waitFor("Timeline", "@carol")
+        #expect(screen.contains("Timeline") && screen.contains("@carol"), "the timeline opened:\n\(screen)")
+        try pane.keys("c")
+        screen = try await pane.waitFor("New tweet")
+        try pane.type("tweeting from tmux")
+        screen = try await pane.waitFor("18/280")
+        #expect(screen.contains("18/280"), "the live count:\n\(screen)")
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("Timeline", "tweeting from tmux")
+        #expect(screen.contains("tweeting from tmux") && !screen.contains("New tweet"), "the tweet is on the timeline:\n\(screen)")
+
+        try pane.keys("L")
+        screen = try await pane.waitFor("Username", "Password")
+        #expect(screen.contains("Log in") && screen.contains("Username"), "logged out to the login screen:\n\(screen)")
+
+        try pane.keys("C-c")
+        screen = try await pane.waitFor("chirp exited")
+        #expect(screen.contains("Demo over"), "the app quit and the demo cleaned up:\n\(screen)")
+    }
+}
