@@ -5,7 +5,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure parts of Chirp on this machine.",
-        subcommands: [TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self])
+        subcommands: [TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self])
 }
 
 /// Latency figures of one run.

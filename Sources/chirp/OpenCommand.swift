@@ -1,8 +1,10 @@
 import ArgumentParser
 import ChirpClient
+import ChirpTerminal
 import Foundation
 
-/// `chirp open URL`: shows a `chirp://` deep link through the client's modules and router.
+/// `chirp open URL`: in a terminal, opens the app at that screen (`AppCoordinator`); otherwise
+/// prints the screen's text through the client's modules and router.
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
@@ -13,10 +15,19 @@ struct OpenCommand: AsyncParsableCommand {
     var url: String
 
     @OptionGroup var client: ClientOptions
+    @OptionGroup var app: AppOptions
 
     func run() async throws {
         guard let link = URL(string: url), link.scheme != nil else {
             throw ValidationError("'\(url)' is not a URL; try chirp://timeline")
+        }
+        // In a terminal, a link to one of the app's screens opens the app there.
+        if TerminalDevice.isInteractive, await AppCoordinator().action(for: link) != nil {
+            let manager = try AccountManager(home: URL(fileURLWithPath: client.home), serverURL: try client.serverURL)
+            if let token = client.sessionToken { _ = try await ClientRuntime(client).run { try await manager.adopt(token: token) } }
+            await TerminalApp.run(
+                client: .live(manager: manager), theme: app.resolvedTheme(for: manager.context.currentUser), noColor: app.noColor, open: link)
+            return
         }
         let app = try ChirpClientApp(home: URL(fileURLWithPath: client.home), server: try client.serverURL, token: client.sessionToken)
         do {

@@ -4,6 +4,7 @@ import ChirpNetworking
 import ChirpStore
 import ChirpStoreTesting
 import ChirpTerminal
+import Foundation
 import Testing
 
 /// The app's features, exhaustively: every state change asserted, every effect received.
@@ -220,5 +221,39 @@ struct AppFeatureTests {
             $0.busySince = nil
         }
         await store.finish()
+    }
+}
+
+/// Links open screens through the router, also before the login finished.
+@MainActor
+@Suite("Terminal app navigation")
+struct AppNavigationTests {
+    @Test func aLinkOpensItsScreenAfterTheSessionIsRestored() async {
+        let backend = FakeBackend()
+        var client = backend.client()
+        client.restore = { "alice" }
+        backend.data.withLock { $0.messages = [Fixtures.history[0]] }
+        let store = TestStore(initialState: AppState(now: Fixtures.start), reducer: AppFeature(client: client))
+        let action = await AppCoordinator().action(for: URL(string: "chirp://conversation/bob")!)
+        #expect(action == .navigate(.conversation("bob")))
+        await store.send(action!) { $0.pendingDestination = .conversation("bob") }
+        await store.send(.start)
+        await store.receive(.restored("alice")) {
+            $0.username = "alice"
+            $0.screen = .conversations
+            $0.connection = "connecting"
+            $0.busySince = Fixtures.start
+            $0.pendingDestination = nil
+        }
+        await store.receive(.navigate(.conversation("bob"))) {
+            $0.peer = "bob"
+            $0.screen = .conversation
+        }
+        await store.receive(.conversationsLoaded([])) { $0.busySince = nil }
+        await store.receive(.messagesLoaded(peer: "bob", messages: [Fixtures.history[0]], hasMore: false)) {
+            $0.messages = [Fixtures.history[0]]
+        }
+        await store.finish()
+        #expect(await AppCoordinator().action(for: URL(string: "chirp://nowhere")!) == nil)
     }
 }

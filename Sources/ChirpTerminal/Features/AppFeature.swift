@@ -21,6 +21,8 @@ public struct AppFeature: Reducer {
         case sent
         case failed(String)
         case loggedOut
+        /// Go to a screen (from a `chirp://` link); waits for the login when needed.
+        case navigate(AppDestination)
     }
 
     enum CancelID { case sync, ticks, load }
@@ -96,6 +98,12 @@ public struct AppFeature: Reducer {
             state.busySince = nil
             state.banner = .init(message, isError: true)
             return .none
+        case .navigate(let destination):
+            guard state.username != nil else {
+                state.pendingDestination = destination
+                return .none
+            }
+            return navigate(to: destination, &state)
         case .loggedOut:
             let theme = state.theme
             state = AppState(now: state.now, theme: theme)
@@ -109,9 +117,41 @@ public struct AppFeature: Reducer {
         state.screen = .conversations
         state.connection = "connecting"
         let client = self.client
-        return .merge(
+        var effects: [Effect<Action>] = [
             .run { send in for await update in client.updates() { await send(.sync(update)) } }.cancellable(id: CancelID.sync, cancelInFlight: true),
-            loadConversations(&state))
+            loadConversations(&state),
+        ]
+        if let destination = state.pendingDestination {
+            state.pendingDestination = nil
+            effects.append(.send(.navigate(destination)))
+        }
+        return .merge(effects)
+    }
+
+    private func navigate(to destination: AppDestination, _ state: inout State) -> Effect<Action> {
+        switch destination {
+        case .conversations:
+            state.screen = .conversations
+            return loadConversations(&state)
+        case .conversation(let peer):
+            return openConversation(peer, &state)
+        case .timeline:
+            state.screen = .timeline
+            return loadTimeline(&state)
+        case .compose:
+            state.returnTo = .timeline
+            state.screen = .compose
+            return .none
+        case .settings:
+            state.returnTo = .conversations
+            state.settingsSelection = Theme.Name.allCases.firstIndex(of: state.theme) ?? 0
+            state.screen = .settings
+            return .none
+        case .help:
+            state.returnTo = .conversations
+            state.screen = .help
+            return .none
+        }
     }
 
     func loadConversations(_ state: inout State) -> Effect<Action> {

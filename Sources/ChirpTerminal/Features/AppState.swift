@@ -51,6 +51,8 @@ public struct AppState: Sendable, Equatable {
     public var newTweets = 0
 
     public var settingsSelection = 0
+    /// A screen asked for (by a link) before the login finished.
+    public var pendingDestination: AppDestination?
     public var quit = false
 
     /// Messages loaded per page of a conversation.
