@@ -170,18 +170,10 @@ public struct AppFeature: Reducer {
         state.scroll = 0
         state.draft = TextInput()
         state.busySince = state.now
-        let client = self.client
-        let limit = state.messageLimit
-        return .run { send in
-            let page = try await client.messages(peer, limit)
-            await send(.messagesLoaded(peer: peer, messages: page.messages, hasMore: page.hasMore))
-            await client.markRead(peer)
-        } catch: { error, send in
-            await send(.failed(AppClient.describe(error)))
-        }
-        .cancellable(id: CancelID.load, cancelInFlight: true)
+        return reloadMessages(state).cancellable(id: CancelID.load, cancelInFlight: true)
     }
 
+    /// Reads the open conversation's newest `messageLimit` messages and marks them read.
     func reloadMessages(_ state: State) -> Effect<Action> {
         guard let peer = state.peer, state.screen == .conversation else { return .none }
         let client = self.client
