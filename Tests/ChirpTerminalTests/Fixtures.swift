@@ -46,6 +46,10 @@ enum Fixtures {
     static let conversations = [
         conversation("bob", last: "Try the timeline with t, and compose a tweet with c.", from: "bob", unread: 2, minute: 3),
         conversation("carol", last: "Yes! 12:30 at the usual place. 🍜", from: "alice", unread: 0, minute: 2),
+        ConversationSummary(follower: FollowEntry(
+            owner: "alice", relation: "followers",
+            user: User(id: "dave", username: "dave", displayName: "Dave", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 1),
+            position: 0)),
     ]
 
     static let tweets = [

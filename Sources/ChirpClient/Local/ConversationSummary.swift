@@ -42,6 +42,15 @@ public struct ConversationSummary: DataCenterManaged {
         unreadCount = conversation.unreadCount
     }
 
+    /// A follower with no conversation yet: someone this user can message.
+    public init(follower: FollowEntry) {
+        self.init(id: follower.username.lowercased(), peerName: follower.username, peerDisplayName: follower.displayName,
+                  lastSender: "", lastText: "", lastOrder: 0, lastAt: "", unreadCount: 0)
+    }
+
+    /// Whether this row is a follower without messages.
+    public var hasMessages: Bool { !lastAt.isEmpty }
+
     /// A refresh replaces the first page of the list.
     public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations) -> [ConversationSummary] {
         response.items.map(ConversationSummary.init)

@@ -18,7 +18,8 @@ public struct FollowEntry: DataCenterManaged {
     /// Position in the list (0 is the newest follow).
     public var position: Int
 
-    init(owner: String, relation: String, user: User, position: Int) {
+    /// `user` in `owner`'s list `relation` (`followers` or `following`) at `position` (0 is newest).
+    public init(owner: String, relation: String, user: User, position: Int) {
         self.owner = owner.lowercased()
         self.relation = relation
         id = "\(owner.lowercased())/\(relation)/\(user.username.lowercased())"

@@ -30,9 +30,14 @@ extension AppClient {
                 holder.set(nil)
             },
             conversations: {
+                // Conversations, latest first, then followers not yet written to (they can be).
                 let session = try holder.require()
                 try? await session.refreshConversations()
-                return try await session.database.conversations.fetch(ConversationSummary.newestFirst)
+                try? await session.refreshFollows(.followers, of: session.username)
+                let conversations = try await session.database.conversations.fetch(ConversationSummary.newestFirst)
+                let known = Set(conversations.map(\.id))
+                let followers = try await session.database.follows.fetch(FollowEntry.list("followers", of: session.username))
+                return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
             },
             messages: { peer, limit in
                 let session = try holder.require()

@@ -4,9 +4,10 @@ import Foundation
 enum ConversationListScreen {
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
-        canvas.text("Conversations", x: 1, y: rows.lowerBound, style: theme.title)
+        canvas.text("Conversations and followers", x: 1, y: rows.lowerBound, style: theme.title)
         guard !state.conversations.isEmpty else {
-            canvas.text("No conversations yet. Press n to message someone who follows you.", x: 1, y: rows.lowerBound + 2, style: theme.muted)
+            canvas.text("No conversations or followers yet. Press n to message someone who follows you.", x: 1, y: rows.lowerBound + 2,
+                        style: theme.muted)
             return
         }
         let listRows = (rows.lowerBound + 2)..<rows.upperBound
@@ -22,6 +23,10 @@ enum ConversationListScreen {
             if row.unreadCount > 0 { x = canvas.frame.draw(" (\(row.unreadCount))", x: x, y: y, style: selected ? base : theme.notice) }
             let nameColumn = 20
             x = max(x + 2, nameColumn)
+            guard row.hasMessages else {
+                canvas.frame.draw("follows you · no messages yet", x: x, y: y, style: selected ? base : theme.muted, maxX: canvas.width - 1)
+                continue
+            }
             let who = row.lastSender.lowercased() == state.username?.lowercased() ? "you" : row.lastSender
             let preview = (who + ": " + row.lastText).replacingOccurrences(of: "\n", with: " ")
             x = canvas.frame.draw(preview, x: x, y: y, style: selected ? base : theme.muted, maxX: canvas.width - 7)
