@@ -30,8 +30,8 @@ struct DemoCommand: AsyncParsableCommand {
             client: .live(manager: seeded.alice), theme: theme, noColor: options.noColor,
             welcome: "You are alice · bob is a bot · others: chirp login carol --server \(url), password chirp-demo")
         bot.cancel()
-        await server.stop()
+        print("Demo over; stopping its server and deleting its data.")
+        await server.stop(timeout: .seconds(3))
         try? FileManager.default.removeItem(at: homes)
-        print("Demo over; its server and data are gone. \(hint.replacingOccurrences(of: "As someone", with: "Next time, as someone"))")
     }
 }

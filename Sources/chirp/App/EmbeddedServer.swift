@@ -33,10 +33,15 @@ final class EmbeddedServer: Sendable {
         dataDirectory = configuration.dataDirectory
     }
 
-    /// Stops the server and deletes its data.
-    func stop() async {
+    /// Stops the server (waiting up to `timeout` for open connections to finish) and deletes
+    /// its data.
+    func stop(timeout: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
-        _ = try? await runner.value
+        let finished = Tally()
+        let runner = self.runner
+        Task { _ = try? await runner.value; finished.add() }
+        let deadline = ContinuousClock.now + timeout
+        while finished.value == 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 }

@@ -5,7 +5,11 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure parts of Chirp on this machine.",
-        subcommands: [TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self])
+        subcommands: [
+            LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self,
+            BareServerCommand.self,
+        ],
+        defaultSubcommand: LoadBench.self)
 }
 
 /// Latency figures of one run.

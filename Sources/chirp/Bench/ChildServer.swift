@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `chirp` child process (this same binary) that prints a "listening on" line: the server
+/// under load runs in its own process, so its RSS and CPU are its own.
+final class ChildServer: @unchecked Sendable {
+    let process = Process()
+    let baseURL: URL
+    private let outputURL: URL
+
+    /// Starts `chirp ARGUMENTS` and waits (up to 60 s) for its listening line.
+    init(arguments: [String]) async throws {
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-child-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let prefix = "chirp: listening on "
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, process.isRunning {
+            let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+               let url = URL(string: String(line.dropFirst(prefix.count).prefix { !$0.isWhitespace })) {
+                baseURL = url
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw CommandFailure("the child server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
+    }
+
+    /// The process's resident memory in bytes (Linux: `/proc/PID/status`).
+    var residentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Stops the process (SIGTERM, then SIGKILL after 10 s).
+    func stop(signal: Int32 = SIGTERM) async {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: outputURL)
+    }
+}

@@ -1,0 +1,163 @@
+import ArgumentParser
+import ChirpModels
+import Foundation
+import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chirp bench durability`: sends under load with client retries (same client id), kills the
+/// server with SIGKILL at random moments and restarts it, then checks every acknowledged
+/// message exists exactly once, no unacknowledged one exists twice, and every event stream is
+/// gap-free. Exits non-zero if anything was lost, duplicated or out of sequence.
+struct DurabilityCheck: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "durability", abstract: "Kill the server with SIGKILL while it takes sends; count what was lost or duplicated.")
+
+    @Option(help: "How many times to kill and restart the server.") var kills = 5
+    @Option(help: "Seconds of sending.") var seconds = 30
+    @Option(help: "Concurrent senders.") var senders = 4
+    @Flag(help: "Print the result as JSON.") var json = false
+
+    struct Result: Encodable {
+        var kills: Int
+        var acknowledged: Int
+        var attemptedNotAcknowledged: Int
+        var lost: Int
+        var duplicated: Int
+        var streamGaps: Int
+        var streamsChecked: Int
+    }
+
+    func run() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-durability-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var server = try await ChildServer(arguments: ["serve", "--port", "0", "--data-dir", data.path, "--no-rate-limits", "--log-level", "error"])
+        let port = server.baseURL.port ?? 0
+        let client = LoadClient(baseURL: server.baseURL, connections: senders + 2)
+        defer { Task { await client.shutdown() } }
+
+        // Senders and one recipient each; recipients follow their sender.
+        var pairs: [(sender: BenchAccount, recipient: BenchAccount)] = []
+        let prefix = "d\(UInt32.random(in: 0...UInt32.max) % 100_000)x"
+        for index in 0..<senders {
+            let sender = try await client.register("\(prefix)s\(index)")
+            let recipient = try await client.register("\(prefix)r\(index)")
+            _ = try await client.request(.PUT, "/v1/users/\(sender.name)/follow", token: recipient.token)
+            pairs.append((sender, recipient))
+        }
+
+        let ledger = SendLedger()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let stop = Tally()
+        let senderTasks = pairs.map { pair in
+            Task {
+                var index = 0
+                while ContinuousClock.now < deadline {
+                    let id = "\(pair.sender.name)-\(index)"
+                    index += 1
+                    ledger.attempted(id, pair: pair.sender.name)
+                    // Retry with the same client id until acknowledged (the server may be down).
+                    while stop.value == 0 {
+                        let reply = try? await client.request(
+                            .PUT, "/v1/conversations/\(pair.recipient.name)/messages/\(id)", token: pair.sender.token, json: #"{"text":"durable \#(id)"}"#)
+                        if let reply, reply.status == 200 || reply.status == 201 {
+                            ledger.acknowledged(id)
+                            break
+                        }
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+            }
+        }
+        // The killer: SIGKILL at random moments, restart on the same port and data.
+        var killTimes = (0..<kills).map { _ in Double.random(in: 0.1...0.9) * Double(seconds) }.sorted()
+        let start = ContinuousClock.now
+        while !killTimes.isEmpty {
+            let at = killTimes.removeFirst()
+            try await Task.sleep(until: start + .seconds(at))
+            await server.stop(signal: SIGKILL)
+            server = try await ChildServer(arguments: ["serve", "--port", String(port), "--data-dir", data.path, "--no-rate-limits", "--log-level", "error"])
+        }
+        for task in senderTasks { await task.value }
+        stop.add()
+
+        // Check: every message of every pair, and every stream.
+        var lost = 0
+        var duplicated = 0
+        var gaps = 0
+        var streams = 0
+        for pair in pairs {
+            let stored = try await Self.allMessages(from: pair.sender, to: pair.recipient, client)
+            var counts: [String: Int] = [:]
+            for id in stored { counts[id, default: 0] += 1 }
+            for id in ledger.acknowledgedIDs(pair: pair.sender.name) where counts[id, default: 0] != 1 {
+                if counts[id, default: 0] == 0 { lost += 1 } else { duplicated += 1 }
+            }
+            duplicated += ledger.unacknowledgedIDs(pair: pair.sender.name).filter { counts[$0, default: 0] > 1 }.count
+            for account in [pair.sender, pair.recipient] {
+                streams += 1
+                gaps += try await Self.streamGaps(account, client)
+            }
+        }
+        await server.stop()
+        let result = Result(
+            kills: kills, acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
+            lost: lost, duplicated: duplicated, streamGaps: gaps, streamsChecked: streams)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        } else {
+            print("durability: \(kills) SIGKILLs in \(seconds) s, \(senders) senders retrying with the same client id")
+            print("  acknowledged \(result.acknowledged), in flight at the end \(result.attemptedNotAcknowledged)")
+            print("  lost \(lost) · duplicated \(duplicated) · stream gaps \(gaps) (\(streams) streams checked)")
+        }
+        if lost + duplicated + gaps > 0 { throw ExitCode(1) }
+    }
+
+    /// Client ids of every message `sender` sent `recipient`, paging back from the newest.
+    static func allMessages(from sender: BenchAccount, to recipient: BenchAccount, _ client: LoadClient) async throws -> [String] {
+        var ids: [String] = []
+        var before: String?
+        while true {
+            let path = "/v1/conversations/\(recipient.name)/messages?limit=100" + (before.map { "&before=\($0)" } ?? "")
+            let reply = try await client.request(.GET, path, token: sender.token)
+            guard reply.status == 200, let data = reply.body.data(using: .utf8) else { throw CommandFailure("reading messages failed: \(reply.status)") }
+            let page = try JSONDecoder().decode(Page<Message>.self, from: data)
+            ids += page.items.filter { $0.sender == sender.name }.map(\.clientMessageId)
+            guard let oldest = page.items.first, page.items.count == 100 else { return ids }
+            before = oldest.id
+        }
+    }
+
+    /// Seqs missing or repeated in a user's stream.
+    static func streamGaps(_ account: BenchAccount, _ client: LoadClient) async throws -> Int {
+        var expected: Int64 = 1
+        var gaps = 0
+        while true {
+            let reply = try await client.request(.GET, "/v1/events?since=\(expected - 1)&limit=1000", token: account.token)
+            guard reply.status == 200, let data = reply.body.data(using: .utf8) else { throw CommandFailure("reading events failed: \(reply.status)") }
+            let page = try JSONDecoder().decode(EventsResponse.self, from: data)
+            guard !page.events.isEmpty else { return gaps }
+            for event in page.events {
+                if event.seq != expected { gaps += 1 }
+                expected = (event.seq ?? expected) + 1
+            }
+        }
+    }
+}
+
+/// Which client ids were attempted and which acknowledged, per sender.
+final class SendLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var attempts: [String: [String]] = [:]
+    private var acked: Set<String> = []
+
+    func attempted(_ id: String, pair: String) { lock.withLock { attempts[pair, default: []].append(id) } }
+    func acknowledged(_ id: String) { _ = lock.withLock { acked.insert(id) } }
+    func acknowledgedIDs(pair: String) -> [String] { lock.withLock { (attempts[pair] ?? []).filter { acked.contains($0) } } }
+    func unacknowledgedIDs(pair: String) -> [String] { lock.withLock { (attempts[pair] ?? []).filter { !acked.contains($0) } } }
+    var acknowledgedCount: Int { lock.withLock { acked.count } }
+    var unacknowledgedCount: Int { lock.withLock { attempts.values.reduce(0) { $0 + $1.count } - acked.count } }
+}

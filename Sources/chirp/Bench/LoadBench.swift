@@ -1,0 +1,230 @@
+import ArgumentParser
+import ChirpModels
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOHTTP1
+import Synchronization
+
+/// `chirp bench` (the default bench): durable sends under load, deliveries over WebSockets,
+/// reads, server memory, and the same run's figure for a bare Hummingbird route.
+struct LoadBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load a server: sends/s, send-ack and delivery latency (HdrHistogram), reads/s, RSS, and the bare-route ratio.",
+        discussion: "Without --server a `chirp serve` child process is started on a temporary directory (--embedded).")
+
+    @Option(help: "Server to load (run it with --no-rate-limits); default: a child `chirp serve`.") var server: String?
+    @Flag(help: "Start a server for the run (the default without --server).") var embedded = false
+    @Option(help: "Users; each gets a WebSocket.") var users = 50
+    @Option(help: "Concurrent senders (one keep-alive connection each).") var senders = 16
+    @Option(help: "Seconds of sending.") var duration = 10
+    @Option(help: "Target sends per second in total (0: as fast as possible).") var rate = 0
+    @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
+    @Flag(help: "Print the report as JSON.") var json = false
+
+    func run() async throws {
+        let child = server == nil ? try await ChildServer(arguments: Self.serveArguments()) : nil
+        let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
+        defer { Task { await child?.stop() } }
+        if idleSockets > 0 {
+            let report = try await IdleSocketsRun(baseURL: baseURL, count: idleSockets, server: child).run()
+            try emit(report) { report.lines }
+            await child?.stop()
+            return
+        }
+        let run = LoadRun(baseURL: baseURL, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
+        var report = try await run.run()
+        report.serverRSSBytes = child?.residentBytes
+        await child?.stop()
+        // The ceiling: a route that does nothing, in its own process, at the same concurrency.
+        let bare = try await ChildServer(arguments: ["bench", "bare-server"])
+        report.bareRequestsPerSecond = try await LoadRun.hammer(baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
+        await bare.stop()
+        report.durableToBareRatio = report.bareRequestsPerSecond > 0 ? report.sendsPerSecond / report.bareRequestsPerSecond : 0
+        try emit(report) { report.lines }
+    }
+
+    static func serveArguments() -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)").path
+        return ["serve", "--port", "0", "--data-dir", directory, "--no-rate-limits", "--log-level", "error"]
+    }
+
+    func emit<T: Encodable>(_ value: T, lines: () -> [String]) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        } else {
+            for line in lines() { print(line) }
+        }
+    }
+}
+
+/// What one load run measured.
+struct LoadReport: Encodable {
+    var users: Int
+    var senders: Int
+    var seconds: Double
+    var sends: Int
+    var sendErrors: Int
+    var sendsPerSecond: Double
+    var sendAck: LatencyPercentiles
+    var delivery: LatencyPercentiles
+    var undelivered: Int
+    var timelineReadsPerSecond: Double
+    var messagePageReadsPerSecond: Double
+    var readErrors: Int
+    var serverRSSBytes: Int?
+    var bareRequestsPerSecond: Double = 0
+    var durableToBareRatio: Double = 0
+
+    var lines: [String] {
+        [
+            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s",
+            String(format: "  durable sends     %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors),
+            "  send → ack        " + sendAck.line,
+            "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
+            String(format: "  timeline reads    %8.0f /s", timelineReadsPerSecond),
+            String(format: "  message pages     %8.0f /s   (%d read errors)", messagePageReadsPerSecond, readErrors),
+            "  server RSS        " + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)"),
+            String(format: "  bare route        %8.0f req/s · durable sends are %.0f%% of it", bareRequestsPerSecond, durableToBareRatio * 100),
+        ]
+    }
+}
+
+/// One load run against a server: setup, sending with deliveries, then reads.
+struct LoadRun {
+    let baseURL: URL
+    let users: Int
+    let senders: Int
+    let duration: Int
+    let rate: Int
+
+    func run() async throws -> LoadReport {
+        let client = LoadClient(baseURL: baseURL, connections: senders)
+        defer { Task { await client.shutdown() } }
+        let prefix = "b\(UInt32.random(in: 0...UInt32.max) % 100_000)x"
+        // Accounts, eight registrations at a time (bcrypt dominates).
+        var accounts: [BenchAccount] = []
+        for batch in stride(from: 0, to: users, by: 8) {
+            accounts += try await withThrowingTaskGroup(of: BenchAccount.self) { group in
+                for index in batch..<min(batch + 8, users) {
+                    group.addTask { try await client.register("\(prefix)\(index)") }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }.sorted { $0.name < $1.name }
+            }
+        }
+        // Everyone follows the senders, so each sender may message anyone.
+        let sendersAccounts = Array(accounts.prefix(senders))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for account in accounts {
+                group.addTask {
+                    for sender in sendersAccounts where sender.name != account.name {
+                        _ = try await client.request(.PUT, "/v1/users/\(sender.name)/follow", token: account.token)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        let ack = LatencyRecorder()
+        let delivery = LatencyRecorder()
+        let origin = ContinuousClock.now
+        let expected = Tally()
+        let sockets = try await DeliveryListeners.open(baseURL: baseURL, accounts: accounts, origin: origin, recorder: delivery)
+
+        let errors = Tally()
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(duration)
+        let interval: Duration? = rate > 0 ? .seconds(Double(senders) / Double(rate)) : nil
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, sender) in sendersAccounts.enumerated() {
+                let recipients = accounts.filter { $0.name != sender.name }
+                group.addTask {
+                    var next = ContinuousClock.now
+                    var turn = index
+                    while ContinuousClock.now < deadline {
+                        if let interval {
+                            next += interval
+                            if next > ContinuousClock.now { try await Task.sleep(until: next) }
+                        }
+                        let recipient = recipients[turn % recipients.count]
+                        turn += 1
+                        let sentAt = ContinuousClock.now
+                        let stamp = (sentAt - origin).components
+                        let micros = stamp.seconds * 1_000_000 + stamp.attoseconds / 1_000_000_000_000
+                        let reply = try? await client.request(
+                            .PUT, "/v1/conversations/\(recipient.name)/messages/\(UUID().uuidString)", token: sender.token,
+                            json: #"{"text":"t\#(micros) load test message"}"#)
+                        if reply?.status == 201 {
+                            ack.record(ContinuousClock.now - sentAt)
+                            expected.add()
+                        } else {
+                            errors.add()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - start
+        let sent = expected.value
+        // Let the last deliveries arrive (up to 5 s).
+        let drain = ContinuousClock.now + .seconds(5)
+        while Int(delivery.count) < sent, ContinuousClock.now < drain { try await Task.sleep(for: .milliseconds(20)) }
+        sockets.close()
+
+        // Reads: the timeline and a page of a conversation, alternately, at the same concurrency.
+        let readSeconds = max(2, duration / 4)
+        let timelineReads = Tally()
+        let pageReads = Tally()
+        let readErrors = Tally()
+        let readDeadline = ContinuousClock.now + .seconds(readSeconds)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, reader) in accounts.prefix(senders).enumerated() {
+                let peer = accounts[(index + 1) % accounts.count].name
+                group.addTask {
+                    var flip = false
+                    while ContinuousClock.now < readDeadline {
+                        flip.toggle()
+                        let path = flip ? "/v1/timeline?limit=20" : "/v1/conversations/\(peer)/messages?limit=50"
+                        let reply = try? await client.request(.GET, path, token: reader.token)
+                        if reply?.status == 200 {
+                            (flip ? timelineReads : pageReads).add()
+                        } else {
+                            readErrors.add()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return LoadReport(
+            users: users, senders: senders, seconds: seconds, sends: sent, sendErrors: errors.value,
+            sendsPerSecond: Double(sent) / seconds, sendAck: ack.summary, delivery: delivery.summary,
+            undelivered: max(0, sent - Int(delivery.count)),
+            timelineReadsPerSecond: Double(timelineReads.value) / Double(readSeconds),
+            messagePageReadsPerSecond: Double(pageReads.value) / Double(readSeconds),
+            readErrors: readErrors.value, serverRSSBytes: nil)
+    }
+
+    /// Requests per second of `GET path` with `workers` concurrent keep-alive connections.
+    static func hammer(baseURL: URL, path: String, workers: Int, seconds: Int) async throws -> Double {
+        let client = LoadClient(baseURL: baseURL, connections: workers)
+        defer { Task { await client.shutdown() } }
+        let done = Tally()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    while ContinuousClock.now < deadline {
+                        if (try? await client.request(.GET, path))?.status == 200 { done.add() }
+                    }
+                }
+            }
+        }
+        return Double(done.value) / Double(seconds)
+    }
+}
