@@ -65,8 +65,8 @@ extension AppClient {
                                 switch state {
                                 case .live:
                                     continuation.yield(.connection("live"))
-                                    // Back online: what was queued goes out now.
-                                    _ = try? await session.outbox.flush()
+                                    // Back online: what was queued goes out now, without holding up the stream.
+                                    Task { _ = try? await session.outbox.flush() }
                                 case .connecting: continuation.yield(.connection("connecting"))
                                 case .polling: continuation.yield(.connection("polling"))
                                 case .reconnecting: continuation.yield(.connection("offline, retrying"))

@@ -70,9 +70,7 @@ struct WhoAmICommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        let me = try await runtime.run(username: session.username) { try await session.api.send(ChirpEndpoints.Me()) }
+        let (_, me) = try await ClientRuntime(client).withConnectedSession { session in try await session.api.send(ChirpEndpoints.Me()) }
         try output.emit(me) { ["\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"] }
     }
 }

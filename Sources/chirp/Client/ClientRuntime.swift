@@ -48,6 +48,18 @@ struct ClientRuntime {
         return session
     }
 
+    /// The session with its outbox sent, then `body` on it; every error explained for that user.
+    func withConnectedSession<T>(_ body: (UserSession) async throws -> T) async throws -> (session: UserSession, value: T) {
+        let session = try await connectedSession()
+        return (session, try await run(username: session.username) { try await body(session) })
+    }
+
+    /// The session (outbox not sent), then `body` on it; every error explained for that user.
+    func withSession<T>(_ body: (UserSession) async throws -> T) async throws -> (session: UserSession, value: T) {
+        let session = try await session()
+        return (session, try await run(username: session.username) { try await body(session) })
+    }
+
     /// Runs `body`, turning its errors into one-line explanations.
     func run<T>(username: String? = nil, _ body: () async throws -> T) async throws -> T {
         do {

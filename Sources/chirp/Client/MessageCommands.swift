@@ -16,9 +16,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let text = words.joined(separator: " ")
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.session()
-        let (message, report) = try await runtime.run(username: session.username) { try await session.send(text, to: username) }
+        let (_, (message, report)) = try await ClientRuntime(client).withSession { session in try await session.send(text, to: username) }
         switch message.state {
         case .failed:
             throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
@@ -39,9 +37,7 @@ struct RetryCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.session()
-        let report = try await runtime.run(username: session.username) { try await session.outbox.retry(id) }
+        let (_, report) = try await ClientRuntime(client).withSession { session in try await session.outbox.retry(id) }
         if let failed = report.failed.first(where: { $0.id == id }) {
             throw CommandFailure("not sent again: \(failed.failure ?? "refused")")
         }
@@ -61,9 +57,7 @@ struct MessagesCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        let messages = try await runtime.run(username: session.username) {
+        let (session, messages) = try await ClientRuntime(client).withConnectedSession { session in
             try await session.refreshMessages(with: username, limit: page.limit)
             try await session.markRead(username)
             return try await session.database.messages(with: username, limit: page.limit)
@@ -82,9 +76,7 @@ struct ConversationsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        let rows = try await runtime.run(username: session.username) {
+        let (_, rows) = try await ClientRuntime(client).withConnectedSession { session in
             try await session.refreshConversations()
             return try await session.database.conversations.fetch(ConversationSummary.newestFirst)
         }

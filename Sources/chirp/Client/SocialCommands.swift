@@ -11,9 +11,7 @@ struct FollowCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        try await runtime.run(username: session.username) { _ = try await session.api.send(ChirpEndpoints.Follow(username)) }
+        _ = try await ClientRuntime(client).withConnectedSession { session in _ = try await session.api.send(ChirpEndpoints.Follow(username)) }
         print("following \(username)")
     }
 }
@@ -26,9 +24,7 @@ struct UnfollowCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        try await runtime.run(username: session.username) { _ = try await session.api.send(ChirpEndpoints.Unfollow(username)) }
+        _ = try await ClientRuntime(client).withConnectedSession { session in _ = try await session.api.send(ChirpEndpoints.Unfollow(username)) }
         print("no longer following \(username)")
     }
 }

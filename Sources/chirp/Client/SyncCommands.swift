@@ -19,9 +19,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.session()
-        let (report, events) = try await runtime.run(username: session.username) { try await session.synchronize() }
+        let (session, (report, events)) = try await ClientRuntime(client).withSession { session in try await session.synchronize() }
         for failed in report.failed {
             printError("message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
         }

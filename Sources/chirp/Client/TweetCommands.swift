@@ -12,9 +12,7 @@ struct TweetCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        let tweet = try await runtime.run(username: session.username) { try await session.tweet(words.joined(separator: " ")) }
+        let (_, tweet) = try await ClientRuntime(client).withConnectedSession { session in try await session.tweet(words.joined(separator: " ")) }
         try output.emit(tweet) { ["posted: \(tweet.text)"] }
     }
 }
@@ -28,9 +26,7 @@ struct TimelineCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let runtime = try ClientRuntime(client)
-        let session = try await runtime.connectedSession()
-        let rows = try await runtime.run(username: session.username) {
+        let (_, rows) = try await ClientRuntime(client).withConnectedSession { session in
             try await session.refreshTimeline(limit: page.limit)
             return try await session.database.timeline.fetch(TimelineEntry.newestFirst.limit(page.limit))
         }
