@@ -183,7 +183,9 @@ final class SeenEvents: Sendable {
     func finish() { state.withLock { $0.finished = true } }
     var seqs: [Int64] { state.withLock { $0.events.compactMap(\.seq) } }
     func waitUntilFinished() async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Generous: under a full parallel test run the local database's fsyncs can queue behind
+        // other tests' disk work. It returns as soon as the scenario finishes.
+        let deadline = ContinuousClock.now + .seconds(60)
         while !state.withLock({ $0.finished }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     }
 }

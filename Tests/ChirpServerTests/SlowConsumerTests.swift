@@ -19,11 +19,13 @@ struct SlowConsumerTests {
     }
 
     @Test func aWriteThatNeverCompletesEndsTheConnectionsTasks() async throws {
+        let monitor = StallMonitor(period: .milliseconds(20))
         let watch = WriteStallWatch(limit: .milliseconds(100))
+        monitor.add(watch)
         await #expect(throws: WriteStallWatch.Stalled.self) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await watch.timed { try await Task.sleep(for: .seconds(60)) } }
-                group.addTask { try await watch.run() }
+                group.addTask { try await watch.waitForStall() }
                 _ = try await group.next()
                 group.cancelAll()
             }
@@ -32,9 +34,17 @@ struct SlowConsumerTests {
 
     @Test func writesThatCompleteDoNotTripTheWatch() async throws {
         let watch = WriteStallWatch(limit: .seconds(2))
-        let runner = Task { try await watch.run() }
-        for _ in 0..<30 { try await watch.timed { try await Task.sleep(for: .milliseconds(100)) } }
-        runner.cancel()
-        await #expect(throws: CancellationError.self) { try await runner.value }
+        let start = ContinuousClock.now
+        for _ in 0..<10 {
+            try await watch.timed { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!watch.isStalled(at: .now))
+        }
+        #expect(!watch.isStalled(at: start + .seconds(60)), "no write in progress, however late")
+        try await watch.timed {
+            #expect(watch.isStalled(at: .now + .seconds(3)), "a write in progress for longer than the limit")
+        }
+        let waiting = Task { try await watch.waitForStall() }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
     }
 }

@@ -10,11 +10,38 @@ import Synchronization
 final class EventHub: Sendable {
     private let listeners = Mutex<[Int64: [ObjectIdentifier: EventListener]]>([:])
 
+    private let sweeping = Mutex(false)
+    /// How often every listener is woken regardless, so a stream re-reads storage even if a
+    /// wake-up were ever missed.
+    static let sweepPeriod: Duration = .seconds(25)
+
     /// Registers a listener for `userId`; register before reading the stream, then `wait`.
     func listen(userId: Int64) -> EventListener {
         let listener = EventListener(userId: userId)
         listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
+        startSweepingIfNeeded()
         return listener
+    }
+
+    /// Wakes every listener.
+    func wakeAll() {
+        let all = listeners.withLock { $0.values.flatMap(\.values) }
+        for listener in all { listener.fire() }
+    }
+
+    private func startSweepingIfNeeded() {
+        let first = sweeping.withLock { sweeping -> Bool in
+            defer { sweeping = true }
+            return !sweeping
+        }
+        guard first else { return }
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(for: Self.sweepPeriod)
+                guard let self else { return }
+                self.wakeAll()
+            }
+        }
     }
 
     /// Unregisters a listener.
@@ -75,6 +102,12 @@ final class EventListener: Sendable {
             self?.fire()
         }
         defer { timer.cancel() }
+        await waitForWake()
+    }
+
+    /// Returns once fired (at once if it already was) or when cancelled; no timer of its own
+    /// (the hub's sweep wakes long-lived listeners now and then).
+    func waitForWake() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in

@@ -12,7 +12,7 @@ import NIOCore
 /// The stream pulls from storage after each wake-up rather than buffering pushed events, so a
 /// slow reader only falls behind: server memory per connection stays bounded, and the client
 /// resumes from the last seq it saw when it reconnects. A reader that stops reading altogether
-/// (one write blocked for `writeStallLimit`), or lets `EventListener.liveCapacity` typing events
+/// (one write blocked for `writeStallLimit`, as the server's `StallMonitor` sees it), or lets `EventListener.liveCapacity` typing events
 /// pile up, is disconnected; in the second case with close code 1008 and the reason.
 struct EventStream: Sendable {
     let services: ServerServices
@@ -41,6 +41,8 @@ struct EventStream: Sendable {
         let start = since
         return .upgrade([:]) { inbound, outbound, _ in
             let watch = WriteStallWatch(limit: Self.writeStallLimit)
+            services.stallMonitor.add(watch)
+            defer { services.stallMonitor.remove(watch) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Frames from the client are not used; the loop ends when it closes.
@@ -49,7 +51,7 @@ struct EventStream: Sendable {
                 group.addTask {
                     try await Self.deliver(services: services, userId: viewer.id, since: start, outbound: outbound, watch: watch)
                 }
-                group.addTask { try await watch.run() }
+                group.addTask { try await watch.waitForStall() }
                 _ = try await group.next()
                 group.cancelAll()
             }
@@ -78,7 +80,7 @@ struct EventStream: Sendable {
             for event in listener.takeLiveEvents() {
                 try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: true))) }
             }
-            await listener.wait(timeout: .seconds(25))
+            await listener.waitForWake()  // the hub wakes every listener now and then, too
         }
     }
 }

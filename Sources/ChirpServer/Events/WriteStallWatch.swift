@@ -1,31 +1,110 @@
 import Synchronization
 
-/// Notices a WebSocket reader that stopped reading: `timed` marks a write as in progress, and
-/// `run` throws once one has been in progress for longer than `limit`, which ends the
-/// connection's task group and so the connection.
+/// Notices a WebSocket reader that stopped reading. `timed` marks a write as in progress;
+/// the server-wide `StallMonitor` checks every watch about once a second and trips one whose
+/// write has been in progress for longer than `limit`; `waitForStall()` then throws, which
+/// ends the connection's task group and so the connection. An idle connection costs no
+/// wake-ups.
 final class WriteStallWatch: Sendable {
-    /// Thrown by `run` when a write stalled.
+    /// Thrown by `waitForStall` when a write stalled.
     struct Stalled: Error {}
 
+    private struct State {
+        var startedAt: ContinuousClock.Instant?
+        var tripped = false
+        var cancelled = false
+        var waiter: CheckedContinuation<Void, any Error>?
+    }
+
     let limit: Duration
-    private let startedAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let state = Mutex(State())
 
     init(limit: Duration) { self.limit = limit }
 
     /// Runs one write, marked as in progress.
     func timed(_ write: () async throws -> Void) async throws {
-        startedAt.withLock { $0 = .now }
-        defer { startedAt.withLock { $0 = nil } }
+        state.withLock { $0.startedAt = .now }
+        defer { state.withLock { $0.startedAt = nil } }
         try await write()
     }
 
-    /// Checks about once a second; throws `Stalled` when a write has taken too long, and
-    /// returns only by being cancelled.
-    func run() async throws {
-        let period = min(limit / 4, .seconds(1))
-        while true {
-            try await Task.sleep(for: period)
-            if let started = startedAt.withLock({ $0 }), ContinuousClock.now - started > limit { throw Stalled() }
+    /// Whether a write has been in progress for longer than `limit` at `now`.
+    func isStalled(at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in state.startedAt.map { now - $0 > limit } ?? false }
+    }
+
+    /// Ends `waitForStall` with `Stalled`.
+    func trip() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            state.tripped = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(throwing: Stalled())
+    }
+
+    /// Suspends until the watch is tripped (throws `Stalled`) or the task is cancelled
+    /// (throws `CancellationError`).
+    func waitForStall() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let outcome = state.withLock { state -> (any Error)? in
+                    if state.tripped { return Stalled() }
+                    if state.cancelled { return CancellationError() }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(throwing: outcome) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// One task for the whole server that trips stalled `WriteStallWatch`es, instead of one timer
+/// per connection.
+final class StallMonitor: Sendable {
+    private let watches = Mutex<[ObjectIdentifier: WriteStallWatch]>([:])
+    private let started = Mutex(false)
+    let period: Duration
+
+    init(period: Duration = .seconds(1)) { self.period = period }
+
+    /// Watches `watch` until `remove`.
+    func add(_ watch: WriteStallWatch) {
+        watches.withLock { $0[ObjectIdentifier(watch)] = watch }
+        startIfNeeded()
+    }
+
+    func remove(_ watch: WriteStallWatch) {
+        _ = watches.withLock { $0.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    /// Trips every watch stalled at `now`.
+    func check(now: ContinuousClock.Instant = .now) {
+        let stalled = watches.withLock { $0.values.filter { $0.isStalled(at: now) } }
+        for watch in stalled { watch.trip() }
+    }
+
+    private func startIfNeeded() {
+        let first = started.withLock { started -> Bool in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        let period = self.period
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(for: period)
+                guard let self else { return }
+                self.check()
+            }
         }
     }
 }

@@ -6,6 +6,8 @@ struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any ChirpStorage
     let hub: EventHub
+    /// Trips WebSocket connections whose reader stopped reading.
+    let stallMonitor = StallMonitor()
     let hasher: PasswordHasher
     let messageLimiter: SlidingWindowLimiter
     let loginLimiter: SlidingWindowLimiter
