@@ -16,6 +16,28 @@ struct TerminalPrimitivesTests {
         #expect(decoder.feed(Array(bird.dropFirst(2))) == [.character("🐦")])
     }
 
+    @Test func textInputEditsAndKeepsToItsLimit() {
+        var input = TextInput(limit: 3)
+        for character in "abcd" {
+            let taken = input.handle(.character(character))
+            #expect(taken)
+        }
+        #expect(input.text == "abc")
+        let erased = input.handle(.backspace)
+        #expect(erased && input.text == "ab")
+        let newline = input.handle(.newline)
+        #expect(!newline, "a single-line input takes no new line")
+        var multiline = TextInput()
+        _ = multiline.handle(.character("a"))
+        _ = multiline.handle(.newline, multiline: true)
+        _ = multiline.handle(.character("b"))
+        #expect(multiline.text == "a\nb")
+        let cleared = multiline.handle(.control("u"))
+        #expect(cleared && multiline.text.isEmpty)
+        let arrow = multiline.handle(.up)
+        #expect(!arrow, "not an editing key")
+    }
+
     @Test func widthsCountWideCharactersAndEmojiAsTwoColumns() {
         #expect(TextWidth.of("abc") == 3)
         #expect(TextWidth.of("你好") == 4)

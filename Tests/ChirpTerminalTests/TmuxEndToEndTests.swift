@@ -76,7 +76,7 @@ struct TmuxEndToEndTests {
         let binary = ServerProcess.binaryURL.path
         let pane = try Pane(tmux: tmux, command: "\(binary) demo; echo 'chirp exited'; sleep 30")
 
-        var screen = try await pane.waitFor("Conversations", "bob", "carol")
+        var screen = try await pane.waitFor("Conversations", "bob", "carol", "● live")
         #expect(screen.contains("Conversations") && screen.contains("● live"), "the app opened as alice:\n\(screen)")
 
         try pane.keys("n")

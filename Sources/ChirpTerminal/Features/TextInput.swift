@@ -1,7 +1,8 @@
 import Foundation
 
-/// An editable text field (possibly multi-line) with a cursor at the end: typing appends,
-/// backspace removes the last character, Alt-Enter adds a line.
+/// An editable text field (possibly multi-line) with a cursor at the end: typing appends (up to
+/// `limit` characters), backspace removes the last character, Alt-Enter adds a line, Ctrl-U
+/// clears.
 public struct TextInput: Sendable, Equatable {
     public var text = ""
     /// The longest text allowed (in characters), if any.
@@ -16,6 +17,8 @@ public struct TextInput: Sendable, Equatable {
     public mutating func handle(_ key: Key, multiline: Bool = false) -> Bool {
         switch key {
         case .character(let character):
+            // At the limit a key is taken but not added.
+            if let limit, text.count >= limit { return true }
             text.append(character)
         case .newline where multiline:
             text.append("\n")
