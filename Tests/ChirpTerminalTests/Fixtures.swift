@@ -76,8 +76,8 @@ final class FakeBackend: Sendable {
 
     func client(base: AppClient = .failing) -> AppClient {
         var client = base
-        client.conversations = { self.data.withLock { $0.conversations } }
-        client.messages = { _, limit in
+        client.conversations = { _ in self.data.withLock { $0.conversations } }
+        client.messages = { _, limit, _ in
             self.data.withLock { data in (Array(data.messages.suffix(limit)), data.messages.count > limit) }
         }
         client.send = { _, text in self.data.withLock { $0.sent.append(text) } }

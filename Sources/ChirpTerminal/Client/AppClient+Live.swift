@@ -29,19 +29,21 @@ extension AppClient {
                 try await manager.logout()
                 holder.set(nil)
             },
-            conversations: {
+            conversations: { refresh in
                 // Conversations, latest first, then followers not yet written to (they can be).
                 let session = try holder.require()
-                try? await session.refreshConversations()
-                try? await session.refreshFollows(.followers, of: session.username)
+                if refresh {
+                    try? await session.refreshConversations()
+                    try? await session.refreshFollows(.followers, of: session.username)
+                }
                 let conversations = try await session.database.conversations.fetch(ConversationSummary.newestFirst)
                 let known = Set(conversations.map(\.id))
                 let followers = try await session.database.follows.fetch(FollowEntry.list("followers", of: session.username))
                 return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
             },
-            messages: { peer, limit in
+            messages: { peer, limit, refresh in
                 let session = try holder.require()
-                try? await session.refreshMessages(with: peer, limit: min(limit, 100))
+                if refresh { try? await session.refreshMessages(with: peer, limit: min(limit, 100)) }
                 let rows = try await session.database.messages(with: peer, limit: limit + 1)
                 return (Array(rows.suffix(limit)), rows.count > limit)
             },

@@ -18,11 +18,12 @@ public struct AppClient: Sendable {
     public var login: @Sendable (_ username: String, _ password: String) async throws -> String
     public var register: @Sendable (_ username: String, _ password: String) async throws -> String
     public var logout: @Sendable () async throws -> Void
-    /// The conversation list: refreshed when the server answers, else what is stored.
-    public var conversations: @Sendable () async throws -> [ConversationSummary]
-    /// The newest `limit` messages with a peer, refreshed first when the server answers;
-    /// `hasMore` when older ones exist.
-    public var messages: @Sendable (_ peer: String, _ limit: Int) async throws -> (messages: [LocalMessage], hasMore: Bool)
+    /// The conversation list from the local database; with `refresh`, refreshed from the server
+    /// first when it answers. Live events keep the local copy current, so they read without.
+    public var conversations: @Sendable (_ refresh: Bool) async throws -> [ConversationSummary]
+    /// The newest `limit` messages with a peer from the local database (refreshed first with
+    /// `refresh`, when the server answers); `hasMore` when older ones exist.
+    public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [LocalMessage], hasMore: Bool)
     /// Stores a message as pending and sends the outbox (a failure to send is not an error:
     /// the message shows as pending or failed).
     public var send: @Sendable (_ peer: String, _ text: String) async throws -> Void
@@ -46,8 +47,8 @@ public struct AppClient: Sendable {
         login: @escaping @Sendable (String, String) async throws -> String,
         register: @escaping @Sendable (String, String) async throws -> String,
         logout: @escaping @Sendable () async throws -> Void,
-        conversations: @escaping @Sendable () async throws -> [ConversationSummary],
-        messages: @escaping @Sendable (String, Int) async throws -> (messages: [LocalMessage], hasMore: Bool),
+        conversations: @escaping @Sendable (Bool) async throws -> [ConversationSummary],
+        messages: @escaping @Sendable (String, Int, Bool) async throws -> (messages: [LocalMessage], hasMore: Bool),
         send: @escaping @Sendable (String, String) async throws -> Void,
         retry: @escaping @Sendable (String) async throws -> Void,
         markRead: @escaping @Sendable (String) async -> Void,
@@ -107,7 +108,7 @@ extension AppClient {
         return AppClient(
             restore: { nil },
             login: { _, _ in throw fail("login") }, register: { _, _ in throw fail("register") }, logout: { throw fail("logout") },
-            conversations: { throw fail("conversations") }, messages: { _, _ in throw fail("messages") },
+            conversations: { _ in throw fail("conversations") }, messages: { _, _, _ in throw fail("messages") },
             send: { _, _ in throw fail("send") }, retry: { _ in throw fail("retry") }, markRead: { _ in }, typing: { _ in },
             timeline: { throw fail("timeline") }, tweet: { _ in throw fail("tweet") },
             updates: { AsyncStream { $0.finish() } }, saveTheme: { _ in }, now: { .now }, ticks: { AsyncStream { $0.finish() } })

@@ -93,7 +93,7 @@ public struct AppFeature: Reducer {
         case .sync(let update):
             return apply(update, &state)
         case .sent:
-            return reloadMessages(state)
+            return reloadMessages(state, refresh: false)  // the outbox already stored the result
         case .failed(let message):
             state.busySince = nil
             state.banner = .init(message, isError: true)
@@ -154,10 +154,12 @@ public struct AppFeature: Reducer {
         }
     }
 
-    func loadConversations(_ state: inout State) -> Effect<Action> {
-        state.busySince = state.busySince ?? state.now
+    /// Reads the conversation list; with `refresh` the server is asked first (and a spinner may
+    /// show), without it only the local database is read (the sync engine keeps it current).
+    func loadConversations(_ state: inout State, refresh: Bool = true) -> Effect<Action> {
+        if refresh { state.busySince = state.busySince ?? state.now }
         let client = self.client
-        return .run { send in await send(.conversationsLoaded(try await client.conversations())) } catch: { error, send in
+        return .run { send in await send(.conversationsLoaded(try await client.conversations(refresh))) } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
         }
     }
@@ -173,13 +175,14 @@ public struct AppFeature: Reducer {
         return reloadMessages(state).cancellable(id: CancelID.load, cancelInFlight: true)
     }
 
-    /// Reads the open conversation's newest `messageLimit` messages and marks them read.
-    func reloadMessages(_ state: State) -> Effect<Action> {
+    /// Reads the open conversation's newest `messageLimit` messages and marks them read; with
+    /// `refresh` the server is asked first, without it only the local database is read.
+    func reloadMessages(_ state: State, refresh: Bool = true) -> Effect<Action> {
         guard let peer = state.peer, state.screen == .conversation else { return .none }
         let client = self.client
         let limit = state.messageLimit
         return .run { send in
-            let page = try await client.messages(peer, limit)
+            let page = try await client.messages(peer, limit, refresh)
             await send(.messagesLoaded(peer: peer, messages: page.messages, hasMore: page.hasMore))
             await client.markRead(peer)
         } catch: { error, send in
@@ -206,12 +209,12 @@ public struct AppFeature: Reducer {
                 state.typing[message.sender.lowercased()] = nil
                 if state.screen == .conversation, let peer = state.peer,
                    [message.sender.lowercased(), message.recipient.lowercased()].contains(peer.lowercased()) {
-                    return reloadMessages(state)
+                    return reloadMessages(state, refresh: false)
                 }
-                if state.screen == .conversations { return loadConversations(&state) }
+                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
             case .messageRead(let receipt):
-                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state) }
+                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state, refresh: false) }
                 return .none
             case .typing(let notice):
                 state.typing[notice.from.lowercased()] = state.now + .seconds(30)
