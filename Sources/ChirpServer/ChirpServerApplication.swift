@@ -3,11 +3,15 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ServiceLifecycle
 
 /// Builds the Chirp HTTP server: storage, routes and middleware, ready to run (`runService()`)
 /// or to test with HummingbirdTesting.
 public enum ChirpServerApplication {
-    /// Opens the storage in `configuration.dataDirectory` and assembles the application.
+    /// Opens the storage (SQLite in `configuration.dataDirectory`, or `configuration.postgres`,
+    /// migrated to the current schema) and assembles the application. With PostgreSQL the
+    /// application also runs the connection pool and the cross-instance event bus, and closes
+    /// both after the server has stopped.
     ///
     /// - Parameter onListening: called once the socket is bound, with the real port (useful with
     ///   port 0).
@@ -15,9 +19,19 @@ public enum ChirpServerApplication {
         configuration: ServerConfiguration,
         logger: Logger = Logger(label: "chirp.server"),
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
-    ) throws -> some ApplicationProtocol {
-        let storage = try SQLiteStorage(url: configuration.databaseURL)
-        let services = ServerServices(configuration: configuration, storage: storage)
+    ) async throws -> some ApplicationProtocol {
+        let hub = EventHub()
+        let services: ServerServices
+        var background: [any Service] = []
+        if let settings = configuration.postgres {
+            let storage = try await PostgresStorage.open(settings: settings, logger: logger)
+            let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger)
+            services = ServerServices(configuration: configuration, storage: storage, hub: hub, bus: bus)
+            background = [storage.client, bus]
+        } else {
+            let storage = try SQLiteStorage(url: configuration.databaseURL)
+            services = ServerServices(configuration: configuration, storage: storage, hub: hub)
+        }
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
         return Application(
@@ -26,6 +40,7 @@ public enum ChirpServerApplication {
                 await stream.shouldUpgrade(request)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
+            services: background,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 await onListening(configuration.host, port)

@@ -1,17 +1,43 @@
 import ChirpModels
 import Foundation
+import Logging
 
-/// Operator tasks on a server's data directory (`chirp admin …`), without running the server.
+/// Operator tasks on a server's data (`chirp admin …`), without running the server.
 public enum ServerAdministration {
-    /// The newest client log entries at or above `minimumLevel`, oldest first.
+    /// The newest client log entries at or above `minimumLevel`, oldest first, from the SQLite
+    /// database in `dataDirectory`.
     public static func clientLogs(dataDirectory: URL, minimumLevel: String = "debug", limit: Int = 1000) async throws -> [ClientLogEntry] {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
+        return try await clientLogs(configuration: configuration, minimumLevel: minimumLevel, limit: limit)
+    }
+
+    /// The newest client log entries at or above `minimumLevel`, oldest first, from the
+    /// database `configuration` names (PostgreSQL or SQLite).
+    public static func clientLogs(configuration: ServerConfiguration, minimumLevel: String = "debug", limit: Int = 1000) async throws -> [ClientLogEntry] {
+        let severity = LogRecord.levels.firstIndex(of: minimumLevel) ?? 0
+        if let postgres = configuration.postgres {
+            let storage: PostgresStorage
+            do {
+                storage = try await PostgresStorage.open(settings: postgres, logger: Logger(label: "chirp.admin"))
+            } catch {
+                throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
+            }
+            return try await withThrowingTaskGroup(of: [ClientLogEntry]?.self) { group in
+                group.addTask { await storage.client.run(); return nil }
+                group.addTask { try await storage.clientLogs(minimumSeverity: severity, limit: limit) }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let entries = result { return entries }
+                }
+                return []
+            }
+        }
         guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
             throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
         }
         let storage = try SQLiteStorage(url: configuration.databaseURL)
-        return try await storage.clientLogs(minimumSeverity: LogRecord.levels.firstIndex(of: minimumLevel) ?? 0, limit: limit)
+        return try await storage.clientLogs(minimumSeverity: severity, limit: limit)
     }
 
     /// One printed line for a client log entry.

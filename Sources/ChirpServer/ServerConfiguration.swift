@@ -6,8 +6,10 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 picks a free one.
     public var port: Int = 8080
-    /// Directory of the SQLite database (`chirp.sqlite`).
+    /// Directory of the SQLite database (`chirp.sqlite`); unused with `postgres`.
     public var dataDirectory: URL = URL(fileURLWithPath: "chirp-data")
+    /// A PostgreSQL database to use instead of SQLite; several instances may share it.
+    public var postgres: PostgresSettings?
     /// Share of requests (0–1) answered with 503; the rest get 0–200 ms of extra latency.
     public var chaosRate: Double = 0
     /// Whether the per-user direct-message limit applies.
@@ -34,4 +36,10 @@ public struct ServerConfiguration: Sendable {
 
     /// The SQLite database file inside the data directory.
     public var databaseURL: URL { dataDirectory.appendingPathComponent("chirp.sqlite") }
+
+    /// Where the data is, for people: `sqlite: PATH` or `postgres: URL` without the password.
+    public var databaseDescription: String {
+        if let postgres { return "postgres: \(postgres.redactedURL)" }
+        return "sqlite: \(databaseURL.path)"
+    }
 }

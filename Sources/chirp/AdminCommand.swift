@@ -2,18 +2,21 @@ import ArgumentParser
 import ChirpServer
 import Foundation
 
-/// `chirp admin`: operator tasks on a server's data directory.
+/// `chirp admin`: operator tasks on a server's data.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Operator tasks on a server's data directory.", subcommands: [AdminLogs.self])
+        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self])
 }
 
 /// `chirp admin logs`: the error reports clients uploaded.
 struct AdminLogs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logs", abstract: "Print the log entries clients reported.")
 
-    @Option(help: "The server's data directory.")
+    @Option(help: "The server's data directory (SQLite).")
     var dataDir = "./chirp-data"
+
+    @Option(help: ArgumentHelp("The server's PostgreSQL database URL, if it uses one; default: $CHIRP_DATABASE_URL.", valueName: "url"))
+    var database: String?
 
     @Option(help: "Least severe level shown: debug, info, warning, error or fatal.")
     var level = "debug"
@@ -28,9 +31,13 @@ struct AdminLogs: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
+        if let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"], !url.isEmpty {
+            do { configuration.postgres = try PostgresSettings(url: url) } catch { throw ValidationError("--database: \(error)") }
+        }
         do {
-            let entries = try await ServerAdministration.clientLogs(
-                dataDirectory: URL(fileURLWithPath: dataDir).standardizedFileURL, minimumLevel: level, limit: limit)
+            let entries = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: level, limit: limit)
             for entry in entries { print(ServerAdministration.line(for: entry)) }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)

@@ -4,12 +4,18 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `chirp serve`: runs the HTTP API on SQLite until SIGINT or SIGTERM.
+/// `chirp serve`: runs the HTTP API on SQLite (or PostgreSQL) until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the Chirp server.",
-        discussion: "Prints 'chirp: listening on http://HOST:PORT (sqlite: PATH)' once it accepts connections. Stop it with Ctrl-C or SIGTERM; it finishes the requests in flight.")
+        discussion: """
+            Prints 'chirp: listening on http://HOST:PORT (sqlite: PATH)' once it accepts connections. Stop it with Ctrl-C \
+            or SIGTERM; it finishes the requests in flight.
+
+            With --database postgres://USER:PASSWORD@HOST:PORT/DATABASE (or CHIRP_DATABASE_URL) the data lives in \
+            PostgreSQL instead, and any number of instances may share it behind a load balancer (docs/scale-out.md).
+            """)
 
     @Option(help: "Interface to listen on.")
     var host = "127.0.0.1"
@@ -19,6 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Directory for the SQLite database.")
     var dataDir = "./chirp-data"
+
+    @Option(help: ArgumentHelp(
+        "PostgreSQL database URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) to use instead of SQLite; default: $CHIRP_DATABASE_URL.",
+        valueName: "url"))
+    var database: String?
+
+    @Option(help: "Most PostgreSQL connections this instance holds.")
+    var dbPoolSize = 16
 
     @Option(help: "Share of API requests (0-1) that fail with 503; the rest get 0-200 ms extra latency.")
     var chaos: Double = 0
@@ -36,9 +50,18 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (0...30).contains(maxWait) else { throw ValidationError("--max-wait takes 0 to 30 seconds.") }
+        if let url = databaseURL {
+            do { _ = try PostgresSettings(url: url, poolSize: dbPoolSize) } catch { throw ValidationError("--database: \(error)") }
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level takes one of: trace, debug, info, notice, warning, error, critical.")
         }
+    }
+
+    /// `--database`, else `CHIRP_DATABASE_URL`; nil (or empty) means SQLite.
+    var databaseURL: String? {
+        let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"]
+        return url?.isEmpty == false ? url : nil
     }
 
     func run() async throws {
@@ -55,16 +78,33 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.chaosRate = chaos
         configuration.rateLimitsEnabled = !noRateLimits
         configuration.maxLongPollSeconds = maxWait
-        let databasePath = configuration.databaseURL.path
-        let app = try Result {
-            try ChirpServerApplication.make(configuration: configuration) { host, port in
+        configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
+        let description = configuration.databaseDescription
+        let app = try await Self.explainingOpenFailure(configuration) {
+            try await ChirpServerApplication.make(configuration: configuration) { host, port in
                 // Written unbuffered: scripts wait for this line to know the port.
-                let line = "chirp: listening on http://\(host):\(port) (sqlite: \(databasePath))\n"
+                let line = "chirp: listening on http://\(host):\(port) (\(description))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
-        }.mapError { error in
-            ValidationError("cannot open the database at \(databasePath): \(error). Check that --data-dir is a writable directory.")
-        }.get()
+        }
         try await app.runService()
+    }
+
+    /// Runs `open`, turning a failure into what to tell the operator.
+    static func explainingOpenFailure<T>(_ configuration: ServerConfiguration, _ open: () async throws -> T) async throws -> T {
+        do {
+            return try await open()
+        } catch {
+            throw ValidationError(openFailure(error, configuration: configuration))
+        }
+    }
+
+    /// What to tell the operator when the database cannot be opened.
+    static func openFailure(_ error: any Error, configuration: ServerConfiguration) -> String {
+        if let postgres = configuration.postgres {
+            return "cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error)). "
+                + "Check that PostgreSQL is running there, that the database exists (createdb \(postgres.database)) and that the user may connect."
+        }
+        return "cannot open the database at \(configuration.databaseURL.path): \(error). Check that --data-dir is a writable directory."
     }
 }

@@ -133,11 +133,11 @@ struct AccountTests {
     }
 
     @Test func storedSecretsAreHashed() async throws {
-        let directory = TestServer.temporaryDirectory()
-        let storage = try SQLiteInspector(directory: directory)
+        let storage = StoredDataInspector()
         try await storage.withServer { api in
             let session = try await api.register("ivy", password: "plain-text-password")
-            let dump = try storage.dump()
+            let dump = try await storage.dump()
+            #expect(dump.contains("ivy"), "the dump sees the stored data")
             #expect(!dump.contains("plain-text-password"))
             #expect(!dump.contains(session.token))
             #expect(dump.contains("$2b$") || dump.contains("$2a$"), "bcrypt hash stored")

@@ -22,9 +22,9 @@ struct LogIngestTests {
             #expect(again.status == 202)
             #expect(try again.decode(LogUploadReceipt.self).duplicate)
             #expect(try await api.send(.POST, "/v1/logs", token: bob.token, json: upload).status == 202)
-            let stored = try await ServerAdministration.clientLogs(dataDirectory: configuration.dataDirectory)
+            let stored = try await ServerAdministration.clientLogs(configuration: configuration)
             #expect(stored.count == 6, "three from alice once, three from bob")
-            let errors = try await ServerAdministration.clientLogs(dataDirectory: configuration.dataDirectory, minimumLevel: "error")
+            let errors = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: "error")
             #expect(errors.map(\.message) == ["first", "second", "first", "second"])
             #expect(errors.first?.username == "alice" && errors.first?.metadata == ["screen": "chat"] && errors.first?.source == "app")
             #expect(ServerAdministration.line(for: errors[0]) == "2026-11-22T10:15:30.123Z ERROR alice [app] first screen=chat")
@@ -49,7 +49,7 @@ struct LogIngestTests {
             #expect(huge.status == 413)
             #expect(try await api.send(.POST, "/v1/logs", json: LogUpload(batchId: "f", entries: [])).status == 401)
             #expect(try await api.send(.POST, "/v1/logs", token: alice.token, raw: #"{"entries":[]}"#).status == 400)
-            let stored = try await ServerAdministration.clientLogs(dataDirectory: configuration.dataDirectory)
+            let stored = try await ServerAdministration.clientLogs(configuration: configuration)
             #expect(stored.count == 500)
         }
         await #expect(throws: AdministrationError.self) {

@@ -65,9 +65,17 @@ final class EventHub: Sendable {
 
     /// Gives a live-only event to every listener of `userId` that is registered now; nobody
     /// else ever sees it.
-    func publishLive<T: Encodable>(to userId: Int64, type: String, payload: T, at: Timestamp) {
-        guard let json = try? String(decoding: JSONEncoder().encode(payload), as: UTF8.self) else { return }
+    /// Returns the event as delivered, for other instances; nil if the payload does not encode.
+    @discardableResult
+    func publishLive<T: Encodable>(to userId: Int64, type: String, payload: T, at: Timestamp) -> StoredEvent? {
+        guard let json = try? String(decoding: JSONEncoder().encode(payload), as: UTF8.self) else { return nil }
         let event = StoredEvent(seq: 0, type: type, createdAt: at, json: json)
+        deliverLive(to: userId, event: event)
+        return event
+    }
+
+    /// Gives an already encoded live-only event to the listeners of `userId` registered now.
+    func deliverLive(to userId: Int64, event: StoredEvent) {
         let group = listeners.withLock { $0[userId].map { Array($0.values) } ?? [] }
         for listener in group { listener.deliverLive(event) }
     }

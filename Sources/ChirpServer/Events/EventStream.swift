@@ -61,7 +61,11 @@ struct EventStream: Sendable {
     /// Writes stored events after `since`, then waits for more, until cancelled.
     static func deliver(services: ServerServices, userId: Int64, since: Int64, outbound: WebSocketOutboundWriter, watch: WriteStallWatch) async throws {
         let listener = services.hub.listen(userId: userId)
-        defer { services.hub.remove(listener) }
+        services.metrics.openStreams.increment()
+        defer {
+            services.hub.remove(listener)
+            services.metrics.openStreams.decrement()
+        }
         var last = since
         while !Task.isCancelled {
             listener.rearm()

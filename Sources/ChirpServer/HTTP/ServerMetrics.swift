@@ -23,12 +23,15 @@ final class ServerMetrics: Sendable {
     let messagesSent: CoreMetrics.Counter
     /// Tweets newly stored.
     let tweetsPosted: CoreMetrics.Counter
+    /// WebSocket event streams open on this instance now.
+    let openStreams: CoreMetrics.Meter
 
     init() {
         registry = PrometheusCollectorRegistry()
         factory = PrometheusMetricsFactory(registry: registry)
         messagesSent = CoreMetrics.Counter(label: "chirp_messages_sent_total", factory: factory)
         tweetsPosted = CoreMetrics.Counter(label: "chirp_tweets_posted_total", factory: factory)
+        openStreams = CoreMetrics.Meter(label: "chirp_event_streams_open", factory: factory)
     }
 
     /// Records one finished request under its route template (not its concrete path, which

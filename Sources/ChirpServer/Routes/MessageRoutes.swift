@@ -21,7 +21,7 @@ struct MessageRoutes {
         router.add(.typing, services: services) { _, context in
             let viewer = try context.requireViewer()
             let peer = try await services.storage.typingTarget(viewer: viewer, peer: try context.pathParameter("username"))
-            services.hub.publishLive(to: peer, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: services.now())
+            await services.publishLive(to: peer, type: EventType.typing, payload: TypingNotice(from: viewer.username))
             return JSONResponse.noContent()
         }
     }

@@ -6,6 +6,8 @@ struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any ChirpStorage
     let hub: EventHub
+    /// Other instances on the same database (PostgreSQL); nil with SQLite.
+    let bus: (any ClusterEventBus)?
     /// Trips WebSocket connections whose reader stopped reading.
     let stallMonitor = StallMonitor()
     let hasher: PasswordHasher
@@ -14,15 +16,25 @@ struct ServerServices: Sendable {
     let metrics: ServerMetrics
     let now: @Sendable () -> Timestamp
 
-    init(configuration: ServerConfiguration, storage: any ChirpStorage, now: @escaping @Sendable () -> Timestamp = { .now() }) {
+    init(
+        configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
+        bus: (any ClusterEventBus)? = nil, now: @escaping @Sendable () -> Timestamp = { .now() }
+    ) {
         self.configuration = configuration
         self.storage = storage
-        self.hub = EventHub()
+        self.hub = hub
+        self.bus = bus
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.messageLimiter = SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow)
         self.loginLimiter = SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow)
         self.metrics = ServerMetrics()
         self.now = now
+    }
+
+    /// Hands a live-only event to the listeners of `userId` here and on every other instance.
+    func publishLive<T: Encodable>(to userId: Int64, type: String, payload: T) async {
+        guard let event = hub.publishLive(to: userId, type: type, payload: payload, at: now()) else { return }
+        await bus?.publishLive(userId: userId, event: event)
     }
 
     /// When a token issued now stops working.

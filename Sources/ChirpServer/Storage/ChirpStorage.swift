@@ -107,7 +107,7 @@ struct WriteOutcome<Value: Sendable>: Sendable {
 }
 
 /// One stored event, its data already encoded as JSON.
-struct StoredEvent: Sendable {
+struct StoredEvent: Sendable, Equatable {
     var seq: Int64
     var type: String
     var createdAt: Timestamp

@@ -40,7 +40,7 @@ extension SQLiteStorage {
                     unread_count = unread_count + 1, has_received = 1
                 """).execute(arguments: [recipient, sender.id, messageId])
             let message = try Self.fetchMessage(db, where: "m.id = ?", [messageId])!
-            let json = try Self.json(message)
+            let json = try EventPayload.json(message)
             _ = try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
             _ = try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
             return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
@@ -104,7 +104,7 @@ extension SQLiteStorage {
                 let message = Self.message(from: row, at: 2 + Self.userColumnCount)
                 return (row[0], Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1]))
             }
-            return Self.page(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
+            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
         }
     }
 
@@ -133,7 +133,7 @@ extension SQLiteStorage {
                 """).execute(arguments: [lo, hi, peerId, viewer.id, peerId])
             let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])!
             let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: Self.json(receipt), at: at)
+            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: EventPayload.json(receipt), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
         }
     }

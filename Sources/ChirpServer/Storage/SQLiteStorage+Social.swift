@@ -22,7 +22,7 @@ extension SQLiteStorage {
             let follower = try Self.fetchUser(db, id: viewer.id, viewer: target)!
             _ = try Self.appendEvent(
                 db, userId: target, type: EventType.followCreated,
-                json: Self.json(FollowNotice(follower: follower)), at: at)
+                json: EventPayload.json(FollowNotice(follower: follower)), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [target])
         }
     }
@@ -64,7 +64,7 @@ extension SQLiteStorage {
                     """),
                 arguments: ["subject": subject, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1, "viewer": viewer])
             let items = rows.map { (cursor: $0[0] as Int64, user: Self.user(from: $0, at: 1)) }
-            return Self.page(items, limit: page.limit, cursor: \.cursor, item: \.user)
+            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.user)
         }
     }
 }

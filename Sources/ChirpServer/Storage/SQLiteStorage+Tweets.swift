@@ -19,7 +19,7 @@ extension SQLiteStorage {
             let tweetId = db.lastInsertedRowID
             let author = try Self.fetchUser(db, id: new.author.id, viewer: nil)!
             let tweet = Tweet(id: String(tweetId), clientTweetId: new.clientTweetId, author: author, text: new.text, createdAt: new.createdAt)
-            let json = try Self.json(tweet)
+            let json = try EventPayload.json(tweet)
             let followers = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT follower_id FROM follows WHERE followee_id = ?"), arguments: [new.author.id])
             let audience = [new.author.id] + followers
@@ -53,7 +53,7 @@ extension SQLiteStorage {
             let items = try Self.fetchTweets(
                 db, where: "t.author_id = :author AND t.id < :cursor ORDER BY t.id DESC LIMIT :limit",
                 ["author": author, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1, "viewer": viewer])
-            return Self.page(items, limit: page.limit, cursor: \.id, item: \.tweet)
+            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.id, item: \.tweet)
         }
     }
 
@@ -65,7 +65,7 @@ extension SQLiteStorage {
                     AND t.id < :cursor ORDER BY t.id DESC LIMIT :limit
                     """,
                 ["cursor": page.cursor ?? Int64.max, "limit": page.limit + 1, "viewer": viewer])
-            return Self.page(items, limit: page.limit, cursor: \.id, item: \.tweet)
+            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.id, item: \.tweet)
         }
     }
 

@@ -84,21 +84,6 @@ final class SQLiteStorage: ChirpStorage {
         return row.map { user(from: $0, at: 0, withViewerFields: viewer != nil) }
     }
 
-    /// Encodes an event payload as the JSON stored in `events.data`.
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    }
-
-    /// Builds a newest-first page from rows fetched with `limit + 1`: the cursor is that of the
-    /// last row kept, present only when there was one more.
-    static func page<Row, Item>(
-        _ rows: [Row], limit: Int, cursor: (Row) -> Int64, item: (Row) -> Item
-    ) -> Page<Item> {
-        let kept = rows.prefix(limit)
-        let next = rows.count > limit ? kept.last.map { String(cursor($0)) } : nil
-        return Page(items: kept.map(item), nextCursor: next)
-    }
-
     // MARK: events
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {

@@ -20,7 +20,7 @@ final class EmbeddedServer: Sendable {
         var logger = Logger(label: "chirp.embedded")
         logger.logLevel = .warning
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try ChirpServerApplication.make(configuration: configuration, logger: logger) { _, port in
+        let app = try await ChirpServerApplication.make(configuration: configuration, logger: logger) { _, port in
             continuation.yield(port)
             continuation.finish()
         }

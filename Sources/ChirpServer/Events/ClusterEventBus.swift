@@ -1,0 +1,6 @@
+/// Carries live-only events between server instances that share one database. (Wake-ups for
+/// stored events travel with the storage's commits; see `PostgresStorage`.)
+protocol ClusterEventBus: Sendable {
+    /// Hands a live-only event to the listeners of `userId` on every other instance.
+    func publishLive(userId: Int64, event: StoredEvent) async
+}

@@ -1,0 +1,102 @@
+import ChirpModels
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Cross-instance fan-out over PostgreSQL's LISTEN/NOTIFY: one connection per instance
+/// `LISTEN`s on `PostgresStorage.channel` and wakes this instance's listeners for commits made
+/// by other instances; live-only events (typing) are sent and received the same way.
+///
+/// Notifications are not stored, so a lost connection is re-established with backoff, and once
+/// it listens again every local stream is woken to re-read the database after its last seq:
+/// nothing committed meanwhile is missed. A ping every `pingPeriod` notices a silent link.
+final class PostgresEventBus: Service, ClusterEventBus {
+    private let storage: PostgresStorage
+    private let hub: EventHub
+    private let logger: Logger
+    private let pingPeriod: Duration
+    private let state = Mutex((connections: 0, listening: false))
+
+    init(storage: PostgresStorage, hub: EventHub, logger: Logger, pingPeriod: Duration = .seconds(10)) {
+        self.storage = storage
+        self.hub = hub
+        self.logger = logger
+        self.pingPeriod = pingPeriod
+    }
+
+    /// How many times the LISTEN connection was (re-)established.
+    var connectionCount: Int { state.withLock { $0.connections } }
+
+    /// Whether the LISTEN connection is up now.
+    var isListening: Bool { state.withLock { $0.listening } }
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            var delay: Duration = .milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    try await self.listenOnce { delay = .milliseconds(100) }
+                } catch {
+                    if Task.isCancelled { break }
+                    self.logger.warning("event notifications lost; reconnecting", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+                }
+                self.state.withLock { $0.listening = false }
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// Connects, listens until the connection fails or the task is cancelled.
+    private func listenOnce(onListening: () -> Void) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: PostgresStorage.connectionConfiguration(storage.settings, applicationName: "chirp-listener"),
+            id: 1, logger: logger)
+        defer { Task { try? await connection.close() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await connection.listen(on: PostgresStorage.channel) { notifications in
+                    self.state.withLock { $0.connections += 1; $0.listening = true }
+                    // Whatever was committed while nobody listened is read now.
+                    self.hub.wakeAll()
+                    for try await notification in notifications {
+                        self.handle(notification.payload)
+                    }
+                }
+            }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: self.pingPeriod)
+                    try await connection.query("SELECT 1", logger: self.logger)
+                }
+            }
+            onListening()
+            // Either ending (the sequence failing, or a ping failing) ends both.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func handle(_ payload: String) {
+        guard let message = PostgresBusMessage(payload: payload), message.origin != storage.instanceId else { return }
+        switch message.content {
+        case .wake(nil):
+            hub.wakeAll()
+        case .wake(let users?):
+            hub.notify(users)
+        case .live(let userId, let event):
+            hub.deliverLive(to: userId, event: event)
+        }
+    }
+
+    func publishLive(userId: Int64, event: StoredEvent) async {
+        let payload = PostgresBusMessage(origin: storage.instanceId, content: .live(userId: userId, event: event)).payload
+        guard payload.utf8.count <= PostgresStorage.maxPayload else { return }
+        do {
+            try await storage.client.query("SELECT pg_notify(\(PostgresStorage.channel), \(payload))")
+        } catch {
+            logger.debug("live event not sent to other instances", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+        }
+    }
+}

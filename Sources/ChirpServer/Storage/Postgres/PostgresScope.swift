@@ -1,0 +1,78 @@
+import ChirpModels
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// One leased connection, inside a transaction for writes: runs queries, decodes rows, and
+/// appends events while remembering whose streams grew (they are notified at commit).
+final class PostgresScope: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+    private let grown = Mutex<[Int64]>([])
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Every row of `query`'s result.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await connection.query(query, logger: logger) {
+            rows.append(row.makeRandomAccess())
+        }
+        return rows
+    }
+
+    /// The first row of `query`'s result, if any.
+    func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
+        try await rows(query).first
+    }
+
+    /// The first column of the first row, if any.
+    func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T? {
+        try await row(query).map { try $0.value(0, as: T.self) }
+    }
+
+    /// Runs a statement and returns the number of rows it returned (use `RETURNING 1` to count
+    /// the rows a write touched).
+    @discardableResult
+    func execute(_ query: PostgresQuery) async throws -> Int {
+        var count = 0
+        for try await _ in try await connection.query(query, logger: logger) { count += 1 }
+        return count
+    }
+
+    /// Locks these users' rows in id order, so that transactions touching the same users queue
+    /// up instead of deadlocking.
+    func lockUsers(_ ids: [Int64]) async throws {
+        let sorted = Array(Set(ids)).sorted()
+        try await execute("SELECT id FROM users WHERE id = ANY(\(sorted)) ORDER BY id FOR UPDATE")
+    }
+
+    /// Appends one event to a user's stream and returns its seq. The row lock taken by the
+    /// `UPDATE` holds later writers of that stream until this transaction ends, so seqs stay
+    /// gap-free and become visible in order.
+    @discardableResult
+    func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> Int64 {
+        guard let seq = try await value(
+            "UPDATE users SET last_seq = last_seq + 1 WHERE id = \(userId) RETURNING last_seq", as: Int64.self)
+        else { throw APIError.userNotFound(String(userId)) }
+        try await execute("""
+            INSERT INTO events (user_id, seq, type, created_at, data)
+            VALUES (\(userId), \(seq), \(type), \(at.millisecondsSince1970), \(json))
+            """)
+        grown.withLock { $0.append(userId) }
+        return seq
+    }
+
+    /// The users whose streams this scope appended to.
+    var grownStreams: [Int64] { grown.withLock { Array(Set($0)).sorted() } }
+}
+
+extension PostgresRandomAccessRow {
+    /// The value of column `index`.
+    func value<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {
+        try self[index].decode(T.self)
+    }
+}

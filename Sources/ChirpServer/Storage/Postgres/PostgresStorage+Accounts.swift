@@ -1,0 +1,85 @@
+import ChirpModels
+import PostgresNIO
+
+extension PostgresStorage {
+    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User {
+        try await write { scope in
+            // The unique key decides between two instances registering the same name at once.
+            guard let userId = try await scope.value("""
+                INSERT INTO users (username, username_key, display_name, password_hash, created_at)
+                VALUES (\(account.username), \(Validation.usernameKey(account.username)), \(account.displayName),
+                        \(account.passwordHash), \(account.createdAt.millisecondsSince1970))
+                ON CONFLICT (username_key) DO NOTHING RETURNING id
+                """, as: Int64.self)
+            else {
+                throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(account.username) is taken.", field: "username")
+            }
+            try await Self.insertSession(scope, session, userId: userId)
+            return try await Self.fetchUser(scope, id: userId, viewer: nil)!
+        }
+    }
+
+    func credentials(usernameKey: String) async throws -> Credentials? {
+        try await read { scope in
+            try await scope.row("SELECT id, password_hash FROM users WHERE username_key = \(usernameKey)")
+                .map { Credentials(userId: try $0.value(0), passwordHash: try $0.value(1)) }
+        }
+    }
+
+    func createSession(_ session: NewSession) async throws -> User {
+        try await write { scope in
+            try await Self.insertSession(scope, session, userId: session.userId)
+            guard let user = try await Self.fetchUser(scope, id: session.userId, viewer: nil) else {
+                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
+            }
+            return user
+        }
+    }
+
+    func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
+        try await read { scope in
+            try await scope.row("""
+                SELECT s.user_id, u.username, s.expires_at FROM sessions s
+                JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash))
+                """
+            ).map {
+                SessionInfo(
+                    userId: try $0.value(0), username: try $0.value(1),
+                    expiresAt: Timestamp(millisecondsSince1970: try $0.value(2)))
+            }
+        }
+    }
+
+    func deleteSession(tokenHash: [UInt8]) async throws {
+        try await write { scope in
+            try await scope.execute("DELETE FROM sessions WHERE token_hash = \(ByteBuffer(bytes: tokenHash))")
+        }
+    }
+
+    func user(username: String, viewer: Int64?) async throws -> User {
+        try await read { scope in
+            let id = try await Self.userId(scope, username: username)
+            guard let user = try await Self.fetchUser(scope, id: id, viewer: viewer) else { throw APIError.userNotFound(username) }
+            return user
+        }
+    }
+
+    func user(id: Int64) async throws -> User {
+        try await read { scope in
+            guard let user = try await Self.fetchUser(scope, id: id, viewer: nil) else {
+                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
+            }
+            return user
+        }
+    }
+
+    private static func insertSession(_ scope: PostgresScope, _ session: NewSession, userId: Int64) async throws {
+        // Opportunistic clean-up keeps the table from growing with dead sessions.
+        try await scope.execute(
+            "DELETE FROM sessions WHERE user_id = \(userId) AND expires_at < \(session.createdAt.millisecondsSince1970)")
+        try await scope.execute("""
+            INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+            VALUES (\(ByteBuffer(bytes: session.tokenHash)), \(userId), \(session.createdAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970))
+            """)
+    }
+}

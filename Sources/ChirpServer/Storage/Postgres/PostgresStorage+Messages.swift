@@ -1,0 +1,174 @@
+import ChirpModels
+import PostgresNIO
+
+extension PostgresStorage {
+    func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
+        try await write { scope in
+            let sender = new.sender
+            let recipient = try await Self.userId(scope, username: new.recipient)
+            // Both users locked first: a retried send arriving on two instances at once, or
+            // two people writing to each other, queue here.
+            try await scope.lockUsers([sender.id, recipient])
+            if let existing = try await Self.fetchMessages(
+                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 LIMIT 1", Self.binds(sender.id, new.clientMessageId)).first {
+                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
+                    throw APIError(
+                        .conflict, APIErrorCode.clientIdReused,
+                        "This clientMessageId was already used for another message; pick a new one.",
+                        field: "clientMessageId")
+                }
+                return WriteOutcome(value: existing, created: false, notifiedUsers: [])
+            }
+            if recipient == sender.id {
+                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
+            }
+            try await Self.requireMayMessage(scope, sender: sender.id, recipient: recipient, recipientName: new.recipient)
+            guard let messageId = try await scope.value("""
+                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+                VALUES (\(sender.id), \(recipient), \(min(sender.id, recipient)), \(max(sender.id, recipient)),
+                        \(new.clientMessageId), \(new.text), \(new.createdAt.millisecondsSince1970))
+                RETURNING id
+                """, as: Int64.self)
+            else { throw APIError.userNotFound(new.recipient) }
+            try await scope.execute("""
+                INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (\(sender.id), \(recipient), \(messageId))
+                ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id
+                """)
+            try await scope.execute("""
+                INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
+                VALUES (\(recipient), \(sender.id), \(messageId), 1, TRUE)
+                ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                    last_message_id = excluded.last_message_id,
+                    unread_count = conversations.unread_count + 1, has_received = TRUE
+                """)
+            let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(messageId))[0]
+            let json = try EventPayload.json(message)
+            try await scope.appendEvent(userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
+            try await scope.appendEvent(userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
+            return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
+        }
+    }
+
+    func message(sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await read { scope in
+            try await Self.fetchMessages(
+                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 LIMIT 1", Self.binds(sender, clientMessageId)).first
+        }
+    }
+
+    func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
+        try await read { scope in
+            let peerId = try await Self.userId(scope, username: peer)
+            if peerId == viewer.id {
+                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
+            }
+            try await Self.requireMayMessage(scope, sender: viewer.id, recipient: peerId, recipientName: peer)
+            return peerId
+        }
+    }
+
+    func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
+        try await read { scope in
+            let peerId = try await Self.userId(scope, username: peer)
+            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
+            let lower = after ?? 0, upper = before ?? Int64.max
+            let order = after != nil ? "ASC" : "DESC"
+            let found = try await Self.fetchMessages(
+                scope, where: "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4 ORDER BY m.id \(order) LIMIT $5",
+                Self.binds(lo, hi, lower, upper, limit + 1))
+            let more = found.count > limit
+            if after != nil {
+                // The `limit` just newer than `after`, ascending; the cursor continues forwards.
+                let items = Array(found.prefix(limit))
+                return Page(items: items, nextCursor: more ? items.last.map(\.id) : nil)
+            }
+            // The newest `limit` (older than `before`), returned ascending; the cursor goes back.
+            let items = Array(found.prefix(limit).reversed())
+            return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
+        }
+    }
+
+    func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
+        try await read { scope in
+            let rows = try await scope.rows(PostgresQuery(
+                unsafeSQL: """
+                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer.id)), \(Self.messageColumns)
+                        JOIN conversations c ON m.id = c.last_message_id
+                        JOIN users u ON u.id = c.peer_id
+                    WHERE c.owner_id = $1 AND c.last_message_id < $2
+                    ORDER BY c.last_message_id DESC LIMIT $3
+                    """,
+                binds: Self.binds(viewer.id, page.cursor ?? Int64.max, page.limit + 1)))
+            let items = try rows.map { row -> (cursor: Int64, conversation: Conversation) in
+                let message = try Self.message(from: row, at: 2 + Self.userColumnCount)
+                return (
+                    try row.value(0),
+                    Conversation(peer: try Self.user(from: row, at: 2), lastMessage: message, unreadCount: try row.value(1)))
+            }
+            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
+        }
+    }
+
+    func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void> {
+        try await write { scope in
+            let peerId = try await Self.userId(scope, username: peer)
+            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
+            try await scope.lockUsers([viewer.id, peerId])
+            guard try await scope.execute(
+                "SELECT 1 FROM messages WHERE id = \(upTo) AND user_lo = \(lo) AND user_hi = \(hi)") > 0
+            else {
+                throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
+            }
+            let changed = try await scope.execute("""
+                UPDATE messages SET read = TRUE
+                WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND id <= \(upTo) AND NOT read
+                RETURNING 1
+                """)
+            guard changed > 0 else { return WriteOutcome(value: (), created: false, notifiedUsers: []) }
+            try await scope.execute("""
+                UPDATE conversations SET unread_count = (
+                    SELECT COUNT(*) FROM messages
+                    WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND NOT read)
+                WHERE owner_id = \(viewer.id) AND peer_id = \(peerId)
+                """)
+            let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) ?? peer
+            let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
+            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: EventPayload.json(receipt), at: at)
+            return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
+        }
+    }
+
+    // MARK: helpers
+
+    /// A user may message someone who follows them, or someone who has sent them a message.
+    private static func requireMayMessage(_ scope: PostgresScope, sender: Int64, recipient: Int64, recipientName: String) async throws {
+        let allowed = try await scope.value("""
+            SELECT EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender))
+                OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = \(recipient) AND has_received)
+            """, as: Bool.self) ?? false
+        guard allowed else {
+            throw APIError(
+                .forbidden, APIErrorCode.dmNotAllowed,
+                "You can message \(recipientName.prefix(32)) once they follow you or have messaged you.")
+        }
+    }
+
+    /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
+    static let messageColumns = """
+        m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read
+        FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
+        """
+
+    static func fetchMessages(_ scope: PostgresScope, where condition: String, _ binds: PostgresBindings) async throws -> [Message] {
+        try await scope.rows(PostgresQuery(unsafeSQL: "SELECT \(messageColumns) WHERE \(condition)", binds: binds))
+            .map { try message(from: $0, at: 0) }
+    }
+
+    /// Decodes the columns of `messageColumns` starting at `index`.
+    static func message(from row: PostgresRandomAccessRow, at index: Int) throws -> Message {
+        Message(
+            id: String(try row.value(index, as: Int64.self)), clientMessageId: try row.value(index + 1),
+            sender: try row.value(index + 2), recipient: try row.value(index + 3), text: try row.value(index + 4),
+            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6))
+    }
+}

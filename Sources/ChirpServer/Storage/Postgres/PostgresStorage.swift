@@ -1,0 +1,207 @@
+import ChirpModels
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `ChirpStorage` on PostgreSQL, for one or many server instances sharing a database.
+///
+/// Semantics match `SQLiteStorage`: each write is one transaction that appends the events it
+/// causes. The users a write touches are row-locked in id order first, so concurrent writers
+/// (on any instance) queue instead of deadlocking, and a user's `seq` stays gap-free. A commit
+/// that appended events also `NOTIFY`s their user ids on `PostgresStorage.channel`, delivered to
+/// every instance's `PostgresEventBus` only once the commit is durable.
+final class PostgresStorage: ChirpStorage {
+    /// The LISTEN/NOTIFY channel of wake-ups and live events.
+    static let channel = "chirp_events"
+    /// PostgreSQL limits a notification's payload to 8,000 bytes; longer lists wake everyone.
+    static let maxPayload = 7_900
+
+    let client: PostgresClient
+    let settings: PostgresSettings
+    let logger: Logger
+    /// Names this instance in its notifications, so it can skip its own.
+    let instanceId = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+
+    /// Connects, applies pending migrations on a connection of its own, and prepares a pool of
+    /// `settings.poolSize` connections. The pool serves nothing until `client.run()` is running.
+    static func open(settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {
+        let connection = try await PostgresConnection.connect(
+            configuration: connectionConfiguration(settings), id: 0, logger: logger)
+        do {
+            let applied = try await PostgresSchema.migrate(connection, logger: logger)
+            if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied)"]) }
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return PostgresStorage(settings: settings, logger: logger)
+    }
+
+    private init(settings: PostgresSettings, logger: Logger) {
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.username,
+            password: settings.password, database: settings.database, tls: .disable)
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.minimumConnections = min(2, settings.poolSize - 1)
+        configuration.options.additionalStartupParameters = [("application_name", "chirp")]
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// A single connection's configuration (migrations and the LISTEN connection).
+    static func connectionConfiguration(_ settings: PostgresSettings, applicationName: String = "chirp") -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.username,
+            password: settings.password, database: settings.database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        return configuration
+    }
+
+    // MARK: running work
+
+    /// Runs `body` on a pooled connection outside a transaction (each statement sees the
+    /// newest committed data).
+    func read<T: Sendable>(_ body: @Sendable (PostgresScope) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await body(PostgresScope(connection: connection, logger: logger))
+            }
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Runs `body` in a transaction and commits it; the result is returned only after the
+    /// commit. Deadlocks and serialization failures are retried, a few times, from the start.
+    func write<T: Sendable>(_ body: @Sendable (PostgresScope) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { connection in
+                    try await Self.transaction(connection, logger: logger, instanceId: instanceId, body)
+                }
+            } catch let error as PSQLError where Self.isRetryable(error) && attempt < 5 {
+                try? await Task.sleep(for: .milliseconds(attempt * 5))
+            } catch {
+                throw translate(error)
+            }
+        }
+    }
+
+    private static func transaction<T: Sendable>(
+        _ connection: PostgresConnection, logger: Logger, instanceId: String, _ body: @Sendable (PostgresScope) async throws -> T
+    ) async throws -> T {
+        try await connection.query("BEGIN", logger: logger)
+        let scope = PostgresScope(connection: connection, logger: logger)
+        do {
+            let value = try await body(scope)
+            let grown = scope.grownStreams
+            if !grown.isEmpty {
+                // Delivered to listeners only when (and if) the COMMIT succeeds.
+                let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: grown)).payload
+                try await scope.execute("SELECT pg_notify(\(channel), \(payload))")
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return value
+        } catch {
+            try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    /// API errors pass through; a database that cannot be reached becomes a 503 with
+    /// `Retry-After`, which clients retry.
+    func translate(_ error: any Error) -> any Error {
+        if error is APIError { return error }
+        if let error = error as? PSQLError {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // Server-side: 08 connection, 53 resources, 57 operator intervention (shutdown).
+            if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") {
+                return APIError(.serviceUnavailable, APIErrorCode.unavailable, "The database is unavailable; retry shortly.", retryAfter: 1)
+            }
+            logger.error("database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
+        }
+        return error
+    }
+
+    // MARK: shared helpers
+
+    /// The id of the user with that name (ignoring case), or a 404.
+    static func userId(_ scope: PostgresScope, username: String) async throws -> Int64 {
+        guard Validation.isPossibleUsername(username),
+              let id = try await scope.value(
+                "SELECT id FROM users WHERE username_key = \(Validation.usernameKey(username))", as: Int64.self)
+        else { throw APIError.userNotFound(username) }
+        return id
+    }
+
+    /// Columns that `user(from:at:)` reads, for a `users` alias, with the viewer flags computed
+    /// for `viewer` (an integer, so it is safe to write into the SQL).
+    static func userColumns(_ alias: String, viewer: Int64?) -> String {
+        let viewer = viewer ?? 0
+        return """
+            \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
+            \(alias).followers_count, \(alias).following_count, \
+            EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = \(viewer)), \
+            EXISTS (SELECT 1 FROM follows WHERE follower_id = \(viewer) AND followee_id = \(alias).id)
+            """
+    }
+
+    /// Number of columns `userColumns` yields.
+    static let userColumnCount = 8
+
+    /// Decodes the columns of `userColumns` starting at `index`.
+    static func user(from row: PostgresRandomAccessRow, at index: Int, withViewerFields: Bool = true) throws -> User {
+        User(
+            id: String(try row.value(index, as: Int64.self)),
+            username: try row.value(index + 1),
+            displayName: try row.value(index + 2),
+            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 3)),
+            followersCount: try row.value(index + 4),
+            followingCount: try row.value(index + 5),
+            followsYou: withViewerFields ? try row.value(index + 6, as: Bool.self) : nil,
+            followedByYou: withViewerFields ? try row.value(index + 7, as: Bool.self) : nil)
+    }
+
+    /// Reads one user by id with viewer fields for `viewer` (nil: without them).
+    static func fetchUser(_ scope: PostgresScope, id: Int64, viewer: Int64?) async throws -> User? {
+        try await scope.row(PostgresQuery(
+            unsafeSQL: "SELECT \(userColumns("u", viewer: viewer)) FROM users u WHERE u.id = $1",
+            binds: binds(id))
+        ).map { try user(from: $0, at: 0, withViewerFields: viewer != nil) }
+    }
+
+    /// Bindings for `$1`, `$2`, … in order.
+    static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+
+    // MARK: events
+
+    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
+        try await read { scope in
+            let rows = try await scope.rows("""
+                SELECT seq, type, created_at, data FROM events
+                WHERE user_id = \(userId) AND seq > \(since) ORDER BY seq LIMIT \(limit)
+                """)
+            let head = try await scope.value("SELECT last_seq FROM users WHERE id = \(userId)", as: Int64.self) ?? 0
+            return EventSlice(
+                events: try rows.map {
+                    StoredEvent(
+                        seq: try $0.value(0), type: try $0.value(1),
+                        createdAt: Timestamp(millisecondsSince1970: try $0.value(2)), json: try $0.value(3))
+                },
+                head: max(head, rows.isEmpty ? 0 : try rows[rows.count - 1].value(0, as: Int64.self)))
+        }
+    }
+}
