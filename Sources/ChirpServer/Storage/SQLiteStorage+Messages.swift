@@ -40,7 +40,7 @@ extension SQLiteStorage {
                     unread_count = unread_count + 1, has_received = 1
                 """).execute(arguments: [recipient, sender.id, messageId])
             let message = try Self.fetchMessage(db, where: "m.id = ?", [messageId])!
-            let json = try EventPayload.json(message)
+            let json = try StoredEventJSON.encode(message)
             _ = try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
             _ = try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
             return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
@@ -133,7 +133,7 @@ extension SQLiteStorage {
                 """).execute(arguments: [lo, hi, peerId, viewer.id, peerId])
             let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])!
             let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: EventPayload.json(receipt), at: at)
+            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
         }
     }

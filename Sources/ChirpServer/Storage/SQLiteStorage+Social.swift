@@ -22,7 +22,7 @@ extension SQLiteStorage {
             let follower = try Self.fetchUser(db, id: viewer.id, viewer: target)!
             _ = try Self.appendEvent(
                 db, userId: target, type: EventType.followCreated,
-                json: EventPayload.json(FollowNotice(follower: follower)), at: at)
+                json: StoredEventJSON.encode(FollowNotice(follower: follower)), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [target])
         }
     }

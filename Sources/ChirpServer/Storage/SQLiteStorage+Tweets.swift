@@ -19,7 +19,7 @@ extension SQLiteStorage {
             let tweetId = db.lastInsertedRowID
             let author = try Self.fetchUser(db, id: new.author.id, viewer: nil)!
             let tweet = Tweet(id: String(tweetId), clientTweetId: new.clientTweetId, author: author, text: new.text, createdAt: new.createdAt)
-            let json = try EventPayload.json(tweet)
+            let json = try StoredEventJSON.encode(tweet)
             let followers = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT follower_id FROM follows WHERE followee_id = ?"), arguments: [new.author.id])
             let audience = [new.author.id] + followers

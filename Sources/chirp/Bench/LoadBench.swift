@@ -12,10 +12,16 @@ struct LoadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Load a server: sends/s, send-ack and delivery latency (HdrHistogram), reads/s, RSS, and the bare-route ratio.",
-        discussion: "Without --server a `chirp serve` child process is started on a temporary directory (--embedded).")
+        discussion: """
+            Without --server a `chirp serve` child process is started on a temporary directory (--embedded), or on \
+            --database (PostgreSQL); --instances N starts N of them on that database, and the load is spread over \
+            them (each sender and each WebSocket sticks to one instance, in turn).
+            """)
 
     @Option(help: "Server to load (run it with --no-rate-limits); default: a child `chirp serve`.") var server: String?
     @Flag(help: "Start a server for the run (the default without --server).") var embedded = false
+    @Option(help: ArgumentHelp("PostgreSQL database for the child server(s) instead of SQLite.", valueName: "url")) var database: String?
+    @Option(help: "Child server instances on --database, sharing the load.") var instances = 1
     @Option(help: "Users; each gets a WebSocket.") var users = 50
     @Option(help: "Concurrent senders (one keep-alive connection each).") var senders = 16
     @Option(help: "Seconds of sending.") var duration = 10
@@ -23,20 +29,37 @@ struct LoadBench: AsyncParsableCommand {
     @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
     @Flag(help: "Print the report as JSON.") var json = false
 
+    func validate() throws {
+        guard instances >= 1 else { throw ValidationError("--instances takes 1 or more.") }
+        guard instances == 1 || database != nil else {
+            throw ValidationError("--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
+        }
+        guard server == nil || (database == nil && instances == 1) else {
+            throw ValidationError("--server loads a running server; --database and --instances are for the child servers bench starts.")
+        }
+    }
+
     func run() async throws {
-        let child = server == nil ? try await ChildServer(arguments: Self.serveArguments()) : nil
+        var started: [ChildServer] = []
+        if server == nil {
+            for _ in 0..<instances { started.append(try await ChildServer(arguments: Self.serveArguments(database: database))) }
+        }
+        let children = started
+        let child = children.first
         let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
-        defer { Task { await child?.stop() } }
+        let baseURLs = children.isEmpty ? [baseURL] : children.map(\.baseURL)
+        defer { Task { for child in children { await child.stop() } } }
         if idleSockets > 0 {
             let report = try await IdleSocketsRun(baseURL: baseURL, count: idleSockets, server: child).run()
             try emit(report) { report.lines }
             await child?.stop()
             return
         }
-        let run = LoadRun(baseURL: baseURL, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
+        let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
         var report = try await run.run()
-        report.serverRSSBytes = child?.residentBytes
-        await child?.stop()
+        report.instances = baseURLs.count
+        report.serverRSSBytes = children.isEmpty ? nil : children.compactMap(\.residentBytes).reduce(0, +)
+        for child in children { await child.stop() }
         // The ceiling: a route that does nothing, in its own process, at the same concurrency.
         let bare = try await ChildServer(arguments: ["bench", "bare-server"])
         report.bareRequestsPerSecond = try await LoadRun.hammer(baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
@@ -45,9 +68,10 @@ struct LoadBench: AsyncParsableCommand {
         try emit(report) { report.lines }
     }
 
-    static func serveArguments() -> [String] {
+    static func serveArguments(database: String? = nil) -> [String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)").path
         return ["serve", "--port", "0", "--data-dir", directory, "--no-rate-limits", "--log-level", "error"]
+            + (database.map { ["--database", $0] } ?? [])
     }
 
     func emit<T: Encodable>(_ value: T, lines: () -> [String]) throws {
@@ -65,6 +89,7 @@ struct LoadBench: AsyncParsableCommand {
 struct LoadReport: Encodable {
     var users: Int
     var senders: Int
+    var instances = 1
     var seconds: Double
     var sends: Int
     var sendErrors: Int
@@ -81,13 +106,13 @@ struct LoadReport: Encodable {
 
     var lines: [String] {
         [
-            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s",
+            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s" + (instances > 1 ? ", \(instances) instances" : ""),
             String(format: "  durable sends     %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
             String(format: "  timeline reads    %8.0f /s", timelineReadsPerSecond),
             String(format: "  message pages     %8.0f /s   (%d read errors)", messagePageReadsPerSecond, readErrors),
-            "  server RSS        " + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)"),
+            "  server RSS        " + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)") + (instances > 1 ? " (all instances)" : ""),
             String(format: "  bare route        %8.0f req/s · durable sends are %.0f%% of it", bareRequestsPerSecond, durableToBareRatio * 100),
         ]
     }
@@ -95,15 +120,17 @@ struct LoadReport: Encodable {
 
 /// One load run against a server: setup, sending with deliveries, then reads.
 struct LoadRun {
-    let baseURL: URL
+    /// The instances to load; senders and WebSockets are spread over them in turn.
+    let baseURLs: [URL]
     let users: Int
     let senders: Int
     let duration: Int
     let rate: Int
 
     func run() async throws -> LoadReport {
-        let client = LoadClient(baseURL: baseURL, connections: senders)
-        defer { Task { await client.shutdown() } }
+        let clients = baseURLs.map { LoadClient(baseURL: $0, connections: max(1, senders / baseURLs.count + 1)) }
+        let client = clients[0]
+        defer { Task { for client in clients { await client.shutdown() } } }
         let prefix = "b\(UInt32.random(in: 0...UInt32.max) % 100_000)x"
         // Accounts, eight registrations at a time (bcrypt dominates).
         var accounts: [BenchAccount] = []
@@ -132,7 +159,11 @@ struct LoadRun {
         let delivery = LatencyRecorder()
         let origin = ContinuousClock.now
         let expected = Tally()
-        let sockets = try await DeliveryListeners.open(baseURL: baseURL, accounts: accounts, origin: origin, recorder: delivery)
+        var sockets: [DeliveryListeners] = []
+        for (index, url) in baseURLs.enumerated() {
+            let share = accounts.enumerated().filter { $0.offset % baseURLs.count == index }.map(\.element)
+            sockets.append(try await DeliveryListeners.open(baseURL: url, accounts: share, origin: origin, recorder: delivery))
+        }
 
         let errors = Tally()
         let start = ContinuousClock.now
@@ -141,6 +172,7 @@ struct LoadRun {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, sender) in sendersAccounts.enumerated() {
                 let recipients = accounts.filter { $0.name != sender.name }
+                let client = clients[index % clients.count]
                 group.addTask {
                     var next = ContinuousClock.now
                     var turn = index
@@ -173,7 +205,7 @@ struct LoadRun {
         // Let the last deliveries arrive (up to 5 s).
         let drain = ContinuousClock.now + .seconds(5)
         while Int(delivery.count) < sent, ContinuousClock.now < drain { try await Task.sleep(for: .milliseconds(20)) }
-        sockets.close()
+        for listeners in sockets { listeners.close() }
 
         // Reads: the timeline and a page of a conversation, alternately, at the same concurrency.
         let readSeconds = max(2, duration / 4)
@@ -184,6 +216,7 @@ struct LoadRun {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, reader) in accounts.prefix(senders).enumerated() {
                 let peer = accounts[(index + 1) % accounts.count].name
+                let client = clients[index % clients.count]
                 group.addTask {
                     var flip = false
                     while ContinuousClock.now < readDeadline {

@@ -40,6 +40,18 @@ public struct PostgresSettings: Sendable, Equatable {
         self.poolSize = poolSize
     }
 
+    /// The URL, password included, to hand to another `chirp` process.
+    public var url: String {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.user = username
+        components.password = password
+        components.host = host
+        components.port = port
+        components.path = "/" + database
+        return components.string!
+    }
+
     /// The URL without the password, for logs and messages.
     public var redactedURL: String {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"

@@ -42,7 +42,7 @@ extension PostgresStorage {
                     unread_count = conversations.unread_count + 1, has_received = TRUE
                 """)
             let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(messageId))[0]
-            let json = try EventPayload.json(message)
+            let json = try StoredEventJSON.encode(message)
             try await scope.appendEvent(userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
             try await scope.appendEvent(userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
             return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
@@ -133,7 +133,7 @@ extension PostgresStorage {
                 """)
             let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) ?? peer
             let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: EventPayload.json(receipt), at: at)
+            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
         }
     }

@@ -18,7 +18,7 @@ extension PostgresStorage {
             try await scope.execute("UPDATE users SET followers_count = followers_count + 1 WHERE id = \(target)")
             let follower = try await Self.fetchUser(scope, id: viewer.id, viewer: target)!
             try await scope.appendEvent(
-                userId: target, type: EventType.followCreated, json: EventPayload.json(FollowNotice(follower: follower)), at: at)
+                userId: target, type: EventType.followCreated, json: StoredEventJSON.encode(FollowNotice(follower: follower)), at: at)
             return WriteOutcome(value: (), created: true, notifiedUsers: [target])
         }
     }

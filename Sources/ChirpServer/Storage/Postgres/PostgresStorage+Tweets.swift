@@ -23,7 +23,7 @@ extension PostgresStorage {
             else { throw APIError.userNotFound(new.author.username) }
             let author = try await Self.fetchUser(scope, id: new.author.id, viewer: nil)!
             let tweet = Tweet(id: String(tweetId), clientTweetId: new.clientTweetId, author: author, text: new.text, createdAt: new.createdAt)
-            let json = try EventPayload.json(tweet)
+            let json = try StoredEventJSON.encode(tweet)
             let followers = try await scope.rows("SELECT follower_id FROM follows WHERE followee_id = \(new.author.id)")
                 .map { try $0.value(0, as: Int64.self) }
             let audience = [new.author.id] + followers

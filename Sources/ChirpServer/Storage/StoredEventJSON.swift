@@ -1,8 +1,8 @@
 import Foundation
 
 /// The JSON stored as an event's `data`, the same for every storage.
-enum EventPayload {
-    static func json<T: Encodable>(_ value: T) throws -> String {
+enum StoredEventJSON {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 }

@@ -1,0 +1,54 @@
+@testable import ChirpServer
+import ChirpModels
+import Testing
+
+/// The PostgreSQL pieces that need no server: database URLs and the notification payloads.
+@Suite("PostgreSQL settings and notifications")
+struct PostgresUnitTests {
+    @Test func databaseURLsParseAndNeverShowThePassword() throws {
+        let settings = try PostgresSettings(url: "postgres://chirp:s%40cret@db.example:6543/chirp_prod", poolSize: 32)
+        #expect(settings.host == "db.example" && settings.port == 6543 && settings.username == "chirp")
+        #expect(settings.password == "s@cret" && settings.database == "chirp_prod" && settings.poolSize == 32)
+        #expect(settings.redactedURL == "postgres://chirp:***@db.example:6543/chirp_prod")
+        #expect(!settings.redactedURL.contains("cret"))
+        #expect(try PostgresSettings(url: settings.url) == PostgresSettings(url: "postgres://chirp:s%40cret@db.example:6543/chirp_prod"))
+        #expect(try PostgresSettings(url: "postgresql://me@localhost/app").port == 5432)
+    }
+
+    @Test(arguments: [
+        ("mysql://u:p@h/db", "must look like postgres://"),
+        ("postgres://u:p@/db", "no host"),
+        ("postgres://h:5432/db", "no user name"),
+        ("postgres://u:p@h:5432", "names no database"),
+        ("postgres://u:p@h:5432/", "names no database"),
+    ])
+    func badDatabaseURLsSayWhatIsWrong(url: String, expected: String) {
+        #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: url) }
+        do {
+            _ = try PostgresSettings(url: url)
+        } catch {
+            #expect(error.description.contains(expected), "\(url): \(error.description)")
+        }
+    }
+
+    @Test func busMessagesRoundTrip() {
+        let wake = PostgresBusMessage(origin: "abc", content: .wake(users: [3, 1, 2]))
+        #expect(wake.payload == "w|abc|3,1,2")
+        #expect(PostgresBusMessage(payload: wake.payload) == wake)
+        let everyone = PostgresBusMessage(origin: "abc", content: .wake(users: nil))
+        #expect(PostgresBusMessage(payload: everyone.payload) == everyone)
+        let event = StoredEvent(seq: 0, type: "typing", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_123), json: #"{"from":"a|b"}"#)
+        let live = PostgresBusMessage(origin: "xyz", content: .live(userId: 42, event: event))
+        #expect(PostgresBusMessage(payload: live.payload) == live, "a | inside the JSON survives")
+    }
+
+    @Test func oversizedWakeListsWakeEveryone() {
+        let many = PostgresBusMessage(origin: "o", content: .wake(users: Array(1...5000)))
+        #expect(many.payload == "w|o|*")
+    }
+
+    @Test(arguments: ["", "w", "w|o", "w|o|", "w|o|x,y", "l|o|1|2|typing", "l|o|one|2|t|{}", "q|o|1"])
+    func malformedPayloadsAreIgnored(payload: String) {
+        #expect(PostgresBusMessage(payload: payload) == nil)
+    }
+}

@@ -1,0 +1,250 @@
+import ChirpModels
+import ChirpServer
+import ChirpTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several `chirp serve` processes on one PostgreSQL database, behind nginx round-robin on
+/// loopback (the configuration in docs/chirp-nginx.conf). In CI PostgreSQL and nginx must be
+/// there (`.ci/run` installs and starts them); elsewhere these tests are skipped, saying why.
+@Suite("Scale-out: instances on one PostgreSQL behind nginx", .serialized)
+struct ScaleOutTests {
+    static let required = ProcessInfo.processInfo.environment["CI"] != nil
+    static let available = TestDatabase.postgresAdminURL != nil && NginxProcess.binaryPath != nil
+    static let skipReason: Comment = "needs CHIRP_TEST_POSTGRES_URL and nginx (CI provides both); skipping the scale-out tests"
+
+    /// Two instances on a fresh database, and nginx in front of them.
+    struct Cluster {
+        let settings: PostgresSettings
+        let instances: [ServerProcess]
+        let nginx: NginxProcess
+        /// Through nginx.
+        var api: APIHarness { APIHarness(port: nginx.port) }
+    }
+
+    static func withCluster(_ body: (Cluster) async throws -> Void) async throws {
+        let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
+        try #require(NginxProcess.binaryPath != nil, "nginx is required in CI: .ci/run installs it")
+        try await TestDatabase.create(settings)
+        do {
+            let arguments = ["--database", settings.url, "--db-pool-size", "8", "--no-rate-limits"]
+            let first = try await ServerProcess(arguments: arguments)
+            let second = try await ServerProcess(arguments: arguments)
+            let nginx = try await NginxProcess(port: NginxProcess.freePort(), upstreams: [first.port, second.port])
+            defer { nginx.stop() }
+            try await body(Cluster(settings: settings, instances: [first, second], nginx: nginx))
+        } catch {
+            await TestDatabase.drop(settings)
+            throw error
+        }
+        await TestDatabase.drop(settings)
+    }
+
+    /// The value of a metric on one instance (read directly, not through nginx).
+    static func metric(_ name: String, on instance: ServerProcess) async throws -> Double {
+        let text = try await instance.api.send(.GET, "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
+    /// Sends through nginx, retrying with the same client id until the server answers 2xx.
+    static func sendReliably(_ api: APIHarness, _ from: Session, to peer: String, _ text: String, clientId: String = UUID().uuidString) async throws {
+        for _ in 0..<50 {
+            if let reply = try? await api.sendMessage(from, to: peer, text, clientId: clientId), (200..<300).contains(reply.status) {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("message \(clientId) was never acknowledged")
+    }
+
+    /// Seqs 1…n without a gap or repeat.
+    static func isGapFree(_ seqs: [Int64]) -> Bool {
+        seqs == Array(1...Int64(max(seqs.count, 1))).prefix(seqs.count).map { $0 }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
+    func usersOnDifferentInstancesExchangeMessagesLive() async throws {
+        try await Self.withCluster { cluster in
+            let api = cluster.api
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            try await api.follow(alice, "bob")
+            try await api.follow(bob, "alice")
+            let aliceStream = ResumingStream(port: cluster.nginx.port, token: alice.token)
+            let bobStream = ResumingStream(port: cluster.nginx.port, token: bob.token)
+            let tasks = [Task { await aliceStream.run() }]
+            try await Task.sleep(for: .milliseconds(300))
+            let moreTasks = [Task { await bobStream.run() }]
+            defer { (tasks + moreTasks).forEach { $0.cancel() } }
+            #expect(await aliceStream.wait { _ in aliceStream.connections > 0 && bobStream.connections > 0 })
+            // Round-robin put the two streams on different instances.
+            let open = [
+                try await Self.metric("chirp_event_streams_open", on: cluster.instances[0]),
+                try await Self.metric("chirp_event_streams_open", on: cluster.instances[1]),
+            ]
+            #expect(open == [1, 1], "one stream on each instance: \(open)")
+
+            try await Self.sendReliably(api, alice, to: "bob", "hello from alice")
+            #expect(await bobStream.wait(timeout: .seconds(5)) { events in
+                events.contains { if case .messageCreated(let m) = $0.payload { m.text == "hello from alice" } else { false } }
+            }, "bob sees alice's message live, from the other instance")
+            try await Self.sendReliably(api, bob, to: "alice", "hello from bob")
+            #expect(await aliceStream.wait(timeout: .seconds(5)) { events in
+                events.contains { if case .messageCreated(let m) = $0.payload { m.text == "hello from bob" } else { false } }
+            }, "alice sees bob's reply live")
+            // Typing is never stored, yet crosses instances too; try a few times so it reaches
+            // bob's instance whichever one nginx picks.
+            for _ in 0..<2 {
+                #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status == 204)
+            }
+            #expect(await bobStream.wait(timeout: .seconds(5)) { events in events.contains { $0.type == EventType.typing } })
+            #expect(Self.isGapFree(aliceStream.stored.compactMap(\.seq)) && Self.isGapFree(bobStream.stored.compactMap(\.seq)))
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
+    func eightWritersAcrossBothInstancesLeaveEveryStreamGapFree() async throws {
+        try await Self.withCluster { cluster in
+            let api = cluster.api
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            var writers: [Session] = []
+            for index in 0..<8 { writers.append(try await api.register("writer\(index)")) }
+            // Everyone follows every writer, so writers may message anyone.
+            for writer in writers {
+                for follower in [alice, bob] + writers where follower.username != writer.username {
+                    try await api.follow(follower, writer.username)
+                }
+            }
+            let aliceStream = ResumingStream(port: cluster.nginx.port, token: alice.token)
+            let bobStream = ResumingStream(port: cluster.nginx.port, token: bob.token)
+            let streams = [Task { await aliceStream.run() }, Task { await bobStream.run() }]
+            defer { streams.forEach { $0.cancel() } }
+
+            let perWriter = 30
+            let allWriters = writers
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, writer) in allWriters.enumerated() {
+                    group.addTask {
+                        for n in 0..<perWriter {
+                            let peer = [alice.username, bob.username, allWriters[(index + 1) % allWriters.count].username][n % 3]
+                            try await Self.sendReliably(api, writer, to: peer, "w\(index) #\(n)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // Both instances took writes.
+            for instance in cluster.instances {
+                #expect(try await Self.metric("chirp_messages_sent_total", on: instance) > 0)
+            }
+            for user in [alice, bob] + writers {
+                let seqs = try await api.allEvents(user).compactMap(\.seq)
+                #expect(Self.isGapFree(seqs), "\(user.username)'s stream is 1…\(seqs.count) without gaps")
+            }
+            let toAlice = writers.count * (perWriter / 3)
+            let aliceStored = try await api.allEvents(alice).filter { $0.type == EventType.messageCreated }
+            #expect(aliceStored.count == toAlice)
+            for (stream, user) in [(aliceStream, alice), (bobStream, bob)] {
+                let head = try await api.allEvents(user).count
+                #expect(await stream.wait { _ in stream.stored.count >= head }, "\(user.username)'s WebSocket caught up")
+                #expect(stream.stored.compactMap(\.seq) == Array(1...Int64(head)), "\(user.username)'s live stream has every seq once")
+            }
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
+    func clientsOfAKilledInstanceResumeThroughTheOtherWithoutAGap() async throws {
+        try await Self.withCluster { cluster in
+            let api = cluster.api
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            let carol = try await api.register("carol")
+            for user in [alice, bob] { try await api.follow(user, "carol") }
+            let aliceStream = ResumingStream(port: cluster.nginx.port, token: alice.token)
+            let bobStream = ResumingStream(port: cluster.nginx.port, token: bob.token)
+            let streams = [Task { await aliceStream.run() }, Task { await bobStream.run() }]
+            defer { streams.forEach { $0.cancel() } }
+            #expect(await aliceStream.wait { _ in aliceStream.connections > 0 && bobStream.connections > 0 })
+            for n in 0..<20 {
+                try await Self.sendReliably(api, carol, to: n.isMultiple(of: 2) ? "alice" : "bob", "before \(n)")
+            }
+            // One of the two streams is on the first instance; kill it mid-traffic.
+            let sender = Task {
+                for n in 0..<40 {
+                    try await Self.sendReliably(api, carol, to: n.isMultiple(of: 2) ? "alice" : "bob", "around \(n)")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            kill(cluster.instances[0].process.processIdentifier, SIGKILL)
+            try await sender.value
+            for n in 0..<10 {
+                try await Self.sendReliably(api, carol, to: n.isMultiple(of: 2) ? "alice" : "bob", "after \(n)")
+            }
+            for (stream, user) in [(aliceStream, alice), (bobStream, bob)] {
+                let stored = try await api.allEvents(user)
+                #expect(stored.count == 35, "\(user.username) has every message once")
+                #expect(await stream.wait(timeout: .seconds(15)) { _ in stream.stored.count >= stored.count }, "\(user.username) caught up")
+                #expect(stream.stored.compactMap(\.seq) == Array(1...Int64(stored.count)), "\(user.username): no gap, no repeat")
+            }
+            #expect(aliceStream.connections + bobStream.connections >= 3, "the stream on the killed instance reconnected")
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
+    func aLostNotificationConnectionIsReestablishedAndCaughtUp() async throws {
+        try await Self.withCluster { cluster in
+            let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
+            let alice = try await first.register("alice")
+            let bob = try await second.register("bob")
+            try await first.follow(alice, "bob")
+            // Alice listens on the first instance; bob writes through the second.
+            let aliceStream = ResumingStream(port: cluster.instances[0].port, token: alice.token)
+            let task = Task { await aliceStream.run() }
+            defer { task.cancel() }
+            #expect(await aliceStream.wait { _ in aliceStream.connections > 0 })
+
+            let terminated = try await TestDatabase.withConnection(cluster.settings) { connection, logger in
+                var count = 0
+                let rows = try await connection.query(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'chirp-listener' AND datname = current_database()",
+                    logger: logger)
+                for try await _ in rows { count += 1 }
+                return count
+            }
+            #expect(terminated == 2, "both instances' LISTEN connections were cut")
+            _ = try await second.sendMessage(bob, to: "alice", "while reconnecting")
+            #expect(await aliceStream.wait(timeout: .seconds(5)) { $0.contains { $0.type == EventType.messageCreated } },
+                    "caught up from the database after reconnecting, long before the 25 s sweep")
+            // Listening again: the next message arrives at once.
+            let back = await Self.waitForListeners(cluster.settings, count: 2)
+            #expect(back)
+            let start = ContinuousClock.now
+            _ = try await second.sendMessage(bob, to: "alice", "after reconnecting")
+            #expect(await aliceStream.wait(timeout: .seconds(2)) { $0.filter { $0.type == EventType.messageCreated }.count == 2 })
+            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(aliceStream.stored.compactMap(\.seq) == [1, 2], "both messages, once each")
+        }
+    }
+
+    static func waitForListeners(_ settings: PostgresSettings, count: Int) async -> Bool {
+        for _ in 0..<100 {
+            let listening = try? await TestDatabase.withConnection(settings) { connection, logger in
+                let rows = try await connection.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'chirp-listener' AND datname = current_database()",
+                    logger: logger)
+                var value = 0
+                for try await n in rows.decode(Int.self) { value = n }
+                return value
+            }
+            if listening == count { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
