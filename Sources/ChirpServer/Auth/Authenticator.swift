@@ -3,6 +3,11 @@ import HTTPTypes
 import Hummingbird
 
 /// Resolves `Authorization: Bearer <token>` to the logged-in user, or fails with 401.
+///
+/// Tokens are never compared as text: the presented token is hashed (SHA-256) and the digest
+/// is looked up. How long the lookup takes depends on the digest, which an attacker cannot
+/// steer towards a stored one character by character, so the comparison leaks nothing about
+/// how much of a guess was right (OWASP API2's timing-safe comparison).
 struct Authenticator: Sendable {
     let services: ServerServices
 
