@@ -6,7 +6,7 @@ import Logging
 import ServiceLifecycle
 
 /// Builds the Chirp HTTP server: storage, routes and middleware, ready to run (`runService()`)
-/// or to test with HummingbirdTesting.
+/// or to run in a service group of its own (as the tests do).
 public enum ChirpServerApplication {
     /// Opens the storage (SQLite in `configuration.dataDirectory`, or `configuration.postgres`,
     /// migrated to the current schema) and assembles the application. With PostgreSQL the

@@ -1,7 +1,6 @@
 import ChirpServer
 import Foundation
 import GRDB
-import HummingbirdTesting
 import Logging
 import PostgresNIO
 

@@ -1,10 +1,9 @@
 import ChirpServer
 import Foundation
-import HummingbirdTesting
+import ServiceLifecycle
 import Logging
 
-/// Runs a Chirp server in this process on a real loopback socket (HummingbirdTesting's live
-/// mode) with its own temporary data directory (or, with `CHIRP_TEST_DATABASE=postgres`, its
+/// Runs a Chirp server in this process on a real loopback socket with its own temporary data directory (or, with `CHIRP_TEST_DATABASE=postgres`, its
 /// own PostgreSQL database), and hands the test an `APIHarness` for it.
 enum TestServer {
     /// A configuration for tests: fast bcrypt (cost 4), a fresh data directory (and database).
@@ -36,15 +35,51 @@ enum TestServer {
         if let postgres = configuration.postgres { try await TestDatabase.create(postgres) }
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         do {
-            let app = try await ChirpServerApplication.make(configuration: configuration, logger: logger)
-            let value = try await app.test(.live) { client in
-                try await body(APIHarness(port: client.port!))
-            }
+            let value = try await serve(configuration, logger: logger, body)
             if let postgres = configuration.postgres { await TestDatabase.drop(postgres) }
             return value
         } catch {
             if let postgres = configuration.postgres { await TestDatabase.drop(postgres) }
             throw error
+        }
+    }
+
+    /// Runs the application in a service group of its own until `body` is done, then shuts it
+    /// down gracefully.
+    ///
+    /// (HummingbirdTesting's live mode also opens a test client connection of its own when the
+    /// server starts; a test that finished before that connection was established left it open,
+    /// and the graceful shutdown then waited for it forever. Tests here talk through
+    /// `APIHarness`, so the server is run directly.)
+    private static func serve<T: Sendable>(
+        _ configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (APIHarness) async throws -> T
+    ) async throws -> T {
+        let (ports, announce) = AsyncStream<Int>.makeStream()
+        let app = try await ChirpServerApplication.make(configuration: configuration, logger: logger) { _, port in
+            announce.yield(port)
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                // Ends the wait below if the server stops (or fails to start) first.
+                defer { announce.finish() }
+                try await group.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await tasks.waitForAll()
+                throw CancellationError()
+            }
+            do {
+                let value = try await body(APIHarness(port: port))
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return value
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
         }
     }
 }
