@@ -108,12 +108,13 @@ final class NginxProcess: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Stops nginx (SIGQUIT, then SIGKILL) and removes its files.
+    /// Stops nginx at once (SIGTERM, its fast shutdown, which does not wait for open
+    /// WebSockets; SIGKILL if it lingers) and removes its files.
     func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGQUIT)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: prefix)
