@@ -5,8 +5,11 @@ import Synchronization
 /// Wakes the listeners of a user's event stream after a commit appended to it, and hands them
 /// live-only events (`typing`) that are never stored.
 ///
-/// For stored events the hub carries no data: listeners re-read the stream from storage after
-/// their last seq, so a wake-up that races with a read can never lose or reorder events.
+/// A commit's own events are handed over with the wake-up (`publish`), so a stream that is up
+/// to date can send them without reading storage. They are only a shortcut: a listener that
+/// finds a gap before them (another commit's events not handed over yet, a full buffer, a
+/// wake-up from another instance) re-reads the stream from storage after its last seq, so a
+/// wake-up that races with a read can never lose or reorder events.
 final class EventHub: Sendable {
     private let listeners = Mutex<[Int64: [ObjectIdentifier: EventListener]]>([:])
 
@@ -26,7 +29,7 @@ final class EventHub: Sendable {
     /// Wakes every listener.
     func wakeAll() {
         let all = listeners.withLock { $0.values.flatMap(\.values) }
-        for listener in all { listener.fire() }
+        for listener in all { listener.fireForReread() }
     }
 
     private func startSweepingIfNeeded() {
@@ -52,7 +55,21 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Wakes every listener of these users.
+    /// Hands committed events to the listeners of their users and wakes them.
+    func publish(_ appended: [AppendedEvent]) {
+        guard !appended.isEmpty else { return }
+        var byUser: [Int64: [StoredEvent]] = [:]
+        for item in appended { byUser[item.userId, default: []].append(item.event) }
+        var woken: [(EventListener, [StoredEvent])] = []
+        listeners.withLock { table in
+            for (userId, events) in byUser {
+                for listener in table[userId]?.values ?? [:].values { woken.append((listener, events)) }
+            }
+        }
+        for (listener, events) in woken { listener.deliverStored(events) }
+    }
+
+    /// Wakes every listener of these users (they re-read storage).
     func notify(_ userIds: some Sequence<Int64>) {
         var woken: [EventListener] = []
         listeners.withLock { table in
@@ -60,7 +77,7 @@ final class EventHub: Sendable {
                 if let group = table[id] { woken.append(contentsOf: group.values) }
             }
         }
-        for listener in woken { listener.fire() }
+        for listener in woken { listener.fireForReread() }
     }
 
     /// Gives a live-only event to every listener of `userId` that is registered now; nobody
@@ -94,10 +111,13 @@ final class EventListener: Sendable {
 
     /// Live-only events a listener holds before it counts as a slow consumer.
     static let liveCapacity = 256
+    /// Committed events a listener holds; beyond that it re-reads storage instead.
+    static let storedCapacity = 256
 
     let userId: Int64
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
+    private let stored = Mutex<(events: [StoredEvent], complete: Bool)>(([], true))
 
     init(userId: Int64) {
         self.userId = userId
@@ -149,6 +169,42 @@ final class EventListener: Sendable {
             }
         }
         fire()
+    }
+
+    /// Holds committed events handed over by the hub and wakes the listener. Past
+    /// `storedCapacity` they are dropped and the listener must re-read storage.
+    func deliverStored(_ events: [StoredEvent]) {
+        stored.withLock { stored in
+            if stored.events.count + events.count > Self.storedCapacity {
+                stored.events = []
+                stored.complete = false
+            } else if stored.complete {
+                stored.events += events
+            }
+        }
+        fire()
+    }
+
+    /// Wakes the listener with nothing handed over: it must re-read storage.
+    func fireForReread() {
+        stored.withLock { $0.complete = false }
+        fire()
+    }
+
+    /// The committed events handed over since the last call, in seq order, if they are exactly
+    /// the ones after `seq` (nothing missing before or between them); nil when storage must be
+    /// read instead. Events at or before `seq` are dropped either way.
+    func takeStoredEvents(after seq: Int64) -> [StoredEvent]? {
+        let (events, complete) = stored.withLock { stored in
+            defer { stored = ([], true) }
+            return (stored.events, stored.complete)
+        }
+        guard complete else { return nil }
+        let fresh = events.filter { $0.seq > seq }.sorted { $0.seq < $1.seq }
+        for (offset, event) in fresh.enumerated() where event.seq != seq + Int64(offset) + 1 {
+            return nil
+        }
+        return fresh
     }
 
     /// The live-only events delivered so far, removed from the listener.

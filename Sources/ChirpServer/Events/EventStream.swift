@@ -67,15 +67,26 @@ struct EventStream: Sendable {
             services.metrics.openStreams.decrement()
         }
         var last = since
+        var woken = false
         while !Task.isCancelled {
+            // Re-arm first: a commit from here on wakes the next wait, one before is in the
+            // hand-over (or in storage).
             listener.rearm()
-            while true {
-                let slice = try await services.storage.events(userId: userId, since: last, limit: 500)
-                for event in slice.events {
+            if woken, let events = listener.takeStoredEvents(after: last) {
+                // The commits' own events, exactly the next seqs: no storage read needed.
+                for event in events {
                     try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: false))) }
                     last = event.seq
                 }
-                if slice.events.count < 500 { break }
+            } else {
+                while true {
+                    let slice = try await services.storage.events(userId: userId, since: last, limit: 500)
+                    for event in slice.events {
+                        try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: false))) }
+                        last = event.seq
+                    }
+                    if slice.events.count < 500 { break }
+                }
             }
             if listener.overflowed {
                 try await outbound.close(.policyViolation, reason: "slow consumer: reconnect with since=\(last)")
@@ -85,6 +96,7 @@ struct EventStream: Sendable {
                 try await watch.timed { try await outbound.write(.text(EventRoutes.json(event, live: true))) }
             }
             await listener.waitForWake()  // the hub wakes every listener now and then, too
+            woken = true
         }
     }
 }

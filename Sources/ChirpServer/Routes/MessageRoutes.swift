@@ -57,7 +57,7 @@ struct MessageRoutes {
             throw error
         }
         if outcome.created {
-            services.hub.notify(outcome.notifiedUsers)
+            services.hub.publish(outcome.appended)
             services.metrics.messagesSent.increment()
         } else if limited {
             services.messageLimiter.release(limiterKey)
@@ -73,7 +73,7 @@ struct MessageRoutes {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
         let outcome = try await services.storage.markRead(viewer: viewer, peer: peer, upTo: upTo, at: services.now())
-        services.hub.notify(outcome.notifiedUsers)
+        services.hub.publish(outcome.appended)
         return JSONResponse.noContent()
     }
 }

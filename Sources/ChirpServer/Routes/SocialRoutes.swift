@@ -9,7 +9,7 @@ struct SocialRoutes {
         router.add(.follow, services: services) { _, context in
             let outcome = try await services.storage.follow(
                 viewer: try context.requireViewer(), username: try context.pathParameter("username"), at: services.now())
-            services.hub.notify(outcome.notifiedUsers)
+            services.hub.publish(outcome.appended)
             return JSONResponse.noContent()
         }
         router.add(.unfollow, services: services) { _, context in

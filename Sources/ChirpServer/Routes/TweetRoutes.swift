@@ -39,7 +39,7 @@ struct TweetRoutes {
         let outcome = try await services.storage.putTweet(NewTweet(
             author: viewer, clientTweetId: clientId, text: text, createdAt: services.now()))
         if outcome.created {
-            services.hub.notify(outcome.notifiedUsers)
+            services.hub.publish(outcome.appended)
             services.metrics.tweetsPosted.increment()
         }
         return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)

@@ -98,12 +98,21 @@ struct PageRequest: Sendable {
     var cursor: Int64?
 }
 
-/// The result of a write: the value, whether it was newly created (or a replay), and the users
-/// whose event streams grew in the same transaction.
+/// The result of a write: the value, whether it was newly created (or a replay), and the events
+/// it appended to users' streams in the same transaction.
 struct WriteOutcome<Value: Sendable>: Sendable {
     var value: Value
     var created: Bool
-    var notifiedUsers: [Int64]
+    var appended: [AppendedEvent] = []
+
+    /// The users whose event streams grew.
+    var notifiedUsers: [Int64] { Array(Set(appended.map(\.userId))).sorted() }
+}
+
+/// One event a write appended to one user's stream.
+struct AppendedEvent: Sendable, Equatable {
+    var userId: Int64
+    var event: StoredEvent
 }
 
 /// One stored event, its data already encoded as JSON.

@@ -14,7 +14,7 @@ extension SQLiteStorage {
                         "This clientMessageId was already used for another message; pick a new one.",
                         field: "clientMessageId")
                 }
-                return WriteOutcome(value: existing, created: false, notifiedUsers: [])
+                return WriteOutcome(value: existing, created: false)
             }
             if recipient == sender.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
@@ -41,9 +41,11 @@ extension SQLiteStorage {
                 """).execute(arguments: [recipient, sender.id, messageId])
             let message = try Self.fetchMessage(db, where: "m.id = ?", [messageId])!
             let json = try StoredEventJSON.encode(message)
-            _ = try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
-            _ = try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
-            return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
+            let appended = [
+                try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt),
+                try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt),
+            ]
+            return WriteOutcome(value: message, created: true, appended: appended)
         }
     }
 
@@ -123,7 +125,7 @@ extension SQLiteStorage {
                 WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND id <= ? AND read = 0
                 """).execute(arguments: [lo, hi, peerId, upTo])
             guard db.changesCount > 0 else {
-                return WriteOutcome(value: (), created: false, notifiedUsers: [])
+                return WriteOutcome(value: (), created: false)
             }
             try db.cachedStatement(sql: """
                 UPDATE conversations SET unread_count = (
@@ -133,8 +135,8 @@ extension SQLiteStorage {
                 """).execute(arguments: [lo, hi, peerId, viewer.id, peerId])
             let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])!
             let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            _ = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
-            return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
+            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
+            return WriteOutcome(value: (), created: true, appended: [appended])
         }
     }
 

@@ -13,17 +13,17 @@ extension SQLiteStorage {
                 ON CONFLICT (follower_id, followee_id) DO NOTHING
                 """).execute(arguments: [viewer.id, target, at.millisecondsSince1970])
             guard db.changesCount > 0 else {
-                return WriteOutcome(value: (), created: false, notifiedUsers: [])
+                return WriteOutcome(value: (), created: false)
             }
             try db.cachedStatement(sql: "UPDATE users SET following_count = following_count + 1 WHERE id = ?")
                 .execute(arguments: [viewer.id])
             try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count + 1 WHERE id = ?")
                 .execute(arguments: [target])
             let follower = try Self.fetchUser(db, id: viewer.id, viewer: target)!
-            _ = try Self.appendEvent(
+            let appended = try Self.appendEvent(
                 db, userId: target, type: EventType.followCreated,
                 json: StoredEventJSON.encode(FollowNotice(follower: follower)), at: at)
-            return WriteOutcome(value: (), created: true, notifiedUsers: [target])
+            return WriteOutcome(value: (), created: true, appended: [appended])
         }
     }
 

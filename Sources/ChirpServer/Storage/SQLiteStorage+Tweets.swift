@@ -12,7 +12,7 @@ extension SQLiteStorage {
                         .conflict, APIErrorCode.clientIdReused,
                         "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
                 }
-                return WriteOutcome(value: existing.tweet, created: false, notifiedUsers: [])
+                return WriteOutcome(value: existing.tweet, created: false)
             }
             try db.cachedStatement(sql: "INSERT INTO tweets (author_id, client_tweet_id, text, created_at) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [new.author.id, new.clientTweetId, new.text, new.createdAt.millisecondsSince1970])
@@ -23,13 +23,13 @@ extension SQLiteStorage {
             let followers = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT follower_id FROM follows WHERE followee_id = ?"), arguments: [new.author.id])
             let audience = [new.author.id] + followers
-            for userId in audience {
-                _ = try Self.appendEvent(db, userId: userId, type: EventType.tweetCreated, json: json, at: new.createdAt)
+            let appended = try audience.map { userId in
+                try Self.appendEvent(db, userId: userId, type: EventType.tweetCreated, json: json, at: new.createdAt)
             }
             // As the author sees it: the viewer fields are about themselves.
             var own = tweet
             own.author = try Self.fetchUser(db, id: new.author.id, viewer: new.author.id)!
-            return WriteOutcome(value: own, created: true, notifiedUsers: audience)
+            return WriteOutcome(value: own, created: true, appended: appended)
         }
     }
 

@@ -26,16 +26,16 @@ final class SQLiteStorage: ChirpStorage {
 
     // MARK: shared helpers
 
-    /// Appends one event to a user's stream and returns its seq (the user's next one).
+    /// Appends one event to a user's stream (with the user's next seq) and returns it.
     static func appendEvent(
         _ db: Database, userId: Int64, type: String, json: String, at: Timestamp
-    ) throws -> Int64 {
+    ) throws -> AppendedEvent {
         let seq = try Int64.fetchOne(
             db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"),
             arguments: [userId])!
         try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [userId, seq, type, at.millisecondsSince1970, json])
-        return seq
+        return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
     }
 
     /// The id of the user with that name (ignoring case), or a 404.

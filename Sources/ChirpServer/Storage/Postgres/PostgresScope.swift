@@ -8,7 +8,7 @@ import Synchronization
 final class PostgresScope: Sendable {
     let connection: PostgresConnection
     let logger: Logger
-    private let grown = Mutex<[Int64]>([])
+    private let grown = Mutex<[AppendedEvent]>([])
 
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -50,11 +50,11 @@ final class PostgresScope: Sendable {
         try await execute("SELECT id FROM users WHERE id = ANY(\(sorted)) ORDER BY id FOR UPDATE")
     }
 
-    /// Appends one event to a user's stream and returns its seq. The row lock taken by the
-    /// `UPDATE` holds later writers of that stream until this transaction ends, so seqs stay
-    /// gap-free and become visible in order.
+    /// Appends one event to a user's stream and returns it. The row lock taken by the `UPDATE`
+    /// holds later writers of that stream until this transaction ends, so seqs stay gap-free and
+    /// become visible in order.
     @discardableResult
-    func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> Int64 {
+    func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> AppendedEvent {
         guard let seq = try await value(
             "UPDATE users SET last_seq = last_seq + 1 WHERE id = \(userId) RETURNING last_seq", as: Int64.self)
         else { throw APIError.userNotFound(String(userId)) }
@@ -62,12 +62,16 @@ final class PostgresScope: Sendable {
             INSERT INTO events (user_id, seq, type, created_at, data)
             VALUES (\(userId), \(seq), \(type), \(at.millisecondsSince1970), \(json))
             """)
-        grown.withLock { $0.append(userId) }
-        return seq
+        let appended = AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        grown.withLock { $0.append(appended) }
+        return appended
     }
 
+    /// Every event this scope appended, in order.
+    var appended: [AppendedEvent] { grown.withLock { $0 } }
+
     /// The users whose streams this scope appended to.
-    var grownStreams: [Int64] { grown.withLock { Array(Set($0)).sorted() } }
+    var grownStreams: [Int64] { Array(Set(appended.map(\.userId))).sorted() }
 }
 
 extension PostgresRandomAccessRow {

@@ -17,7 +17,7 @@ extension PostgresStorage {
                         "This clientMessageId was already used for another message; pick a new one.",
                         field: "clientMessageId")
                 }
-                return WriteOutcome(value: existing, created: false, notifiedUsers: [])
+                return WriteOutcome(value: existing, created: false)
             }
             if recipient == sender.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
@@ -45,7 +45,7 @@ extension PostgresStorage {
             let json = try StoredEventJSON.encode(message)
             try await scope.appendEvent(userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
             try await scope.appendEvent(userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
-            return WriteOutcome(value: message, created: true, notifiedUsers: [sender.id, recipient])
+            return WriteOutcome(value: message, created: true, appended: scope.appended)
         }
     }
 
@@ -124,7 +124,7 @@ extension PostgresStorage {
                 WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND id <= \(upTo) AND NOT read
                 RETURNING 1
                 """)
-            guard changed > 0 else { return WriteOutcome(value: (), created: false, notifiedUsers: []) }
+            guard changed > 0 else { return WriteOutcome(value: (), created: false) }
             try await scope.execute("""
                 UPDATE conversations SET unread_count = (
                     SELECT COUNT(*) FROM messages
@@ -134,7 +134,7 @@ extension PostgresStorage {
             let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) ?? peer
             let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
             try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
-            return WriteOutcome(value: (), created: true, notifiedUsers: [peerId])
+            return WriteOutcome(value: (), created: true, appended: scope.appended)
         }
     }
 

@@ -13,13 +13,13 @@ extension PostgresStorage {
                 INSERT INTO follows (follower_id, followee_id, created_at) VALUES (\(viewer.id), \(target), \(at.millisecondsSince1970))
                 ON CONFLICT (follower_id, followee_id) DO NOTHING RETURNING 1
                 """)
-            guard inserted > 0 else { return WriteOutcome(value: (), created: false, notifiedUsers: []) }
+            guard inserted > 0 else { return WriteOutcome(value: (), created: false) }
             try await scope.execute("UPDATE users SET following_count = following_count + 1 WHERE id = \(viewer.id)")
             try await scope.execute("UPDATE users SET followers_count = followers_count + 1 WHERE id = \(target)")
             let follower = try await Self.fetchUser(scope, id: viewer.id, viewer: target)!
             try await scope.appendEvent(
                 userId: target, type: EventType.followCreated, json: StoredEventJSON.encode(FollowNotice(follower: follower)), at: at)
-            return WriteOutcome(value: (), created: true, notifiedUsers: [target])
+            return WriteOutcome(value: (), created: true, appended: scope.appended)
         }
     }
 

@@ -13,7 +13,7 @@ extension PostgresStorage {
                         .conflict, APIErrorCode.clientIdReused,
                         "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
                 }
-                return WriteOutcome(value: existing.tweet, created: false, notifiedUsers: [])
+                return WriteOutcome(value: existing.tweet, created: false)
             }
             guard let tweetId = try await scope.value("""
                 INSERT INTO tweets (author_id, client_tweet_id, text, created_at)
@@ -35,7 +35,7 @@ extension PostgresStorage {
             // As the author sees it: the viewer fields are about themselves.
             var own = tweet
             own.author = try await Self.fetchUser(scope, id: new.author.id, viewer: new.author.id)!
-            return WriteOutcome(value: own, created: true, notifiedUsers: audience)
+            return WriteOutcome(value: own, created: true, appended: scope.appended)
         }
     }
 
