@@ -88,6 +88,7 @@ struct ScaleOutTests {
                 try await Self.metric("chirp_event_streams_open", on: cluster.instances[1]),
             ]
             #expect(open == [1, 1], "one stream on each instance: \(open)")
+            #expect(aliceStream.attempts == 1 && bobStream.attempts == 1, "each upgrade went through nginx at the first try")
 
             try await Self.sendReliably(api, alice, to: "bob", "hello from alice")
             #expect(await bobStream.wait(timeout: .seconds(5)) { events in

@@ -8,7 +8,7 @@ import Synchronization
 /// Follows one user's event stream over WebSockets the way a client does: whenever the
 /// connection ends it reconnects with `since` = the last seq it has, until cancelled.
 final class ResumingStream: Sendable {
-    private let state = Mutex((events: [Event](), connections: 0))
+    private let state = Mutex((events: [Event](), connections: 0, attempts: 0))
     let port: Int
     let token: String
 
@@ -23,6 +23,8 @@ final class ResumingStream: Sendable {
     var all: [Event] { state.withLock { $0.events } }
     /// How many connections were opened (1 + reconnects).
     var connections: Int { state.withLock { $0.connections } }
+    /// How many connections were tried, failed ones included.
+    var attempts: Int { state.withLock { $0.attempts } }
     private var lastSeq: Int64 { state.withLock { $0.events.compactMap(\.seq).last ?? 0 } }
 
     /// Runs until cancelled.
@@ -30,6 +32,7 @@ final class ResumingStream: Sendable {
         var logger = Logger(label: "chirp.test.stream")
         logger.logLevel = .critical
         while !Task.isCancelled {
+            state.withLock { $0.attempts += 1 }
             do {
                 var headers = HTTPFields()
                 headers[.authorization] = "Bearer \(token)"

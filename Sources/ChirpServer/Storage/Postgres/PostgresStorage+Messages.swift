@@ -2,16 +2,34 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
+    /// Five round trips: BEGIN, lock both users, look for a replay and check the permission
+    /// (reserving the new id), one statement that stores the message, both conversation rows,
+    /// both events and the notification, COMMIT.
     func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
         try await write { scope in
             let sender = new.sender
-            let recipient = try await Self.userId(scope, username: new.recipient)
-            // Both users locked first: a retried send arriving on two instances at once, or
-            // two people writing to each other, queue here.
-            try await scope.lockUsers([sender.id, recipient])
-            if let existing = try await Self.fetchMessages(
-                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 LIMIT 1", Self.binds(sender.id, new.clientMessageId)).first {
-                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
+            let key = Validation.usernameKey(new.recipient)
+            guard Validation.isPossibleUsername(new.recipient) else { throw APIError.userNotFound(new.recipient) }
+            // Both users locked first, in id order: a retried send arriving on two instances at
+            // once, or two people writing to each other, queue here.
+            let users = try await scope.rows("""
+                SELECT id, username, username_key FROM users WHERE id = \(sender.id) OR username_key = \(key) ORDER BY id FOR UPDATE
+                """)
+            guard let recipientRow = try users.first(where: { try $0.value(2, as: String.self) == key }) else {
+                throw APIError.userNotFound(new.recipient)
+            }
+            let recipient: Int64 = try recipientRow.value(0)
+            let recipientName: String = try recipientRow.value(1)
+            guard let check = try await scope.row("""
+                SELECT (SELECT id FROM messages WHERE sender_id = \(sender.id) AND client_message_id = \(new.clientMessageId)),
+                    EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender.id))
+                    OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender.id) AND peer_id = \(recipient) AND has_received),
+                    nextval(pg_get_serial_sequence('messages', 'id'))
+                """)
+            else { throw APIError.userNotFound(new.recipient) }
+            if let existingId = try check.value(0, as: Int64?.self) {
+                let existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId))[0]
+                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == key else {
                     throw APIError(
                         .conflict, APIErrorCode.clientIdReused,
                         "This clientMessageId was already used for another message; pick a new one.",
@@ -22,29 +40,46 @@ extension PostgresStorage {
             if recipient == sender.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
             }
-            try await Self.requireMayMessage(scope, sender: sender.id, recipient: recipient, recipientName: new.recipient)
-            guard let messageId = try await scope.value("""
-                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
-                VALUES (\(sender.id), \(recipient), \(min(sender.id, recipient)), \(max(sender.id, recipient)),
-                        \(new.clientMessageId), \(new.text), \(new.createdAt.millisecondsSince1970))
-                RETURNING id
-                """, as: Int64.self)
-            else { throw APIError.userNotFound(new.recipient) }
-            try await scope.execute("""
-                INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (\(sender.id), \(recipient), \(messageId))
-                ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id
-                """)
-            try await scope.execute("""
-                INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-                VALUES (\(recipient), \(sender.id), \(messageId), 1, TRUE)
-                ON CONFLICT (owner_id, peer_id) DO UPDATE SET
-                    last_message_id = excluded.last_message_id,
-                    unread_count = conversations.unread_count + 1, has_received = TRUE
-                """)
-            let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(messageId))[0]
+            guard try check.value(1, as: Bool.self) else {
+                throw APIError(
+                    .forbidden, APIErrorCode.dmNotAllowed,
+                    "You can message \(new.recipient.prefix(32)) once they follow you or have messaged you.")
+            }
+            let messageId: Int64 = try check.value(2)
+            let message = Message(
+                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
+                text: new.text, createdAt: new.createdAt, readByRecipient: false)
             let json = try StoredEventJSON.encode(message)
-            try await scope.appendEvent(userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt)
-            try await scope.appendEvent(userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt)
+            let at = new.createdAt.millisecondsSince1970
+            let type = EventType.messageCreated
+            let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: [sender.id, recipient].sorted())).payload
+            let rows = try await scope.rows("""
+                WITH m AS (
+                    INSERT INTO messages (id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+                    VALUES (\(messageId), \(sender.id), \(recipient), \(min(sender.id, recipient)), \(max(sender.id, recipient)),
+                            \(new.clientMessageId), \(new.text), \(at))),
+                own AS (
+                    INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (\(sender.id), \(recipient), \(messageId))
+                    ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id),
+                theirs AS (
+                    INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
+                    VALUES (\(recipient), \(sender.id), \(messageId), 1, TRUE)
+                    ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                        last_message_id = excluded.last_message_id,
+                        unread_count = conversations.unread_count + 1, has_received = TRUE),
+                seqs AS (
+                    UPDATE users SET last_seq = last_seq + 1 WHERE id IN (\(sender.id), \(recipient)) RETURNING id, last_seq),
+                appended AS (
+                    INSERT INTO events (user_id, seq, type, created_at, data)
+                    SELECT id, last_seq, \(type), \(at), \(json) FROM seqs RETURNING user_id, seq)
+                SELECT user_id, seq, pg_notify(\(Self.channel), \(payload))::text FROM appended
+                """)
+            let appended = try rows.map {
+                AppendedEvent(
+                    userId: try $0.value(0), event: StoredEvent(seq: try $0.value(1), type: type, createdAt: new.createdAt, json: json))
+            }
+            // Sender first, as SQLite orders them.
+            scope.record(appended.sorted { ($0.userId == sender.id ? 0 : 1) < ($1.userId == sender.id ? 0 : 1) }, notified: true)
             return WriteOutcome(value: message, created: true, appended: scope.appended)
         }
     }

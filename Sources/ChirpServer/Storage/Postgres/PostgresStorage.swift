@@ -99,7 +99,7 @@ final class PostgresStorage: ChirpStorage {
         do {
             let value = try await body(scope)
             let grown = scope.grownStreams
-            if !grown.isEmpty {
+            if !grown.isEmpty, !scope.alreadyNotified {
                 // Delivered to listeners only when (and if) the COMMIT succeeds.
                 let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: grown)).payload
                 try await scope.execute("SELECT pg_notify(\(channel), \(payload))")
