@@ -17,6 +17,14 @@ struct DurabilityCheck: AsyncParsableCommand {
     @Option(help: "How many times to kill and restart the server.") var kills = 5
     @Option(help: "Seconds of sending.") var seconds = 30
     @Option(help: "Concurrent senders.") var senders = 4
+    @Option(help: ArgumentHelp("PostgreSQL database for the server instead of SQLite (use an empty one).", valueName: "url"))
+    var database: String?
+
+    /// `chirp serve` arguments on `port` and this run's data.
+    func serveArguments(port: Int, data: URL) -> [String] {
+        ["serve", "--port", String(port), "--data-dir", data.path, "--no-rate-limits", "--log-level", "error"]
+            + (database.map { ["--database", $0] } ?? [])
+    }
     @Flag(help: "Print the result as JSON.") var json = false
 
     struct Result: Encodable {
@@ -32,7 +40,7 @@ struct DurabilityCheck: AsyncParsableCommand {
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        var server = try await ChildServer(arguments: ["serve", "--port", "0", "--data-dir", data.path, "--no-rate-limits", "--log-level", "error"])
+        var server = try await ChildServer(arguments: serveArguments(port: 0, data: data))
         let port = server.baseURL.port ?? 0
         let client = LoadClient(baseURL: server.baseURL, connections: senders + 2)
         defer { Task { await client.shutdown() } }
@@ -77,7 +85,7 @@ struct DurabilityCheck: AsyncParsableCommand {
             let at = killTimes.removeFirst()
             try await Task.sleep(until: start + .seconds(at))
             await server.stop(signal: SIGKILL)
-            server = try await ChildServer(arguments: ["serve", "--port", String(port), "--data-dir", data.path, "--no-rate-limits", "--log-level", "error"])
+            server = try await ChildServer(arguments: serveArguments(port: port, data: data))
         }
         for task in senderTasks { await task.value }
         stop.add()
