@@ -233,6 +233,35 @@ struct ScaleOutTests {
         }
     }
 
+    @Test(.enabled(if: available || required, skipReason))
+    func sigtermClosesThePoolAndTheListener() async throws {
+        let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
+        try await TestDatabase.create(settings)
+        let server = try await ServerProcess(arguments: ["--database", settings.url])
+        _ = try await server.api.register("alice")
+        let before = try await Self.connections(settings)
+        #expect(before >= 2, "the pool and the LISTEN connection: \(before)")
+        #expect(try await server.stop(signal: SIGTERM) == 0, "graceful exit")
+        var after = try await Self.connections(settings)
+        for _ in 0..<50 where after > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            after = try await Self.connections(settings)
+        }
+        #expect(after == 0, "every connection closed")
+        await TestDatabase.drop(settings)
+    }
+
+    /// Connections to the database of `settings`, not counting the one asking.
+    static func connections(_ settings: PostgresSettings) async throws -> Int {
+        try await TestDatabase.withConnection(settings) { connection, logger in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", logger: logger)
+            var value = 0
+            for try await n in rows.decode(Int.self) { value = n }
+            return value
+        }
+    }
+
     static func waitForListeners(_ settings: PostgresSettings, count: Int) async -> Bool {
         for _ in 0..<100 {
             let listening = try? await TestDatabase.withConnection(settings) { connection, logger in
