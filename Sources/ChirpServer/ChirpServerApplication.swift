@@ -26,7 +26,10 @@ public enum ChirpServerApplication {
         if let settings = configuration.postgres {
             let storage = try await PostgresStorage.open(settings: settings, logger: logger)
             let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger)
-            services = ServerServices(configuration: configuration, storage: storage, hub: hub, bus: bus)
+            // No session cache: a logout on one instance must stop the token on all of them
+            // at once, so every request asks the shared database.
+            services = ServerServices(
+                configuration: configuration, storage: storage, hub: hub, sessions: SessionCache(capacity: 0), bus: bus)
             background = [storage.client, bus]
         } else {
             let storage = try SQLiteStorage(url: configuration.databaseURL)

@@ -234,6 +234,21 @@ struct ScaleOutTests {
     }
 
     @Test(.enabled(if: available || required, skipReason))
+    func aLogoutOnOneInstanceStopsTheTokenOnAllAtOnce() async throws {
+        try await Self.withCluster { cluster in
+            let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
+            let alice = try await first.register("alice")
+            for api in [first, second, first, second] {
+                #expect(try await api.send(.GET, "/v1/me", token: alice.token).status == 200)
+            }
+            #expect(try await first.send(.DELETE, "/v1/sessions/current", token: alice.token).status == 204)
+            for api in [second, first, cluster.api] {
+                #expect(try await api.send(.GET, "/v1/me", token: alice.token).status == 401)
+            }
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
     func sigtermClosesThePoolAndTheListener() async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
         try await TestDatabase.create(settings)

@@ -30,7 +30,14 @@ struct Authenticator: Sendable {
         }
         guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.invalidToken }
         let hash = SessionTokens.hash(token)
-        guard let session = try await services.storage.session(tokenHash: hash) else { throw APIError.invalidToken }
+        let session: SessionInfo
+        if let cached = services.sessions.session(for: hash) {
+            session = cached
+        } else {
+            guard let stored = try await services.storage.session(tokenHash: hash) else { throw APIError.invalidToken }
+            services.sessions.store(stored, for: hash)
+            session = stored
+        }
         guard session.expiresAt > services.now() else { throw APIError.expiredToken }
         return Viewer(id: session.userId, username: session.username, tokenHash: hash)
     }

@@ -9,7 +9,9 @@ struct AccountRoutes {
         router.add(.createAccount, services: services, createAccount)
         router.add(.login, services: services, login)
         router.add(.logout, services: services) { _, context in
-            try await services.storage.deleteSession(tokenHash: try context.requireViewer().tokenHash)
+            let digest = try context.requireViewer().tokenHash
+            try await services.storage.deleteSession(tokenHash: digest)
+            services.sessions.remove(digest)
             return JSONResponse.noContent()
         }
         router.add(.me, services: services) { _, context in

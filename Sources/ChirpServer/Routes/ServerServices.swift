@@ -6,6 +6,8 @@ struct ServerServices: Sendable {
     let configuration: ServerConfiguration
     let storage: any ChirpStorage
     let hub: EventHub
+    /// Sessions verified recently (see `SessionCache`).
+    let sessions: SessionCache
     /// Other instances on the same database (PostgreSQL); nil with SQLite.
     let bus: (any ClusterEventBus)?
     /// Trips WebSocket connections whose reader stopped reading.
@@ -18,11 +20,13 @@ struct ServerServices: Sendable {
 
     init(
         configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
-        bus: (any ClusterEventBus)? = nil, now: @escaping @Sendable () -> Timestamp = { .now() }
+        sessions: SessionCache = SessionCache(), bus: (any ClusterEventBus)? = nil,
+        now: @escaping @Sendable () -> Timestamp = { .now() }
     ) {
         self.configuration = configuration
         self.storage = storage
         self.hub = hub
+        self.sessions = sessions
         self.bus = bus
         self.hasher = PasswordHasher(cost: configuration.bcryptCost)
         self.messageLimiter = SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow)

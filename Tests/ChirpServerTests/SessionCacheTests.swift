@@ -1,0 +1,30 @@
+@testable import ChirpServer
+import ChirpModels
+import Testing
+
+/// The single-instance session cache.
+@Suite("Session cache")
+struct SessionCacheTests {
+    static let session = SessionInfo(userId: 1, username: "alice", expiresAt: Timestamp(millisecondsSince1970: 1))
+
+    @Test func sessionsAreRememberedUntilRemovedOrStale() async throws {
+        let cache = SessionCache(capacity: 2, lifetime: .milliseconds(200))
+        cache.store(Self.session, for: [1])
+        #expect(cache.session(for: [1])?.username == "alice")
+        cache.remove([1])
+        #expect(cache.session(for: [1]) == nil, "logout forgets at once")
+        cache.store(Self.session, for: [2])
+        try await Task.sleep(for: .milliseconds(250))
+        #expect(cache.session(for: [2]) == nil, "stale entries are read again")
+        cache.store(Self.session, for: [3])
+        cache.store(Self.session, for: [4])
+        cache.store(Self.session, for: [5])
+        #expect(cache.session(for: [5]) != nil && cache.session(for: [3]) == nil, "full: starts over")
+    }
+
+    @Test func aCacheOfCapacityZeroHoldsNothing() {
+        let cache = SessionCache(capacity: 0)
+        cache.store(Self.session, for: [1])
+        #expect(cache.session(for: [1]) == nil)
+    }
+}
