@@ -31,6 +31,23 @@ struct APIError: Error, Sendable {
         APIError(.unprocessableContent, error.code, error.message, field: error.field)
     }
 
+    /// A direct message the recipient has not allowed (no follow, no earlier message from them).
+    static func dmNotAllowed(_ recipient: String) -> APIError {
+        APIError(
+            .forbidden, APIErrorCode.dmNotAllowed,
+            "You can message \(recipient.prefix(32)) once they follow you or have messaged you.")
+    }
+
+    /// A `clientMessageId` already used for a different message.
+    static let clientMessageIdReused = APIError(
+        .conflict, APIErrorCode.clientIdReused,
+        "This clientMessageId was already used for another message; pick a new one.", field: "clientMessageId")
+
+    /// A `clientTweetId` already used for a different tweet.
+    static let clientTweetIdReused = APIError(
+        .conflict, APIErrorCode.clientIdReused,
+        "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
+
     static func userNotFound(_ username: String) -> APIError {
         APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(username.prefix(32)).")
     }

@@ -9,10 +9,7 @@ extension SQLiteStorage {
             if let existing = try Self.fetchMessage(
                 db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId]) {
                 guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
-                    throw APIError(
-                        .conflict, APIErrorCode.clientIdReused,
-                        "This clientMessageId was already used for another message; pick a new one.",
-                        field: "clientMessageId")
+                    throw APIError.clientMessageIdReused
                 }
                 return WriteOutcome(value: existing, created: false)
             }
@@ -151,17 +148,12 @@ extension SQLiteStorage {
                 """),
             arguments: [recipient, sender, sender, recipient]) ?? false
         guard allowed else {
-            throw APIError(
-                .forbidden, APIErrorCode.dmNotAllowed,
-                "You can message \(recipientName.prefix(32)) once they follow you or have messaged you.")
+            throw APIError.dmNotAllowed(recipientName)
         }
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
-    static let messageColumns = """
-        m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read
-        FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
-        """
+    static var messageColumns: String { StorageSQL.messageColumns }
 
     static func fetchMessage(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> Message? {
         try fetchMessages(db, where: condition + " LIMIT 1", arguments).first

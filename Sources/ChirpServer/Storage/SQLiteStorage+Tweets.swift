@@ -8,9 +8,7 @@ extension SQLiteStorage {
                 db, where: "t.author_id = :author AND t.client_tweet_id = :client LIMIT 1",
                 ["author": new.author.id, "client": new.clientTweetId, "viewer": new.author.id]).first {
                 guard existing.tweet.text == new.text else {
-                    throw APIError(
-                        .conflict, APIErrorCode.clientIdReused,
-                        "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
+                    throw APIError.clientTweetIdReused
                 }
                 return WriteOutcome(value: existing.tweet, created: false)
             }

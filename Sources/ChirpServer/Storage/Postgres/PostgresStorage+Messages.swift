@@ -30,10 +30,7 @@ extension PostgresStorage {
             if let existingId = try check.value(0, as: Int64?.self) {
                 let existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId))[0]
                 guard existing.text == new.text, Validation.usernameKey(existing.recipient) == key else {
-                    throw APIError(
-                        .conflict, APIErrorCode.clientIdReused,
-                        "This clientMessageId was already used for another message; pick a new one.",
-                        field: "clientMessageId")
+                    throw APIError.clientMessageIdReused
                 }
                 return WriteOutcome(value: existing, created: false)
             }
@@ -41,9 +38,7 @@ extension PostgresStorage {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
             }
             guard try check.value(1, as: Bool.self) else {
-                throw APIError(
-                    .forbidden, APIErrorCode.dmNotAllowed,
-                    "You can message \(new.recipient.prefix(32)) once they follow you or have messaged you.")
+                throw APIError.dmNotAllowed(new.recipient)
             }
             let messageId: Int64 = try check.value(2)
             let message = Message(
@@ -182,17 +177,12 @@ extension PostgresStorage {
                 OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = \(recipient) AND has_received)
             """, as: Bool.self) ?? false
         guard allowed else {
-            throw APIError(
-                .forbidden, APIErrorCode.dmNotAllowed,
-                "You can message \(recipientName.prefix(32)) once they follow you or have messaged you.")
+            throw APIError.dmNotAllowed(recipientName)
         }
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
-    static let messageColumns = """
-        m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read
-        FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
-        """
+    static var messageColumns: String { StorageSQL.messageColumns }
 
     static func fetchMessages(_ scope: PostgresScope, where condition: String, _ binds: PostgresBindings) async throws -> [Message] {
         try await scope.rows(PostgresQuery(unsafeSQL: "SELECT \(messageColumns) WHERE \(condition)", binds: binds))

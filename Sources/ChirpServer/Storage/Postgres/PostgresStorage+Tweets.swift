@@ -9,9 +9,7 @@ extension PostgresStorage {
                 scope, viewer: new.author.id, where: "t.author_id = $1 AND t.client_tweet_id = $2 LIMIT 1",
                 Self.binds(new.author.id, new.clientTweetId)).first {
                 guard existing.tweet.text == new.text else {
-                    throw APIError(
-                        .conflict, APIErrorCode.clientIdReused,
-                        "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
+                    throw APIError.clientTweetIdReused
                 }
                 return WriteOutcome(value: existing.tweet, created: false)
             }
