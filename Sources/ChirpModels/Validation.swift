@@ -106,7 +106,17 @@ public enum Validation {
                 code: "text_too_long", field: "text",
                 message: "\(what) is at most \(limit.upperBound) characters.")
         }
+        guard !containsNUL(trimmed) else {
+            throw ValidationError(
+                code: "invalid_text", field: "text", message: "\(what) cannot contain NUL characters (U+0000).")
+        }
         return trimmed
+    }
+
+    /// Whether a string holds U+0000, which no stored text may contain (PostgreSQL cannot
+    /// store it at all, so neither storage accepts it).
+    public static func containsNUL(_ value: String) -> Bool {
+        value.utf8.contains(0)
     }
 
     private static func isUsernameByte(_ byte: UInt8) -> Bool {

@@ -139,6 +139,26 @@ struct SecurityTests {
         }
     }
 
+    @Test func nulCharactersAreRefusedEverywhereAndNeverA500() async throws {
+        // PostgreSQL cannot store U+0000 at all; both storages refuse it the same way.
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "alice")
+            let message = try await api.send(.PUT, "/v1/conversations/bob/messages/n-1", token: alice.token, raw: #"{"text":"a\u0000b"}"#)
+            #expect(message.status == 422 && message.errorCode == "invalid_text", "\(message.status) \(message.text)")
+            let tweet = try await api.send(.PUT, "/v1/tweets/n-1", token: alice.token, raw: #"{"text":" \u0000u"}"#)
+            #expect(tweet.status == 422 && tweet.errorCode == "invalid_text", "\(tweet.status) \(tweet.text)")
+            let log = try await api.send(.POST, "/v1/logs", token: alice.token, raw: """
+                {"batchId":"n-1","entries":[{"level":"error","message":"x","timestamp":"2026-11-22T10:15:30.123Z","metadata":{"k":"v\\u0000"}}]}
+                """)
+            #expect(log.status == 422 && log.errorCode == "invalid_text", "\(log.status) \(log.text)")
+            let name = try await api.send(.POST, "/v1/accounts", raw: #"{"username":"carol","password":"correct horse","displayName":"c\u0000"}"#)
+            #expect(name.status == 422, "\(name.status) \(name.text)")
+            #expect(try await api.messages(alice, with: "bob").items.isEmpty, "nothing was stored")
+        }
+    }
+
     // MARK: API5 broken function-level authorization
 
     @Test(arguments: ["/v1/admin/logs", "/v1/users", "/v1/sessions", "/v1/logs"])

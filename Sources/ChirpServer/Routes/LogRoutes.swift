@@ -43,6 +43,10 @@ struct LogRoutes {
         guard (record.metadata?.count ?? 0) <= 50 else {
             throw invalid("metadata", "too_much_metadata", "An entry has at most 50 metadata keys.")
         }
+        let texts = [record.message, record.source ?? ""] + (record.metadata ?? [:]).flatMap { [$0.key, $0.value] }
+        guard !texts.contains(where: Validation.containsNUL) else {
+            throw invalid("message", "invalid_text", "Log entries cannot contain NUL characters (U+0000).")
+        }
         return ClientLogEntry(level: record.level, message: record.message, loggedAt: loggedAt, metadata: record.metadata, source: record.source)
     }
 }

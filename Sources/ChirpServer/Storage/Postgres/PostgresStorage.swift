@@ -127,6 +127,11 @@ final class PostgresStorage: ChirpStorage {
             if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") {
                 return APIError(.serviceUnavailable, APIErrorCode.unavailable, "The database is unavailable; retry shortly.", retryAfter: 1)
             }
+            // A character PostgreSQL cannot store (validation keeps U+0000 out of every field it
+            // knows; this covers any it does not).
+            if state == "22021" || state == "22P05" {
+                return APIError(.unprocessableContent, APIErrorCode.validationFailed, "The request holds a character that cannot be stored (such as U+0000).")
+            }
             logger.error("database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
         }
         return error
