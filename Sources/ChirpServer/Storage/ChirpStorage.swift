@@ -106,13 +106,18 @@ struct WriteOutcome<Value: Sendable>: Sendable {
     var appended: [AppendedEvent] = []
 
     /// The users whose event streams grew.
-    var notifiedUsers: [Int64] { Array(Set(appended.map(\.userId))).sorted() }
+    var notifiedUsers: [Int64] { appended.userIds }
 }
 
 /// One event a write appended to one user's stream.
 struct AppendedEvent: Sendable, Equatable {
     var userId: Int64
     var event: StoredEvent
+}
+
+extension [AppendedEvent] {
+    /// The users whose streams these events are in, each once, ascending.
+    var userIds: [Int64] { Set(map(\.userId)).sorted() }
 }
 
 /// One stored event, its data already encoded as JSON.

@@ -2,7 +2,6 @@ import ChirpModels
 import Logging
 import PostgresNIO
 import ServiceLifecycle
-import Synchronization
 
 /// Cross-instance fan-out over PostgreSQL's LISTEN/NOTIFY: one connection per instance
 /// `LISTEN`s on `PostgresStorage.channel` and wakes this instance's listeners for commits made
@@ -16,7 +15,6 @@ final class PostgresEventBus: Service, ClusterEventBus {
     private let hub: EventHub
     private let logger: Logger
     private let pingPeriod: Duration
-    private let state = Mutex((connections: 0, listening: false))
 
     init(storage: PostgresStorage, hub: EventHub, logger: Logger, pingPeriod: Duration = .seconds(10)) {
         self.storage = storage
@@ -24,12 +22,6 @@ final class PostgresEventBus: Service, ClusterEventBus {
         self.logger = logger
         self.pingPeriod = pingPeriod
     }
-
-    /// How many times the LISTEN connection was (re-)established.
-    var connectionCount: Int { state.withLock { $0.connections } }
-
-    /// Whether the LISTEN connection is up now.
-    var isListening: Bool { state.withLock { $0.listening } }
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
@@ -41,7 +33,6 @@ final class PostgresEventBus: Service, ClusterEventBus {
                     if Task.isCancelled { break }
                     self.logger.warning("event notifications lost; reconnecting", metadata: ["error": "\(DatabaseFailure.describe(error))"])
                 }
-                self.state.withLock { $0.listening = false }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }
@@ -57,7 +48,6 @@ final class PostgresEventBus: Service, ClusterEventBus {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await connection.listen(on: PostgresStorage.channel) { notifications in
-                    self.state.withLock { $0.connections += 1; $0.listening = true }
                     // Whatever was committed while nobody listened is read now.
                     self.hub.wakeAll()
                     for try await notification in notifications {

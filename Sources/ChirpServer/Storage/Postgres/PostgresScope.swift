@@ -82,8 +82,6 @@ final class PostgresScope: Sendable {
     /// Whether the notification for the appended events was already sent in the transaction.
     var alreadyNotified: Bool { grown.withLock { $0.notified } }
 
-    /// The users whose streams this scope appended to.
-    var grownStreams: [Int64] { Array(Set(appended.map(\.userId))).sorted() }
 }
 
 extension PostgresRandomAccessRow {

@@ -22,8 +22,7 @@ extension PostgresStorage {
             let recipientName: String = try recipientRow.value(1)
             guard let check = try await scope.row("""
                 SELECT (SELECT id FROM messages WHERE sender_id = \(sender.id) AND client_message_id = \(new.clientMessageId)),
-                    EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender.id))
-                    OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender.id) AND peer_id = \(recipient) AND has_received),
+                    \(unescaped: Self.mayMessage(sender: sender.id, recipient: recipient)),
                     nextval(pg_get_serial_sequence('messages', 'id'))
                 """)
             else { throw APIError.userNotFound(new.recipient) }
@@ -172,13 +171,20 @@ extension PostgresStorage {
 
     /// A user may message someone who follows them, or someone who has sent them a message.
     private static func requireMayMessage(_ scope: PostgresScope, sender: Int64, recipient: Int64, recipientName: String) async throws {
-        let allowed = try await scope.value("""
-            SELECT EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender))
-                OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = \(recipient) AND has_received)
-            """, as: Bool.self) ?? false
+        let allowed = try await scope.value(
+            "SELECT \(unescaped: mayMessage(sender: sender, recipient: recipient))", as: Bool.self) ?? false
         guard allowed else {
             throw APIError.dmNotAllowed(recipientName)
         }
+    }
+
+    /// The DM rule as an SQL condition: the recipient follows the sender, or has written to
+    /// them. (The ids are integers, so writing them into the SQL is safe.)
+    static func mayMessage(sender: Int64, recipient: Int64) -> String {
+        """
+        (EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender))
+         OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = \(recipient) AND has_received))
+        """
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.

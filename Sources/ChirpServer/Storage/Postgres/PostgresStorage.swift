@@ -98,7 +98,7 @@ final class PostgresStorage: ChirpStorage {
         let scope = PostgresScope(connection: connection, logger: logger)
         do {
             let value = try await body(scope)
-            let grown = scope.grownStreams
+            let grown = scope.appended.userIds
             if !grown.isEmpty, !scope.alreadyNotified {
                 // Delivered to listeners only when (and if) the COMMIT succeeds.
                 let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: grown)).payload
