@@ -114,4 +114,28 @@ struct BenchCommandTests {
         #expect(status == 0, "\(output)")
         #expect(output.contains("/s"), "\(output)")
     }
+
+    /// The load bench end to end on a child server: every acknowledged send is delivered over
+    /// the WebSockets, reads succeed, and the bare-route ceiling is measured.
+    @Test func loadBenchDeliversEverySendItAcknowledges() throws {
+        let (status, output) = try runChirp(["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"])
+        #expect(status == 0, "\(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let sends = try #require(report["sends"] as? Int)
+        #expect(sends > 0)
+        #expect(report["sendErrors"] as? Int == 0)
+        #expect(report["undelivered"] as? Int == 0)
+        #expect((report["delivery"] as? [String: Any])?["count"] as? Int == sends)
+        #expect(report["readErrors"] as? Int == 0)
+        #expect((report["timelineReadsPerSecond"] as? Double ?? 0) > 0)
+        #expect((report["bareRequestsPerSecond"] as? Double ?? 0) > 0)
+    }
+
+    @Test func idleSocketsBenchHoldsEveryConnection() throws {
+        let (status, output) = try runChirp(["bench", "--idle-sockets", "50", "--json"])
+        #expect(status == 0, "\(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        #expect(report["opened"] as? Int == 50)
+        #expect(report["bytesPerConnection"] is Double)
+    }
 }

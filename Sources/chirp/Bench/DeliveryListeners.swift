@@ -1,62 +1,57 @@
 import Foundation
-import HTTPTypes
-import HummingbirdWSClient
-import Logging
+import NIOCore
 import Synchronization
 
-/// One WebSocket per account, recording for each message addressed to it how long it took
-/// from the sender's stamp (microseconds since `origin`, at the start of the text) to here.
+/// One event-stream WebSocket per account, recording for each message addressed to it how long
+/// it took from the sender's stamp (microseconds since the run's origin, at the start of the
+/// message text) to the frame's arrival here.
 final class DeliveryListeners: Sendable {
-    private let tasks: Mutex<[Task<Void, Never>]>
+    private let channels: [any Channel]
 
-    private init(tasks: [Task<Void, Never>]) { self.tasks = Mutex(tasks) }
+    private init(channels: [any Channel]) { self.channels = channels }
 
-    static func open(baseURL: URL, accounts: [BenchAccount], origin: ContinuousClock.Instant, recorder: LatencyRecorder) async throws -> DeliveryListeners {
-        let opened = Tally()
-        let logger = Self.quietLogger
+    static func open(baseURL: URL, accounts: [BenchAccount], origin: LoadClock, recorder: LatencyRecorder) async throws -> DeliveryListeners {
         let host = baseURL.host ?? "127.0.0.1"
         let port = baseURL.port ?? 80
-        let tasks = accounts.map { account in
-            Task {
-                var headers = HTTPFields()
-                headers[.authorization] = "Bearer \(account.token)"
-                let marker = #""recipient":"\#(account.name)""#
-                _ = try? await WebSocketClient.connect(
-                    url: "ws://\(host):\(port)/v1/events/stream?since=0", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers),
-                    logger: logger
-                ) { inbound, _, _ in
-                    opened.add()
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message, text.contains(marker), let stamp = Self.stamp(in: text) else { continue }
-                        let now = ContinuousClock.now - origin
-                        let micros = now.components.seconds * 1_000_000 + now.components.attoseconds / 1_000_000_000_000
-                        recorder.record(.microseconds(micros - stamp))
+        let channels = try await withThrowingTaskGroup(of: (any Channel).self) { group in
+            for account in accounts {
+                let marker = Array(#""recipient":"\#(account.name)""#.utf8)
+                group.addTask {
+                    try await StreamSocket.open(host: host, port: port, token: account.token) { frame in
+                        guard frame.firstRange(of: marker) != nil, let stamp = Self.stamp(in: frame) else { return }
+                        recorder.record(microseconds: origin.microseconds() - stamp)
                     }
                 }
             }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while opened.value < accounts.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        guard opened.value == accounts.count else {
-            for task in tasks { task.cancel() }
-            throw CommandFailure("only \(opened.value) of \(accounts.count) WebSockets opened")
-        }
-        return DeliveryListeners(tasks: tasks)
+        return DeliveryListeners(channels: channels)
     }
 
-    static let quietLogger: Logger = {
-        var logger = Logger(label: "chirp.bench.ws")
-        logger.logLevel = .critical
-        return logger
-    }()
+    private static let stampPrefix = Array(#""text":"t"#.utf8)
 
     /// The number after `"text":"t` in an event frame.
-    static func stamp(in frame: String) -> Int64? {
-        guard let range = frame.range(of: #""text":"t"#) else { return nil }
-        return Int64(frame[range.upperBound...].prefix { $0.isNumber })
+    static func stamp(in frame: ByteBufferView) -> Int64? {
+        guard let range = frame.firstRange(of: stampPrefix) else { return nil }
+        var value: Int64 = 0
+        var digits = 0
+        for byte in frame[range.upperBound...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
-    func close() { tasks.withLock { for task in $0 { task.cancel() } } }
+    func close() { for channel in channels { channel.close(promise: nil) } }
+}
+
+/// Microseconds on the monotonic clock since the moment a run began; the stamps senders put in
+/// message texts and the listeners' arrival times are both read from it.
+struct LoadClock: Sendable {
+    let start = NIODeadline.now().uptimeNanoseconds
+
+    func microseconds() -> Int64 { Int64((NIODeadline.now().uptimeNanoseconds &- start) / 1000) }
 }
 
 /// Holds many idle WebSockets on one server and reports what they cost it.
@@ -89,27 +84,22 @@ struct IdleSocketsRun {
         let token = try await client.register("idle\(UInt32.random(in: 0...UInt32.max) % 100_000)").token
         try await Task.sleep(for: .milliseconds(500))
         let before = server?.residentBytes
-        let opened = Tally()
-        let logger = DeliveryListeners.quietLogger
-        let url = "ws://\(baseURL.host ?? "127.0.0.1"):\(baseURL.port ?? 80)/v1/events/stream?since=0"
-        var tasks: [Task<Void, Never>] = []
-        for index in 0..<count {
-            tasks.append(Task {
-                var headers = HTTPFields()
-                headers[.authorization] = "Bearer \(token)"
-                _ = try? await WebSocketClient.connect(url: url, configuration: .init(additionalHeaders: headers, autoPing: .disabled), logger: logger) { inbound, _, _ in
-                    opened.add()
-                    for try await _ in inbound {}
+        let host = baseURL.host ?? "127.0.0.1"
+        let port = baseURL.port ?? 80
+        var channels: [any Channel] = []
+        // 200 handshakes at a time: the listen backlog is not the thing measured.
+        for batch in stride(from: 0, to: count, by: 200) {
+            channels += await withTaskGroup(of: (any Channel)?.self) { group in
+                for _ in batch..<min(batch + 200, count) {
+                    group.addTask { try? await StreamSocket.open(host: host, port: port, token: token) { _ in } }
                 }
-            })
-            if index % 200 == 199 { try await Task.sleep(for: .milliseconds(50)) }
+                return await group.reduce(into: []) { if let channel = $1 { $0.append(channel) } }
+            }
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while opened.value < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         try await Task.sleep(for: .seconds(2))
         let after = server?.residentBytes
-        let held = opened.value
-        for task in tasks { task.cancel() }
+        let held = channels.filter(\.isActive).count
+        for channel in channels { channel.close(promise: nil) }
         var perConnection: Double?
         if let before, let after, held > 0 { perConnection = Double(after - before) / Double(held) }
         return Report(connections: count, opened: held, serverRSSBeforeBytes: before, serverRSSAfterBytes: after, bytesPerConnection: perConnection)

@@ -1,9 +1,10 @@
 import ArgumentParser
 import ChirpModels
 import Foundation
-import HummingbirdWSClient
 import Logging
+import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Synchronization
 
 /// `chirp bench` (the default bench): durable sends under load, deliveries over WebSockets,
@@ -128,9 +129,8 @@ struct LoadRun {
     let rate: Int
 
     func run() async throws -> LoadReport {
-        let clients = baseURLs.map { LoadClient(baseURL: $0, connections: max(1, senders / baseURLs.count + 1)) }
-        let client = clients[0]
-        defer { Task { for client in clients { await client.shutdown() } } }
+        let client = LoadClient(baseURL: baseURLs[0], connections: 8)
+        defer { Task { await client.shutdown() } }
         let prefix = "b\(UInt32.random(in: 0...UInt32.max) % 100_000)x"
         // Accounts, eight registrations at a time (bcrypt dominates).
         var accounts: [BenchAccount] = []
@@ -157,48 +157,37 @@ struct LoadRun {
 
         let ack = LatencyRecorder()
         let delivery = LatencyRecorder()
-        let origin = ContinuousClock.now
-        let expected = Tally()
+        let origin = LoadClock()
         var sockets: [DeliveryListeners] = []
         for (index, url) in baseURLs.enumerated() {
             let share = accounts.enumerated().filter { $0.offset % baseURLs.count == index }.map(\.element)
             sockets.append(try await DeliveryListeners.open(baseURL: url, accounts: share, origin: origin, recorder: delivery))
         }
 
+        // Sending: one keep-alive connection per sender, each to its recipients in turn.
+        let expected = Tally()
         let errors = Tally()
         let start = ContinuousClock.now
-        let deadline = start + .seconds(duration)
-        let interval: Duration? = rate > 0 ? .seconds(Double(senders) / Double(rate)) : nil
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, sender) in sendersAccounts.enumerated() {
-                let recipients = accounts.filter { $0.name != sender.name }
-                let client = clients[index % clients.count]
-                group.addTask {
-                    var next = ContinuousClock.now
-                    var turn = index
-                    while ContinuousClock.now < deadline {
-                        if let interval {
-                            next += interval
-                            if next > ContinuousClock.now { try await Task.sleep(until: next) }
-                        }
-                        let recipient = recipients[turn % recipients.count]
-                        turn += 1
-                        let sentAt = ContinuousClock.now
-                        let stamp = (sentAt - origin).components
-                        let micros = stamp.seconds * 1_000_000 + stamp.attoseconds / 1_000_000_000_000
-                        let reply = try? await client.request(
-                            .PUT, "/v1/conversations/\(recipient.name)/messages/\(UUID().uuidString)", token: sender.token,
-                            json: #"{"text":"t\#(micros) load test message"}"#)
-                        if reply?.status == 201 {
-                            ack.record(ContinuousClock.now - sentAt)
-                            expected.add()
-                        } else {
-                            errors.add()
-                        }
+        let deadline = NIODeadline.now() + .seconds(Int64(duration))
+        let interval: TimeAmount? = rate > 0 ? .nanoseconds(Int64(1e9 * Double(senders) / Double(rate))) : nil
+        let sends = sendersAccounts.enumerated().map { index, sender in
+            let recipients = accounts.filter { $0.name != sender.name }.map(\.name)
+            let url = baseURLs[index % baseURLs.count]
+            let plan = LoadPlan(
+                request: RequestTemplate.message(host: url, token: sender.token, recipients: recipients, idPrefix: "\(prefix)s\(index)n", clock: origin),
+                completed: { _, status, nanoseconds in
+                    if status == 201 {
+                        ack.record(microseconds: Int64(nanoseconds / 1000))
+                        expected.add()
+                    } else {
+                        errors.add()
                     }
-                }
-            }
-            try await group.waitForAll()
+                },
+                deadline: deadline, interval: interval)
+            return LoadConnection.run(plan: plan, host: url.host ?? "127.0.0.1", port: url.port ?? 80)
+        }
+        for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any()).get() {
+            if case .failure = result { errors.add() }
         }
         let elapsed = ContinuousClock.now - start
         let sent = expected.value
@@ -212,26 +201,26 @@ struct LoadRun {
         let timelineReads = Tally()
         let pageReads = Tally()
         let readErrors = Tally()
-        let readDeadline = ContinuousClock.now + .seconds(readSeconds)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, reader) in accounts.prefix(senders).enumerated() {
-                let peer = accounts[(index + 1) % accounts.count].name
-                let client = clients[index % clients.count]
-                group.addTask {
-                    var flip = false
-                    while ContinuousClock.now < readDeadline {
-                        flip.toggle()
-                        let path = flip ? "/v1/timeline?limit=20" : "/v1/conversations/\(peer)/messages?limit=50"
-                        let reply = try? await client.request(.GET, path, token: reader.token)
-                        if reply?.status == 200 {
-                            (flip ? timelineReads : pageReads).add()
-                        } else {
-                            readErrors.add()
-                        }
+        let readDeadline = NIODeadline.now() + .seconds(Int64(readSeconds))
+        let reads = accounts.prefix(senders).enumerated().map { index, reader in
+            let peer = accounts[(index + 1) % accounts.count].name
+            let url = baseURLs[index % baseURLs.count]
+            let timeline = RequestTemplate.get(host: url, path: "/v1/timeline?limit=20", token: reader.token)
+            let page = RequestTemplate.get(host: url, path: "/v1/conversations/\(peer)/messages?limit=50", token: reader.token)
+            let plan = LoadPlan(
+                request: { turn in turn % 2 == 0 ? (timeline, nil) : (page, nil) },
+                completed: { turn, status, _ in
+                    if status == 200 {
+                        (turn % 2 == 0 ? timelineReads : pageReads).add()
+                    } else {
+                        readErrors.add()
                     }
-                }
-            }
-            try await group.waitForAll()
+                },
+                deadline: readDeadline, interval: nil)
+            return LoadConnection.run(plan: plan, host: url.host ?? "127.0.0.1", port: url.port ?? 80)
+        }
+        for result in try await EventLoopFuture.whenAllComplete(reads, on: MultiThreadedEventLoopGroup.singleton.any()).get() {
+            if case .failure = result { readErrors.add() }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return LoadReport(
@@ -245,19 +234,14 @@ struct LoadRun {
 
     /// Requests per second of `GET path` with `workers` concurrent keep-alive connections.
     static func hammer(baseURL: URL, path: String, workers: Int, seconds: Int) async throws -> Double {
-        let client = LoadClient(baseURL: baseURL, connections: workers)
-        defer { Task { await client.shutdown() } }
         let done = Tally()
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<workers {
-                group.addTask {
-                    while ContinuousClock.now < deadline {
-                        if (try? await client.request(.GET, path))?.status == 200 { done.add() }
-                    }
-                }
-            }
-        }
+        let head = RequestTemplate.get(host: baseURL, path: path, token: nil)
+        let plan = LoadPlan(
+            request: { _ in (head, nil) },
+            completed: { _, status, _ in if status == 200 { done.add() } },
+            deadline: .now() + .seconds(Int64(seconds)), interval: nil)
+        let runs = (0..<workers).map { _ in LoadConnection.run(plan: plan, host: baseURL.host ?? "127.0.0.1", port: baseURL.port ?? 80) }
+        _ = try await EventLoopFuture.whenAllComplete(runs, on: MultiThreadedEventLoopGroup.singleton.any()).get()
         return Double(done.value) / Double(seconds)
     }
 }

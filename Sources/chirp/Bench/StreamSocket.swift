@@ -1,0 +1,78 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// One event-stream WebSocket of the load generator (`GET /v1/events/stream`), handled on its
+/// event loop: each text frame is handed to `onText` as bytes, pings are answered, nothing is
+/// decoded into values, so thousands of these cost the generator little.
+final class StreamSocket: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let onText: @Sendable (ByteBufferView) -> Void
+
+    private init(onText: @escaping @Sendable (ByteBufferView) -> Void) { self.onText = onText }
+
+    /// Opens the stream for `token` (from `since`); the future holds the channel once upgraded.
+    static func open(
+        host: String, port: Int, token: String, since: Int64 = 0,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onText: @escaping @Sendable (ByteBufferView) -> Void
+    ) async throws -> any Channel {
+        let (channel, upgraded) = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(maxFrameSize: 1 << 20) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandlers(
+                                NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: 1 << 20),
+                                StreamSocket(onText: onText))
+                            return true
+                        }
+                    }
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Host", value: "\(host):\(port)")
+                    headers.add(name: "Authorization", value: "Bearer \(token)")
+                    headers.add(name: "Content-Length", value: "0")
+                    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events/stream?since=\(since)", headers: headers)
+                    let upgrade = NIOTypedHTTPClientUpgradeConfiguration(
+                        upgradeRequestHead: head, upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(false) })
+                    let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: .init(upgradeConfiguration: upgrade))
+                    return (channel, negotiated)
+                }
+            }
+        guard try await upgraded.get() else {
+            channel.close(promise: nil)
+            throw StreamSocketRefused()
+        }
+        return channel
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            onText(frame.data.readableBytesView)
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            context.close(promise: nil)
+        default:
+            break
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// The server answered the event-stream request without upgrading (for example 401).
+struct StreamSocketRefused: Error, CustomStringConvertible {
+    var description: String { "the server did not upgrade the event stream to a WebSocket" }
+}
