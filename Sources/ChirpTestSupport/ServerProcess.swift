@@ -113,3 +113,11 @@ public func runChirp(_ arguments: [String], input: String? = nil, environment: [
     process.waitUntilExit()
     return (process.terminationStatus, output)
 }
+
+/// `runChirp` for async tests: waits for the process by polling, so a long run (a bench, the
+/// durability check) does not hold one of the few cooperative threads the other tests share.
+public func runChirpInBackground(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+    let run = try ChirpProcess(arguments, environment: environment)
+    while run.process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+    return (run.process.terminationStatus, run.output)
+}

@@ -117,8 +117,8 @@ struct BenchCommandTests {
 
     /// The load bench end to end on a child server: every acknowledged send is delivered over
     /// the WebSockets, reads succeed, and the bare-route ceiling is measured.
-    @Test func loadBenchDeliversEverySendItAcknowledges() throws {
-        let (status, output) = try runChirp(["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"])
+    @Test func loadBenchDeliversEverySendItAcknowledges() async throws {
+        let (status, output) = try await runChirpInBackground(["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"])
         #expect(status == 0, "\(output)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         let sends = try #require(report["sends"] as? Int)
@@ -131,8 +131,8 @@ struct BenchCommandTests {
         #expect((report["bareRequestsPerSecond"] as? Double ?? 0) > 0)
     }
 
-    @Test func idleSocketsBenchHoldsEveryConnection() throws {
-        let (status, output) = try runChirp(["bench", "--idle-sockets", "50", "--json"])
+    @Test func idleSocketsBenchHoldsEveryConnection() async throws {
+        let (status, output) = try await runChirpInBackground(["bench", "--idle-sockets", "50", "--json"])
         #expect(status == 0, "\(output)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         #expect(report["opened"] as? Int == 50)

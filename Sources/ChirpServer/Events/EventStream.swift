@@ -46,12 +46,16 @@ struct EventStream: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Frames from the client are not used; the loop ends when it closes.
+                    defer { watch.end() }
                     for try await _ in inbound {}
                 }
                 group.addTask {
+                    defer { watch.end() }
                     try await Self.deliver(services: services, userId: viewer.id, since: start, outbound: outbound, watch: watch)
                 }
-                group.addTask { try await watch.waitForStall() }
+                // This task waits for whichever comes first: a stalled write (throws), or
+                // either side ending (its error, if any, is rethrown by `next`).
+                try await watch.waitForStall()
                 _ = try await group.next()
                 group.cancelAll()
             }

@@ -3,8 +3,9 @@ import Synchronization
 /// Notices a WebSocket reader that stopped reading. `timed` marks a write as in progress;
 /// the server-wide `StallMonitor` checks every watch about once a second and trips one whose
 /// write has been in progress for longer than `limit`; `waitForStall()` then throws, which
-/// ends the connection's task group and so the connection. An idle connection costs no
-/// wake-ups.
+/// ends the connection's task group and so the connection. The connection's own task does the
+/// waiting (`end()` releases it when the connection finishes otherwise), so watching costs no
+/// task of its own, and an idle connection costs no wake-ups.
 final class WriteStallWatch: Sendable {
     /// Thrown by `waitForStall` when a write stalled.
     struct Stalled: Error {}
@@ -13,6 +14,7 @@ final class WriteStallWatch: Sendable {
         var startedAt: ContinuousClock.Instant?
         var tripped = false
         var cancelled = false
+        var ended = false
         var waiter: CheckedContinuation<Void, any Error>?
     }
 
@@ -43,18 +45,29 @@ final class WriteStallWatch: Sendable {
         waiter?.resume(throwing: Stalled())
     }
 
-    /// Suspends until the watch is tripped (throws `Stalled`) or the task is cancelled
-    /// (throws `CancellationError`).
+    /// Makes `waitForStall` return: the connection ended without a stall.
+    func end() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            state.ended = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Suspends until the watch is tripped (throws `Stalled`), `end()` is called (returns) or
+    /// the task is cancelled (throws `CancellationError`).
     func waitForStall() async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let outcome = state.withLock { state -> (any Error)? in
-                    if state.tripped { return Stalled() }
-                    if state.cancelled { return CancellationError() }
+                let outcome = state.withLock { state -> Result<Void, any Error>? in
+                    if state.tripped { return .failure(Stalled()) }
+                    if state.cancelled { return .failure(CancellationError()) }
+                    if state.ended { return .success(()) }
                     state.waiter = continuation
                     return nil
                 }
-                if let outcome { continuation.resume(throwing: outcome) }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in

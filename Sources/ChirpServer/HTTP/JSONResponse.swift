@@ -8,10 +8,14 @@ import NIOCore
 enum JSONResponse {
     /// A response with `value` encoded as JSON.
     static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        raw(ByteBuffer(bytes: try encoder().encode(value)), status: status)
+    }
+
+    /// The API's JSON formatting: sorted keys, slashes unescaped.
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        return raw(ByteBuffer(bytes: data), status: status)
+        return encoder
     }
 
     /// A response whose JSON body is already encoded.

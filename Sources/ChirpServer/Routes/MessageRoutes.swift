@@ -1,5 +1,7 @@
 import ChirpModels
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Direct messages: idempotent sends, history paging, conversations, read markers, typing.
 struct MessageRoutes {
@@ -62,7 +64,9 @@ struct MessageRoutes {
         } else if limited {
             services.messageLimiter.release(limiterKey)
         }
-        return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
+        let status: HTTPResponse.Status = outcome.created ? .created : .ok
+        if let json = outcome.json { return JSONResponse.raw(ByteBuffer(string: json), status: status) }
+        return try JSONResponse.make(outcome.value, status: status)
     }
 
     @Sendable func markRead(_ request: Request, _ context: ChirpRequestContext) async throws -> Response {

@@ -104,6 +104,9 @@ struct WriteOutcome<Value: Sendable>: Sendable {
     var value: Value
     var created: Bool
     var appended: [AppendedEvent] = []
+    /// `value` as the API's JSON, when the write already encoded it (for its event): the
+    /// response is then sent as it is, without encoding the value again.
+    var json: String?
 
     /// The users whose event streams grew.
     var notifiedUsers: [Int64] { appended.userIds }

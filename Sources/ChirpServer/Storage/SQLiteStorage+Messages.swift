@@ -5,7 +5,7 @@ extension SQLiteStorage {
     func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
         try await writer.write { db in
             let sender = new.sender
-            let recipient = try Self.userId(db, username: new.recipient)
+            let (recipient, recipientName) = try Self.user(db, named: new.recipient)
             if let existing = try Self.fetchMessage(
                 db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId]) {
                 guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
@@ -36,13 +36,15 @@ extension SQLiteStorage {
                     last_message_id = excluded.last_message_id,
                     unread_count = unread_count + 1, has_received = 1
                 """).execute(arguments: [recipient, sender.id, messageId])
-            let message = try Self.fetchMessage(db, where: "m.id = ?", [messageId])!
+            let message = Message(
+                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
+                text: new.text, createdAt: new.createdAt, readByRecipient: false)
             let json = try StoredEventJSON.encode(message)
             let appended = [
                 try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt),
                 try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt),
             ]
-            return WriteOutcome(value: message, created: true, appended: appended)
+            return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }
 

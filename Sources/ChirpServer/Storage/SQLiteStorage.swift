@@ -4,10 +4,12 @@ import GRDB
 
 /// `ChirpStorage` on one SQLite file: a GRDB `DatabasePool` in WAL mode (readers never wait for
 /// the writer), foreign keys on, `synchronous=FULL` so that a commit that returned survives a
-/// crash or power loss, and writes grouped into shared transactions by a `WriteCoalescer`.
+/// crash or power loss, writes grouped into shared transactions by a `WriteCoalescer`, and the
+/// log checkpointed beside the writer by a `WALCheckpointer`.
 final class SQLiteStorage: ChirpStorage {
     let pool: DatabasePool
     let writer: WriteCoalescer
+    private let checkpointer: WALCheckpointer
 
     /// Opens (creating if needed) the database at `url` and migrates it to the current schema.
     init(url: URL) throws {
@@ -18,10 +20,12 @@ final class SQLiteStorage: ChirpStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
         }
         pool = try DatabasePool(path: url.path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
         writer = WriteCoalescer(pool: pool)
+        checkpointer = try WALCheckpointer(path: url.path)
     }
 
     // MARK: shared helpers
@@ -40,12 +44,17 @@ final class SQLiteStorage: ChirpStorage {
 
     /// The id of the user with that name (ignoring case), or a 404.
     static func userId(_ db: Database, username: String) throws -> Int64 {
+        try user(db, named: username).id
+    }
+
+    /// The id and stored spelling of the user with that name (ignoring case), or a 404.
+    static func user(_ db: Database, named username: String) throws -> (id: Int64, username: String) {
         guard Validation.isPossibleUsername(username),
-              let id = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"),
+              let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, username FROM users WHERE username_key = ?"),
                 arguments: [Validation.usernameKey(username)])
         else { throw APIError.userNotFound(username) }
-        return id
+        return (row[0], row[1])
     }
 
     /// Columns that `UserRow.user(from:at:)` reads, for a `users` alias, with the viewer flags

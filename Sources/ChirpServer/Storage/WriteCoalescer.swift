@@ -64,11 +64,13 @@ final class WriteCoalescer: Sendable {
             return true
         }
         if startDrain {
-            Task { await self.drain() }
+            // The drain runs on GRDB's writer queue itself: no task or extra hop per batch.
+            pool.asyncWriteWithoutTransaction { db in self.drain(db) }
         }
     }
 
-    private func drain() async {
+    /// Commits batches until none is pending; each job's caller resumes after its batch's COMMIT.
+    private func drain(_ db: Database) {
         while true {
             let batch = state.withLock { state -> [Job] in
                 if state.pending.isEmpty {
@@ -82,8 +84,9 @@ final class WriteCoalescer: Sendable {
             }
             if batch.isEmpty { return }
             do {
-                try await pool.write { db in
+                try db.inTransaction(.immediate) {
                     for job in batch { job.run(db) }
+                    return .commit
                 }
                 for job in batch { job.finish(nil) }
             } catch {

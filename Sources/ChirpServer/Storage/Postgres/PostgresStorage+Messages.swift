@@ -74,7 +74,7 @@ extension PostgresStorage {
             }
             // Sender first, as SQLite orders them.
             scope.record(appended.sorted { ($0.userId == sender.id ? 0 : 1) < ($1.userId == sender.id ? 0 : 1) }, notified: true)
-            return WriteOutcome(value: message, created: true, appended: scope.appended)
+            return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
         }
     }
 
