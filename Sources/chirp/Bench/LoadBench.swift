@@ -183,7 +183,8 @@ struct LoadRun {
                         errors.add()
                     }
                 },
-                deadline: deadline, interval: interval)
+                deadline: deadline, interval: interval,
+                phase: interval.map { .nanoseconds($0.nanoseconds * Int64(index) / Int64(senders)) } ?? .zero)
             return LoadConnection.run(plan: plan, host: url.host ?? "127.0.0.1", port: url.port ?? 80)
         }
         for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any()).get() {

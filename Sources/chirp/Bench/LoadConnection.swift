@@ -13,6 +13,9 @@ struct LoadPlan: Sendable {
     var deadline: NIODeadline
     /// With a rate: one request per interval (the next starts at its slot, or at once when late).
     var interval: TimeAmount?
+    /// With a rate: how far into the first interval this connection's first slot is, so that
+    /// connections sharing a rate spread their requests evenly instead of sending in bursts.
+    var phase: TimeAmount = .zero
 }
 
 /// One keep-alive HTTP/1.1 connection of the load generator, driven entirely on its event
@@ -55,7 +58,7 @@ final class LoadConnection: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        nextSlot = .now()
+        nextSlot = .now() + plan.phase - (plan.interval ?? .zero)
         startNext(context: context)
         context.fireChannelActive()
     }
