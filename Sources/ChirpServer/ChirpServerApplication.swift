@@ -39,9 +39,7 @@ public enum ChirpServerApplication {
         let stream = EventStream(services: services)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 64 * 1024, autoPing: .enabled(timePeriod: .seconds(20))))) { request, _, _ in
-                await stream.shouldUpgrade(request)
-            },
+            server: ChirpServerChannel.builder(stream: stream, maxFrameSize: 64 * 1024),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
             services: background,
             onServerRunning: { channel in

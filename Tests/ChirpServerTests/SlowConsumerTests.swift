@@ -1,5 +1,8 @@
 @testable import ChirpServer
 import ChirpModels
+import Foundation
+import NIOCore
+import Synchronization
 import Testing
 
 /// What bounds a slow WebSocket reader's cost to the server.
@@ -18,33 +21,29 @@ struct SlowConsumerTests {
         #expect(listener.takeLiveEvents().isEmpty)
     }
 
-    @Test func aWriteThatNeverCompletesEndsTheConnectionsTasks() async throws {
-        let monitor = StallMonitor(period: .milliseconds(20))
-        let watch = WriteStallWatch(limit: .milliseconds(100))
-        monitor.add(watch)
-        await #expect(throws: WriteStallWatch.Stalled.self) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await watch.timed { try await Task.sleep(for: .seconds(60)) } }
-                group.addTask { try await watch.waitForStall() }
-                _ = try await group.next()
-                group.cancelAll()
-            }
-        }
+    @Test func aSocketUnwritableLongerThanTheLimitCountsAsStalled() {
+        let start = NIODeadline.now()
+        var clock = StallClock()
+        #expect(!clock.isStalled(limit: .seconds(15), at: start + .seconds(60)))
+        clock.writabilityChanged(writable: false, at: start)
+        clock.writabilityChanged(writable: false, at: start + .seconds(10))  // still the first moment
+        #expect(!clock.isStalled(limit: .seconds(15), at: start + .seconds(14)))
+        #expect(clock.isStalled(limit: .seconds(15), at: start + .seconds(16)))
+        clock.writabilityChanged(writable: true, at: start + .seconds(17))
+        #expect(!clock.isStalled(limit: .seconds(15), at: start + .seconds(60)))
     }
 
-    @Test func writesThatCompleteDoNotTripTheWatch() async throws {
-        let watch = WriteStallWatch(limit: .seconds(2))
-        let start = ContinuousClock.now
-        for _ in 0..<10 {
-            try await watch.timed { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(!watch.isStalled(at: .now))
-        }
-        #expect(!watch.isStalled(at: start + .seconds(60)), "no write in progress, however late")
-        try await watch.timed {
-            #expect(watch.isStalled(at: .now + .seconds(3)), "a write in progress for longer than the limit")
-        }
-        let waiting = Task { try await watch.waitForStall() }
-        waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
+    @Test func theKeeperChecksEveryStreamAndPingsOnItsRound() {
+        let keeper = StreamKeeper(period: .seconds(3600), pingEvery: 4)
+        let calls = Mutex<[Bool]>([])
+        let first = NSObject(), second = NSObject()
+        keeper.add(ObjectIdentifier(first)) { ping in calls.withLock { $0.append(ping) } }
+        keeper.add(ObjectIdentifier(second)) { ping in calls.withLock { $0.append(ping) } }
+        keeper.checkAll(ping: true)
+        #expect(calls.withLock { $0 } == [true, true])
+        keeper.remove(ObjectIdentifier(first))
+        keeper.checkAll(ping: false)
+        #expect(calls.withLock { $0 } == [true, true, false])
+        #expect(keeper.count == 1)
     }
 }

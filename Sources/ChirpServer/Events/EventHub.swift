@@ -18,9 +18,10 @@ final class EventHub: Sendable {
     /// wake-up were ever missed.
     static let sweepPeriod: Duration = .seconds(25)
 
-    /// Registers a listener for `userId`; register before reading the stream, then `wait`.
-    func listen(userId: Int64) -> EventListener {
-        let listener = EventListener(userId: userId)
+    /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
+    /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
+    func listen(userId: Int64, onWake: (@Sendable () -> Void)? = nil) -> EventListener {
+        let listener = EventListener(userId: userId, onWake: onWake)
         listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
         startSweepingIfNeeded()
         return listener
@@ -115,12 +116,16 @@ final class EventListener: Sendable {
     static let storedCapacity = 256
 
     let userId: Int64
+    private let onWake: (@Sendable () -> Void)?
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
     private let stored = Mutex<(events: [StoredEvent], complete: Bool)>(([], true))
 
-    init(userId: Int64) {
+    /// With `onWake`, the listener calls it each time it goes from armed to fired (the stream
+    /// then calls `rearm()` before it reads); without, a task waits with `wait`/`waitForWake`.
+    init(userId: Int64, onWake: (@Sendable () -> Void)? = nil) {
         self.userId = userId
+        self.onWake = onWake
     }
 
     /// Returns once fired (at once if it already was), after `timeout`, or when cancelled.
@@ -220,11 +225,15 @@ final class EventListener: Sendable {
 
     /// Wakes the waiter; later waits return at once.
     func fire() {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let (continuation, wasArmed) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Bool) in
             defer { state = .fired }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
+            switch state {
+            case .waiting(let continuation): return (continuation, true)
+            case .idle: return (nil, true)
+            case .fired: return (nil, false)
+            }
         }
         continuation?.resume()
+        if wasArmed { onWake?() }
     }
 }

@@ -10,8 +10,8 @@ struct ServerServices: Sendable {
     let sessions: SessionCache
     /// Other instances on the same database (PostgreSQL); nil with SQLite.
     let bus: (any ClusterEventBus)?
-    /// Trips WebSocket connections whose reader stopped reading.
-    let stallMonitor = StallMonitor()
+    /// Pings event-stream clients and drops those that stopped reading or answering.
+    let keeper = StreamKeeper()
     let hasher: PasswordHasher
     let messageLimiter: SlidingWindowLimiter
     let loginLimiter: SlidingWindowLimiter
