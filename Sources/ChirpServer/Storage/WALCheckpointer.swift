@@ -8,11 +8,11 @@ import GRDB
 /// page written since the last one and fsyncs the database file before it returns: at
 /// thousands of sends a second that is a regular stall of the writer, paid by the requests
 /// in that batch. A passive checkpoint on another connection runs beside the writer and never
-/// blocks it. The writer keeps a high automatic threshold (`backstopPages`) only as a bound
-/// on the log's size should this connection ever fall behind.
+/// blocks it. The writer keeps a high automatic threshold (`backstopBytes` of log) only as a
+/// bound on the log's size should this connection ever fall behind.
 final class WALCheckpointer: Sendable {
-    /// The writer's own automatic checkpoint threshold, in pages.
-    static let backstopPages = 20_000
+    /// The log size at which the writer checkpoints by itself.
+    static let backstopBytes = 80 << 20
     private let connection: DatabaseQueue
     private let period: Duration
 
@@ -27,13 +27,18 @@ final class WALCheckpointer: Sendable {
             while let interval = self?.period {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
-                self.checkpoint()
+                _ = try? self.checkpoint()
             }
         }
     }
 
     /// One passive checkpoint: copies what it can without waiting for the writer or readers.
-    func checkpoint() {
-        try? connection.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+    /// Returns the frames in the log and how many of them are now copied into the database.
+    @discardableResult
+    func checkpoint() throws -> (logFrames: Int, copied: Int) {
+        try connection.writeWithoutTransaction { db in
+            let result = try db.checkpoint(.passive)
+            return (result.walFrameCount, result.checkpointedFrameCount)
+        }
     }
 }
