@@ -1,6 +1,9 @@
 import ChirpModels
 import Foundation
 import ChirpTestSupport
+import HummingbirdWSClient
+import Logging
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -88,6 +91,35 @@ struct ServerProcessTests {
         #expect(events.map(\.seq) == (1...Int64(events.count)).map { Optional($0) }, "stream gap-free after the crash")
         #expect(events.count == stored.count, "one event per stored message")
         try await second.stop(signal: SIGTERM)
+    }
+
+    @Test func sigtermClosesOpenEventStreamsWithGoingAway() async throws {
+        let directory = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess(dataDirectory: directory)
+        let alice = try await server.api.register("alice")
+        let port = Int(server.api.baseURL.split(separator: ":").last!)!
+        let opened = Mutex(false)
+        var logger = Logger(label: "ws.test")
+        logger.logLevel = .critical
+        let quietLogger = logger
+        let stream = Task {
+            try await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(port)/v1/events/stream", configuration: .init(additionalHeaders: [.authorization: "Bearer \(alice.token)"]),
+                logger: quietLogger
+            ) { inbound, _, _ in
+                opened.withLock { $0 = true }
+                for try await _ in inbound {}
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !opened.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(opened.withLock { $0 })
+        let stopping = ContinuousClock.now
+        #expect(try await server.stop(signal: SIGTERM) == 0, "SIGTERM shuts down gracefully with a stream open")
+        #expect(ContinuousClock.now - stopping < .seconds(10), "the open stream did not hold the shutdown up")
+        let close = try await stream.value
+        #expect(close?.closeCode == .goingAway, "closed with \(String(describing: close))")
     }
 
     @Test func badFlagsSayWhatToDo() async throws {
