@@ -10,15 +10,15 @@ final class StreamSocket: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private let onText: @Sendable (ByteBufferView) -> Void
+    private let onText: @Sendable (ByteBuffer) -> Void
 
-    private init(onText: @escaping @Sendable (ByteBufferView) -> Void) { self.onText = onText }
+    private init(onText: @escaping @Sendable (ByteBuffer) -> Void) { self.onText = onText }
 
     /// Opens the stream for `token` (from `since`); the future holds the channel once upgraded.
     static func open(
         host: String, port: Int, token: String, since: Int64 = 0,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        onText: @escaping @Sendable (ByteBufferView) -> Void
+        onText: @escaping @Sendable (ByteBuffer) -> Void
     ) async throws -> any Channel {
         let (channel, upgraded) = try await ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -56,7 +56,7 @@ final class StreamSocket: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
-            onText(frame.data.readableBytesView)
+            onText(frame.data)
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
