@@ -90,7 +90,9 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
             case .stream:
                 break  // the EventStreamConnection has the channel now
             case .notUpgraded(let http):
-                await handleHTTP(asyncChannel: http, logger: logger)
+                await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+                    await handleHTTP(asyncChannel: http, logger: logger)
+                }
             case .failedUpgrade(let http):
                 await Self.refuseUpgrade(http)
             }
