@@ -27,4 +27,13 @@ struct SessionCacheTests {
         cache.store(Self.session, for: [1])
         #expect(cache.session(for: [1]) == nil)
     }
+
+    @Test func tokensAreBase64URLAndNeverLookLikeAnOption() {
+        let tokens = (0..<3000).map { _ in SessionTokens.generate() }
+        #expect(Set(tokens).count == tokens.count)
+        #expect(tokens.allSatisfy { $0.utf8.count == 43 && !$0.hasPrefix("-") })
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        #expect(tokens.allSatisfy { $0.allSatisfy(alphabet.contains) })
+        #expect(tokens.contains { $0.contains("-") }, "'-' still occurs inside tokens")
+    }
 }

@@ -4,14 +4,18 @@ import Foundation
 /// Session tokens: 256 random bits, shown to the client once as base64url text and stored only
 /// as their SHA-256 digest, so a copy of the database does not let anyone log in.
 enum SessionTokens {
-    /// A new random token.
+    /// A new random token. It never starts with `-`, so `--token VALUE` on a command line is
+    /// never mistaken for an option (one draw in 64 is drawn again; the token keeps 255.9 bits).
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        while true {
+            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let token = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            if !token.hasPrefix("-") { return token }
+        }
     }
 
     /// The digest under which a token is stored and looked up.

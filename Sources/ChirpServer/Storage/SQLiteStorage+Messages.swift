@@ -6,24 +6,39 @@ extension SQLiteStorage {
         try await writer.write { db in
             let sender = new.sender
             let (recipient, recipientName) = try Self.user(db, named: new.recipient)
-            if let existing = try Self.fetchMessage(
-                db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId]) {
+            // A retry of a message already stored is answered with it, even if sending it
+            // again would now be refused.
+            func replay() throws -> WriteOutcome<Message>? {
+                guard let existing = try Self.fetchMessage(
+                    db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
+                else { return nil }
                 guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
                     throw APIError.clientMessageIdReused
                 }
                 return WriteOutcome(value: existing, created: false)
             }
             if recipient == sender.id {
+                if let earlier = try replay() { return earlier }
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
             }
-            try Self.requireMayMessage(db, sender: sender.id, recipient: recipient, recipientName: new.recipient)
+            do {
+                try Self.requireMayMessage(db, sender: sender.id, recipient: recipient, recipientName: new.recipient)
+            } catch {
+                if let earlier = try replay() { return earlier }
+                throw error
+            }
+            // Insert first: the client id's uniqueness finds a retry without a lookup per send.
             try db.cachedStatement(sql: """
                 INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING
                 """).execute(arguments: [
                     sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
                     new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
                 ])
+            guard db.changesCount == 1 else {
+                guard let earlier = try replay() else { throw APIError.clientMessageIdReused }
+                return earlier
+            }
             let messageId = db.lastInsertedRowID
             try db.cachedStatement(sql: """
                 INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (?, ?, ?)
@@ -39,11 +54,9 @@ extension SQLiteStorage {
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
-            let json = try StoredEventJSON.encode(message)
-            let appended = [
-                try Self.appendEvent(db, userId: sender.id, type: EventType.messageCreated, json: json, at: new.createdAt),
-                try Self.appendEvent(db, userId: recipient, type: EventType.messageCreated, json: json, at: new.createdAt),
-            ]
+            let json = MessageJSON.encode(message)
+            let appended = try Self.appendEvents(
+                db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt)
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }

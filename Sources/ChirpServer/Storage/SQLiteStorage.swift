@@ -50,6 +50,31 @@ final class SQLiteStorage: ChirpStorage {
         return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
     }
 
+    /// Appends one event with the same content to each of these users' streams (distinct
+    /// ids), in two statements whatever their number; returns them in the order of `userIds`.
+    static func appendEvents(
+        _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp
+    ) throws -> [AppendedEvent] {
+        let marks = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id IN (\(marks)) RETURNING id, last_seq"),
+            arguments: StatementArguments(userIds))
+        var seqs: [Int64: Int64] = [:]
+        for row in rows { seqs[row[0]] = row[1] }
+        let events = try userIds.map { userId -> AppendedEvent in
+            guard let seq = seqs[userId] else { throw DatabaseError(message: "no user \(userId) to append an event for") }
+            return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        }
+        let values = Array(repeating: "(?, ?, ?, ?, ?)", count: events.count).joined(separator: ", ")
+        var arguments = StatementArguments()
+        for item in events {
+            arguments += [item.userId, item.event.seq, type, at.millisecondsSince1970, json]
+        }
+        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES \(values)")
+            .execute(arguments: arguments)
+        return events
+    }
+
     /// The id of the user with that name (ignoring case), or a 404.
     static func userId(_ db: Database, username: String) throws -> Int64 {
         try user(db, named: username).id

@@ -43,7 +43,7 @@ extension PostgresStorage {
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
-            let json = try StoredEventJSON.encode(message)
+            let json = MessageJSON.encode(message)
             let at = new.createdAt.millisecondsSince1970
             let type = EventType.messageCreated
             let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: [sender.id, recipient].sorted())).payload
