@@ -150,7 +150,13 @@ struct BenchCommandTests {
     /// The load bench end to end on a child server: every acknowledged send is delivered over
     /// the WebSockets, reads succeed, and the bare-route ceiling is measured.
     @Test func loadBenchDeliversEverySendItAcknowledges() async throws {
-        let (status, output) = try await runChirpInBackground(["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"])
+        // Its own temporary directory, to see that the run leaves nothing behind in it.
+        let temporary = ServerProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let (status, output) = try await runChirpInBackground(
+            ["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"], environment: ["TMPDIR": temporary.path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the child server's data was removed")
         #expect(status == 0, "\(output)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         let sends = try #require(report["sends"] as? Int)

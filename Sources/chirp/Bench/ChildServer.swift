@@ -9,9 +9,13 @@ final class ChildServer: @unchecked Sendable {
     let process = Process()
     let baseURL: URL
     private let outputURL: URL
+    /// A directory the child works in that is removed once it has stopped.
+    private let ownedDirectory: URL?
 
-    /// Starts `chirp ARGUMENTS` and waits (up to 60 s) for its listening line.
-    init(arguments: [String]) async throws {
+    /// Starts `chirp ARGUMENTS` and waits (up to 60 s) for its listening line; `ownedDirectory`
+    /// (its data directory, say) is removed when it stops.
+    init(arguments: [String], ownedDirectory: URL? = nil) async throws {
+        self.ownedDirectory = ownedDirectory
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
@@ -44,17 +48,26 @@ final class ChildServer: @unchecked Sendable {
         return kilobytes * 1024
     }
 
-    /// Stops the process (SIGTERM, then SIGKILL after 10 s).
+    /// Stops the process (SIGTERM, then SIGKILL after 10 s) and removes its owned directory.
     func stop(signal: Int32 = SIGTERM) async {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, signal)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning {
+            kill(process.processIdentifier, signal)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: outputURL)
+        if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
     }
 }

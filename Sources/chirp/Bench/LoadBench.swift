@@ -43,17 +43,29 @@ struct LoadBench: AsyncParsableCommand {
     func run() async throws {
         var started: [ChildServer] = []
         if server == nil {
-            for _ in 0..<instances { started.append(try await ChildServer(arguments: Self.serveArguments(database: database))) }
+            for _ in 0..<instances {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)")
+                started.append(try await ChildServer(arguments: Self.serveArguments(dataDirectory: directory, database: database), ownedDirectory: directory))
+            }
         }
         let children = started
+        do {
+            try await measure(children: children)
+        } catch {
+            // Stop the servers (and remove their data) before reporting the failure.
+            for child in children { await child.stop() }
+            throw error
+        }
+    }
+
+    private func measure(children: [ChildServer]) async throws {
         let child = children.first
         let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let baseURLs = children.isEmpty ? [baseURL] : children.map(\.baseURL)
-        defer { Task { for child in children { await child.stop() } } }
         if idleSockets > 0 {
             let report = try await IdleSocketsRun(baseURL: baseURL, count: idleSockets, server: child).run()
             try emit(report) { report.lines }
-            await child?.stop()
+            for child in children { await child.stop() }
             return
         }
         let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
@@ -69,9 +81,8 @@ struct LoadBench: AsyncParsableCommand {
         try emit(report) { report.lines }
     }
 
-    static func serveArguments(database: String? = nil) -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)").path
-        return ["serve", "--port", "0", "--data-dir", directory, "--no-rate-limits", "--log-level", "error"]
+    static func serveArguments(dataDirectory: URL, database: String? = nil) -> [String] {
+        ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--no-rate-limits", "--log-level", "error"]
             + (database.map { ["--database", $0] } ?? [])
     }
 
