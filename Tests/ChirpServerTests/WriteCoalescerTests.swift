@@ -62,6 +62,38 @@ struct WriteCoalescerTests {
         #expect(slice.events.map(\.seq) == Array(1...300))
         #expect(slice.head == 300)
     }
+
+    @Test func aTweetReachesMoreFollowersThanOneAppendChunkWithoutGaps() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        let now = Timestamp.now()
+        func account(_ name: String, _ key: UInt8) async throws -> Viewer {
+            let user = try await storage.createAccount(
+                NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
+                session: NewSession(userId: 0, tokenHash: [key, 0], createdAt: now, expiresAt: now))
+            return Viewer(id: Int64(user.id)!, username: name, tokenHash: [key, 0])
+        }
+        let author = try await account("author", 0)
+        let count = SQLiteStorage.appendChunk * 2 + 5
+        var followers: [Viewer] = []
+        for index in 0..<count {
+            let follower = try await account("fan\(index)", UInt8(index + 1))
+            _ = try await storage.follow(viewer: follower, username: "author", at: now)
+            followers.append(follower)
+        }
+        // The author's stream holds one follow notice per follower before the tweet.
+        let outcome = try await storage.putTweet(NewTweet(author: author, clientTweetId: "t1", text: "to everyone", createdAt: now))
+        #expect(outcome.appended.count == count + 1)
+        #expect(Set(outcome.appended.map(\.userId)).count == count + 1)
+        let authorEvents = try await storage.events(userId: author.id, since: 0, limit: 1000)
+        #expect(authorEvents.events.map(\.seq) == Array(1...Int64(count + 1)))
+        #expect(authorEvents.events.last?.type == EventType.tweetCreated)
+        for follower in followers {
+            let slice = try await storage.events(userId: follower.id, since: 0, limit: 10)
+            #expect(slice.events.map(\.seq) == [1] && slice.events.first?.type == EventType.tweetCreated, "\(follower.username)")
+        }
+    }
 }
 
 /// Counts committed transactions.

@@ -21,9 +21,7 @@ extension SQLiteStorage {
             let followers = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT follower_id FROM follows WHERE followee_id = ?"), arguments: [new.author.id])
             let audience = [new.author.id] + followers
-            let appended = try audience.map { userId in
-                try Self.appendEvent(db, userId: userId, type: EventType.tweetCreated, json: json, at: new.createdAt)
-            }
+            let appended = try Self.appendEvents(db, userIds: audience, type: EventType.tweetCreated, json: json, at: new.createdAt)
             // As the author sees it: the viewer fields are about themselves.
             var own = tweet
             own.author = try Self.fetchUser(db, id: new.author.id, viewer: new.author.id)!

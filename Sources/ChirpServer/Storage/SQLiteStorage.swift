@@ -42,19 +42,23 @@ final class SQLiteStorage: ChirpStorage {
     static func appendEvent(
         _ db: Database, userId: Int64, type: String, json: String, at: Timestamp
     ) throws -> AppendedEvent {
-        let seq = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq"),
-            arguments: [userId])!
-        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [userId, seq, type, at.millisecondsSince1970, json])
-        return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        try appendEvents(db, userIds: [userId], type: type, json: json, at: at)[0]
     }
 
+    /// Users whose events one pair of statements appends (a tweet's audience goes in chunks).
+    static let appendChunk = 64
+
     /// Appends one event with the same content to each of these users' streams (distinct
-    /// ids), in two statements whatever their number; returns them in the order of `userIds`.
+    /// ids), two statements per `appendChunk` users; returns them in the order of `userIds`.
     static func appendEvents(
         _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp
     ) throws -> [AppendedEvent] {
+        guard userIds.count <= appendChunk else {
+            return try stride(from: 0, to: userIds.count, by: appendChunk).flatMap { start in
+                try appendEvents(
+                    db, userIds: Array(userIds[start..<min(start + appendChunk, userIds.count)]), type: type, json: json, at: at)
+            }
+        }
         let marks = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id IN (\(marks)) RETURNING id, last_seq"),
