@@ -5,10 +5,6 @@ import Synchronization
 final class LatencyRecorder: Sendable {
     private let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
 
-    func record(_ duration: Duration) {
-        record(microseconds: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
-    }
-
     func record(microseconds: Int64) {
         let micros = UInt64(min(max(0, microseconds), 60_000_000))
         histogram.withLock { _ = $0.record(micros) }
