@@ -65,6 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ServerMemoryTuning.apply()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
