@@ -97,6 +97,15 @@ enum SQLiteSchema {
                 CREATE INDEX client_logs_by_severity ON client_logs(severity, id);
                 """)
         }
+        migrator.registerMigration("v3-lean-sends") { db in
+            // A message's two `message.created` events point at the message instead of each
+            // holding its JSON (built again on read), and conversations are ordered by sorting
+            // one owner's rows rather than through an index every send had to update.
+            try db.execute(sql: """
+                ALTER TABLE events ADD COLUMN message_id INTEGER;
+                DROP INDEX conversations_by_recency;
+                """)
+        }
         return migrator
     }
 }

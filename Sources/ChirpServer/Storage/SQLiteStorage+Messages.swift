@@ -56,7 +56,8 @@ extension SQLiteStorage {
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
             let json = MessageJSON.encode(message)
             let appended = try Self.appendEvents(
-                db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt)
+                db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt,
+                messageId: messageId)
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }

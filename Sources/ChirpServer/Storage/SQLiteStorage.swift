@@ -50,13 +50,16 @@ final class SQLiteStorage: ChirpStorage {
 
     /// Appends one event with the same content to each of these users' streams (distinct
     /// ids), two statements per `appendChunk` users; returns them in the order of `userIds`.
+    /// With `messageId` the rows store a reference to that message instead of `json` (which
+    /// must be its `MessageJSON`); `events(userId:since:limit:)` builds the JSON again.
     static func appendEvents(
-        _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp
+        _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp, messageId: Int64? = nil
     ) throws -> [AppendedEvent] {
         guard userIds.count <= appendChunk else {
             return try stride(from: 0, to: userIds.count, by: appendChunk).flatMap { start in
                 try appendEvents(
-                    db, userIds: Array(userIds[start..<min(start + appendChunk, userIds.count)]), type: type, json: json, at: at)
+                    db, userIds: Array(userIds[start..<min(start + appendChunk, userIds.count)]), type: type, json: json, at: at,
+                    messageId: messageId)
             }
         }
         let marks = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
@@ -69,12 +72,13 @@ final class SQLiteStorage: ChirpStorage {
             guard let seq = seqs[userId] else { throw DatabaseError(message: "no user \(userId) to append an event for") }
             return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
         }
-        let values = Array(repeating: "(?, ?, ?, ?, ?)", count: events.count).joined(separator: ", ")
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: events.count).joined(separator: ", ")
+        let storedJSON = messageId == nil ? json : ""
         var arguments = StatementArguments()
         for item in events {
-            arguments += [item.userId, item.event.seq, type, at.millisecondsSince1970, json]
+            arguments += [item.userId, item.event.seq, type, at.millisecondsSince1970, storedJSON, messageId]
         }
-        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES \(values)")
+        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data, message_id) VALUES \(values)")
             .execute(arguments: arguments)
         return events
     }
@@ -134,19 +138,36 @@ final class SQLiteStorage: ChirpStorage {
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
         try await pool.read { db in
+            // A `message.created` row that points at its message gets the message's JSON as it
+            // was sent (unread), the same bytes the live event carried.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT seq, type, created_at, data FROM events
-                    WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
+                    SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text
+                    FROM events e
+                    LEFT JOIN messages m ON m.id = e.message_id
+                    LEFT JOIN users s ON s.id = m.sender_id
+                    LEFT JOIN users r ON r.id = m.recipient_id
+                    WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?
                     """),
                 arguments: [userId, since, limit])
             let head = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT last_seq FROM users WHERE id = ?"), arguments: [userId]) ?? 0
-            return EventSlice(
-                events: rows.map {
-                    StoredEvent(seq: $0[0], type: $0[1], createdAt: Timestamp(millisecondsSince1970: $0[2]), json: $0[3])
-                },
-                head: head)
+            return EventSlice(events: try rows.map(Self.storedEvent(from:)), head: head)
         }
+    }
+
+    /// One row of the events query as the event it stores or points at.
+    static func storedEvent(from row: Row) throws -> StoredEvent {
+        let createdAt = Timestamp(millisecondsSince1970: row[2])
+        var json: String = row[3]
+        if let messageId: Int64 = row[4] {
+            guard let clientMessageId: String = row[5] else {
+                throw DatabaseError(message: "event \(row[0] as Int64) points at message \(messageId), which is missing")
+            }
+            json = MessageJSON.encode(Message(
+                id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
+                createdAt: createdAt, readByRecipient: false))
+        }
+        return StoredEvent(seq: row[0], type: row[1], createdAt: createdAt, json: json)
     }
 }

@@ -1,0 +1,83 @@
+@testable import ChirpServer
+import ChirpModels
+import Foundation
+import GRDB
+import Testing
+
+/// A message's `message.created` events point at the message instead of holding its JSON;
+/// what a stream replays must not change because of it, and events stored by earlier versions
+/// (JSON in the row) still read back as they were.
+@Suite("Message events in SQLite")
+struct MessageEventStorageTests {
+    @Test func aReplayedMessageEventIsTheBytesTheSendReturnedEvenAfterItWasRead() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        let (ann, bo) = try await Self.pair(storage)
+
+        // A text that needs escaping, so the rebuilt JSON is not trivially the same.
+        let sent = try await storage.sendMessage(NewMessage(
+            sender: ann, recipient: "bea", clientMessageId: "c-1", text: "\"hi\"\n\\ é 🐦",
+            createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_123)))
+        let json = try #require(sent.json)
+        _ = try await storage.markRead(viewer: bo, peer: "ann", upTo: Int64(sent.value.id)!, at: .now())
+
+        let row = try await storage.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT data, message_id FROM events WHERE user_id = ? AND type = ?", arguments: [bo.id, EventType.messageCreated])
+        }
+        #expect(row?["data"] == "", "the row holds a reference, not a copy of the JSON")
+        #expect(row?["message_id"] == Int64(sent.value.id))
+
+        for viewer in [ann, bo] {
+            let replay = try await storage.events(userId: viewer.id, since: 0, limit: 10).events
+            let created = try #require(replay.first { $0.type == EventType.messageCreated })
+            #expect(created.json == json, "\(viewer.username)'s replay equals the live event")
+            #expect(created.createdAt == sent.value.createdAt)
+        }
+        let decoded = try JSONDecoder().decode(Message.self, from: Data(json.utf8))
+        #expect(decoded.readByRecipient == false, "the event is the message as sent")
+        #expect(decoded.text == "\"hi\"\n\\ é 🐦")
+        #expect(decoded.recipient == "Bea", "the recipient as registered, not as the send spelled it")
+    }
+
+    @Test func eventsStoredWithTheirJSONByAnEarlierVersionReadBackUnchanged() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("chirp.sqlite")
+        // The schema before message events became references, with one event written the old way.
+        let earlier = try DatabaseQueue(path: url.path)
+        try SQLiteSchema.migrator.migrate(earlier, upTo: "v2-client-logs")
+        let oldJSON = #"{"clientMessageId":"old","createdAt":"2026-01-01T00:00:00.000Z","id":"7","readByRecipient":false,"recipient":"bo","sender":"ann","text":"from before"}"#
+        try await earlier.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (username, username_key, display_name, password_hash, created_at, last_seq)
+                VALUES ('ann', 'ann', 'Ann', 'x', 0, 1);
+                """)
+            try db.execute(
+                sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES (1, 1, ?, 1767225600000, ?)",
+                arguments: [EventType.messageCreated, oldJSON])
+        }
+        try earlier.close()
+
+        let storage = try SQLiteStorage(url: url)
+        let slice = try await storage.events(userId: 1, since: 0, limit: 10)
+        #expect(slice.events.map(\.json) == [oldJSON])
+        #expect(slice.head == 1)
+    }
+
+    /// Two accounts, `ann` and `Bea`, who follow each other.
+    static func pair(_ storage: SQLiteStorage) async throws -> (Viewer, Viewer) {
+        let now = Timestamp.now()
+        var viewers: [Viewer] = []
+        for (index, name) in ["ann", "Bea"].enumerated() {
+            let user = try await storage.createAccount(
+                NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
+                session: NewSession(userId: 0, tokenHash: [UInt8(index)], createdAt: now, expiresAt: now))
+            viewers.append(Viewer(id: Int64(user.id)!, username: user.username, tokenHash: [UInt8(index)]))
+        }
+        _ = try await storage.follow(viewer: viewers[0], username: "bea", at: now)
+        _ = try await storage.follow(viewer: viewers[1], username: "ann", at: now)
+        return (viewers[0], viewers[1])
+    }
+}
