@@ -5,7 +5,8 @@ import GRDB
 import Testing
 
 /// How the server's SQLite file is laid out: the page size of new and existing databases,
-/// and the write-ahead log being copied back by the background checkpointer.
+/// commits synced to disk, and the write-ahead log being copied back by the background
+/// checkpointer.
 @Suite("SQLite file")
 struct SQLiteFileTests {
     @Test func aNewDatabaseUsesSmallPagesAndAnExistingOneKeepsItsOwn() async throws {
@@ -29,6 +30,18 @@ struct SQLiteFileTests {
             NewAccount(username: "still", displayName: "s", passwordHash: "x", createdAt: now),
             session: NewSession(userId: 0, tokenHash: [2], createdAt: now, expiresAt: now))
         #expect(try await reopened.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") } == 1)
+    }
+
+    @Test func theWriterSyncsEveryCommitToDisk() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        // 2 is FULL: in WAL mode the log is fsynced at each commit, so an acknowledged write
+        // survives power loss; NORMAL (1), GRDB's default for pools, would only survive a crash
+        // of the process.
+        let level = try await storage.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(level == 2)
+        #expect(try await storage.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }
 
     @Test func theCheckpointerCopiesTheLogBackBesideTheWriter() async throws {

@@ -23,11 +23,15 @@ final class SQLiteStorage: ChirpStorage {
             // Sends touch many small rows on different pages; with 1 KiB pages each touched
             // page costs a quarter of the log writes 4 KiB pages do (+25 % sends/s measured).
             try db.execute(sql: "PRAGMA page_size = \(Self.newDatabasePageSize)")
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.newDatabasePageSize
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopBytes / pageSize)")
         }
         pool = try DatabasePool(path: url.path, configuration: configuration)
+        // GRDB switches a pool's writer to `synchronous=NORMAL` when it turns WAL on, after
+        // `prepareDatabase` has run: set FULL here, on the writer, or commits are not fsynced.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
         try SQLiteSchema.migrator.migrate(pool)
         writer = WriteCoalescer(pool: pool)
         checkpointer = try WALCheckpointer(path: url.path)
