@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     public var maxLongPollSeconds: Int = 30
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int = 64 * 1024
+    /// How often an event-stream client is pinged; one that has not answered the previous
+    /// ping by the next is closed with 1001. Streams are also checked for stalled writes at
+    /// this interval, or every 5 s if that is shorter.
+    public var streamPingInterval: Duration = .seconds(20)
 
     public init() {}
 

@@ -178,12 +178,21 @@ struct MessageTests {
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
             let listening = Task { try await api.events(bob, since: 1, wait: 10) }
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status == 204)
+            // Typing is live only: one sent before the long-poll is listening is gone, so keep
+            // typing until the poll answers (a loaded machine may take a while to reach it).
+            let typing = Task {
+                while !Task.isCancelled {
+                    let status = try? await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status
+                    #expect(status == 204)
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
             let result = try await listening.value
-            let typing = try #require(result.events.first)
-            #expect(typing.seq == nil && typing.type == "typing")
-            #expect(typing.payload == .typing(TypingNotice(from: "alice")))
+            typing.cancel()
+            _ = await typing.result
+            let notice = try #require(result.events.first)
+            #expect(notice.seq == nil && notice.type == "typing")
+            #expect(notice.payload == .typing(TypingNotice(from: "alice")))
             #expect(result.lastSeq == 0)
             #expect(try await api.allEvents(bob).isEmpty, "typing is never stored")
             let denied = try await api.send(.POST, "/v1/conversations/alice/typing", token: bob.token)

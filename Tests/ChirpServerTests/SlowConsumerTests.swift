@@ -33,6 +33,17 @@ struct SlowConsumerTests {
         #expect(!clock.isStalled(limit: .seconds(15), at: start + .seconds(60)))
     }
 
+    @Test func aPingIntervalBecomesEvenRoundsAtMostFiveSecondsApart() {
+        for (interval, period, pingEvery) in [
+            (Duration.seconds(20), Duration.seconds(5), 4), (.seconds(12), .seconds(4), 3),
+            (.seconds(5), .seconds(5), 1), (.milliseconds(300), .milliseconds(300), 1),
+        ] {
+            let keeper = StreamKeeper(pingInterval: interval)
+            #expect(keeper.period == period, "\(interval)")
+            #expect(keeper.pingEvery == pingEvery, "\(interval)")
+        }
+    }
+
     @Test func theKeeperChecksEveryStreamAndPingsOnItsRound() {
         let keeper = StreamKeeper(period: .seconds(3600), pingEvery: 4)
         let calls = Mutex<[Bool]>([])

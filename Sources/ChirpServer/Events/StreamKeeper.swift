@@ -17,6 +17,13 @@ final class StreamKeeper: Sendable {
         self.pingEvery = max(1, pingEvery)
     }
 
+    /// Pings every `pingInterval`, checking for stalls in between at most 5 s apart (the
+    /// interval split evenly: 12 s gives checks every 4 s and a ping every third).
+    convenience init(pingInterval: Duration) {
+        let rounds = max(1, Int((pingInterval / .seconds(5)).rounded(.up)))
+        self.init(period: pingInterval / rounds, pingEvery: rounds)
+    }
+
     /// Checks the stream `id` with `check` until `remove(id)`.
     func add(_ id: ObjectIdentifier, check: @escaping Check) {
         streams.withLock { $0[id] = check }

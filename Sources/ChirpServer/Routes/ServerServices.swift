@@ -11,7 +11,7 @@ struct ServerServices: Sendable {
     /// Other instances on the same database (PostgreSQL); nil with SQLite.
     let bus: (any ClusterEventBus)?
     /// Pings event-stream clients and drops those that stopped reading or answering.
-    let keeper = StreamKeeper()
+    let keeper: StreamKeeper
     let hasher: PasswordHasher
     let messageLimiter: SlidingWindowLimiter
     let loginLimiter: SlidingWindowLimiter
@@ -32,6 +32,7 @@ struct ServerServices: Sendable {
         self.messageLimiter = SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow)
         self.loginLimiter = SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow)
         self.metrics = ServerMetrics()
+        self.keeper = StreamKeeper(pingInterval: configuration.streamPingInterval)
         self.now = now
     }
 
