@@ -1,5 +1,6 @@
 import ChirpModels
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Direct messages")
@@ -180,16 +181,16 @@ struct MessageTests {
             let listening = Task { try await api.events(bob, since: 1, wait: 10) }
             // Typing is live only: one sent before the long-poll is listening is gone, so keep
             // typing until the poll answers (a loaded machine may take a while to reach it).
+            let answered = Mutex(false)
             let typing = Task {
-                while !Task.isCancelled {
-                    let status = try? await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status
-                    #expect(status == 204)
-                    try? await Task.sleep(for: .milliseconds(200))
+                while !answered.withLock({ $0 }) {
+                    #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status == 204)
+                    try await Task.sleep(for: .milliseconds(200))
                 }
             }
             let result = try await listening.value
-            typing.cancel()
-            _ = await typing.result
+            answered.withLock { $0 = true }
+            try await typing.value
             let notice = try #require(result.events.first)
             #expect(notice.seq == nil && notice.type == "typing")
             #expect(notice.payload == .typing(TypingNotice(from: "alice")))
