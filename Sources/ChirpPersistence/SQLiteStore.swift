@@ -26,13 +26,26 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// What a commit that returned survives.
+    public enum Durability: Sendable, Hashable {
+        /// The app being killed or crashing; a power cut may roll back the last commits, which
+        /// makes each commit cheaper (`synchronous=NORMAL`, the log fsynced at checkpoints).
+        case appCrash
+        /// A power cut too: the log is fsynced at every commit (`synchronous=FULL`). For what
+        /// the user made and has not been sent anywhere yet, such as an outbox.
+        case powerLoss
+    }
+
     let pool: DatabasePool
     /// The database file.
     public let path: String
+    /// What a commit survives.
+    public let durability: Durability
 
     /// Opens (creating if needed) the database and applies the migrations not yet applied.
-    public init(path: String, migrations: [Migration]) throws {
+    public init(path: String, migrations: [Migration], durability: Durability = .appCrash) throws {
         self.path = path
+        self.durability = durability
         do {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -40,6 +53,11 @@ public final class SQLiteStore: Sendable {
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
+            if durability == .powerLoss {
+                // Set on the writer after the pool is open: GRDB sets NORMAL there when it
+                // enables WAL, after `prepareDatabase` has run.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            }
             var migrator = DatabaseMigrator()
             for migration in migrations {
                 migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
@@ -48,6 +66,11 @@ public final class SQLiteStore: Sendable {
         } catch let error as DatabaseError {
             throw PersistenceError.database(error.description)
         }
+    }
+
+    /// The writer connection's `PRAGMA synchronous` (1 NORMAL, 2 FULL), for tests.
+    func writerSynchronousLevel() throws -> Int {
+        try Self.mapErrors { try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 } }
     }
 
     /// Names of the migrations applied so far, in order.

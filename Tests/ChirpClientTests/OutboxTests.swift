@@ -1,6 +1,7 @@
 import ChirpClient
 import ChirpModels
 import ChirpNetworking
+import ChirpPersistence
 import Foundation
 import Synchronization
 import Testing
@@ -8,6 +9,11 @@ import Testing
 /// The outbox against `MockTransport` with a clock that never waits.
 @Suite("Outbox")
 struct OutboxTests {
+    @Test func whatTheUserTypedIsCommittedToSurviveAPowerCut() throws {
+        let session = try Fixture.session(MockTransport(), clock: TestClock())
+        #expect(session.database.store.durability == .powerLoss)
+    }
+
     @Test func pendingMessagesGoOutInWrittenOrderPerConversation() async throws {
         let mock = MockTransport()
         let clock = TestClock()

@@ -1,4 +1,4 @@
-import ChirpPersistence
+@testable import ChirpPersistence
 import Foundation
 import Testing
 
@@ -38,6 +38,15 @@ struct SQLiteStoreTests {
         await #expect(throws: PersistenceError.self) { try await repository.save([note("1", text: "ok"), note("2", text: "too long")]) }
         #expect(try await repository.count(.all) == 0, "a failed save writes nothing")
         #expect(PersistenceError.coding("x").description.contains("coding") && PersistenceError.database("y").description.contains("database"))
+    }
+
+    @Test func aStoreForWhatMustSurviveAPowerCutSyncsEveryCommit() throws {
+        let note = [SQLiteStore.Migration(name: "v1", sql: "CREATE TABLE notes (id TEXT PRIMARY KEY)")]
+        let everyday = try SQLiteStore(path: path(), migrations: note)
+        #expect(everyday.durability == .appCrash)
+        #expect(try everyday.writerSynchronousLevel() == 1, "NORMAL: the log is synced at checkpoints")
+        let outbox = try SQLiteStore(path: path(), migrations: note, durability: .powerLoss)
+        #expect(try outbox.writerSynchronousLevel() == 2, "FULL: the log is synced at every commit")
     }
 
     @Test func badStoredValuesFailToDecode() async throws {

@@ -37,9 +37,10 @@ public final class ClientDatabase: Sendable {
     public let timeline: any Repository<TimelineEntry>
     let cursor: any Repository<SyncCursor>
 
-    /// Opens (creating and migrating) the database at `url`.
+    /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
+    /// a message the user typed is in the outbox here before anything else happens to it.
     public init(url: URL) throws {
-        store = try SQLiteStore(path: url.path, migrations: Self.migrations)
+        store = try SQLiteStore(path: url.path, migrations: Self.migrations, durability: .powerLoss)
         messages = try SQLiteRepository<LocalMessage>(store: store)
         conversations = try SQLiteRepository<ConversationSummary>(store: store)
         follows = try SQLiteRepository<FollowEntry>(store: store)
