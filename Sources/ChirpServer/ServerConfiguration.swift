@@ -32,8 +32,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int = 64 * 1024
     /// How often an event-stream client is pinged; one that has not answered the previous
-    /// ping by the next is closed with 1001. Streams are also checked for stalled writes at
-    /// this interval, or every 5 s if that is shorter.
+    /// ping by the next is closed with 1001. Stalled writers are looked for at least every 5 s.
     public var streamPingInterval: Duration = .seconds(20)
 
     public init() {}

@@ -85,11 +85,9 @@ struct SilentWebSocket {
     /// Reads the 101 response, then unmasked server frames: counts pings, decodes a close.
     static func parse(_ bytes: [UInt8]) -> Received {
         var received = Received()
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        guard let headEnd = (0...max(0, bytes.count - 4)).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == separator })
-        else { return received }
-        received.upgraded = String(decoding: bytes[..<headEnd], as: UTF8.self).hasPrefix("HTTP/1.1 101")
-        var index = headEnd + 4
+        guard let head = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return received }
+        received.upgraded = String(decoding: bytes[..<head.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101")
+        var index = head.upperBound
         while index + 2 <= bytes.count {
             let opcode = bytes[index] & 0x0F
             var length = Int(bytes[index + 1] & 0x7F)
