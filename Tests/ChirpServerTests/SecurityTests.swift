@@ -120,7 +120,7 @@ struct SecurityTests {
     @Test func oversizedWebSocketFramesCloseTheStream() async throws {
         try await TestServer.run { api in
             let alice = try await api.register("alice")
-            let port = Int(api.baseURL.split(separator: ":").last!)!
+            let port = api.port
             var headers = HTTPFields()
             headers[.authorization] = "Bearer \(alice.token)"
             var logger = Logger(label: "ws.test")

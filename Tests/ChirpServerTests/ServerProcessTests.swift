@@ -98,7 +98,7 @@ struct ServerProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await ServerProcess(dataDirectory: directory)
         let alice = try await server.api.register("alice")
-        let port = Int(server.api.baseURL.split(separator: ":").last!)!
+        let port = server.api.port
         let opened = Mutex(false)
         var logger = Logger(label: "ws.test")
         logger.logLevel = .critical

@@ -17,7 +17,7 @@ struct StreamLivenessTests {
     @Test func aClientThatNeverAnswersPingsIsClosedWithGoingAway() async throws {
         try await TestServer.run(Self.configuration(pingInterval: .milliseconds(200))) { api in
             let bob = try await api.register("bob")
-            let port = Int(api.baseURL.split(separator: ":").last!)!
+            let port = api.port
             let received = try await SilentWebSocket.connect(
                 port: port, path: "/v1/events/stream?since=0&token=\(bob.token)", timeout: .seconds(20))
             #expect(received.upgraded, "the server switched protocols")
@@ -35,7 +35,7 @@ struct StreamLivenessTests {
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
             _ = try await api.sendMessage(alice, to: "bob", "before the pings")
-            let port = Int(api.baseURL.split(separator: ":").last!)!
+            let port = api.port
             // HummingbirdWSClient answers pings; after five ping rounds the stream still delivers.
             let events = try await WebSocketStreamTests.collect(
                 port: port, query: "?since=0&token=\(bob.token)", count: 2, timeout: .seconds(20)

@@ -56,7 +56,7 @@ struct WebSocketStreamTests {
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
             for index in 0..<3 { _ = try await api.sendMessage(alice, to: "bob", "before \(index)") }
-            let port = Int(api.baseURL.split(separator: ":").last!)!
+            let port = api.port
             let events = try await Self.collect(
                 port: port, query: "?since=1", headers: [.authorization: "Bearer \(bob.token)"], count: 4
             ) {
@@ -75,7 +75,7 @@ struct WebSocketStreamTests {
         try await TestServer.run { api in
             let alice = try await api.register("alice")
             #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hi")).status == 201)
-            let port = Int(api.baseURL.split(separator: ":").last!)!
+            let port = api.port
             let events = try await Self.collect(port: port, query: "?since=0&token=\(alice.token)", count: 1)
             #expect(events.map(\.type) == ["tweet.created"])
             await #expect(throws: (any Error).self) {

@@ -40,9 +40,12 @@ struct Session: Sendable {
 /// Talks to a real Chirp server over loopback HTTP (AsyncHTTPClient), in-process or in a child
 /// process alike, with helpers for the calls most tests make.
 struct APIHarness: Sendable {
+    /// The server's loopback port (for WebSocket and raw clients).
+    let port: Int
     let baseURL: String
 
     init(port: Int) {
+        self.port = port
         baseURL = "http://127.0.0.1:\(port)"
     }
 
