@@ -66,6 +66,32 @@ struct MessageEventStorageTests {
         #expect(slice.head == 1)
     }
 
+    @Test func aWriteThatFailsAfterAppendingGivesItsSeqsBack() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        let (ann, bo) = try await Self.pair(storage)
+        let headBefore = try await storage.events(userId: ann.id, since: 0, limit: 100).head
+
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await storage.writer.write { db in
+                _ = try SQLiteStorage.appendEvents(db, userIds: [ann.id, bo.id], type: "test", json: "{}", at: .now())
+                throw Refused()
+            }
+        }
+        #expect(try await storage.events(userId: ann.id, since: 0, limit: 100).head == headBefore)
+
+        let next = try await storage.writer.write { db in
+            try SQLiteStorage.appendEvents(db, userIds: [bo.id, ann.id], type: "test", json: "{}", at: .now())
+        }
+        #expect(next.map(\.userId) == [bo.id, ann.id], "in the order asked for")
+        #expect(next[1].event.seq == headBefore + 1, "the failed write's seq is used again: no gap")
+        let slice = try await storage.events(userId: ann.id, since: 0, limit: 100)
+        #expect(slice.events.map(\.seq) == Array(1...(headBefore + 1)))
+        #expect(slice.head == headBefore + 1)
+    }
+
     /// Two accounts, `ann` and `Bea`, who follow each other.
     static func pair(_ storage: SQLiteStorage) async throws -> (Viewer, Viewer) {
         let now = Timestamp.now()

@@ -75,6 +75,16 @@ struct SecurityTests {
         }
     }
 
+    @Test func spacesAndTabsAroundABearerTokenAreAllThatIsForgiven() async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let padded = try await api.send(.GET, "/v1/me", headers: [("Authorization", "Bearer \t \(alice.token) \t")])
+            #expect(padded.status == 200, "HTTP allows spaces and tabs around a value")
+            let glued = try await api.send(.GET, "/v1/me", headers: [("Authorization", "Bearer \(alice.token)x")])
+            #expect(glued.status == 401)
+        }
+    }
+
     // MARK: API3 broken object property-level authorization (mass assignment)
 
     @Test func clientsCannotSetServerOwnedFields() async throws {

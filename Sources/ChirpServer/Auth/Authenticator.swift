@@ -22,7 +22,7 @@ struct Authenticator: Sendable {
         if let header {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIError.missingToken }
-            token = parts[1].trimmingCharacters(in: .whitespaces)
+            token = Self.trimmingOptionalWhitespace(parts[1])
         } else if let queryToken {
             token = queryToken
         } else {
@@ -40,5 +40,14 @@ struct Authenticator: Sendable {
         }
         guard session.expiresAt > services.now() else { throw APIError.expiredToken }
         return Viewer(id: session.userId, username: session.username, tokenHash: hash)
+    }
+
+    /// The text without the spaces and tabs HTTP allows around a value (RFC 9110 §5.6.3).
+    static func trimmingOptionalWhitespace(_ text: Substring) -> String {
+        let bytes = text.utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
     }
 }

@@ -106,6 +106,11 @@ enum SQLiteSchema {
                 DROP INDEX conversations_by_recency;
                 """)
         }
+        migrator.registerMigration("v4-heads-from-events") { db in
+            // A stream's head is its newest event (`MAX(seq)` on the primary key): a send no
+            // longer updates two users' rows to count it. Events are never deleted.
+            try db.execute(sql: "ALTER TABLE users DROP COLUMN last_seq")
+        }
         return migrator
     }
 }

@@ -5,7 +5,7 @@ extension SQLiteStorage {
     func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
         try await writer.write { db in
             let sender = new.sender
-            let (recipient, recipientName) = try Self.user(db, named: new.recipient)
+            let (recipient, recipientName, mayMessage) = try Self.recipient(db, named: new.recipient, sender: sender.id)
             // A retry of a message already stored is answered with it, even if sending it
             // again would now be refused.
             func replay() throws -> WriteOutcome<Message>? {
@@ -21,11 +21,9 @@ extension SQLiteStorage {
                 if let earlier = try replay() { return earlier }
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
             }
-            do {
-                try Self.requireMayMessage(db, sender: sender.id, recipient: recipient, recipientName: new.recipient)
-            } catch {
+            guard mayMessage else {
                 if let earlier = try replay() { return earlier }
-                throw error
+                throw APIError.dmNotAllowed(new.recipient)
             }
             // Insert first: the client id's uniqueness finds a retry without a lookup per send.
             try db.cachedStatement(sql: """
@@ -40,17 +38,15 @@ extension SQLiteStorage {
                 return earlier
             }
             let messageId = db.lastInsertedRowID
-            try db.cachedStatement(sql: """
-                INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (?, ?, ?)
-                ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id
-                """).execute(arguments: [sender.id, recipient, messageId])
+            // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """
                 INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-                VALUES (?, ?, ?, 1, 1)
+                VALUES (?1, ?2, ?3, 0, 0), (?2, ?1, ?3, 1, 1)
                 ON CONFLICT (owner_id, peer_id) DO UPDATE SET
                     last_message_id = excluded.last_message_id,
-                    unread_count = unread_count + 1, has_received = 1
-                """).execute(arguments: [recipient, sender.id, messageId])
+                    unread_count = unread_count + excluded.unread_count,
+                    has_received = max(has_received, excluded.has_received)
+                """).execute(arguments: [sender.id, recipient, messageId])
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
@@ -166,6 +162,24 @@ extension SQLiteStorage {
         guard allowed else {
             throw APIError.dmNotAllowed(recipientName)
         }
+    }
+
+    /// A message's recipient by name (ignoring case), or a 404, with whether `sender` may
+    /// message them (the rule of `requireMayMessage`), in one statement.
+    private static func recipient(
+        _ db: Database, named username: String, sender: Int64
+    ) throws -> (id: Int64, username: String, mayMessage: Bool) {
+        guard Validation.isPossibleUsername(username),
+              let row = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT u.id, u.username,
+                        EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = ?2)
+                        OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1)
+                    FROM users u WHERE u.username_key = ?1
+                    """),
+                arguments: [Validation.usernameKey(username), sender])
+        else { throw APIError.userNotFound(username) }
+        return (row[0], row[1], row[2])
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.

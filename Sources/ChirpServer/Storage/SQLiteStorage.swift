@@ -66,15 +66,16 @@ final class SQLiteStorage: ChirpStorage {
                     messageId: messageId)
             }
         }
+        // A stream's head is its newest row: reading it touches the page the insert writes next,
+        // and a rolled-back savepoint takes its seqs back with its rows.
         let marks = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "UPDATE users SET last_seq = last_seq + 1 WHERE id IN (\(marks)) RETURNING id, last_seq"),
+            db.cachedStatement(sql: "SELECT id, (SELECT MAX(seq) FROM events WHERE user_id = users.id) FROM users WHERE id IN (\(marks))"),
             arguments: StatementArguments(userIds))
-        var seqs: [Int64: Int64] = [:]
-        for row in rows { seqs[row[0]] = row[1] }
-        let events = try userIds.map { userId -> AppendedEvent in
-            guard let seq = seqs[userId] else { throw DatabaseError(message: "no user \(userId) to append an event for") }
-            return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        var heads: [Int64: Int64] = [:]
+        for row in rows { heads[row[0]] = row[1] }
+        let events = userIds.map { userId -> AppendedEvent in
+            AppendedEvent(userId: userId, event: StoredEvent(seq: (heads[userId] ?? 0) + 1, type: type, createdAt: at, json: json))
         }
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: events.count).joined(separator: ", ")
         let storedJSON = messageId == nil ? json : ""
@@ -155,7 +156,7 @@ final class SQLiteStorage: ChirpStorage {
                     """),
                 arguments: [userId, since, limit])
             let head = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT last_seq FROM users WHERE id = ?"), arguments: [userId]) ?? 0
+                db.cachedStatement(sql: "SELECT MAX(seq) FROM events WHERE user_id = ?"), arguments: [userId]) ?? 0
             return EventSlice(events: try rows.map(Self.storedEvent(from:)), head: head)
         }
     }
