@@ -40,6 +40,34 @@ struct WriteCoalescerTests {
         #expect(commits.count < 200, "writes were grouped: \(commits.count) commits for 200 writes")
     }
 
+    @Test func aWriteThatThrowsAfterWritingLeavesNothingBehind() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+        }
+        let coalescer = WriteCoalescer(pool: pool)
+        struct Refused: Error {}
+        let stored = await withTaskGroup(of: Int?.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    // Odd writes insert their row, then change their mind.
+                    let written = try? await coalescer.write { db in
+                        try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: ["v\(index)"])
+                        if index % 2 == 1 { throw Refused() }
+                    }
+                    return written == nil ? nil : index
+                }
+            }
+            return await group.reduce(into: Set<Int>()) { if let index = $1 { $0.insert(index) } }
+        }
+        #expect(stored == Set(stride(from: 0, to: 100, by: 2)))
+        let values = try await pool.read { db in try Set(String.fetchAll(db, sql: "SELECT value FROM t")) }
+        #expect(values == Set(stride(from: 0, to: 100, by: 2).map { "v\($0)" }), "a refused write's row is rolled back with it")
+    }
+
     @Test func sequencesStayGapFreeUnderConcurrentAppends() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -52,6 +52,14 @@ final class SQLiteStorage: ChirpStorage {
     /// Users whose events one pair of statements appends (a tweet's audience goes in chunks).
     static let appendChunk = 64
 
+    /// For 1...`appendChunk` users: the statement that reads their streams' heads (one column
+    /// each, in order) and the one that inserts an event for each, written once.
+    private static let appendSQL: [(heads: String, insert: String)] = (1...appendChunk).map { count in
+        let heads = (1...count).map { "(SELECT MAX(seq) FROM events WHERE user_id = ?\($0))" }.joined(separator: ", ")
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+        return ("SELECT \(heads)", "INSERT INTO events (user_id, seq, type, created_at, data, message_id) VALUES \(rows)")
+    }
+
     /// Appends one event with the same content to each of these users' streams (distinct
     /// ids), two statements per `appendChunk` users; returns them in the order of `userIds`.
     /// With `messageId` the rows store a reference to that message instead of `json` (which
@@ -59,6 +67,7 @@ final class SQLiteStorage: ChirpStorage {
     static func appendEvents(
         _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp, messageId: Int64? = nil
     ) throws -> [AppendedEvent] {
+        if userIds.isEmpty { return [] }
         guard userIds.count <= appendChunk else {
             return try stride(from: 0, to: userIds.count, by: appendChunk).flatMap { start in
                 try appendEvents(
@@ -68,23 +77,22 @@ final class SQLiteStorage: ChirpStorage {
         }
         // A stream's head is its newest row: reading it touches the page the insert writes next,
         // and a rolled-back savepoint takes its seqs back with its rows.
-        let marks = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, (SELECT MAX(seq) FROM events WHERE user_id = users.id) FROM users WHERE id IN (\(marks))"),
-            arguments: StatementArguments(userIds))
-        var heads: [Int64: Int64] = [:]
-        for row in rows { heads[row[0]] = row[1] }
-        let events = userIds.map { userId -> AppendedEvent in
-            AppendedEvent(userId: userId, event: StoredEvent(seq: (heads[userId] ?? 0) + 1, type: type, createdAt: at, json: json))
+        let sql = appendSQL[userIds.count - 1]
+        guard let heads = try Row.fetchOne(db.cachedStatement(sql: sql.heads), arguments: StatementArguments(userIds)) else {
+            throw DatabaseError(message: "no row of stream heads")
         }
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: events.count).joined(separator: ", ")
+        let events = userIds.indices.map { index -> AppendedEvent in
+            let head: Int64 = heads[index] ?? 0
+            return AppendedEvent(
+                userId: userIds[index], event: StoredEvent(seq: head + 1, type: type, createdAt: at, json: json))
+        }
         let storedJSON = messageId == nil ? json : ""
-        var arguments = StatementArguments()
+        var values: [(any DatabaseValueConvertible)?] = []
+        values.reserveCapacity(events.count * 6)
         for item in events {
-            arguments += [item.userId, item.event.seq, type, at.millisecondsSince1970, storedJSON, messageId]
+            values += [item.userId, item.event.seq, type, at.millisecondsSince1970, storedJSON, messageId]
         }
-        try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data, message_id) VALUES \(values)")
-            .execute(arguments: arguments)
+        try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(values))
         return events
     }
 

@@ -35,12 +35,8 @@ final class WriteCoalescer: Sendable {
             let job = Job(
                 run: { db in
                     do {
-                        var value: T?
-                        try db.inSavepoint {
-                            value = try operation(db)
-                            return .commit
-                        }
-                        outcome.withLock { $0 = .success(value!) }
+                        let value = try Self.inSavepoint(db) { try operation(db) }
+                        outcome.withLock { $0 = .success(value) }
                     } catch {
                         outcome.withLock { $0 = .failure(error) }
                     }
@@ -53,6 +49,22 @@ final class WriteCoalescer: Sendable {
                     }
                 })
             enqueue(job)
+        }
+    }
+
+    /// Runs `operation` in a savepoint of the open transaction: released when it returns,
+    /// rolled back (and only it) when it throws. GRDB's `inSavepoint` prepares its statements
+    /// on every call; these are prepared once per connection.
+    private static func inSavepoint<T>(_ db: Database, _ operation: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "SAVEPOINT job").execute()
+        do {
+            let value = try operation()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT job").execute()
+            return value
+        } catch {
+            try? db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT job").execute()
+            try? db.cachedStatement(sql: "RELEASE SAVEPOINT job").execute()
+            throw error
         }
     }
 
