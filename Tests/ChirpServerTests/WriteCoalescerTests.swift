@@ -9,11 +9,7 @@ struct WriteCoalescerTests {
     @Test func concurrentWritesShareTransactionsAndFailAlone() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
-        try await pool.write { db in
-            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE)")
-        }
+        let pool = try await Self.tableOfValues(in: directory, unique: true)
         let commits = TransactionCounter()
         pool.add(transactionObserver: commits)
         let coalescer = WriteCoalescer(pool: pool)
@@ -43,11 +39,7 @@ struct WriteCoalescerTests {
     @Test func aWriteThatThrowsAfterWritingLeavesNothingBehind() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
-        try await pool.write { db in
-            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL)")
-        }
+        let pool = try await Self.tableOfValues(in: directory, unique: false)
         let coalescer = WriteCoalescer(pool: pool)
         struct Refused: Error {}
         let stored = await withTaskGroup(of: Int?.self) { group in
@@ -121,6 +113,16 @@ struct WriteCoalescerTests {
             let slice = try await storage.events(userId: follower.id, since: 0, limit: 10)
             #expect(slice.events.map(\.seq) == [1] && slice.events.first?.type == EventType.tweetCreated, "\(follower.username)")
         }
+    }
+
+    /// A new database in `directory` with one table, `t (id, value)`.
+    static func tableOfValues(in directory: URL, unique: Bool) async throws -> DatabasePool {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL \(unique ? "UNIQUE" : ""))")
+        }
+        return pool
     }
 }
 
