@@ -66,11 +66,11 @@ extension SQLiteStorage {
 
     func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
         try await pool.read { db in
-            let peerId = try Self.userId(db, username: peer)
+            let (peerId, _, mayMessage) = try Self.recipient(db, named: peer, sender: viewer.id)
             if peerId == viewer.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
             }
-            try Self.requireMayMessage(db, sender: viewer.id, recipient: peerId, recipientName: peer)
+            guard mayMessage else { throw APIError.dmNotAllowed(peer) }
             return peerId
         }
     }
@@ -151,21 +151,9 @@ extension SQLiteStorage {
 
     // MARK: helpers
 
-    /// A user may message someone who follows them, or someone who has sent them a message.
-    private static func requireMayMessage(_ db: Database, sender: Int64, recipient: Int64, recipientName: String) throws {
-        let allowed = try Bool.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?)
-                    OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = ? AND peer_id = ? AND has_received = 1)
-                """),
-            arguments: [recipient, sender, sender, recipient]) ?? false
-        guard allowed else {
-            throw APIError.dmNotAllowed(recipientName)
-        }
-    }
-
-    /// A message's recipient by name (ignoring case), or a 404, with whether `sender` may
-    /// message them (the rule of `requireMayMessage`), in one statement.
+    /// A message's recipient by name (ignoring case), or a 404, and whether `sender` may
+    /// message them, in one statement. A user may message someone who follows them, or
+    /// someone who has sent them a message.
     private static func recipient(
         _ db: Database, named username: String, sender: Int64
     ) throws -> (id: Int64, username: String, mayMessage: Bool) {
