@@ -98,17 +98,12 @@ final class SQLiteStorage: ChirpStorage {
 
     /// The id of the user with that name (ignoring case), or a 404.
     static func userId(_ db: Database, username: String) throws -> Int64 {
-        try user(db, named: username).id
-    }
-
-    /// The id and stored spelling of the user with that name (ignoring case), or a 404.
-    static func user(_ db: Database, named username: String) throws -> (id: Int64, username: String) {
         guard Validation.isPossibleUsername(username),
-              let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, username FROM users WHERE username_key = ?"),
+              let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"),
                 arguments: [Validation.usernameKey(username)])
         else { throw APIError.userNotFound(username) }
-        return (row[0], row[1])
+        return id
     }
 
     /// Columns that `UserRow.user(from:at:)` reads, for a `users` alias, with the viewer flags
