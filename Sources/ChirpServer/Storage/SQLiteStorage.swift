@@ -75,16 +75,12 @@ final class SQLiteStorage: ChirpStorage {
                     messageId: messageId)
             }
         }
-        // A stream's head is its newest row: reading it touches the page the insert writes next,
-        // and a rolled-back savepoint takes its seqs back with its rows.
-        let sql = appendSQL[userIds.count - 1]
-        guard let heads = try Row.fetchOne(db.cachedStatement(sql: sql.heads), arguments: StatementArguments(userIds)) else {
-            throw DatabaseError(message: "no row of stream heads")
-        }
+        // Reading the heads touches the pages the insert writes next, and a rolled-back
+        // savepoint takes its seqs back with its rows.
+        let heads = try streamHeads(db, userIds: userIds)
         let events = userIds.indices.map { index -> AppendedEvent in
-            let head: Int64 = heads[index] ?? 0
-            return AppendedEvent(
-                userId: userIds[index], event: StoredEvent(seq: head + 1, type: type, createdAt: at, json: json))
+            AppendedEvent(
+                userId: userIds[index], event: StoredEvent(seq: heads[index] + 1, type: type, createdAt: at, json: json))
         }
         let storedJSON = messageId == nil ? json : ""
         var values: [(any DatabaseValueConvertible)?] = []
@@ -92,8 +88,17 @@ final class SQLiteStorage: ChirpStorage {
         for item in events {
             values += [item.userId, item.event.seq, type, at.millisecondsSince1970, storedJSON, messageId]
         }
-        try db.cachedStatement(sql: sql.insert).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: appendSQL[userIds.count - 1].insert).execute(arguments: StatementArguments(values))
         return events
+    }
+
+    /// The seq of the newest event in each of these users' streams (0 for none), in order, for
+    /// 1...`appendChunk` users. Events are never deleted, so the newest is the stream's head.
+    static func streamHeads(_ db: Database, userIds: [Int64]) throws -> [Int64] {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: StatementArguments(userIds))
+        else { throw DatabaseError(message: "no row of stream heads") }
+        return userIds.indices.map { index in row[index] ?? 0 }
     }
 
     /// The id of the user with that name (ignoring case), or a 404.
@@ -158,8 +163,7 @@ final class SQLiteStorage: ChirpStorage {
                     WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?
                     """),
                 arguments: [userId, since, limit])
-            let head = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(seq) FROM events WHERE user_id = ?"), arguments: [userId]) ?? 0
+            let head = try Self.streamHeads(db, userIds: [userId])[0]
             return EventSlice(events: try rows.map(Self.storedEvent(from:)), head: head)
         }
     }
