@@ -4,8 +4,9 @@ import GRDB
 
 /// `ChirpStorage` on one SQLite file: a GRDB `DatabasePool` in WAL mode (readers never wait for
 /// the writer), foreign keys on, `synchronous=FULL` so that a commit that returned survives a
-/// crash or power loss, writes grouped into shared transactions by a `WriteCoalescer`, and the
-/// log checkpointed beside the writer by a `WALCheckpointer`.
+/// crash or power loss, writes grouped into shared transactions by a `WriteCoalescer`, the
+/// log written in one write per commit (`WALWriteGathering`) and checkpointed beside the
+/// writer by a `WALCheckpointer`.
 final class SQLiteStorage: ChirpStorage {
     let pool: DatabasePool
     let writer: WriteCoalescer
@@ -26,7 +27,7 @@ final class SQLiteStorage: ChirpStorage {
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.newDatabasePageSize
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopBytes / pageSize)")
         }
-        pool = try DatabasePool(path: url.path, configuration: configuration)
+        pool = try DatabasePool(path: WALWriteGathering.uri(path: url.path), configuration: configuration)
         // GRDB switches a pool's writer to `synchronous=NORMAL` when it turns WAL on, after
         // `prepareDatabase` has run: set FULL here, on the writer, or commits are not fsynced.
         try pool.writeWithoutTransaction { db in
