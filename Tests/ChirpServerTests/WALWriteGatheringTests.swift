@@ -76,6 +76,17 @@ struct WALWriteGatheringTests {
         #expect(counts.performed < counts.requested, "\(counts.performed) writes for \(counts.requested) asked for")
     }
 
+    @Test func aDataDirectoryWhoseNameHoldsURICharactersOpensWhereItSays() async throws {
+        let directory = TestServer.temporaryDirectory().appendingPathComponent("50% off? #1 data")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let url = directory.appendingPathComponent("chirp.sqlite")
+        let storage = try SQLiteStorage(url: url)
+        let counts = try await storage.pool.writeWithoutTransaction { db in WALWriteGathering.writeCounts(db) }
+        #expect(counts != nil, "the writer's log is open through the VFS")
+        #expect(FileManager.default.fileExists(atPath: url.path), "the file is at the path given, not at a mangled one")
+        #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
     @Test func theLogRestartsAfterACheckpointAndKeepsEveryCommit() throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
