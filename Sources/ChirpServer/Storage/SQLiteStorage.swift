@@ -87,7 +87,12 @@ final class SQLiteStorage: ChirpStorage {
         var values: [(any DatabaseValueConvertible)?] = []
         values.reserveCapacity(events.count * 6)
         for item in events {
-            values += [item.userId, item.event.seq, type, at.millisecondsSince1970, storedJSON, messageId]
+            values.append(item.userId)
+            values.append(item.event.seq)
+            values.append(type)
+            values.append(at.millisecondsSince1970)
+            values.append(storedJSON)
+            values.append(messageId)
         }
         try db.cachedStatement(sql: appendSQL[userIds.count - 1].insert).execute(arguments: StatementArguments(values))
         return events
@@ -96,8 +101,10 @@ final class SQLiteStorage: ChirpStorage {
     /// The seq of the newest event in each of these users' streams (0 for none), in order, for
     /// 1...`appendChunk` users. Events are never deleted, so the newest is the stream's head.
     static func streamHeads(_ db: Database, userIds: [Int64]) throws -> [Int64] {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: StatementArguments(userIds))
+        // Arguments as optional existentials: GRDB's initializer for a typed sequence maps it
+        // with a key path that the runtime resolves again on every call.
+        let arguments = StatementArguments(userIds.map { $0 as (any DatabaseValueConvertible)? })
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: arguments)
         else { throw DatabaseError(message: "no row of stream heads") }
         return userIds.indices.map { index in row[index] ?? 0 }
     }
