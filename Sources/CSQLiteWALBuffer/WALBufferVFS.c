@@ -98,8 +98,11 @@ static int gatheringWrite(sqlite3_file *file, const void *data, int amount, sqli
         if (rc != SQLITE_OK) return rc;
     }
     if (amount > MAX_GATHERED || !reserve(f, f->count + amount)) {
+        // Out of memory (or a write larger than any page): write it as SQLite asked.
         rc = flushGathered(f);
-        return rc != SQLITE_OK ? rc : writeThrough(f, data, amount, offset);
+        if (rc == SQLITE_OK) rc = writeThrough(f, data, amount, offset);
+        if (rc == SQLITE_OK && !completesCommit && isCommitFrameHeader(data, amount)) f->flushAfterNextWrite = 1;
+        return rc;
     }
     if (f->count == 0) f->start = offset;
     memcpy(f->bytes + f->count, data, (size_t)amount);
