@@ -257,6 +257,10 @@ int chirp_wal_buffer_register(void) {
     return registrationResult;
 }
 
+int chirp_wal_buffer_uri_filenames(void) {
+    return sqlite3_compileoption_used("USE_URI") ? 1 : 0;
+}
+
 int chirp_wal_buffer_counts(sqlite3 *db, long long *requested, long long *performed) {
     sqlite3_file *log = NULL;
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) != SQLITE_OK || log == NULL

@@ -12,7 +12,7 @@ struct WALWriteGatheringTests {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 1024") }
-        let queue = try DatabaseQueue(path: WALWriteGathering.uri(path: url.path), configuration: configuration)
+        let queue = try DatabaseQueue(path: WALWriteGathering.databasePath(url.path), configuration: configuration)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")

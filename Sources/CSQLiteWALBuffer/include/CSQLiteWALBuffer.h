@@ -13,6 +13,10 @@
 /// goes straight to the default VFS. Returns an SQLite result code.
 int chirp_wal_buffer_register(void);
 
+/// 1 if this SQLite opens URI filenames (`file:…?vfs=…`) without being asked per connection
+/// (built with SQLITE_USE_URI, as Debian's is); 0 if such a name would be taken literally.
+int chirp_wal_buffer_uri_filenames(void);
+
 /// For a connection whose write-ahead log is open through the VFS: the writes SQLite asked
 /// for on it and the writes the VFS made, since it was opened; returns 1. Returns 0 (and
 /// leaves the counts alone) for any other connection.

@@ -27,7 +27,7 @@ final class SQLiteStorage: ChirpStorage {
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.newDatabasePageSize
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopBytes / pageSize)")
         }
-        pool = try DatabasePool(path: WALWriteGathering.uri(path: url.path), configuration: configuration)
+        pool = try DatabasePool(path: WALWriteGathering.databasePath(url.path), configuration: configuration)
         // GRDB switches a pool's writer to `synchronous=NORMAL` when it turns WAL on, after
         // `prepareDatabase` has run: set FULL here, on the writer, or commits are not fsynced.
         try pool.writeWithoutTransaction { db in

@@ -6,9 +6,11 @@ import GRDB
 /// per page. Everything else, fsyncs included, is SQLite's default VFS: a commit is written
 /// and synced before it returns, as before, only with fewer system calls.
 enum WALWriteGathering {
-    /// The URI filename that opens the database at `path` through the VFS, which is
-    /// registered on first use. (Debian's SQLite is built to accept URI filenames.)
-    static func uri(path: String) throws -> String {
+    /// The filename that opens the database at `path` through the VFS (registered on first
+    /// use): a URI, which Debian's SQLite accepts. An SQLite built without URI filenames would
+    /// take that URI for a file name, so there it is `path` itself and nothing is gathered.
+    static func databasePath(_ path: String) throws -> String {
+        guard chirp_wal_buffer_uri_filenames() == 1 else { return path }
         let code = chirp_wal_buffer_register()
         guard code == 0 else { throw WALWriteGatheringError(code: code) }
         var escaped = ""
