@@ -31,7 +31,7 @@ public enum ChirpServerApplication {
                 configuration: configuration, storage: storage, hub: hub, sessions: SessionCache(capacity: 0), bus: bus)
             background = [storage.client, bus]
         } else {
-            let storage = try SQLiteStorage(url: configuration.databaseURL)
+            let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)
             services = ServerServices(configuration: configuration, storage: storage, hub: hub)
         }
         let router = makeRouter(services: services)

@@ -60,6 +60,54 @@ struct WriteCoalescerTests {
         #expect(values == Set(stride(from: 0, to: 100, by: 2).map { "v\($0)" }), "a refused write's row is rolled back with it")
     }
 
+    @Test func aJobAfterWhichSQLiteRolledEverythingBackFailsItsWholeBatch() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = try await Self.tableOfValues(in: directory, unique: false)
+        let coalescer = WriteCoalescer(pool: pool)
+        // A first write holds the writer while the next batch queues: the failing job, then 30.
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        async let blocker: Void = coalescer.write { db in
+            try db.execute(sql: "INSERT INTO t (value) VALUES ('blocker')")
+            started.signal()
+            release.wait()
+        }
+        await Self.wait { started.wait(timeout: .now()) == .success }
+        async let failing: Bool = (try? await coalescer.write { db in
+            // What SQLite does on a full disk or an I/O error: the whole transaction is gone.
+            try db.execute(sql: "INSERT INTO t (value) VALUES ('failing')")
+            try db.execute(sql: "ROLLBACK")
+            throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+        }) != nil
+        await Self.wait { coalescer.pendingCount == 1 }
+        async let others = withTaskGroup(of: (Int, (any Error)?).self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    do {
+                        try await coalescer.write { db in
+                            try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: ["v\(index)"])
+                        }
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: (any Error)?]()) { $0[$1.0] = $1.1 }
+        }
+        await Self.wait { coalescer.pendingCount == 31 }
+        release.signal()
+        let errors = await others
+        try await blocker
+        #expect(await failing == false)
+        let values = try await pool.read { db in try Set(String.fetchAll(db, sql: "SELECT value FROM t")) }
+        #expect(values == ["blocker"], "nothing of the rolled-back batch is stored")
+        for index in 0..<30 {
+            let code = (errors[index] as? DatabaseError)?.resultCode
+            #expect(code == .SQLITE_FULL, "write \(index) failed with the error that ended its batch, not \(String(describing: errors[index]))")
+        }
+    }
+
     @Test func sequencesStayGapFreeUnderConcurrentAppends() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -113,6 +161,12 @@ struct WriteCoalescerTests {
             let slice = try await storage.events(userId: follower.id, since: 0, limit: 10)
             #expect(slice.events.map(\.seq) == [1] && slice.events.first?.type == EventType.tweetCreated, "\(follower.username)")
         }
+    }
+
+    /// Polls `condition` every millisecond, for up to 10 s.
+    static func wait(for condition: @escaping @Sendable () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     /// A new database in `directory` with one table, `t (id, value)`.

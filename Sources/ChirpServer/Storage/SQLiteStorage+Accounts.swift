@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteStorage {
     func createAccount(_ account: NewAccount, session: NewSession) async throws -> User {
-        try await writer.write { db in
+        try await write { db in
             let key = Validation.usernameKey(account.username)
             if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username_key = ?"), arguments: [key]) == true {
                 throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(account.username) is taken.", field: "username")
@@ -32,7 +32,7 @@ extension SQLiteStorage {
     }
 
     func createSession(_ session: NewSession) async throws -> User {
-        try await writer.write { db in
+        try await write { db in
             try Self.insertSession(db, session, userId: session.userId)
             return try Self.fetchUser(db, id: session.userId, viewer: nil)!
         }
@@ -51,7 +51,7 @@ extension SQLiteStorage {
     }
 
     func deleteSession(tokenHash: [UInt8]) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [Data(tokenHash)])
         }
     }

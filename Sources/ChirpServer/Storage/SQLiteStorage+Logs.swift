@@ -4,7 +4,7 @@ import GRDB
 
 extension SQLiteStorage {
     func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws -> Bool {
-        try await writer.write { db in
+        try await write { db in
             try db.cachedStatement(sql: "INSERT INTO log_batches (user_id, batch_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
                 .execute(arguments: [userId, batchId, receivedAt.millisecondsSince1970])
             guard db.changesCount > 0 else { return false }

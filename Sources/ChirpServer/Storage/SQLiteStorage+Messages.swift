@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStorage {
     func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
-        try await writer.write { db in
+        try await write { db in
             let sender = new.sender
             let (recipient, recipientName, mayMessage) = try Self.recipient(db, named: new.recipient, sender: sender.id)
             // A retry of a message already stored is answered with it, even if sending it
@@ -120,7 +120,7 @@ extension SQLiteStorage {
     }
 
     func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void> {
-        try await writer.write { db in
+        try await write { db in
             let peerId = try Self.userId(db, username: peer)
             let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
             guard try Bool.fetchOne(

@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStorage {
     func follow(viewer: Viewer, username: String, at: Timestamp) async throws -> WriteOutcome<Void> {
-        try await writer.write { db in
+        try await write { db in
             let target = try Self.userId(db, username: username)
             if target == viewer.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
@@ -28,7 +28,7 @@ extension SQLiteStorage {
     }
 
     func unfollow(viewer: Viewer, username: String) async throws {
-        try await writer.write { db in
+        try await write { db in
             let target = try Self.userId(db, username: username)
             try db.cachedStatement(sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
                 .execute(arguments: [viewer.id, target])

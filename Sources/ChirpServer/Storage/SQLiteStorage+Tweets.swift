@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStorage {
     func putTweet(_ new: NewTweet) async throws -> WriteOutcome<Tweet> {
-        try await writer.write { db in
+        try await write { db in
             if let existing = try Self.fetchTweets(
                 db, where: "t.author_id = :author AND t.client_tweet_id = :client LIMIT 1",
                 ["author": new.author.id, "client": new.clientTweetId, "viewer": new.author.id]).first {
@@ -30,7 +30,7 @@ extension SQLiteStorage {
     }
 
     func deleteTweet(viewer: Viewer, id: Int64) async throws {
-        try await writer.write { db in
+        try await write { db in
             guard let author = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT author_id FROM tweets WHERE id = ?"), arguments: [id])
             else {

@@ -1,6 +1,7 @@
 import ChirpModels
 import Foundation
 import GRDB
+import Logging
 
 /// `ChirpStorage` on one SQLite file: a GRDB `DatabasePool` in WAL mode (readers never wait for
 /// the writer), foreign keys on, `synchronous=FULL` so that a commit that returned survives a
@@ -11,9 +12,11 @@ final class SQLiteStorage: ChirpStorage {
     let pool: DatabasePool
     let writer: WriteCoalescer
     private let checkpointer: WALCheckpointer
+    private let logger: Logger
 
     /// Opens (creating if needed) the database at `url` and migrates it to the current schema.
-    init(url: URL) throws {
+    init(url: URL, logger: Logger = Logger(label: "chirp.sqlite")) throws {
+        self.logger = logger
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
@@ -40,6 +43,31 @@ final class SQLiteStorage: ChirpStorage {
 
     /// The page size a new database file is created with.
     static let newDatabasePageSize = 1024
+
+    /// Runs `operation` in the next group commit (`WriteCoalescer`). When the database cannot
+    /// take writes (disk full, I/O error, out of memory, locked past the busy timeout,
+    /// read-only) the request gets a 503 with `Retry-After`, which clients retry with the same
+    /// ids, and the cause goes to the log; the failed batch leaves nothing behind.
+    func write<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(operation)
+        } catch let error as DatabaseError where Self.meansUnavailable(error) {
+            logger.error("the database cannot take writes", metadata: [
+                "code": "\(error.extendedResultCode)", "message": "\(error.message ?? "")",
+            ])
+            throw APIError(.serviceUnavailable, APIErrorCode.unavailable, "The database cannot take writes right now; retry shortly.", retryAfter: 1)
+        }
+    }
+
+    /// Whether an SQLite error is the database's condition rather than the request's.
+    static func meansUnavailable(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_CANTOPEN:
+            return true
+        default:
+            return false
+        }
+    }
 
     // MARK: shared helpers
 

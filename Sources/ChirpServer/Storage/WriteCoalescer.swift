@@ -5,12 +5,14 @@ import Synchronization
 /// written are queued, then all run in the next single transaction, one savepoint each.
 ///
 /// A write that throws rolls back only its own savepoint and gets its own error; the others in
-/// the batch still commit. Callers resume only after the shared COMMIT has returned, so an
+/// the batch still commit. (Unless SQLite rolled the whole transaction back, as it may on a
+/// full disk or an I/O error: then every write in the batch gets that error.) Callers resume only after the shared COMMIT has returned, so an
 /// acknowledged write is durable. With one writer the cost of a commit (and its fsync) is paid
 /// once per batch instead of once per request.
 final class WriteCoalescer: Sendable {
     private struct Job: Sendable {
-        let run: @Sendable (Database) -> Void
+        /// Runs the job in its savepoint; returns the error it threw, if any.
+        let run: @Sendable (Database) -> (any Error)?
         let finish: @Sendable ((any Error)?) -> Void
     }
 
@@ -37,8 +39,10 @@ final class WriteCoalescer: Sendable {
                     do {
                         let value = try Self.inSavepoint(db) { try operation(db) }
                         outcome.withLock { $0 = .success(value) }
+                        return nil
                     } catch {
                         outcome.withLock { $0 = .failure(error) }
+                        return error
                     }
                 },
                 finish: { commitError in
@@ -67,6 +71,9 @@ final class WriteCoalescer: Sendable {
             throw error
         }
     }
+
+    /// Writes waiting for the next transaction (for tests that need a batch of a known shape).
+    var pendingCount: Int { state.withLock { $0.pending.count } }
 
     private func enqueue(_ job: Job) {
         let startDrain = state.withLock { state -> Bool in
@@ -97,7 +104,14 @@ final class WriteCoalescer: Sendable {
             if batch.isEmpty { return }
             do {
                 try db.inTransaction(.immediate) {
-                    for job in batch { job.run(db) }
+                    for job in batch {
+                        // After some errors (disk full, I/O error, out of memory) SQLite rolls
+                        // the whole transaction back, not only the job's savepoint: the jobs
+                        // before it are gone, and GRDB would refuse the ones after it
+                        // ("Transaction was aborted"). The batch fails with the error that
+                        // caused it, which says what happened (such as a full disk).
+                        if let error = job.run(db), !db.isInsideTransaction { throw error }
+                    }
                     return .commit
                 }
                 for job in batch { job.finish(nil) }
