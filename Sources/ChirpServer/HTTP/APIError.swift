@@ -48,6 +48,11 @@ struct APIError: Error, Sendable {
         .conflict, APIErrorCode.clientIdReused,
         "This clientTweetId was already used for another tweet; pick a new one.", field: "clientTweetId")
 
+    /// The database cannot serve the request right now (unreachable, full, failing I/O);
+    /// clients retry after `Retry-After`, with the same ids.
+    static let databaseUnavailable = APIError(
+        .serviceUnavailable, APIErrorCode.unavailable, "The database is unavailable; retry shortly.", retryAfter: 1)
+
     static func userNotFound(_ username: String) -> APIError {
         APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(username.prefix(32)).")
     }

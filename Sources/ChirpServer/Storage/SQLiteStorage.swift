@@ -55,7 +55,7 @@ final class SQLiteStorage: ChirpStorage {
             logger.error("the database cannot take writes", metadata: [
                 "code": "\(error.extendedResultCode)", "message": "\(error.message ?? "")",
             ])
-            throw APIError(.serviceUnavailable, APIErrorCode.unavailable, "The database cannot take writes right now; retry shortly.", retryAfter: 1)
+            throw APIError.databaseUnavailable
         }
     }
 

@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// A write that throws rolls back only its own savepoint and gets its own error; the others in
 /// the batch still commit. (Unless SQLite rolled the whole transaction back, as it may on a
-/// full disk or an I/O error: then every write in the batch gets that error.) Callers resume only after the shared COMMIT has returned, so an
-/// acknowledged write is durable. With one writer the cost of a commit (and its fsync) is paid
-/// once per batch instead of once per request.
+/// full disk or an I/O error: then every write in the batch gets that error.) Callers resume
+/// only after the shared COMMIT has returned, so an acknowledged write is durable. With one
+/// writer the cost of a commit (and its fsync) is paid once per batch instead of once per
+/// request.
 final class WriteCoalescer: Sendable {
     private struct Job: Sendable {
         /// Runs the job in its savepoint; returns the error it threw, if any.

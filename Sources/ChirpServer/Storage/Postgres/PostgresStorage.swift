@@ -125,7 +125,7 @@ final class PostgresStorage: ChirpStorage {
             let state = error.serverInfo?[.sqlState] ?? ""
             // Server-side: 08 connection, 53 resources, 57 operator intervention (shutdown).
             if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") {
-                return APIError(.serviceUnavailable, APIErrorCode.unavailable, "The database is unavailable; retry shortly.", retryAfter: 1)
+                return APIError.databaseUnavailable
             }
             // A character PostgreSQL cannot store (validation keeps U+0000 out of every field it
             // knows; this covers any it does not).
