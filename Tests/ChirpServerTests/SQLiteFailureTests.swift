@@ -4,9 +4,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// When the SQLite database cannot take writes, requests get a 503 that clients retry, and
-/// nothing stored before is lost.
-@Suite("SQLite that cannot take writes")
+/// When the SQLite database cannot take writes or serve reads, requests get a 503 that
+/// clients retry, and nothing stored before is lost.
+@Suite("SQLite that cannot serve")
 struct SQLiteFailureTests {
     @Test func aFullDatabaseAnswersWithA503AndKeepsWhatItHad() async throws {
         let directory = TestServer.temporaryDirectory()
@@ -38,5 +38,39 @@ struct SQLiteFailureTests {
         let page = try await storage.messages(viewer: ann, peer: "bea", limit: 10, before: nil, after: nil)
         #expect(page.items.map(\.clientMessageId) == ["before", "during"])
         #expect(page.items.first?.id == first.value.id)
+    }
+
+    @Test func aDamagedTableAnswersItsReadsWithA503AndTheRestStillServes() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("chirp.sqlite")
+        let storage = try SQLiteStorage(url: file)
+        let (ann, bea) = try await MessageEventStorageTests.pair(storage)
+        _ = try await storage.sendMessage(
+            NewMessage(sender: ann, recipient: "bea", clientMessageId: "one", text: "hello", createdAt: .now()))
+        #expect(try await storage.messages(viewer: bea, peer: "ann", limit: 10, before: nil, after: nil).items.count == 1)
+
+        // Everything into the main file, then the messages table's root page overwritten on
+        // disk (as a failing disk might leave it), and the readers' page caches dropped.
+        let (root, pageSize) = try await storage.pool.writeWithoutTransaction { db in
+            try db.checkpoint(.truncate)
+            return (
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'messages'")!,
+                try Int.fetchOne(db, sql: "PRAGMA page_size")!)
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64((root - 1) * pageSize))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: pageSize))
+        try handle.close()
+        storage.pool.releaseMemory()
+
+        let refused = await #expect(throws: APIError.self) {
+            _ = try await storage.messages(viewer: bea, peer: "ann", limit: 10, before: nil, after: nil)
+        }
+        #expect(refused?.status == .serviceUnavailable)
+        #expect(refused?.code == APIErrorCode.unavailable)
+        #expect(refused?.retryAfter == 1)
+        // The users table is whole: its reads still answer.
+        #expect(try await storage.user(username: "ann", viewer: bea.id).username == "ann")
     }
 }

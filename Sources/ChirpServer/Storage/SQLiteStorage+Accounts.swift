@@ -23,7 +23,7 @@ extension SQLiteStorage {
     }
 
     func credentials(usernameKey: String) async throws -> Credentials? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, password_hash FROM users WHERE username_key = ?"),
                 arguments: [usernameKey]
@@ -39,7 +39,7 @@ extension SQLiteStorage {
     }
 
     func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: """
                     SELECT s.user_id, u.username, s.expires_at FROM sessions s
@@ -57,14 +57,14 @@ extension SQLiteStorage {
     }
 
     func user(username: String, viewer: Int64?) async throws -> User {
-        try await pool.read { db in
+        try await read { db in
             let id = try Self.userId(db, username: username)
             return try Self.fetchUser(db, id: id, viewer: viewer)!
         }
     }
 
     func user(id: Int64) async throws -> User {
-        try await pool.read { db in
+        try await read { db in
             guard let user = try Self.fetchUser(db, id: id, viewer: nil) else {
                 throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
             }

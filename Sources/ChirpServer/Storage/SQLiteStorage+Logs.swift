@@ -24,7 +24,7 @@ extension SQLiteStorage {
     }
 
     func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT l.level, l.message, l.logged_at, l.metadata, l.source, u.username, l.batch_id

@@ -59,13 +59,13 @@ extension SQLiteStorage {
     }
 
     func message(sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await pool.read { db in
+        try await read { db in
             try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender, clientMessageId])
         }
     }
 
     func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
-        try await pool.read { db in
+        try await read { db in
             let (peerId, _, mayMessage) = try Self.recipient(db, named: peer, sender: viewer.id)
             if peerId == viewer.id {
                 throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
@@ -76,7 +76,7 @@ extension SQLiteStorage {
     }
 
     func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
-        try await pool.read { db in
+        try await read { db in
             let peerId = try Self.userId(db, username: peer)
             let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
             let lower = after ?? 0, upper = before ?? Int64.max
@@ -100,7 +100,7 @@ extension SQLiteStorage {
     }
 
     func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
-        try await pool.read { db in
+        try await read { db in
             // One query: the conversation, its peer (with viewer fields) and its last message.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """

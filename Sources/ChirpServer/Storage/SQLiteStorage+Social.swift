@@ -53,7 +53,7 @@ extension SQLiteStorage {
     private func followList(
         username: String, viewer: Int64, page: PageRequest, anchor: String, listed: String
     ) async throws -> Page<User> {
-        try await pool.read { db in
+        try await read { db in
             let subject = try Self.userId(db, username: username)
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """

@@ -44,7 +44,7 @@ extension SQLiteStorage {
     }
 
     func tweets(by username: String, viewer: Int64, page: PageRequest) async throws -> Page<Tweet> {
-        try await pool.read { db in
+        try await read { db in
             let author = try Self.userId(db, username: username)
             let items = try Self.fetchTweets(
                 db, where: "t.author_id = :author AND t.id < :cursor ORDER BY t.id DESC LIMIT :limit",
@@ -54,7 +54,7 @@ extension SQLiteStorage {
     }
 
     func timeline(viewer: Int64, page: PageRequest) async throws -> Page<Tweet> {
-        try await pool.read { db in
+        try await read { db in
             let items = try Self.fetchTweets(
                 db, where: """
                     (t.author_id = :viewer OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = :viewer))

@@ -46,23 +46,36 @@ final class SQLiteStorage: ChirpStorage {
 
     /// Runs `operation` in the next group commit (`WriteCoalescer`). When the database cannot
     /// take writes (disk full, I/O error, out of memory, locked past the busy timeout,
-    /// read-only) the request gets a 503 with `Retry-After`, which clients retry with the same
-    /// ids, and the cause goes to the log; the failed batch leaves nothing behind.
+    /// read-only, damaged) the request gets a 503 with `Retry-After`, which clients retry with
+    /// the same ids, and the cause goes to the log; the failed batch leaves nothing behind.
     func write<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.write(operation)
         } catch let error as DatabaseError where Self.meansUnavailable(error) {
-            logger.error("the database cannot take writes", metadata: [
-                "code": "\(error.extendedResultCode)", "message": "\(error.message ?? "")",
-            ])
-            throw APIError.databaseUnavailable
+            throw unavailable(error, "the database cannot take writes")
         }
+    }
+
+    /// Runs `operation` on one of the pool's readers, with the same answer as `write` when the
+    /// database cannot serve it (an I/O error, a damaged file): a 503, and the cause logged.
+    func read<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(operation)
+        } catch let error as DatabaseError where Self.meansUnavailable(error) {
+            throw unavailable(error, "the database cannot serve reads")
+        }
+    }
+
+    private func unavailable(_ error: DatabaseError, _ what: Logger.Message) -> APIError {
+        logger.error(what, metadata: ["code": "\(error.extendedResultCode)", "message": "\(error.message ?? "")"])
+        return APIError.databaseUnavailable
     }
 
     /// Whether an SQLite error is the database's condition rather than the request's.
     static func meansUnavailable(_ error: DatabaseError) -> Bool {
         switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_CANTOPEN:
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_CANTOPEN,
+             .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return true
         default:
             return false
@@ -186,7 +199,7 @@ final class SQLiteStorage: ChirpStorage {
     // MARK: events
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
-        try await pool.read { db in
+        try await read { db in
             // A `message.created` row that points at its message gets the message's JSON as it
             // was sent (unread), the same bytes the live event carried.
             let rows = try Row.fetchAll(
