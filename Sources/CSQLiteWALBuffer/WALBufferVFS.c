@@ -75,6 +75,7 @@ static int reserve(GatheringFile *f, int needed) {
     int capacity = f->capacity ? f->capacity : 64 * 1024;
     while (capacity < needed) capacity *= 2;
     if (capacity > MAX_GATHERED) capacity = MAX_GATHERED;
+    if (capacity < needed) return 0;
     unsigned char *bytes = sqlite3_realloc64(f->bytes, (sqlite3_uint64)capacity);
     if (bytes == NULL) return 0;
     f->bytes = bytes;

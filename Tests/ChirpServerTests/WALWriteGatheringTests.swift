@@ -23,6 +23,11 @@ struct WALWriteGatheringTests {
 
     private static func body(_ id: Int) -> Data { Data(repeating: UInt8(truncatingIfNeeded: id), count: 700) }
 
+    /// Inserts blob `id` with its `body`.
+    private static func insert(_ db: Database, id: Int) throws {
+        try db.execute(sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", arguments: [id, body(id)])
+    }
+
     @Test func aLargeTransactionIsWrittenInFewWritesAndReadsBackWhole() throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,9 +37,7 @@ struct WALWriteGatheringTests {
         // and far more than the 64 KiB it hands the default VFS at once.
         let before = try writer.read { db in try #require(WALWriteGathering.writeCounts(db)) }
         try writer.write { db in
-            for id in 1...12_000 {
-                try db.execute(sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", arguments: [id, Self.body(id)])
-            }
+            for id in 1...12_000 { try Self.insert(db, id: id) }
         }
         let after = try writer.read { db in try #require(WALWriteGathering.writeCounts(db)) }
         let requested = after.requested - before.requested, performed = after.performed - before.performed
@@ -64,9 +67,7 @@ struct WALWriteGatheringTests {
         let writer = try Self.writer(at: url, synchronous: "NORMAL")
         let reader = try DatabaseQueue(path: url.path)
         for id in 1...50 {
-            try writer.write { db in
-                try db.execute(sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", arguments: [id, Self.body(id)])
-            }
+            try writer.write { db in try Self.insert(db, id: id) }
             let seen = try reader.read { db in
                 try Data.fetchOne(db, sql: "SELECT body FROM blobs WHERE id = ?", arguments: [id])
             }
@@ -97,9 +98,7 @@ struct WALWriteGatheringTests {
         for round in 1...4 {
             for _ in 0..<200 {
                 id += 1
-                try writer.write { db in
-                    try db.execute(sql: "INSERT INTO blobs (id, body) VALUES (?, ?)", arguments: [id, Self.body(id)])
-                }
+                try writer.write { db in try Self.insert(db, id: id) }
             }
             // Copy the log into the database and reset it: the next commit writes a new log
             // header at offset 0, over the old frames.
