@@ -57,12 +57,17 @@ public enum ChirpServerApplication {
         if services.configuration.chaosRate > 0 {
             router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))
         }
-        AccountRoutes(services: services).register(on: router)
-        SocialRoutes(services: services).register(on: router)
-        MessageRoutes(services: services).register(on: router)
-        TweetRoutes(services: services).register(on: router)
-        EventRoutes(services: services).register(on: router)
-        LogRoutes(services: services).register(on: router)
+        // Protected routes: the bearer token is resolved once, and their handlers get the
+        // viewer from the child context (`AuthenticatedRequestContext`).
+        let authenticated = router.group()
+            .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts)))
+            .group(context: AuthenticatedRequestContext.self)
+        AccountRoutes(services: services).register(on: router, authenticated: authenticated)
+        SocialRoutes(services: services).register(on: authenticated)
+        MessageRoutes(services: services).register(on: authenticated)
+        TweetRoutes(services: services).register(on: authenticated)
+        EventRoutes(services: services).register(on: authenticated)
+        LogRoutes(services: services).register(on: authenticated)
         OperationsRoutes(services: services).register(on: router)
         return router
     }

@@ -21,7 +21,7 @@ struct EventStream: Sendable {
     func authorize(target: String, authorization: String?) async -> Grant? {
         guard let components = URLComponents(string: target), components.path == Self.path else { return nil }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        guard let viewer = try? await Authenticator(services: services).viewer(authorization: authorization, queryToken: query["token"])
+        guard let viewer = try? await Authenticator(accounts: services.accounts).viewer(authorization: authorization, queryToken: query["token"])
         else { return nil }
         var since: Int64 = 0
         if let text = query["since"] {

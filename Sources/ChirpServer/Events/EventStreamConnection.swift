@@ -104,11 +104,11 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
 
     private func readStorage(context: ChannelHandlerContext) {
         reading = true
-        let storage = services.storage
+        let events = services.events
         let userId = self.userId
         let since = last
         context.eventLoop.makeFutureWithTask {
-            try await storage.events(userId: userId, since: since, limit: Self.readPage)
+            try await events.read(userId: userId, since: since, limit: Self.readPage)
         }
         .assumeIsolated().whenComplete { result in self.storageRead(result) }
     }
@@ -143,7 +143,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
 
     private func write(_ events: [StoredEvent], live: Bool, context: ChannelHandlerContext) {
         for event in events {
-            let data = context.channel.allocator.buffer(string: EventRoutes.json(event, live: live))
+            let data = context.channel.allocator.buffer(string: EventJSON.json(event, live: live))
             context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
             if !live { last = event.seq }
         }

@@ -3,8 +3,9 @@ import HTTPTypes
 
 /// A failure the API reports to the caller: an HTTP status and the error envelope of API.md.
 ///
-/// Everything a handler or the storage layer rejects is thrown as an `APIError`; the
-/// `ErrorEnvelopeMiddleware` turns it into a response.
+/// Everything a service or a route rejects is thrown as an `APIError` (storage throws
+/// `StorageError`, mapped by `APIError.init(_: StorageError)`); the `ErrorEnvelopeMiddleware`
+/// turns it into a response.
 struct APIError: Error, Sendable {
     var status: HTTPResponse.Status
     var code: String

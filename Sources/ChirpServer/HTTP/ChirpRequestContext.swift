@@ -1,12 +1,21 @@
 import Hummingbird
 
-/// The per-request context of the Chirp server: Hummingbird's core storage plus the
-/// authenticated viewer, set by the authentication step of protected routes.
-struct ChirpRequestContext: RequestContext {
+/// A request context of the Chirp API: path parameters under the names API.md gives them.
+protocol APIRequestContext: RequestContext {
+    var pathValues: [String: String] { get set }
+    /// Whether routes on this context act for a logged-in user (`APIRoute.requiresAuth`).
+    static var actsForViewer: Bool { get }
+}
+
+/// The per-request context of every route: Hummingbird's core storage, path parameters, and
+/// the viewer once `AuthenticationMiddleware` found one (protected routes then run on an
+/// `AuthenticatedRequestContext`, which carries it for sure).
+struct ChirpRequestContext: APIRequestContext {
     var coreContext: CoreRequestContextStorage
+    /// The logged-in user, set by `AuthenticationMiddleware` in front of protected routes.
     var viewer: Viewer?
-    /// Path parameters under the names API.md gives them.
     var pathValues: [String: String] = [:]
+    static var actsForViewer: Bool { false }
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -17,9 +26,12 @@ struct ChirpRequestContext: RequestContext {
     var maxUploadSize: Int { 64 * 1024 }
 }
 
-/// The logged-in user a request acts for.
-struct Viewer: Sendable, Hashable {
-    var id: Int64
-    var username: String
-    var tokenHash: [UInt8]
+extension APIRequestContext {
+    /// A path parameter that the route template guarantees.
+    func pathParameter(_ name: String) throws -> String {
+        guard let value = pathValues[name] else {
+            throw APIError.badParameter(name, "The path parameter '\(name)' is missing.")
+        }
+        return value
+    }
 }

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Turns every failure into API.md's error envelope: `APIError`s as they are, Hummingbird's
+/// Turns every failure into API.md's error envelope: `APIError`s as they are, storage
+/// failures through `APIError.init(_: StorageError)`, Hummingbird's
 /// own errors by status, and anything else into a logged 500 (which is a bug by definition).
 struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
     let routeTable: RouteTable
@@ -13,6 +14,11 @@ struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return JSONResponse.error(error)
+        } catch let error as StorageError {
+            if case .inconsistent(let what) = error {
+                context.logger.error("storage inconsistency", metadata: ["what": "\(what)"])
+            }
+            return JSONResponse.error(APIError(error))
         } catch let error as HTTPError {
             return translate(error, request: request)
         } catch {

@@ -12,11 +12,7 @@ enum JSONResponse {
     }
 
     /// The API's JSON formatting: sorted keys, slashes unescaped.
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    static func encoder() -> JSONEncoder { APIJSON.encoder() }
 
     /// A response whose JSON body is already encoded.
     static func raw(_ buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {

@@ -6,47 +6,12 @@ import Hummingbird
 struct LogRoutes {
     let services: ServerServices
 
-    func register(on router: Router<ChirpRequestContext>) {
-        router.add(.logs, services: services, upload)
-    }
-
-    @Sendable func upload(_ request: Request, _ context: ChirpRequestContext) async throws -> Response {
-        let viewer = try context.requireViewer()
-        let body = try await JSONResponse.decode(LogUpload.self, from: request, limit: services.configuration.maxBodyBytes)
-        guard Validation.isValidClientId(body.batchId) else {
-            throw APIError(.unprocessableContent, "invalid_batch_id", "A batchId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).", field: "batchId")
+    func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
+        let logs = services.logs
+        let limit = services.configuration.maxBodyBytes
+        authenticated.add(.logs) { request, context in
+            let body = try await JSONResponse.decode(LogUpload.self, from: request, limit: limit)
+            return try JSONResponse.make(try await logs.upload(context.viewer, body), status: .accepted)
         }
-        guard body.entries.count <= LogUpload.maxEntries else {
-            throw APIError(.unprocessableContent, "too_many_entries", "A batch holds at most \(LogUpload.maxEntries) entries; split it.", field: "entries")
-        }
-        let entries = try body.entries.enumerated().map { index, record in try Self.validate(record, index: index) }
-        let stored = try await services.storage.storeLogs(userId: viewer.id, batchId: body.batchId, entries: entries, receivedAt: services.now())
-        return try JSONResponse.make(LogUploadReceipt(batchId: body.batchId, accepted: entries.count, duplicate: !stored), status: .accepted)
-    }
-
-    static func validate(_ record: LogRecord, index: Int) throws -> ClientLogEntry {
-        func invalid(_ field: String, _ code: String, _ message: String) -> APIError {
-            APIError(.unprocessableContent, code, message, field: "entries[\(index)].\(field)")
-        }
-        guard LogRecord.levels.contains(record.level) else {
-            throw invalid("level", "invalid_level", "level is one of debug, info, warning, error, fatal.")
-        }
-        guard let loggedAt = Timestamp(rfc3339: record.timestamp) else {
-            throw invalid("timestamp", "invalid_timestamp", "timestamp is an RFC 3339 time such as 2026-11-22T10:15:30.123Z.")
-        }
-        guard record.message.unicodeScalars.count <= 10_000 else {
-            throw invalid("message", "message_too_long", "A log message is at most 10,000 characters.")
-        }
-        guard (record.source?.unicodeScalars.count ?? 0) <= 200 else {
-            throw invalid("source", "source_too_long", "A source is at most 200 characters.")
-        }
-        guard (record.metadata?.count ?? 0) <= 50 else {
-            throw invalid("metadata", "too_much_metadata", "An entry has at most 50 metadata keys.")
-        }
-        let texts = [record.message, record.source ?? ""] + (record.metadata ?? [:]).flatMap { [$0.key, $0.value] }
-        guard !texts.contains(where: Validation.containsNUL) else {
-            throw invalid("message", "invalid_text", "Log entries cannot contain NUL characters (U+0000).")
-        }
-        return ClientLogEntry(level: record.level, message: record.message, loggedAt: loggedAt, metadata: record.metadata, source: record.source)
     }
 }

@@ -17,15 +17,15 @@ struct OperationsRoutes {
     }()
 
     func register(on router: Router<ChirpRequestContext>) {
-        router.add(.health, services: services) { _, _ in
+        router.add(.health) { _, _ in
             try JSONResponse.make(HealthStatus(status: "ok"))
         }
-        router.add(.metrics, services: services) { _, _ in
+        router.add(.metrics) { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: services.metrics.exposition())))
         }
-        router.add(.openAPI, services: services) { _, _ in
+        router.add(.openAPI) { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: Self.openAPIDocument))

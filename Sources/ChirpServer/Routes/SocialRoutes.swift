@@ -5,26 +5,23 @@ import Hummingbird
 struct SocialRoutes {
     let services: ServerServices
 
-    func register(on router: Router<ChirpRequestContext>) {
-        router.add(.follow, services: services) { _, context in
-            let outcome = try await services.storage.follow(
-                viewer: try context.requireViewer(), username: try context.pathParameter("username"), at: services.now())
-            services.hub.publish(outcome.appended)
+    func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
+        let social = services.social
+        authenticated.add(.follow) { _, context in
+            try await social.follow(context.viewer, username: try context.pathParameter("username"))
             return JSONResponse.noContent()
         }
-        router.add(.unfollow, services: services) { _, context in
-            try await services.storage.unfollow(viewer: try context.requireViewer(), username: try context.pathParameter("username"))
+        authenticated.add(.unfollow) { _, context in
+            try await social.unfollow(context.viewer, username: try context.pathParameter("username"))
             return JSONResponse.noContent()
         }
-        router.add(.followers, services: services) { request, context in
-            try JSONResponse.make(try await services.storage.followers(
-                of: try context.pathParameter("username"), viewer: try context.requireViewer().id,
-                page: try QueryParameters(request: request).page()))
+        authenticated.add(.followers) { request, context in
+            try JSONResponse.make(try await social.followers(
+                of: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
         }
-        router.add(.following, services: services) { request, context in
-            try JSONResponse.make(try await services.storage.following(
-                of: try context.pathParameter("username"), viewer: try context.requireViewer().id,
-                page: try QueryParameters(request: request).page()))
+        authenticated.add(.following) { request, context in
+            try JSONResponse.make(try await social.following(
+                of: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
         }
     }
 }

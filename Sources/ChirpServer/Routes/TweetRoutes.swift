@@ -5,43 +5,25 @@ import Hummingbird
 struct TweetRoutes {
     let services: ServerServices
 
-    func register(on router: Router<ChirpRequestContext>) {
-        router.add(.putTweet, services: services, put)
-        router.add(.deleteTweet, services: services) { _, context in
-            let viewer = try context.requireViewer()
-            let raw = try context.pathParameter("id")
-            guard let id = Validation.parseId(raw) else {
-                throw APIError(.notFound, APIErrorCode.tweetNotFound, "There is no tweet \(raw.prefix(32)).")
-            }
-            try await services.storage.deleteTweet(viewer: viewer, id: id)
+    func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
+        let tweets = services.tweets
+        let limit = services.configuration.maxBodyBytes
+        authenticated.add(.putTweet) { request, context in
+            let clientId = try context.pathParameter("clientTweetId")
+            let body = try await JSONResponse.decode(TextBody.self, from: request, limit: limit)
+            let outcome = try await tweets.post(context.viewer, clientTweetId: clientId, text: body.text)
+            return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
+        }
+        authenticated.add(.deleteTweet) { _, context in
+            try await tweets.delete(context.viewer, id: try context.pathParameter("id"))
             return JSONResponse.noContent()
         }
-        router.add(.userTweets, services: services) { request, context in
-            try JSONResponse.make(try await services.storage.tweets(
-                by: try context.pathParameter("username"), viewer: try context.requireViewer().id,
-                page: try QueryParameters(request: request).page()))
+        authenticated.add(.userTweets) { request, context in
+            try JSONResponse.make(try await tweets.tweets(
+                by: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
         }
-        router.add(.timeline, services: services) { request, context in
-            try JSONResponse.make(try await services.storage.timeline(
-                viewer: try context.requireViewer().id, page: try QueryParameters(request: request).page()))
+        authenticated.add(.timeline) { request, context in
+            try JSONResponse.make(try await tweets.timeline(context.viewer, page: try QueryParameters(request: request).page()))
         }
-    }
-
-    @Sendable func put(_ request: Request, _ context: ChirpRequestContext) async throws -> Response {
-        let viewer = try context.requireViewer()
-        let clientId = try context.pathParameter("clientTweetId")
-        guard Validation.isValidClientId(clientId) else {
-            throw APIError.badParameter("clientTweetId", "A clientTweetId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
-        }
-        let body = try await JSONResponse.decode(TextBody.self, from: request, limit: services.configuration.maxBodyBytes)
-        let text: String
-        do { text = try Validation.tweetText(body.text) } catch { throw APIError.validation(error) }
-        let outcome = try await services.storage.putTweet(NewTweet(
-            author: viewer, clientTweetId: clientId, text: text, createdAt: services.now()))
-        if outcome.created {
-            services.hub.publish(outcome.appended)
-            services.metrics.tweetsPosted.increment()
-        }
-        return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
     }
 }

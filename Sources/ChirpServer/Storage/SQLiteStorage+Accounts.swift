@@ -3,11 +3,11 @@ import Foundation
 import GRDB
 
 extension SQLiteStorage {
-    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User {
+    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User? {
         try await write { db in
             let key = Validation.usernameKey(account.username)
             if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username_key = ?"), arguments: [key]) == true {
-                throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(account.username) is taken.", field: "username")
+                return nil
             }
             try db.cachedStatement(sql: """
                 INSERT INTO users (username, username_key, display_name, password_hash, created_at)
@@ -18,7 +18,7 @@ extension SQLiteStorage {
                 ])
             let userId = db.lastInsertedRowID
             try Self.insertSession(db, session, userId: userId)
-            return try Self.fetchUser(db, id: userId, viewer: nil)!
+            return try Self.fetchUser(db, id: userId, viewer: nil)
         }
     }
 
@@ -31,10 +31,11 @@ extension SQLiteStorage {
         }
     }
 
-    func createSession(_ session: NewSession) async throws -> User {
+    func createSession(_ session: NewSession) async throws -> User? {
         try await write { db in
+            guard let user = try Self.fetchUser(db, id: session.userId, viewer: nil) else { return nil }
             try Self.insertSession(db, session, userId: session.userId)
-            return try Self.fetchUser(db, id: session.userId, viewer: nil)!
+            return user
         }
     }
 
@@ -56,20 +57,15 @@ extension SQLiteStorage {
         }
     }
 
-    func user(username: String, viewer: Int64?) async throws -> User {
+    func user(usernameKey: String, viewer: Int64?) async throws -> User? {
         try await read { db in
-            let id = try Self.userId(db, username: username)
-            return try Self.fetchUser(db, id: id, viewer: viewer)!
+            guard let id = try Self.userId(db, key: usernameKey) else { return nil }
+            return try Self.fetchUser(db, id: id, viewer: viewer)
         }
     }
 
-    func user(id: Int64) async throws -> User {
-        try await read { db in
-            guard let user = try Self.fetchUser(db, id: id, viewer: nil) else {
-                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
-            }
-            return user
-        }
+    func user(id: Int64) async throws -> User? {
+        try await read { db in try Self.fetchUser(db, id: id, viewer: nil) }
     }
 
     private static func insertSession(_ db: Database, _ session: NewSession, userId: Int64) throws {

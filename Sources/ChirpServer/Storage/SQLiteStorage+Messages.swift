@@ -2,30 +2,21 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
-    func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
+    /// One write job: the recipient and the may-message facts (one statement), the decision,
+    /// the insert (whose unique client id finds a retry without a lookup per send), both
+    /// conversation rows (one upsert) and both events.
+    func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         try await write { db in
             let sender = new.sender
-            let (recipient, recipientName, mayMessage) = try Self.recipient(db, named: new.recipient, sender: sender.id)
-            // A retry of a message already stored is answered with it, even if sending it
-            // again would now be refused.
-            func replay() throws -> WriteOutcome<Message>? {
-                guard let existing = try Self.fetchMessage(
-                    db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
-                else { return nil }
-                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient) else {
-                    throw APIError.clientMessageIdReused
-                }
+            let facts = try Self.recipientFacts(db, key: Validation.usernameKey(new.recipient), sender: sender.id)
+            func earlier() throws -> Message? {
+                try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
+            }
+            if case .replay(let existing) = try decisions.decide(facts, for: new, earlier: earlier) {
                 return WriteOutcome(value: existing, created: false)
             }
-            if recipient == sender.id {
-                if let earlier = try replay() { return earlier }
-                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
-            }
-            guard mayMessage else {
-                if let earlier = try replay() { return earlier }
-                throw APIError.dmNotAllowed(new.recipient)
-            }
-            // Insert first: the client id's uniqueness finds a retry without a lookup per send.
+            guard let facts else { throw StorageError.inconsistent("a send was allowed to a recipient that does not exist") }
+            let recipient = facts.id
             try db.cachedStatement(sql: """
                 INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING
@@ -34,8 +25,8 @@ extension SQLiteStorage {
                     new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
                 ])
             guard db.changesCount == 1 else {
-                guard let earlier = try replay() else { throw APIError.clientMessageIdReused }
-                return earlier
+                guard let existing = try earlier() else { throw StorageError.inconsistent("a message insert conflicted with nothing") }
+                return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
@@ -48,9 +39,9 @@ extension SQLiteStorage {
                     has_received = max(has_received, excluded.has_received)
                 """).execute(arguments: [sender.id, recipient, messageId])
             let message = Message(
-                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
+                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
-            let json = MessageJSON.encode(message)
+            let json = decisions.encode(message)
             let appended = try Self.appendEvents(
                 db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt,
                 messageId: messageId)
@@ -64,42 +55,22 @@ extension SQLiteStorage {
         }
     }
 
-    func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
+    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
+        try await read { db in try Self.recipientFacts(db, key: recipientKey, sender: sender) }
+    }
+
+    func messages(
+        viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
         try await read { db in
-            let (peerId, _, mayMessage) = try Self.recipient(db, named: peer, sender: viewer.id)
-            if peerId == viewer.id {
-                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
-            }
-            guard mayMessage else { throw APIError.dmNotAllowed(peer) }
-            return peerId
+            guard let peerId = try Self.userId(db, key: peerKey) else { return nil }
+            return try Self.fetchMessages(
+                db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT ?",
+                [min(viewer, peerId), max(viewer, peerId), after, before, limit])
         }
     }
 
-    func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
-        try await read { db in
-            let peerId = try Self.userId(db, username: peer)
-            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
-            let lower = after ?? 0, upper = before ?? Int64.max
-            if after != nil {
-                // The `limit` just newer than `after`, ascending; the cursor continues forwards.
-                let found = try Self.fetchMessages(
-                    db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id ASC LIMIT ?",
-                    [lo, hi, lower, upper, limit + 1])
-                let more = found.count > limit
-                let items = Array(found.prefix(limit))
-                return Page(items: items, nextCursor: more ? items.last.map(\.id) : nil)
-            }
-            // The newest `limit` (older than `before`), returned ascending; the cursor goes back.
-            let found = try Self.fetchMessages(
-                db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id DESC LIMIT ?",
-                [lo, hi, lower, upper, limit + 1])
-            let more = found.count > limit
-            let items = Array(found.prefix(limit).reversed())
-            return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
-        }
-    }
-
-    func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
         try await read { db in
             // One query: the conversation, its peer (with viewer fields) and its last message.
             let rows = try Row.fetchAll(
@@ -110,64 +81,56 @@ extension SQLiteStorage {
                     WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
                     ORDER BY c.last_message_id DESC LIMIT :limit
                     """),
-                arguments: ["viewer": viewer.id, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1])
-            let items = rows.map { row -> (cursor: Int64, conversation: Conversation) in
+                arguments: ["viewer": viewer, "cursor": cursor, "limit": limit])
+            return rows.map { row in
                 let message = Self.message(from: row, at: 2 + Self.userColumnCount)
-                return (row[0], Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1]))
+                return Listed(cursor: row[0], item: Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1]))
             }
-            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
         }
     }
 
-    func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void> {
+    func markRead(
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+    ) async throws -> MarkReadOutcome {
         try await write { db in
-            let peerId = try Self.userId(db, username: peer)
-            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
+            guard let peerId = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
+            let lo = min(reader, peerId), hi = max(reader, peerId)
             guard try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
                 arguments: [upTo, lo, hi]) == true
-            else {
-                throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
-            }
+            else { return .noSuchMessage }
             try db.cachedStatement(sql: """
                 UPDATE messages SET read = 1
                 WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND id <= ? AND read = 0
                 """).execute(arguments: [lo, hi, peerId, upTo])
-            guard db.changesCount > 0 else {
-                return WriteOutcome(value: (), created: false)
-            }
+            guard db.changesCount > 0 else { return .unchanged }
             try db.cachedStatement(sql: """
                 UPDATE conversations SET unread_count = (
                     SELECT COUNT(*) FROM messages
                     WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND read = 0)
                 WHERE owner_id = ? AND peer_id = ?
-                """).execute(arguments: [lo, hi, peerId, viewer.id, peerId])
-            let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])!
-            let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
-            return WriteOutcome(value: (), created: true, appended: [appended])
+                """).execute(arguments: [lo, hi, peerId, reader, peerId])
+            guard let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])
+            else { throw StorageError.inconsistent("user \(peerId) is missing") }
+            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: receipt(peerName), at: at)
+            return .marked([appended])
         }
     }
 
     // MARK: helpers
 
-    /// A message's recipient by name (ignoring case), or a 404, and whether `sender` may
-    /// message them, in one statement. A user may message someone who follows them, or
-    /// someone who has sent them a message.
-    private static func recipient(
-        _ db: Database, named username: String, sender: Int64
-    ) throws -> (id: Int64, username: String, mayMessage: Bool) {
-        guard Validation.isPossibleUsername(username),
-              let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT u.id, u.username,
-                        EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = ?2)
-                        OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1)
-                    FROM users u WHERE u.username_key = ?1
-                    """),
-                arguments: [Validation.usernameKey(username), sender])
-        else { throw APIError.userNotFound(username) }
-        return (row[0], row[1], row[2])
+    /// A user by username key, with whether they follow `sender` and whether they have sent
+    /// `sender` a message, in one statement.
+    static func recipientFacts(_ db: Database, key: String, sender: Int64) throws -> RecipientFacts? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT u.id, u.username,
+                    EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = ?2),
+                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1)
+                FROM users u WHERE u.username_key = ?1
+                """),
+            arguments: [key, sender]
+        ).map { RecipientFacts(id: $0[0], username: $0[1], followsSender: $0[2], hasWrittenToSender: $0[3]) }
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.

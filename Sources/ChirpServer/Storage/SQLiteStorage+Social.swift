@@ -2,59 +2,59 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
-    func follow(viewer: Viewer, username: String, at: Timestamp) async throws -> WriteOutcome<Void> {
+    func follow(
+        followerId: Int64, followeeKey: String, at: Timestamp, notice: @escaping @Sendable (User) throws -> String
+    ) async throws -> WriteOutcome<Void>? {
         try await write { db in
-            let target = try Self.userId(db, username: username)
-            if target == viewer.id {
-                throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
-            }
+            guard let target = try Self.userId(db, key: followeeKey) else { return nil }
             try db.cachedStatement(sql: """
                 INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)
                 ON CONFLICT (follower_id, followee_id) DO NOTHING
-                """).execute(arguments: [viewer.id, target, at.millisecondsSince1970])
+                """).execute(arguments: [followerId, target, at.millisecondsSince1970])
             guard db.changesCount > 0 else {
                 return WriteOutcome(value: (), created: false)
             }
             try db.cachedStatement(sql: "UPDATE users SET following_count = following_count + 1 WHERE id = ?")
-                .execute(arguments: [viewer.id])
+                .execute(arguments: [followerId])
             try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count + 1 WHERE id = ?")
                 .execute(arguments: [target])
-            let follower = try Self.fetchUser(db, id: viewer.id, viewer: target)!
-            let appended = try Self.appendEvent(
-                db, userId: target, type: EventType.followCreated,
-                json: StoredEventJSON.encode(FollowNotice(follower: follower)), at: at)
+            guard let follower = try Self.fetchUser(db, id: followerId, viewer: target) else {
+                throw StorageError.inconsistent("follower \(followerId) is missing")
+            }
+            let appended = try Self.appendEvent(db, userId: target, type: EventType.followCreated, json: notice(follower), at: at)
             return WriteOutcome(value: (), created: true, appended: [appended])
         }
     }
 
-    func unfollow(viewer: Viewer, username: String) async throws {
+    func unfollow(followerId: Int64, followeeKey: String) async throws -> Bool? {
         try await write { db in
-            let target = try Self.userId(db, username: username)
+            guard let target = try Self.userId(db, key: followeeKey) else { return nil }
             try db.cachedStatement(sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
-                .execute(arguments: [viewer.id, target])
-            guard db.changesCount > 0 else { return }
+                .execute(arguments: [followerId, target])
+            guard db.changesCount > 0 else { return false }
             try db.cachedStatement(sql: "UPDATE users SET following_count = following_count - 1 WHERE id = ?")
-                .execute(arguments: [viewer.id])
+                .execute(arguments: [followerId])
             try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count - 1 WHERE id = ?")
                 .execute(arguments: [target])
+            return true
         }
     }
 
-    func followers(of username: String, viewer: Int64, page: PageRequest) async throws -> Page<User> {
-        try await followList(username: username, viewer: viewer, page: page, anchor: "followee_id", listed: "follower_id")
+    func followers(ofKey key: String, viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<User>]? {
+        try await followList(key: key, viewer: viewer, cursor: cursor, limit: limit, anchor: "followee_id", listed: "follower_id")
     }
 
-    func following(of username: String, viewer: Int64, page: PageRequest) async throws -> Page<User> {
-        try await followList(username: username, viewer: viewer, page: page, anchor: "follower_id", listed: "followee_id")
+    func following(ofKey key: String, viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<User>]? {
+        try await followList(key: key, viewer: viewer, cursor: cursor, limit: limit, anchor: "follower_id", listed: "followee_id")
     }
 
-    /// Users on the other end of `username`'s follows, newest follow first; the cursor is the
-    /// follow's id.
+    /// Users on the other end of the follows of the user with `key`, newest follow first; the
+    /// cursor is the follow's id.
     private func followList(
-        username: String, viewer: Int64, page: PageRequest, anchor: String, listed: String
-    ) async throws -> Page<User> {
+        key: String, viewer: Int64, cursor: Int64, limit: Int, anchor: String, listed: String
+    ) async throws -> [Listed<User>]? {
         try await read { db in
-            let subject = try Self.userId(db, username: username)
+            guard let subject = try Self.userId(db, key: key) else { return nil }
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT f.id, \(Self.userColumns("u")) FROM follows f
@@ -62,9 +62,8 @@ extension SQLiteStorage {
                     WHERE f.\(anchor) = :subject AND f.id < :cursor
                     ORDER BY f.id DESC LIMIT :limit
                     """),
-                arguments: ["subject": subject, "cursor": page.cursor ?? Int64.max, "limit": page.limit + 1, "viewer": viewer])
-            let items = rows.map { (cursor: $0[0] as Int64, user: Self.user(from: $0, at: 1)) }
-            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.user)
+                arguments: ["subject": subject, "cursor": cursor, "limit": limit, "viewer": viewer])
+            return rows.map { Listed(cursor: $0[0], item: Self.user(from: $0, at: 1)) }
         }
     }
 }

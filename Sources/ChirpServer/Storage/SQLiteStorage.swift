@@ -46,8 +46,9 @@ final class SQLiteStorage: ChirpStorage {
 
     /// Runs `operation` in the next group commit (`WriteCoalescer`). When the database cannot
     /// take writes (disk full, I/O error, out of memory, locked past the busy timeout,
-    /// read-only, damaged) the request gets a 503 with `Retry-After`, which clients retry with
-    /// the same ids, and the cause goes to the log; the failed batch leaves nothing behind.
+    /// read-only, damaged) it throws `StorageError.unavailable` (the API answers a 503 with
+    /// `Retry-After`, which clients retry with the same ids), and the cause goes to the log;
+    /// the failed batch leaves nothing behind.
     func write<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.write(operation)
@@ -57,7 +58,8 @@ final class SQLiteStorage: ChirpStorage {
     }
 
     /// Runs `operation` on one of the pool's readers, with the same answer as `write` when the
-    /// database cannot serve it (an I/O error, a damaged file): a 503, and the cause logged.
+    /// database cannot serve it (an I/O error, a damaged file): `StorageError.unavailable`, and
+    /// the cause logged.
     func read<T: Sendable>(_ operation: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(operation)
@@ -66,9 +68,9 @@ final class SQLiteStorage: ChirpStorage {
         }
     }
 
-    private func unavailable(_ error: DatabaseError, _ what: Logger.Message) -> APIError {
+    private func unavailable(_ error: DatabaseError, _ what: Logger.Message) -> StorageError {
         logger.error(what, metadata: ["code": "\(error.extendedResultCode)", "message": "\(error.message ?? "")"])
-        return APIError.databaseUnavailable
+        return StorageError.unavailable(cause: "\(error.extendedResultCode): \(error.message ?? "")")
     }
 
     /// Whether an SQLite error is the database's condition rather than the request's.
@@ -105,7 +107,7 @@ final class SQLiteStorage: ChirpStorage {
     /// Appends one event with the same content to each of these users' streams (distinct
     /// ids), two statements per `appendChunk` users; returns them in the order of `userIds`.
     /// With `messageId` the rows store a reference to that message instead of `json` (which
-    /// must be its `MessageJSON`); `events(userId:since:limit:)` builds the JSON again.
+    /// must be its JSON); `events(userId:since:limit:)` reads the message back instead.
     static func appendEvents(
         _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp, messageId: Int64? = nil
     ) throws -> [AppendedEvent] {
@@ -150,14 +152,9 @@ final class SQLiteStorage: ChirpStorage {
         return userIds.indices.map { index in row[index] ?? 0 }
     }
 
-    /// The id of the user with that name (ignoring case), or a 404.
-    static func userId(_ db: Database, username: String) throws -> Int64 {
-        guard Validation.isPossibleUsername(username),
-              let id = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"),
-                arguments: [Validation.usernameKey(username)])
-        else { throw APIError.userNotFound(username) }
-        return id
+    /// The id of the user with that username key, if any.
+    static func userId(_ db: Database, key: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"), arguments: [key])
     }
 
     /// Columns that `UserRow.user(from:at:)` reads, for a `users` alias, with the viewer flags
@@ -198,10 +195,10 @@ final class SQLiteStorage: ChirpStorage {
 
     // MARK: events
 
-    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
+    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows {
         try await read { db in
-            // A `message.created` row that points at its message gets the message's JSON as it
-            // was sent (unread), the same bytes the live event carried.
+            // A `message.created` row that points at its message comes with the message as it
+            // was sent (unread); the events service encodes it as the live event carried it.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text
@@ -213,22 +210,22 @@ final class SQLiteStorage: ChirpStorage {
                     """),
                 arguments: [userId, since, limit])
             let head = try Self.streamHeads(db, userIds: [userId])[0]
-            return EventSlice(events: try rows.map(Self.storedEvent(from:)), head: head)
+            return EventRows(events: try rows.map(Self.eventRow(from:)), head: head)
         }
     }
 
-    /// One row of the events query as the event it stores or points at.
-    static func storedEvent(from row: Row) throws -> StoredEvent {
+    /// One row of the events query: the JSON it stores, or the message it points at.
+    static func eventRow(from row: Row) throws -> EventRow {
         let createdAt = Timestamp(millisecondsSince1970: row[2])
-        var json: String = row[3]
+        var data = EventRow.Data.json(row[3])
         if let messageId: Int64 = row[4] {
             guard let clientMessageId: String = row[5] else {
-                throw DatabaseError(message: "event \(row[0] as Int64) points at message \(messageId), which is missing")
+                throw StorageError.inconsistent("event \(row[0] as Int64) points at message \(messageId), which is missing")
             }
-            json = MessageJSON.encode(Message(
+            data = .message(Message(
                 id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
                 createdAt: createdAt, readByRecipient: false))
         }
-        return StoredEvent(seq: row[0], type: row[1], createdAt: createdAt, json: json)
+        return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
     }
 }

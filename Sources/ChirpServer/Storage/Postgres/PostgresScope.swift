@@ -57,7 +57,7 @@ final class PostgresScope: Sendable {
     func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> AppendedEvent {
         guard let seq = try await value(
             "UPDATE users SET last_seq = last_seq + 1 WHERE id = \(userId) RETURNING last_seq", as: Int64.self)
-        else { throw APIError.userNotFound(String(userId)) }
+        else { throw StorageError.inconsistent("user \(userId) is missing") }
         try await execute("""
             INSERT INTO events (user_id, seq, type, created_at, data)
             VALUES (\(userId), \(seq), \(type), \(at.millisecondsSince1970), \(json))

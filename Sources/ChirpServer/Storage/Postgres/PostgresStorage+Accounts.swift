@@ -2,7 +2,7 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User {
+    func createAccount(_ account: NewAccount, session: NewSession) async throws -> User? {
         try await write { scope in
             // The unique key decides between two instances registering the same name at once.
             guard let userId = try await scope.value("""
@@ -11,11 +11,9 @@ extension PostgresStorage {
                         \(account.passwordHash), \(account.createdAt.millisecondsSince1970))
                 ON CONFLICT (username_key) DO NOTHING RETURNING id
                 """, as: Int64.self)
-            else {
-                throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(account.username) is taken.", field: "username")
-            }
+            else { return nil }
             try await Self.insertSession(scope, session, userId: userId)
-            return try await Self.fetchUser(scope, id: userId, viewer: nil)!
+            return try await Self.fetchUser(scope, id: userId, viewer: nil)
         }
     }
 
@@ -26,12 +24,10 @@ extension PostgresStorage {
         }
     }
 
-    func createSession(_ session: NewSession) async throws -> User {
+    func createSession(_ session: NewSession) async throws -> User? {
         try await write { scope in
+            guard let user = try await Self.fetchUser(scope, id: session.userId, viewer: nil) else { return nil }
             try await Self.insertSession(scope, session, userId: session.userId)
-            guard let user = try await Self.fetchUser(scope, id: session.userId, viewer: nil) else {
-                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
-            }
             return user
         }
     }
@@ -56,21 +52,15 @@ extension PostgresStorage {
         }
     }
 
-    func user(username: String, viewer: Int64?) async throws -> User {
+    func user(usernameKey: String, viewer: Int64?) async throws -> User? {
         try await read { scope in
-            let id = try await Self.userId(scope, username: username)
-            guard let user = try await Self.fetchUser(scope, id: id, viewer: viewer) else { throw APIError.userNotFound(username) }
-            return user
+            guard let id = try await Self.userId(scope, key: usernameKey) else { return nil }
+            return try await Self.fetchUser(scope, id: id, viewer: viewer)
         }
     }
 
-    func user(id: Int64) async throws -> User {
-        try await read { scope in
-            guard let user = try await Self.fetchUser(scope, id: id, viewer: nil) else {
-                throw APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
-            }
-            return user
-        }
+    func user(id: Int64) async throws -> User? {
+        try await read { scope in try await Self.fetchUser(scope, id: id, viewer: nil) }
     }
 
     private static func insertSession(_ scope: PostgresScope, _ session: NewSession, userId: Int64) async throws {

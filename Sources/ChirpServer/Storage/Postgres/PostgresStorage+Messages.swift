@@ -2,48 +2,49 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    /// Five round trips: BEGIN, lock both users, look for a replay and check the permission
-    /// (reserving the new id), one statement that stores the message, both conversation rows,
-    /// both events and the notification, COMMIT.
-    func sendMessage(_ new: NewMessage) async throws -> WriteOutcome<Message> {
+    /// Five round trips: BEGIN, lock both users, the recipient's facts with any earlier
+    /// message under this client id (reserving the new id), one statement that stores the
+    /// message, both conversation rows, both events and the notification, COMMIT. (A retry
+    /// reads its earlier message in one more.)
+    func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         try await write { scope in
             let sender = new.sender
             let key = Validation.usernameKey(new.recipient)
-            guard Validation.isPossibleUsername(new.recipient) else { throw APIError.userNotFound(new.recipient) }
             // Both users locked first, in id order: a retried send arriving on two instances at
             // once, or two people writing to each other, queue here.
             let users = try await scope.rows("""
                 SELECT id, username, username_key FROM users WHERE id = \(sender.id) OR username_key = \(key) ORDER BY id FOR UPDATE
                 """)
             guard let recipientRow = try users.first(where: { try $0.value(2, as: String.self) == key }) else {
-                throw APIError.userNotFound(new.recipient)
+                _ = try decisions.decide(nil, for: new, earlier: { nil })
+                throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
             }
             let recipient: Int64 = try recipientRow.value(0)
-            let recipientName: String = try recipientRow.value(1)
             guard let check = try await scope.row("""
                 SELECT (SELECT id FROM messages WHERE sender_id = \(sender.id) AND client_message_id = \(new.clientMessageId)),
-                    \(unescaped: Self.mayMessage(sender: sender.id, recipient: recipient)),
+                    EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender.id)),
+                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender.id) AND peer_id = \(recipient) AND has_received),
                     nextval(pg_get_serial_sequence('messages', 'id'))
                 """)
-            else { throw APIError.userNotFound(new.recipient) }
+            else { throw StorageError.inconsistent("the send's check returned no row") }
+            let facts = RecipientFacts(
+                id: recipient, username: try recipientRow.value(1),
+                followsSender: try check.value(1), hasWrittenToSender: try check.value(2))
+            var existing: Message?
             if let existingId = try check.value(0, as: Int64?.self) {
-                let existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId))[0]
-                guard existing.text == new.text, Validation.usernameKey(existing.recipient) == key else {
-                    throw APIError.clientMessageIdReused
-                }
-                return WriteOutcome(value: existing, created: false)
+                existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId)).first
             }
-            if recipient == sender.id {
-                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
+            if case .replay(let earlier) = try decisions.decide(facts, for: new, earlier: { existing }) {
+                return WriteOutcome(value: earlier, created: false)
             }
-            guard try check.value(1, as: Bool.self) else {
-                throw APIError.dmNotAllowed(new.recipient)
+            if let existing {
+                return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
-            let messageId: Int64 = try check.value(2)
+            let messageId: Int64 = try check.value(3)
             let message = Message(
-                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: recipientName,
+                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false)
-            let json = MessageJSON.encode(message)
+            let json = decisions.encode(message)
             let at = new.createdAt.millisecondsSince1970
             let type = EventType.messageCreated
             let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: [sender.id, recipient].sorted())).payload
@@ -85,107 +86,84 @@ extension PostgresStorage {
         }
     }
 
-    func typingTarget(viewer: Viewer, peer: String) async throws -> Int64 {
+    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
         try await read { scope in
-            let peerId = try await Self.userId(scope, username: peer)
-            if peerId == viewer.id {
-                throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot message yourself.")
+            try await scope.row("""
+                SELECT u.id, u.username,
+                    EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
+                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received)
+                FROM users u WHERE u.username_key = \(recipientKey)
+                """
+            ).map {
+                RecipientFacts(
+                    id: try $0.value(0), username: try $0.value(1), followsSender: try $0.value(2), hasWrittenToSender: try $0.value(3))
             }
-            try await Self.requireMayMessage(scope, sender: viewer.id, recipient: peerId, recipientName: peer)
-            return peerId
         }
     }
 
-    func messages(viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
+    func messages(
+        viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
         try await read { scope in
-            let peerId = try await Self.userId(scope, username: peer)
-            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
-            let lower = after ?? 0, upper = before ?? Int64.max
-            let order = after != nil ? "ASC" : "DESC"
-            let found = try await Self.fetchMessages(
-                scope, where: "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4 ORDER BY m.id \(order) LIMIT $5",
-                Self.binds(lo, hi, lower, upper, limit + 1))
-            let more = found.count > limit
-            if after != nil {
-                // The `limit` just newer than `after`, ascending; the cursor continues forwards.
-                let items = Array(found.prefix(limit))
-                return Page(items: items, nextCursor: more ? items.last.map(\.id) : nil)
-            }
-            // The newest `limit` (older than `before`), returned ascending; the cursor goes back.
-            let items = Array(found.prefix(limit).reversed())
-            return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
+            guard let peerId = try await Self.userId(scope, key: peerKey) else { return nil }
+            return try await Self.fetchMessages(
+                scope,
+                where: "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4 ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT $5",
+                Self.binds(min(viewer, peerId), max(viewer, peerId), after, before, limit))
         }
     }
 
-    func conversations(viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
         try await read { scope in
             let rows = try await scope.rows(PostgresQuery(
                 unsafeSQL: """
-                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer.id)), \(Self.messageColumns)
+                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer)), \(Self.messageColumns)
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
                     WHERE c.owner_id = $1 AND c.last_message_id < $2
                     ORDER BY c.last_message_id DESC LIMIT $3
                     """,
-                binds: Self.binds(viewer.id, page.cursor ?? Int64.max, page.limit + 1)))
-            let items = try rows.map { row -> (cursor: Int64, conversation: Conversation) in
+                binds: Self.binds(viewer, cursor, limit)))
+            return try rows.map { row in
                 let message = try Self.message(from: row, at: 2 + Self.userColumnCount)
-                return (
-                    try row.value(0),
-                    Conversation(peer: try Self.user(from: row, at: 2), lastMessage: message, unreadCount: try row.value(1)))
+                return Listed(
+                    cursor: try row.value(0),
+                    item: Conversation(peer: try Self.user(from: row, at: 2), lastMessage: message, unreadCount: try row.value(1)))
             }
-            return PageBuilder.newestFirst(items, limit: page.limit, cursor: \.cursor, item: \.conversation)
         }
     }
 
-    func markRead(viewer: Viewer, peer: String, upTo: Int64, at: Timestamp) async throws -> WriteOutcome<Void> {
+    func markRead(
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+    ) async throws -> MarkReadOutcome {
         try await write { scope in
-            let peerId = try await Self.userId(scope, username: peer)
-            let lo = min(viewer.id, peerId), hi = max(viewer.id, peerId)
-            try await scope.lockUsers([viewer.id, peerId])
+            guard let peerId = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
+            let lo = min(reader, peerId), hi = max(reader, peerId)
+            try await scope.lockUsers([reader, peerId])
             guard try await scope.execute(
                 "SELECT 1 FROM messages WHERE id = \(upTo) AND user_lo = \(lo) AND user_hi = \(hi)") > 0
-            else {
-                throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
-            }
+            else { return .noSuchMessage }
             let changed = try await scope.execute("""
                 UPDATE messages SET read = TRUE
                 WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND id <= \(upTo) AND NOT read
                 RETURNING 1
                 """)
-            guard changed > 0 else { return WriteOutcome(value: (), created: false) }
+            guard changed > 0 else { return .unchanged }
             try await scope.execute("""
                 UPDATE conversations SET unread_count = (
                     SELECT COUNT(*) FROM messages
                     WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND NOT read)
-                WHERE owner_id = \(viewer.id) AND peer_id = \(peerId)
+                WHERE owner_id = \(reader) AND peer_id = \(peerId)
                 """)
-            let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) ?? peer
-            let receipt = ReadReceipt(reader: viewer.username, peer: peerName, upTo: String(upTo))
-            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: StoredEventJSON.encode(receipt), at: at)
-            return WriteOutcome(value: (), created: true, appended: scope.appended)
+            guard let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) else {
+                throw StorageError.inconsistent("user \(peerId) is missing")
+            }
+            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: receipt(peerName), at: at)
+            return .marked(scope.appended)
         }
     }
 
     // MARK: helpers
-
-    /// A user may message someone who follows them, or someone who has sent them a message.
-    private static func requireMayMessage(_ scope: PostgresScope, sender: Int64, recipient: Int64, recipientName: String) async throws {
-        let allowed = try await scope.value(
-            "SELECT \(unescaped: mayMessage(sender: sender, recipient: recipient))", as: Bool.self) ?? false
-        guard allowed else {
-            throw APIError.dmNotAllowed(recipientName)
-        }
-    }
-
-    /// The DM rule as an SQL condition: the recipient follows the sender, or has written to
-    /// them. (The ids are integers, so writing them into the SQL is safe.)
-    static func mayMessage(sender: Int64, recipient: Int64) -> String {
-        """
-        (EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender))
-         OR EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = \(recipient) AND has_received))
-        """
-    }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
     static var messageColumns: String { StorageSQL.messageColumns }

@@ -117,20 +117,19 @@ final class PostgresStorage: ChirpStorage {
         return state == "40001" || state == "40P01"
     }
 
-    /// API errors pass through; a database that cannot be reached becomes a 503 with
-    /// `Retry-After`, which clients retry.
+    /// A database that cannot be reached becomes `StorageError.unavailable` (which clients
+    /// retry); errors that are not PostgreSQL's (a decision's refusal) pass through.
     func translate(_ error: any Error) -> any Error {
-        if error is APIError { return error }
         if let error = error as? PSQLError {
             let state = error.serverInfo?[.sqlState] ?? ""
             // Server-side: 08 connection, 53 resources, 57 operator intervention (shutdown).
             if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") {
-                return APIError.databaseUnavailable
+                return StorageError.unavailable(cause: DatabaseFailure.describe(error))
             }
             // A character PostgreSQL cannot store (validation keeps U+0000 out of every field it
             // knows; this covers any it does not).
             if state == "22021" || state == "22P05" {
-                return APIError(.unprocessableContent, APIErrorCode.validationFailed, "The request holds a character that cannot be stored (such as U+0000).")
+                return StorageError.unstorableText
             }
             logger.error("database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
         }
@@ -139,13 +138,9 @@ final class PostgresStorage: ChirpStorage {
 
     // MARK: shared helpers
 
-    /// The id of the user with that name (ignoring case), or a 404.
-    static func userId(_ scope: PostgresScope, username: String) async throws -> Int64 {
-        guard Validation.isPossibleUsername(username),
-              let id = try await scope.value(
-                "SELECT id FROM users WHERE username_key = \(Validation.usernameKey(username))", as: Int64.self)
-        else { throw APIError.userNotFound(username) }
-        return id
+    /// The id of the user with that username key, if any.
+    static func userId(_ scope: PostgresScope, key: String) async throws -> Int64? {
+        try await scope.value("SELECT id FROM users WHERE username_key = \(key)", as: Int64.self)
     }
 
     /// Columns that `user(from:at:)` reads, for a `users` alias, with the viewer flags computed
@@ -193,18 +188,18 @@ final class PostgresStorage: ChirpStorage {
 
     // MARK: events
 
-    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
+    func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows {
         try await read { scope in
             let rows = try await scope.rows("""
                 SELECT seq, type, created_at, data FROM events
                 WHERE user_id = \(userId) AND seq > \(since) ORDER BY seq LIMIT \(limit)
                 """)
             let head = try await scope.value("SELECT last_seq FROM users WHERE id = \(userId)", as: Int64.self) ?? 0
-            return EventSlice(
+            return EventRows(
                 events: try rows.map {
-                    StoredEvent(
+                    EventRow(
                         seq: try $0.value(0), type: try $0.value(1),
-                        createdAt: Timestamp(millisecondsSince1970: try $0.value(2)), json: try $0.value(3))
+                        createdAt: Timestamp(millisecondsSince1970: try $0.value(2)), data: .json(try $0.value(3)))
                 },
                 head: max(head, rows.isEmpty ? 0 : try rows[rows.count - 1].value(0, as: Int64.self)))
         }

@@ -1,7 +1,7 @@
 import ChirpModels
 
-/// A `Message` as the API's JSON (keys sorted, as `JSONResponse.encoder()` writes them), built
-/// by hand: a send encodes one inside the write transaction, where the writer is the one
+/// A `Message` as the API's JSON (keys sorted, as `APIJSON.encoder()` writes them), built
+/// by hand: a send encodes one inside the write transaction (`MessageRules.encode`), where the writer is the one
 /// thread every send waits for, and Foundation's encoder costs several times more.
 enum MessageJSON {
     static func encode(_ message: Message) -> String {

@@ -1,0 +1,105 @@
+import ChirpModels
+
+/// Accounts and sessions: registering, logging in (with its throttle of failed attempts),
+/// logging out, and turning a bearer token into the `Viewer` it belongs to.
+struct AccountService: Sendable {
+    let store: any AccountStore
+    /// Sessions verified recently (see `SessionCache`).
+    let sessions: SessionCache
+    let hasher: PasswordHasher
+    let loginLimiter: SlidingWindowLimiter
+    let tokenLifetime: Duration
+    let now: @Sendable () -> Timestamp
+
+    /// Creates an account with its first session.
+    func register(_ request: RegisterRequest) async throws -> AuthResponse {
+        do {
+            try Validation.username(request.username)
+            try Validation.password(request.password)
+            if let displayName = request.displayName { try Validation.displayName(displayName) }
+        } catch {
+            throw APIError.validation(error)
+        }
+        let now = now()
+        let token = SessionTokens.generate()
+        let account = NewAccount(
+            username: request.username, displayName: request.displayName ?? request.username,
+            passwordHash: try await hasher.hash(request.password), createdAt: now)
+        let session = NewSession(userId: 0, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now))
+        guard let user = try await store.createAccount(account, session: session) else {
+            throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(request.username) is taken.", field: "username")
+        }
+        return AuthResponse(user: user, token: token)
+    }
+
+    /// A new session for the right password; repeated failures for one username are refused
+    /// for a while (429).
+    func login(_ request: LoginRequest) async throws -> AuthResponse {
+        let key = Validation.usernameKey(request.username)
+        if let wait = loginLimiter.retryAfter(key) {
+            throw APIError(
+                .tooManyRequests, APIErrorCode.rateLimited,
+                "Too many failed logins for this username; try again in \(wait) seconds.", retryAfter: wait)
+        }
+        let credentials = Validation.isPossibleUsername(request.username) ? try await store.credentials(usernameKey: key) : nil
+        // The hash is checked even for an unknown name, so both take as long.
+        guard try await hasher.verify(request.password, hash: credentials?.passwordHash), let credentials else {
+            loginLimiter.record(key)
+            throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
+        }
+        let now = now()
+        let token = SessionTokens.generate()
+        let session = NewSession(
+            userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now))
+        guard let user = try await store.createSession(session) else { throw Self.accountGone }
+        return AuthResponse(user: user, token: token)
+    }
+
+    /// Ends the viewer's session, on this instance's cache too.
+    func logout(_ viewer: Viewer) async throws {
+        try await store.deleteSession(tokenHash: viewer.tokenHash)
+        sessions.remove(viewer.tokenHash)
+    }
+
+    /// The viewer's own account.
+    func me(_ viewer: Viewer) async throws -> User {
+        guard let user = try await store.user(id: viewer.id) else { throw Self.accountGone }
+        return user
+    }
+
+    /// Someone's profile as the viewer sees it.
+    func user(named username: String, viewer: Viewer) async throws -> User {
+        guard Validation.isPossibleUsername(username),
+              let user = try await store.user(usernameKey: Validation.usernameKey(username), viewer: viewer.id)
+        else { throw APIError.userNotFound(username) }
+        return user
+    }
+
+    /// The viewer a bearer token belongs to, or a 401 (unknown, logged out, expired).
+    ///
+    /// Tokens are never compared as text: the token is hashed (SHA-256) and the digest looked
+    /// up, so the time a lookup takes says nothing about how much of a guess was right.
+    func viewer(token: String) async throws -> Viewer {
+        guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.invalidToken }
+        let hash = SessionTokens.hash(token)
+        let session: SessionInfo
+        if let cached = sessions.session(for: hash) {
+            session = cached
+        } else {
+            guard let stored = try await store.session(tokenHash: hash) else { throw APIError.invalidToken }
+            sessions.store(stored, for: hash)
+            session = stored
+        }
+        guard session.expiresAt > now() else { throw APIError.expiredToken }
+        return Viewer(id: session.userId, username: session.username, tokenHash: hash)
+    }
+
+    /// When a token issued at `start` stops working.
+    func tokenExpiry(from start: Timestamp) -> Timestamp {
+        let lifetime = tokenLifetime.components
+        let ms = lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
+        return Timestamp(millisecondsSince1970: start.millisecondsSince1970 + ms)
+    }
+
+    static let accountGone = APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")
+}

@@ -1,0 +1,46 @@
+import ChirpModels
+
+/// A user's event stream as the API serves it, for the long-poll route and the WebSocket
+/// stream alike: stored events after a seq (a message event rebuilt from its message, as the
+/// live event carried it) and waiting for the next commit.
+struct EventService: Sendable {
+    let store: any EventStore
+    let hub: EventHub
+    /// The longest a long-poll waits, whatever it asks for.
+    let maxWait: Int
+
+    /// The user's events after `since`, at most `limit`.
+    func read(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
+        let rows = try await store.events(userId: userId, since: since, limit: limit)
+        return EventSlice(events: rows.events.map(Self.event(from:)), head: rows.head)
+    }
+
+    /// The events after `since`; when there are none and `wait` > 0, waits up to `wait`
+    /// seconds for a commit (collecting live-only events meanwhile) and reads again.
+    func poll(userId: Int64, since: Int64, limit: Int, wait: Int) async throws -> EventBatch {
+        var slice = try await read(userId: userId, since: since, limit: limit)
+        var live: [StoredEvent] = []
+        if slice.events.isEmpty, wait > 0 {
+            // Register before re-reading so a commit between the two reads still wakes us.
+            let listener = hub.listen(userId: userId)
+            defer { hub.remove(listener) }
+            slice = try await read(userId: userId, since: since, limit: limit)
+            if slice.events.isEmpty {
+                await listener.wait(timeout: .seconds(min(wait, maxWait)))
+                slice = try await read(userId: userId, since: since, limit: limit)
+                live = listener.takeLiveEvents()
+            }
+        }
+        return EventBatch(events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
+    }
+
+    /// A stored row as the event it is: its JSON, or its message's.
+    static func event(from row: EventRow) -> StoredEvent {
+        switch row.data {
+        case .json(let json):
+            return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: json)
+        case .message(let message):
+            return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: MessageRules().encode(message))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ChirpModels
+
+/// Direct messages: idempotent sends under the sender's rate limit, history pages,
+/// conversations, read markers and typing notices. The rules themselves are `MessageRules`;
+/// this type applies them and wakes the listeners after each commit.
+struct MessageService: Sendable {
+    let store: any MessageStore
+    let hub: EventHub
+    /// Other instances on the same database (PostgreSQL), for live-only events; nil with SQLite.
+    let bus: (any ClusterEventBus)?
+    /// Sends per sender and window, when `rateLimited`.
+    let limiter: SlidingWindowLimiter
+    let rateLimited: Bool
+    let metrics: ServerMetrics
+    let now: @Sendable () -> Timestamp
+
+    /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
+    /// or the stored message again when it is a retry. The outcome's `json` is the message as
+    /// the API's JSON when the send encoded it for its event.
+    func send(_ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String) async throws -> WriteOutcome<Message> {
+        guard Validation.isValidClientId(clientMessageId) else {
+            throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+        }
+        let text: String
+        do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
+        let new = NewMessage(sender: viewer, recipient: recipient, clientMessageId: clientMessageId, text: text, createdAt: now())
+        guard Validation.isPossibleUsername(recipient) else { throw APIError.userNotFound(recipient) }
+        let limiterKey = String(viewer.id)
+        if rateLimited, let wait = limiter.acquire(limiterKey) {
+            // A retry of a message already stored is answered even when the limit is reached.
+            if let existing = try await store.message(sender: viewer.id, clientMessageId: clientMessageId),
+               MessageRules.isRetry(existing, of: new) {
+                return WriteOutcome(value: existing, created: false)
+            }
+            throw APIError(
+                .tooManyRequests, APIErrorCode.rateLimited,
+                "You have sent too many messages; try again in \(wait) seconds.", retryAfter: wait)
+        }
+        let outcome: WriteOutcome<Message>
+        do {
+            outcome = try await store.sendMessage(new, decisions: MessageRules())
+        } catch {
+            if rateLimited { limiter.release(limiterKey) }
+            throw error
+        }
+        if outcome.created {
+            hub.publish(outcome.appended)
+            metrics.messagesSent.increment()
+        } else if rateLimited {
+            limiter.release(limiterKey)
+        }
+        return outcome
+    }
+
+    /// A page of the conversation with `peer`, oldest first: the newest `limit` (older than
+    /// `before`, the cursor going back), or with `after` the `limit` just newer than it (the
+    /// cursor going forwards).
+    func page(_ viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
+        let forwards = after != nil
+        guard Validation.isPossibleUsername(peer),
+              let found = try await store.messages(
+                viewer: viewer.id, peerKey: Validation.usernameKey(peer), after: after ?? 0, before: before ?? Int64.max,
+                ascending: forwards, limit: limit + 1)
+        else { throw APIError.userNotFound(peer) }
+        let more = found.count > limit
+        if forwards {
+            let items = Array(found.prefix(limit))
+            return Page(items: items, nextCursor: more ? items.last.map(\.id) : nil)
+        }
+        let items = Array(found.prefix(limit).reversed())
+        return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
+    }
+
+    /// The viewer's conversations, the one with the newest message first.
+    func conversations(_ viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
+        PageBuilder.newestFirst(try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
+    }
+
+    /// Marks `peer`'s messages up to `upTo` (a message of this conversation) read, and tells
+    /// `peer` with a `message.read` event when that changed anything.
+    func markRead(_ viewer: Viewer, peer: String, upTo rawUpTo: String) async throws {
+        guard let upTo = Validation.parseId(rawUpTo) else {
+            throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
+        }
+        guard Validation.isPossibleUsername(peer) else { throw APIError.userNotFound(peer) }
+        let reader = viewer.username
+        let receipt: @Sendable (String) throws -> String = { peerName in
+            try APIJSON.encode(ReadReceipt(reader: reader, peer: peerName, upTo: String(upTo)))
+        }
+        switch try await store.markRead(reader: viewer.id, peerKey: Validation.usernameKey(peer), upTo: upTo, at: now(), receipt: receipt) {
+        case .noSuchPeer:
+            throw APIError.userNotFound(peer)
+        case .noSuchMessage:
+            throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
+        case .unchanged:
+            return
+        case .marked(let appended):
+            hub.publish(appended)
+        }
+    }
+
+    /// Tells `peer` (live only, never stored) that the viewer is typing, if the viewer may
+    /// message them.
+    func typing(_ viewer: Viewer, to peer: String) async throws {
+        guard Validation.isPossibleUsername(peer),
+              let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: Validation.usernameKey(peer))
+        else { throw APIError.userNotFound(peer) }
+        if let refusal = MessageRules.refusal(sender: viewer.id, to: facts, named: peer) { throw refusal }
+        let at = now()
+        guard let event = hub.publishLive(to: facts.id, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: at)
+        else { return }
+        await bus?.publishLive(userId: facts.id, event: event)
+    }
+}

@@ -1,0 +1,44 @@
+import ChirpModels
+
+/// The server's services, one per feature, over one storage, and what the HTTP and stream
+/// layers share with them: the event hub, the stream keeper, metrics and the configuration.
+struct ServerServices: Sendable {
+    let configuration: ServerConfiguration
+    let hub: EventHub
+    /// Pings event-stream clients and drops those that stopped reading or answering.
+    let keeper: StreamKeeper
+    let metrics: ServerMetrics
+    let accounts: AccountService
+    let social: SocialService
+    let messages: MessageService
+    let tweets: TweetService
+    let events: EventService
+    let logs: ClientLogService
+
+    /// - Parameters:
+    ///   - sessions: recently verified sessions (PostgreSQL: capacity 0, see `SessionCache`).
+    ///   - bus: other instances on the same database (PostgreSQL); nil with SQLite.
+    init(
+        configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
+        sessions: SessionCache = SessionCache(), bus: (any ClusterEventBus)? = nil,
+        now: @escaping @Sendable () -> Timestamp = { .now() }
+    ) {
+        let metrics = ServerMetrics()
+        self.configuration = configuration
+        self.hub = hub
+        self.keeper = StreamKeeper(pingInterval: configuration.streamPingInterval)
+        self.metrics = metrics
+        self.accounts = AccountService(
+            store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
+            loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
+            tokenLifetime: configuration.tokenLifetime, now: now)
+        self.social = SocialService(store: storage, hub: hub, now: now)
+        self.messages = MessageService(
+            store: storage, hub: hub, bus: bus,
+            limiter: SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow),
+            rateLimited: configuration.rateLimitsEnabled, metrics: metrics, now: now)
+        self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now)
+        self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
+        self.logs = ClientLogService(store: storage, now: now)
+    }
+}

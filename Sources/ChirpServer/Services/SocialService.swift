@@ -1,0 +1,46 @@
+import ChirpModels
+
+/// The social graph: follow (which tells the followee), unfollow, and the two lists.
+struct SocialService: Sendable {
+    let store: any SocialStore
+    let hub: EventHub
+    let now: @Sendable () -> Timestamp
+
+    func follow(_ viewer: Viewer, username: String) async throws {
+        let key = try Self.key(username)
+        // Usernames are unique by key, so the same key is the same account.
+        if key == Validation.usernameKey(viewer.username) {
+            throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
+        }
+        let notice: @Sendable (User) throws -> String = { follower in try APIJSON.encode(FollowNotice(follower: follower)) }
+        guard let outcome = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), notice: notice) else {
+            throw APIError.userNotFound(username)
+        }
+        hub.publish(outcome.appended)
+    }
+
+    /// Unfollowing someone not followed is not an error.
+    func unfollow(_ viewer: Viewer, username: String) async throws {
+        guard try await store.unfollow(followerId: viewer.id, followeeKey: try Self.key(username)) != nil else {
+            throw APIError.userNotFound(username)
+        }
+    }
+
+    func followers(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
+        guard let rows = try await store.followers(ofKey: try Self.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        else { throw APIError.userNotFound(username) }
+        return PageBuilder.newestFirst(rows, limit: page.limit)
+    }
+
+    func following(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
+        guard let rows = try await store.following(ofKey: try Self.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        else { throw APIError.userNotFound(username) }
+        return PageBuilder.newestFirst(rows, limit: page.limit)
+    }
+
+    /// The lookup key of a username, or a 404 for a name no account can have.
+    static func key(_ username: String) throws -> String {
+        guard Validation.isPossibleUsername(username) else { throw APIError.userNotFound(username) }
+        return Validation.usernameKey(username)
+    }
+}
