@@ -16,11 +16,12 @@ struct MessageEventStorageTests {
         let (ann, bo) = try await Self.pair(storage)
 
         // A text that needs escaping, so the rebuilt JSON is not trivially the same.
-        let sent = try await storage.sendMessage(NewMessage(
+        let sent = try await storage.send(NewMessage(
             sender: ann, recipient: "bea", clientMessageId: "c-1", text: "\"hi\"\n\\ é 🐦",
             createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_123)))
         let json = try #require(sent.json)
-        _ = try await storage.markRead(viewer: bo, peer: "ann", upTo: Int64(sent.value.id)!, at: .now())
+        let marked = try await storage.markRead(reader: bo.id, peerKey: "ann", upTo: Int64(sent.value.id)!, at: .now(), receipt: { _ in "{}" })
+        guard case .marked = marked else { Issue.record("the message was not marked read: \(marked)"); return }
 
         let row = try await storage.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT data, message_id FROM events WHERE user_id = ? AND type = ?", arguments: [bo.id, EventType.messageCreated])
@@ -28,8 +29,9 @@ struct MessageEventStorageTests {
         #expect(row?["data"] == "", "the row holds a reference, not a copy of the JSON")
         #expect(row?["message_id"] == Int64(sent.value.id))
 
+        let events = EventService(store: storage, hub: EventHub(), maxWait: 0)
         for viewer in [ann, bo] {
-            let replay = try await storage.events(userId: viewer.id, since: 0, limit: 10).events
+            let replay = try await events.read(userId: viewer.id, since: 0, limit: 10).events
             let created = try #require(replay.first { $0.type == EventType.messageCreated })
             #expect(created.json == json, "\(viewer.username)'s replay equals the live event")
             #expect(created.createdAt == sent.value.createdAt)
@@ -62,7 +64,7 @@ struct MessageEventStorageTests {
 
         let storage = try SQLiteStorage(url: url)
         let slice = try await storage.events(userId: 1, since: 0, limit: 10)
-        #expect(slice.events.map(\.json) == [oldJSON])
+        #expect(slice.events.map(\.data) == [.json(oldJSON)])
         #expect(slice.head == 1)
     }
 
@@ -94,16 +96,10 @@ struct MessageEventStorageTests {
 
     /// Two accounts, `ann` and `Bea`, who follow each other.
     static func pair(_ storage: SQLiteStorage) async throws -> (Viewer, Viewer) {
-        let now = Timestamp.now()
-        var viewers: [Viewer] = []
-        for (index, name) in ["ann", "Bea"].enumerated() {
-            let user = try await storage.createAccount(
-                NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
-                session: NewSession(userId: 0, tokenHash: [UInt8(index)], createdAt: now, expiresAt: now))
-            viewers.append(Viewer(id: Int64(user.id)!, username: user.username, tokenHash: [UInt8(index)]))
-        }
-        _ = try await storage.follow(viewer: viewers[0], username: "bea", at: now)
-        _ = try await storage.follow(viewer: viewers[1], username: "ann", at: now)
-        return (viewers[0], viewers[1])
+        let ann = try await storage.account("ann", tokenHash: [0])
+        let bea = try await storage.account("Bea", tokenHash: [1])
+        try await storage.follow(ann, "bea")
+        try await storage.follow(bea, "ann")
+        return (ann, bea)
     }
 }

@@ -13,7 +13,7 @@ struct SQLiteFailureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
         let (ann, _) = try await MessageEventStorageTests.pair(storage)
-        let first = try await storage.sendMessage(
+        let first = try await storage.send(
             NewMessage(sender: ann, recipient: "bea", clientMessageId: "before", text: "kept", createdAt: .now()))
 
         // The database may not grow: a send that needs new pages fails with SQLITE_FULL.
@@ -22,22 +22,20 @@ struct SQLiteFailureTests {
             try db.execute(sql: "PRAGMA max_page_count = \(pages)")
         }
         let long = String(repeating: "a long message that needs pages of its own ", count: 60)
-        let refused = await #expect(throws: APIError.self) {
-            _ = try await storage.sendMessage(
+        let refused = await #expect(throws: StorageError.self) {
+            _ = try await storage.send(
                 NewMessage(sender: ann, recipient: "bea", clientMessageId: "during", text: long, createdAt: .now()))
         }
-        #expect(refused?.status == .serviceUnavailable)
-        #expect(refused?.code == APIErrorCode.unavailable)
-        #expect(refused?.retryAfter == 1)
+        Self.expectServiceUnavailable(refused)
 
         // Room again: the client's retry (same id) is stored once, and the first is still there.
         try await storage.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
-        let retried = try await storage.sendMessage(
+        let retried = try await storage.send(
             NewMessage(sender: ann, recipient: "bea", clientMessageId: "during", text: long, createdAt: .now()))
         #expect(retried.created)
-        let page = try await storage.messages(viewer: ann, peer: "bea", limit: 10, before: nil, after: nil)
-        #expect(page.items.map(\.clientMessageId) == ["before", "during"])
-        #expect(page.items.first?.id == first.value.id)
+        let page = try await storage.latestMessages(ann, "bea")
+        #expect(page.map(\.clientMessageId) == ["before", "during"])
+        #expect(page.first?.id == first.value.id)
     }
 
     @Test func aDamagedTableAnswersItsReadsWithA503AndTheRestStillServes() async throws {
@@ -46,9 +44,9 @@ struct SQLiteFailureTests {
         let file = directory.appendingPathComponent("chirp.sqlite")
         let storage = try SQLiteStorage(url: file)
         let (ann, bea) = try await MessageEventStorageTests.pair(storage)
-        _ = try await storage.sendMessage(
+        _ = try await storage.send(
             NewMessage(sender: ann, recipient: "bea", clientMessageId: "one", text: "hello", createdAt: .now()))
-        #expect(try await storage.messages(viewer: bea, peer: "ann", limit: 10, before: nil, after: nil).items.count == 1)
+        #expect(try await storage.latestMessages(bea, "ann").count == 1)
 
         // Everything into the main file, then the messages table's root page overwritten on
         // disk (as a failing disk might leave it), and the readers' page caches dropped.
@@ -64,13 +62,25 @@ struct SQLiteFailureTests {
         try handle.close()
         storage.pool.releaseMemory()
 
-        let refused = await #expect(throws: APIError.self) {
-            _ = try await storage.messages(viewer: bea, peer: "ann", limit: 10, before: nil, after: nil)
+        let refused = await #expect(throws: StorageError.self) {
+            _ = try await storage.latestMessages(bea, "ann")
         }
-        #expect(refused?.status == .serviceUnavailable)
-        #expect(refused?.code == APIErrorCode.unavailable)
-        #expect(refused?.retryAfter == 1)
+        Self.expectServiceUnavailable(refused)
         // The users table is whole: its reads still answer.
-        #expect(try await storage.user(username: "ann", viewer: bea.id).username == "ann")
+        #expect(try await storage.user(usernameKey: "ann", viewer: bea.id)?.username == "ann")
+    }
+
+    /// Storage says the database is unavailable, and the API answers that with a 503 that
+    /// clients retry after `Retry-After`.
+    static func expectServiceUnavailable(_ error: StorageError?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .unavailable(let cause)? = error else {
+            Issue.record("expected an unavailable database, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(!cause.isEmpty, "the cause is kept for the log", sourceLocation: sourceLocation)
+        let answer = APIError(StorageError.unavailable(cause: cause))
+        #expect(answer.status == .serviceUnavailable, sourceLocation: sourceLocation)
+        #expect(answer.code == APIErrorCode.unavailable, sourceLocation: sourceLocation)
+        #expect(answer.retryAfter == 1, sourceLocation: sourceLocation)
     }
 }

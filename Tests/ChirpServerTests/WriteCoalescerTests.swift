@@ -113,10 +113,7 @@ struct WriteCoalescerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
         let now = Timestamp.now()
-        let user = try await storage.createAccount(
-            NewAccount(username: "target", displayName: "t", passwordHash: "x", createdAt: now),
-            session: NewSession(userId: 0, tokenHash: [1], createdAt: now, expiresAt: now))
-        let id = Int64(user.id)!
+        let id = try await storage.account("target", tokenHash: [1], at: now).id
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<300 {
                 group.addTask {
@@ -137,21 +134,20 @@ struct WriteCoalescerTests {
         let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
         let now = Timestamp.now()
         func account(_ name: String, _ key: UInt8) async throws -> Viewer {
-            let user = try await storage.createAccount(
-                NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
-                session: NewSession(userId: 0, tokenHash: [key, 0], createdAt: now, expiresAt: now))
-            return Viewer(id: Int64(user.id)!, username: name, tokenHash: [key, 0])
+            try await storage.account(name, tokenHash: [key, 0], at: now)
         }
         let author = try await account("author", 0)
         let count = SQLiteStorage.appendChunk * 2 + 5
         var followers: [Viewer] = []
         for index in 0..<count {
             let follower = try await account("fan\(index)", UInt8(index + 1))
-            _ = try await storage.follow(viewer: follower, username: "author", at: now)
+            try await storage.follow(follower, "author", at: now)
             followers.append(follower)
         }
         // The author's stream holds one follow notice per follower before the tweet.
-        let outcome = try await storage.putTweet(NewTweet(author: author, clientTweetId: "t1", text: "to everyone", createdAt: now))
+        let outcome = try await storage.putTweet(
+            NewTweet(author: author, clientTweetId: "t1", text: "to everyone", createdAt: now),
+            replay: { $0 }, encode: { try APIJSON.encode($0) })
         #expect(outcome.appended.count == count + 1)
         #expect(Set(outcome.appended.map(\.userId)).count == count + 1)
         let authorEvents = try await storage.events(userId: author.id, since: 0, limit: 1000)

@@ -10,7 +10,7 @@ import ChirpModels
 /// message that one, is this a retry of a stored send) is decided by the service through the
 /// decisions it hands in (`SendDecisions`, the closures of the tweet writes): storage gathers
 /// the facts, asks, and writes what it was told to.
-typealias ChirpStorage = AccountStore & SocialStore & MessageStore & TweetStore & EventStore & ClientLogStore
+protocol ChirpStorage: AccountStore, SocialStore, MessageStore, TweetStore, EventStore, ClientLogStore {}
 
 /// Accounts and sessions.
 protocol AccountStore: Sendable {

@@ -1,0 +1,37 @@
+@testable import ChirpServer
+import ChirpModels
+
+/// Storage calls as the services make them, for tests that drive a storage directly.
+extension ChirpStorage {
+    /// Creates an account (with a session that is already expired) and returns it as a viewer.
+    func account(_ name: String, tokenHash: [UInt8], at now: Timestamp = .now()) async throws -> Viewer {
+        let user = try await createAccount(
+            NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
+            session: NewSession(userId: 0, tokenHash: tokenHash, createdAt: now, expiresAt: now))
+        guard let user else { throw FixtureError.usernameTaken(name) }
+        return Viewer(id: Int64(user.id)!, username: user.username, tokenHash: tokenHash)
+    }
+
+    /// `follower` follows `username`.
+    func follow(_ follower: Viewer, _ username: String, at now: Timestamp = .now()) async throws {
+        _ = try await follow(
+            followerId: follower.id, followeeKey: Validation.usernameKey(username), at: now,
+            notice: { try APIJSON.encode(FollowNotice(follower: $0)) })
+    }
+
+    /// A send decided by the messages service's rules.
+    func send(_ new: NewMessage) async throws -> WriteOutcome<Message> {
+        try await sendMessage(new, decisions: MessageRules())
+    }
+
+    /// The newest `limit` messages between `viewer` and `peer`, oldest first.
+    func latestMessages(_ viewer: Viewer, _ peer: String, limit: Int = 10) async throws -> [Message] {
+        let found = try await messages(
+            viewer: viewer.id, peerKey: Validation.usernameKey(peer), after: 0, before: Int64.max, ascending: false, limit: limit)
+        return (found ?? []).reversed()
+    }
+}
+
+enum FixtureError: Error {
+    case usernameTaken(String)
+}
