@@ -1,0 +1,52 @@
+import ChirpModels
+
+/// Direct messages.
+protocol MessageStore: Sendable {
+    /// Stores `new` if `decisions` say so, inside one transaction with both conversation rows
+    /// and both `message.created` events (their data `decisions.encode(message)`).
+    func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message>
+    /// The sender's message with this client id, if any.
+    func message(sender: Int64, clientMessageId: String) async throws -> Message?
+    /// What the may-message rule needs to know about a recipient; nil when there is none.
+    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts?
+    /// Messages between the two users with ids strictly between `after` and `before`, at most
+    /// `limit`, oldest first when `ascending` (else newest first); nil: no such peer.
+    func messages(
+        viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]?
+    /// The viewer's conversations, newest last message first (cursor: that message's id).
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>]
+    /// Marks the peer's messages up to `upTo` read and appends `message.read` to the peer's
+    /// stream, its data `receipt(peer's username)`.
+    func markRead(
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+    ) async throws -> MarkReadOutcome
+}
+
+/// A message to store.
+struct NewMessage: Sendable {
+    var sender: Viewer
+    var recipient: String
+    var clientMessageId: String
+    var text: String
+    var createdAt: Timestamp
+}
+
+/// A message's recipient, and the facts the may-message rule is decided on.
+struct RecipientFacts: Sendable, Equatable {
+    var id: Int64
+    var username: String
+    /// The recipient follows the sender.
+    var followsSender: Bool
+    /// The recipient has sent the sender a message before.
+    var hasWrittenToSender: Bool
+}
+
+/// What marking read did.
+enum MarkReadOutcome: Sendable {
+    case noSuchPeer
+    case noSuchMessage
+    /// Nothing was unread up to there.
+    case unchanged
+    case marked([AppendedEvent])
+}
