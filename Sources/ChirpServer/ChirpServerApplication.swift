@@ -34,6 +34,16 @@ public enum ChirpServerApplication {
             let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)
             services = ServerServices(configuration: configuration, storage: storage, hub: hub)
         }
+        return make(services: services, background: background, logger: logger, onListening: onListening)
+    }
+
+    /// The application over services already assembled (tests hand in a storage of their own),
+    /// running `background` beside the server.
+    static func make(
+        services: ServerServices, background: [any Service] = [], logger: Logger,
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
+        let configuration = services.configuration
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
         return Application(

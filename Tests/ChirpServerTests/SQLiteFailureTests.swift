@@ -38,6 +38,30 @@ struct SQLiteFailureTests {
         #expect(page.first?.id == first.value.id)
     }
 
+    @Test func overHTTPAFullDatabaseIsA503WithRetryAfterAndTheRetryIsStoredOnce() async throws {
+        let configuration = TestServer.configuration()
+        defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
+        let storage = try SQLiteStorage(url: configuration.databaseURL)
+        try await TestServer.run(storage: storage, configuration) { api in
+            let ann = try await api.register("ann")
+            let bea = try await api.register("bea")
+            try await api.follow(bea, "ann")
+            try await storage.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA max_page_count = \(try Int.fetchOne(db, sql: "PRAGMA page_count")!)")
+            }
+            let long = String(repeating: "a long message that needs pages of its own ", count: 60)
+            let body = try String(decoding: JSONEncoder().encode(["text": long]), as: UTF8.self)
+            let path = "/v1/conversations/bea/messages/during"
+            let refused = try await api.send(.PUT, path, token: ann.token, raw: body)
+            #expect(refused.status == 503 && refused.errorCode == APIErrorCode.unavailable)
+            #expect(refused.headers.first(name: "Retry-After") == "1")
+
+            try await storage.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            #expect(try await api.send(.PUT, path, token: ann.token, raw: body).status == 201)
+            #expect(try await api.send(.PUT, path, token: ann.token, raw: body).status == 200, "the retry is answered, not stored again")
+        }
+    }
+
     @Test func aDamagedTableAnswersItsReadsWithA503AndTheRestStillServes() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,4 @@
-import ChirpServer
+@testable import ChirpServer
 import Foundation
 import ServiceLifecycle
 import Logging
@@ -44,6 +44,27 @@ enum TestServer {
         }
     }
 
+    /// Runs a server over a SQLite storage the test holds (to do to it what a disk might).
+    static func run<T: Sendable>(
+        storage: SQLiteStorage, _ configuration: ServerConfiguration = configuration(),
+        _ body: @Sendable (APIHarness) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "chirp.test")
+        logger.logLevel = .critical
+        let services = ServerServices(configuration: configuration, storage: storage)
+        return try await serve(logger: logger, makeApp: { onListening in
+            ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
+        }, body)
+    }
+
+    private static func serve<T: Sendable>(
+        _ configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (APIHarness) async throws -> T
+    ) async throws -> T {
+        try await serve(logger: logger, makeApp: { onListening in
+            try await ChirpServerApplication.make(configuration: configuration, logger: logger, onListening: onListening)
+        }, body)
+    }
+
     /// Runs the application in a service group of its own until `body` is done, then shuts it
     /// down gracefully.
     ///
@@ -52,12 +73,12 @@ enum TestServer {
     /// and the graceful shutdown then waited for it forever. Tests here talk through
     /// `APIHarness`, so the server is run directly.)
     private static func serve<T: Sendable>(
-        _ configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (APIHarness) async throws -> T
+        logger: Logger,
+        makeApp: (_ onListening: @escaping @Sendable (String, Int) async -> Void) async throws -> any Service,
+        _ body: @Sendable (APIHarness) async throws -> T
     ) async throws -> T {
         let (ports, announce) = AsyncStream<Int>.makeStream()
-        let app = try await ChirpServerApplication.make(configuration: configuration, logger: logger) { _, port in
-            announce.yield(port)
-        }
+        let app = try await makeApp { _, port in announce.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
