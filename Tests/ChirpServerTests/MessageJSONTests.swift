@@ -24,7 +24,7 @@ struct MessageJSONTests {
 
     @Test func isWhatTheAPIEncoderWritesForOrdinaryText() throws {
         let original = Self.message(text: "see you at 5/6, \"the usual\" place\n")
-        let foundation = String(decoding: try JSONResponse.encoder().encode(original), as: UTF8.self)
+        let foundation = String(decoding: try APIJSON.encoder().encode(original), as: UTF8.self)
         #expect(MessageJSON.encode(original) == foundation)
     }
 }

@@ -69,9 +69,9 @@ struct AccountService: Sendable {
 
     /// Someone's profile as the viewer sees it.
     func user(named username: String, viewer: Viewer) async throws -> User {
-        guard Validation.isPossibleUsername(username),
-              let user = try await store.user(usernameKey: Validation.usernameKey(username), viewer: viewer.id)
-        else { throw APIError.userNotFound(username) }
+        guard let user = try await store.user(usernameKey: try UsernameLookup.key(username), viewer: viewer.id) else {
+            throw APIError.userNotFound(username)
+        }
         return user
     }
 

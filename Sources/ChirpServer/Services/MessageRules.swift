@@ -20,7 +20,7 @@ struct MessageRules: SendDecisions {
     /// Whether `existing` (stored under the same client id) is `new` sent again: the same
     /// text to the same recipient.
     static func isRetry(_ existing: Message, of new: NewMessage) -> Bool {
-        existing.text == new.text && Validation.usernameKey(existing.recipient) == Validation.usernameKey(new.recipient)
+        existing.text == new.text && Validation.usernameKey(existing.recipient) == new.recipientKey
     }
 
     /// Insert when the rule allows it. A refused send that retries a message already stored is

@@ -23,8 +23,9 @@ struct MessageService: Sendable {
         }
         let text: String
         do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
-        let new = NewMessage(sender: viewer, recipient: recipient, clientMessageId: clientMessageId, text: text, createdAt: now())
-        guard Validation.isPossibleUsername(recipient) else { throw APIError.userNotFound(recipient) }
+        let new = NewMessage(
+            sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.key(recipient), clientMessageId: clientMessageId,
+            text: text, createdAt: now())
         let limiterKey = String(viewer.id)
         if rateLimited, let wait = limiter.acquire(limiterKey) {
             // A retry of a message already stored is answered even when the limit is reached.
@@ -57,10 +58,9 @@ struct MessageService: Sendable {
     /// cursor going forwards).
     func page(_ viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
         let forwards = after != nil
-        guard Validation.isPossibleUsername(peer),
-              let found = try await store.messages(
-                viewer: viewer.id, peerKey: Validation.usernameKey(peer), after: after ?? 0, before: before ?? Int64.max,
-                ascending: forwards, limit: limit + 1)
+        guard let found = try await store.messages(
+            viewer: viewer.id, peerKey: try UsernameLookup.key(peer), after: after ?? 0, before: before ?? Int64.max,
+            ascending: forwards, limit: limit + 1)
         else { throw APIError.userNotFound(peer) }
         let more = found.count > limit
         if forwards {
@@ -82,12 +82,12 @@ struct MessageService: Sendable {
         guard let upTo = Validation.parseId(rawUpTo) else {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
-        guard Validation.isPossibleUsername(peer) else { throw APIError.userNotFound(peer) }
+        let peerKey = try UsernameLookup.key(peer)
         let reader = viewer.username
         let receipt: @Sendable (String) throws -> String = { peerName in
             try APIJSON.encode(ReadReceipt(reader: reader, peer: peerName, upTo: String(upTo)))
         }
-        switch try await store.markRead(reader: viewer.id, peerKey: Validation.usernameKey(peer), upTo: upTo, at: now(), receipt: receipt) {
+        switch try await store.markRead(reader: viewer.id, peerKey: peerKey, upTo: upTo, at: now(), receipt: receipt) {
         case .noSuchPeer:
             throw APIError.userNotFound(peer)
         case .noSuchMessage:
@@ -102,9 +102,9 @@ struct MessageService: Sendable {
     /// Tells `peer` (live only, never stored) that the viewer is typing, if the viewer may
     /// message them.
     func typing(_ viewer: Viewer, to peer: String) async throws {
-        guard Validation.isPossibleUsername(peer),
-              let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: Validation.usernameKey(peer))
-        else { throw APIError.userNotFound(peer) }
+        guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.key(peer)) else {
+            throw APIError.userNotFound(peer)
+        }
         if let refusal = MessageRules.refusal(sender: viewer.id, to: facts, named: peer) { throw refusal }
         let at = now()
         guard let event = hub.publishLive(to: facts.id, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: at)

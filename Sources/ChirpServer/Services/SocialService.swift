@@ -7,7 +7,7 @@ struct SocialService: Sendable {
     let now: @Sendable () -> Timestamp
 
     func follow(_ viewer: Viewer, username: String) async throws {
-        let key = try Self.key(username)
+        let key = try UsernameLookup.key(username)
         // Usernames are unique by key, so the same key is the same account.
         if key == Validation.usernameKey(viewer.username) {
             throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
@@ -21,26 +21,20 @@ struct SocialService: Sendable {
 
     /// Unfollowing someone not followed is not an error.
     func unfollow(_ viewer: Viewer, username: String) async throws {
-        guard try await store.unfollow(followerId: viewer.id, followeeKey: try Self.key(username)) != nil else {
+        guard try await store.unfollow(followerId: viewer.id, followeeKey: try UsernameLookup.key(username)) != nil else {
             throw APIError.userNotFound(username)
         }
     }
 
     func followers(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
-        guard let rows = try await store.followers(ofKey: try Self.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard let rows = try await store.followers(ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }
 
     func following(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
-        guard let rows = try await store.following(ofKey: try Self.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard let rows = try await store.following(ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
-    }
-
-    /// The lookup key of a username, or a 404 for a name no account can have.
-    static func key(_ username: String) throws -> String {
-        guard Validation.isPossibleUsername(username) else { throw APIError.userNotFound(username) }
-        return Validation.usernameKey(username)
     }
 }

@@ -43,7 +43,7 @@ struct TweetService: Sendable {
     }
 
     func tweets(by username: String, viewer: Viewer, page: PageRequest) async throws -> Page<Tweet> {
-        guard let rows = try await store.tweets(byKey: try SocialService.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard let rows = try await store.tweets(byKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }

@@ -26,7 +26,9 @@ protocol MessageStore: Sendable {
 /// A message to store.
 struct NewMessage: Sendable {
     var sender: Viewer
+    /// The recipient as the request named them, and that name's lookup key.
     var recipient: String
+    var recipientKey: String
     var clientMessageId: String
     var text: String
     var createdAt: Timestamp

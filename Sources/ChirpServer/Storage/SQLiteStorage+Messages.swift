@@ -8,7 +8,7 @@ extension SQLiteStorage {
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         try await write { db in
             let sender = new.sender
-            let facts = try Self.recipientFacts(db, key: Validation.usernameKey(new.recipient), sender: sender.id)
+            let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
             func earlier() throws -> Message? {
                 try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
             }

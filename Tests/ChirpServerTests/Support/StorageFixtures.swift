@@ -35,3 +35,12 @@ extension ChirpStorage {
 enum FixtureError: Error {
     case usernameTaken(String)
 }
+
+extension NewMessage {
+    /// A message to `recipient`, looked up by that name's key.
+    init(sender: Viewer, recipient: String, clientMessageId: String, text: String, createdAt: Timestamp) {
+        self.init(
+            sender: sender, recipient: recipient, recipientKey: Validation.usernameKey(recipient), clientMessageId: clientMessageId,
+            text: text, createdAt: createdAt)
+    }
+}

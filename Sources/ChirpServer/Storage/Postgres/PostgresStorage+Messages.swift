@@ -9,7 +9,7 @@ extension PostgresStorage {
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         try await write { scope in
             let sender = new.sender
-            let key = Validation.usernameKey(new.recipient)
+            let key = new.recipientKey
             // Both users locked first, in id order: a retried send arriving on two instances at
             // once, or two people writing to each other, queue here.
             let users = try await scope.rows("""
