@@ -30,9 +30,11 @@ extension PostgresStorage {
             let facts = RecipientFacts(
                 id: recipient, username: try recipientRow.value(1),
                 followsSender: try check.value(1), hasWrittenToSender: try check.value(2))
-            var existing: Message?
+            let existing: Message?
             if let existingId = try check.value(0, as: Int64?.self) {
                 existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId)).first
+            } else {
+                existing = nil
             }
             if case .replay(let earlier) = try decisions.decide(facts, for: new, earlier: { existing }) {
                 return WriteOutcome(value: earlier, created: false)
