@@ -1,4 +1,4 @@
-import ChirpClient
+@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
@@ -18,7 +18,7 @@ struct SyncEngineTests {
         let clock = TestClock()
         let session = try Fixture.session(mock, clock: clock)
         // alice's message is still pending locally when its event arrives.
-        let pending = try await session.outbox.enqueue(to: "bob", text: "hi bob")
+        let pending = try await session.ledger.addPending(to: "bob", text: "hi bob")
         let mine = Fixture.message(1, from: "alice", to: "bob", text: "hi bob", clientId: pending.clientMessageId)
         let theirs = Fixture.message(2, from: "bob", to: "alice", text: "hi alice")
         let events = [
