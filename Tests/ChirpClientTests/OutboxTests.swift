@@ -85,6 +85,21 @@ struct OutboxTests {
         await #expect(throws: OutboxError.notFailed(first.id)) { try await session.retry(first.id) }
     }
 
+    @Test func aRefusedSendIsLoggedAsAnErrorWithoutTheMessageText() async throws {
+        let mock = MockTransport()
+        let session = try Fixture.session(mock, clock: TestClock())
+        _ = Fixture.acceptSends(mock) { _ in Fixture.error(403, code: "dm_not_allowed", message: "bob does not follow you yet") }
+        let logs = CapturedLogs()
+        let outbox = Outbox(ledger: session.ledger, api: session.api, logger: logs.logger("chirp.outbox"))
+        _ = try await session.ledger.addPending(to: "bob", text: "a secret plan")
+        let report = try await outbox.drain().value
+        #expect(report.failed.count == 1)
+        let errors = logs.all.filter { $0.level == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.allText.contains("dm_not_allowed") == true, "\(errors)")
+        #expect(!logs.all.contains { $0.allText.contains("secret") || $0.allText.contains("token") }, "no text or token in the log")
+    }
+
     @Test func anUnreachableServerLeavesTheWholeQueueWaitingInOrder() async throws {
         let mock = MockTransport()
         let clock = TestClock()

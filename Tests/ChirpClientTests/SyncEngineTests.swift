@@ -107,6 +107,25 @@ struct SyncEngineTests {
         #expect(try await session.database.timeline.fetch(.all).map(\.text) == ["tweet"])
     }
 
+    @Test func aSyncFailureIsLoggedAsAnErrorWithoutTheToken() async throws {
+        let mock = MockTransport()
+        let clock = TestClock()
+        let session = try Fixture.session(mock, clock: clock)
+        mock.stub(.get, "/v1/events", answers: [Fixture.error(500, code: "internal", message: "boom")])
+        let logs = CapturedLogs()
+        let engine = SyncEngine(ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock,
+                                logger: logs.logger("chirp.sync"))
+        let run = Task { await engine.run() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while logs.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        run.cancel()
+        await run.value
+        let first = try #require(logs.all.first)
+        #expect(first.level == .error)
+        #expect(first.allText.contains("500"), "\(first.allText)")
+        #expect(!logs.all.contains { $0.allText.contains("token") || $0.allText.contains("Bearer") })
+    }
+
     @Test func fallsBackToLongPollingWhenTheWebSocketCannotOpen() async throws {
         let mock = MockTransport()
         let clock = TestClock()

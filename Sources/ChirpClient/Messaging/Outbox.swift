@@ -59,11 +59,11 @@ final class Outbox: Sendable {
     let ledger: LocalLedger
     let api: ChirpAPIClient
     let retries: RetryPolicy
-    private let logger = Logger(label: "chirp.outbox")
     private let flight: SingleFlight<OutboxReport>
 
-    /// An outbox writing through `ledger` and sending with `api`, each send retried by `retries`.
-    init(ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries) {
+    /// An outbox writing through `ledger` and sending with `api`, each send retried by
+    /// `retries`; failures the user does not see go to `logger`.
+    init(ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries, logger: Logger = Logger(label: "chirp.outbox")) {
         self.ledger = ledger
         self.api = api
         self.retries = retries

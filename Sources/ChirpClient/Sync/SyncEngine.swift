@@ -54,15 +54,16 @@ public actor SyncEngine {
     let pollWait = 25
     /// Called each time the live stream opens (the outbox drains then: back online).
     let onLive: @Sendable () async -> Void
-    let logger = Logger(label: "chirp.sync")
+    let logger: Logger
     private var cursor: Int64?
     private var failures = 0
 
     /// An engine for the user `ledger.username`.
     init(
         ledger: LocalLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil,
-        onLive: @escaping @Sendable () async -> Void = {}
+        onLive: @escaping @Sendable () async -> Void = {}, logger: Logger = Logger(label: "chirp.sync")
     ) {
+        self.logger = logger
         self.database = ledger.database
         self.ledger = ledger
         self.api = api
