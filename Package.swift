@@ -137,7 +137,7 @@ let package = Package(
 
         .target(
             name: "ChirpTerminal",
-            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpModules", "ChirpStore"],
+            dependencies: ["ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpModules", "ChirpStore"],
             swiftSettings: strict
         ),
 

@@ -5,77 +5,158 @@ import ChirpNetworking
 import ChirpPersistence
 import Foundation
 
-/// Everything one logged-in user's client needs, over their user context: the API client
-/// carrying their token, their local database and data center, the message ledger, the
-/// outbox, the sync engine and typing. Reads come from the local database; `refresh…` calls
-/// bring it up to date through the data center.
+/// One logged-in user's client, and the only way the terminal app, the CLI commands and the
+/// client modules reach that user's data. Callers see plain values (`ConversationSummary`,
+/// `LocalMessage`, `FollowEntry`, `TimelineEntry`); the database, its repositories and the
+/// writers behind them are internal to ChirpClient.
+///
+/// - Reads come from the local database; `refresh: true` first brings it up to date from the
+///   server through the `DataCenter` (fresh-enough skipping, one call for concurrent asks),
+///   which hands each reply to `LocalLedger`, the one writer of every local table.
+/// - Writes: `enqueue` stores a pending row and returns it before any network call; the
+///   outbox's single-flight drain sends it in the background (`send` also waits for it).
+/// - `changes()` is one stream of what the ledger wrote; `sync` keeps the database in step
+///   with the server's events.
 public final class UserSession: Sendable {
     /// Whose session it is, as registered.
     public let username: String
     /// The user's context (directory, token, settings).
     public let context: UserContext
+    /// The network client carrying the user's token (for calls that keep nothing locally).
     public let api: ChirpAPIClient
-    public let database: ClientDatabase
-    public let dataCenter: DataCenter
-    public let ledger: MessageLedger
-    public let outbox: Outbox
+    /// Keeps the local database in step with the user's event stream.
     public let sync: SyncEngine
-    /// Sends "typing" notices while the user types.
-    public let typingSender: TypingSender
+    let database: ClientDatabase
+    let dataCenter: DataCenter
+    let ledger: LocalLedger
+    let outbox: Outbox
+    let typingSender: TypingSender
 
-    /// Opens `context`'s database; `api` must carry the user's token.
+    /// Opens `context`'s database; `api` must carry the user's token. `outboxRetries` is how
+    /// the network layer retries each send of the outbox.
     public init(context: UserContext, api: ChirpAPIClient, source: (any LiveEventSource)? = nil, clock: ClientClock = .live,
-                outboxPersistence: Outbox.Persistence = .init()) throws {
+                outboxRetries: RetryPolicy? = nil) throws {
         username = context.username
         self.context = context
         self.api = api
         database = try ClientDatabase(url: context.databaseURL)
-        dataCenter = DataCenter(client: api.client)
-        database.register(in: dataCenter)
-        ledger = MessageLedger(database: database, username: context.username)
-        outbox = Outbox(ledger: ledger, api: api, clock: clock, persistence: outboxPersistence)
-        sync = SyncEngine(ledger: ledger, api: api, source: source ?? WebSocketEventSource(server: api.client.server), clock: clock)
+        let ledger = LocalLedger(database: database, username: context.username)
+        self.ledger = ledger
+        dataCenter = DataCenter(client: api.client, now: clock.now)
+        ledger.register(in: dataCenter)
+        let outbox = Outbox(ledger: ledger, api: api, retries: outboxRetries ?? Outbox.sendRetries)
+        self.outbox = outbox
+        // Back online: what was queued goes out, without holding up the stream.
+        sync = SyncEngine(ledger: ledger, api: api, source: source ?? WebSocketEventSource(server: api.client.server), clock: clock,
+                          onLive: { _ = await outbox.drain() })
         let api = api
         typingSender = TypingSender(clock: clock) { peer in _ = try? await api.send(ChirpEndpoints.Typing(to: peer)) }
     }
 
-    /// Stores a message as pending and tries to send everything pending; returns the stored
-    /// message (as it stands after the attempt) and the outbox report.
-    public func send(_ text: String, to recipient: String) async throws -> (message: LocalMessage, report: OutboxReport) {
-        let pending = try await outbox.enqueue(to: recipient, text: text)
-        typingSender.stopped(to: recipient)
-        let report = try await outbox.flush()
+    // MARK: reads
+
+    /// The conversation list, latest first; with `includingFollowers`, followers not written to
+    /// yet follow it (they can be). With `refresh`, brought up to date from the server first
+    /// (its errors are thrown).
+    public func conversations(refresh: Bool, includingFollowers: Bool = true) async throws -> [ConversationSummary] {
+        if refresh {
+            try await dataCenter.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
+            if includingFollowers {
+                try await dataCenter.update(FollowEntry.self, with: ChirpEndpoints.ListUsers(.followers, of: username, page: PageParameters(limit: 100)))
+            }
+        }
+        let conversations = try await database.conversations.fetch(ConversationSummary.newestFirst)
+        guard includingFollowers else { return conversations }
+        let known = Set(conversations.map(\.id))
+        let followers = try await database.follows.fetch(FollowEntry.list("followers", of: username))
+        return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
+    }
+
+    /// The newest `limit` messages with `peer`, oldest first, and whether older ones are
+    /// stored. With `refresh`, the newest page (at most 100) is merged from the server first.
+    public func messages(with peer: String, limit: Int, refresh: Bool) async throws -> (items: [LocalMessage], hasOlder: Bool) {
+        if refresh {
+            try await dataCenter.update(LocalMessage.self, with: ChirpEndpoints.ListMessages(with: peer, limit: min(max(limit, 1), 100)))
+        }
+        let rows = try await database.messages(with: peer, limit: limit + 1)
+        return (Array(rows.suffix(limit)), rows.count > limit)
+    }
+
+    /// `owner`'s followers or following list (first 100), newest follow first.
+    public func follows(_ relation: ChirpEndpoints.ListUsers.Relation, of owner: String, refresh: Bool) async throws -> [FollowEntry] {
+        let request = ChirpEndpoints.ListUsers(relation, of: owner, page: PageParameters(limit: 100))
+        if refresh { try await dataCenter.update(FollowEntry.self, with: request) }
+        return try await database.follows.fetch(FollowEntry.list(request.relationName, of: owner))
+    }
+
+    /// The newest `limit` tweets of the timeline, newest first.
+    public func timeline(limit: Int, refresh: Bool) async throws -> [TimelineEntry] {
+        if refresh { try await dataCenter.update(TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: min(max(limit, 1), 100)))) }
+        return try await database.timeline.fetch(TimelineEntry.newestFirst.limit(limit))
+    }
+
+    /// Messages waiting to be sent, in the order they were written.
+    public func pendingMessages() async throws -> [LocalMessage] {
+        try await database.pendingMessages()
+    }
+
+    /// A user's profile, from the server (nothing is stored).
+    public func profile(_ username: String) async throws -> User {
+        try await api.send(ChirpEndpoints.GetUser(username))
+    }
+
+    /// This user's own profile, from the server (nothing is stored).
+    public func me() async throws -> User {
+        try await api.send(ChirpEndpoints.Me())
+    }
+
+    // MARK: writes
+
+    /// Stores a message as pending and returns it at once (no network call waited for); the
+    /// outbox's drain sends it in the background. Throws `OutboxError.invalidText` (nothing
+    /// stored) for an empty or too long text.
+    @discardableResult
+    public func enqueue(_ text: String, to peer: String) async throws -> LocalMessage {
+        try await enqueueAndDrain(text, to: peer).message
+    }
+
+    /// Stores a message as pending and waits for the drain that tries it; returns the message
+    /// as it stands after that (sent, still pending, or failed) and what the drain did.
+    public func send(_ text: String, to peer: String) async throws -> (message: LocalMessage, report: OutboxReport) {
+        let (pending, drain) = try await enqueueAndDrain(text, to: peer)
+        let report = try await drain.value
         let current = try await database.messages.fetch(id: pending.id) ?? pending
         return (current, report)
     }
 
-    /// Sends the outbox, then applies every event missed: what `chirp sync` does.
+    private func enqueueAndDrain(_ text: String, to peer: String) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+        let queued = try await outbox.enqueue(to: peer, text: text)
+        typingSender.stopped(to: peer)
+        return queued
+    }
+
+    /// Puts a failed message back in the outbox and waits for the drain that tries it again.
+    /// Throws `OutboxError.notFailed` if `localId` names no failed message.
+    @discardableResult
+    public func retry(_ localId: String) async throws -> OutboxReport {
+        try await outbox.retry(localId)
+    }
+
+    /// Sends what the outbox holds: starts a drain or, while one runs, waits for the pass after
+    /// it (so everything pending now is tried). Any number of callers share the passes.
+    @discardableResult
+    public func drainOutbox() async throws -> OutboxReport {
+        try await outbox.drain().value
+    }
+
+    /// Sends the outbox, then applies every event missed: what `chirp sync` does. Throws when
+    /// the server cannot be reached and messages wait.
     @discardableResult
     public func synchronize() async throws -> (outbox: OutboxReport, events: Int) {
-        let report = try await outbox.flush()
+        let report = try await drainOutbox()
         if let blocked = report.blockedBy, report.stillPending > 0, blocked.status == nil { throw blocked }
         let events = try await sync.catchUp()
         return (report, events)
-    }
-
-    /// Refreshes a conversation's newest messages.
-    public func refreshMessages(with peer: String, limit: Int = 50) async throws {
-        try await dataCenter.update(LocalMessage.self, with: ChirpEndpoints.ListMessages(with: peer, limit: limit))
-    }
-
-    /// Refreshes the conversation list.
-    public func refreshConversations() async throws {
-        try await dataCenter.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
-    }
-
-    /// Refreshes `owner`'s followers or following list (first 100).
-    public func refreshFollows(_ relation: ChirpEndpoints.ListUsers.Relation, of owner: String) async throws {
-        try await dataCenter.update(FollowEntry.self, with: ChirpEndpoints.ListUsers(relation, of: owner, page: PageParameters(limit: 100)))
-    }
-
-    /// Refreshes the newest page of the timeline.
-    public func refreshTimeline(limit: Int = 50) async throws {
-        try await dataCenter.update(TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: limit)))
     }
 
     /// Marks everything `peer` sent so far as read (on the server and here).
@@ -92,7 +173,30 @@ public final class UserSession: Sendable {
     /// adds it to the local timeline.
     public func tweet(_ text: String) async throws -> Tweet {
         let tweet = try await api.send(ChirpEndpoints.PostTweet(clientTweetId: UUID().uuidString, text: text))
-        try await database.timeline.save([TimelineEntry(tweet)])
+        try await ledger.add(timeline: [TimelineEntry(tweet)])
         return tweet
+    }
+
+    /// Follows `username` (their tweets join the timeline).
+    public func follow(_ username: String) async throws {
+        _ = try await api.send(ChirpEndpoints.Follow(username))
+    }
+
+    /// Stops following `username`.
+    public func unfollow(_ username: String) async throws {
+        _ = try await api.send(ChirpEndpoints.Unfollow(username))
+    }
+
+    // MARK: live
+
+    /// Every change the ledger writes from now on (messages of a conversation, the conversation
+    /// list, a follow list, the timeline), until the consumer stops.
+    public func changes() -> AsyncStream<LocalChange> {
+        ledger.changes.stream()
+    }
+
+    /// A keystroke in the conversation with `peer`: sends a "typing" notice when one is due.
+    public func typing(to peer: String) async {
+        await typingSender.keystroke(to: peer)
     }
 }

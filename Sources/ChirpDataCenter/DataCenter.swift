@@ -2,27 +2,27 @@ import ChirpNetworking
 import ChirpPersistence
 import Synchronization
 
-/// Reads come from the local store, writes come from the network: `update(with:)` calls a
-/// model's refresh endpoint, turns the reply into records and writes them all in one
-/// transaction, and everyone observing that model through a `DataAccessObject` sees the new
-/// values. Errors reach the caller; a failed refresh leaves the stored data as it was.
+/// Brings stored models up to date from the network without writing them itself:
+/// `update(with:)` calls a model's refresh endpoint (unless the last refresh of the same
+/// request is fresh enough, and sharing one call among concurrent updates of it), turns the
+/// reply into records and hands them to the `RecordWriter` registered for the model, the app's
+/// one writer of that table. Errors reach the caller; a failed refresh hands nothing over.
 ///
 /// ```swift
 /// let center = DataCenter(client: client)
-/// center.register(SQLiteRepository<Follower>(store: store))
+/// center.register(RecordWriter<Follower> { records, scope in try await store.replaceFollowers(records, in: scope) })
 /// try await center.update(Follower.self, with: ListFollowers(owner: "alice"), policy: .ifOlderThan(.seconds(60)))
-/// for try await followers in center.access(Follower.self).observeAll() { render(followers) }
 /// ```
 public final class DataCenter: Sendable {
-    private struct RepositoryBox: @unchecked Sendable {
-        // Holds an `any Repository<Model>`; only read back as the same `Model`.
-        let repository: Any
+    private struct WriterBox: @unchecked Sendable {
+        // Holds a `RecordWriter<Model>`; only read back as the same `Model`.
+        let writer: Any
     }
 
     /// The client that refresh calls go through.
     public let client: APIClient
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let repositories = Mutex<[ObjectIdentifier: RepositoryBox]>([:])
+    private let writers = Mutex<[ObjectIdentifier: WriterBox]>([:])
     private let lastRefresh = Mutex<[String: ContinuousClock.Instant]>([:])
     private let inFlight = Mutex<[String: Task<Int, any Error>]>([:])
 
@@ -32,22 +32,16 @@ public final class DataCenter: Sendable {
         self.now = now
     }
 
-    /// Makes a model's repository known; call once per model at start-up.
-    public func register<Model: StoredRecord>(_ repository: any Repository<Model>) {
-        repositories.withLock { $0[ObjectIdentifier(Model.self)] = RepositoryBox(repository: repository) }
+    /// Makes a model's writer known; call once per model at start-up.
+    public func register<Model: StoredRecord>(_ writer: RecordWriter<Model>) {
+        writers.withLock { $0[ObjectIdentifier(Model.self)] = WriterBox(writer: writer) }
     }
 
-    /// The repository registered for a model.
-    public func repository<Model: StoredRecord>(for type: Model.Type) throws(DataCenterError) -> any Repository<Model> {
-        guard let box = repositories.withLock({ $0[ObjectIdentifier(Model.self)] }),
-              let repository = box.repository as? any Repository<Model>
+    /// The writer registered for a model.
+    func writer<Model: StoredRecord>(for type: Model.Type) throws(DataCenterError) -> RecordWriter<Model> {
+        guard let box = writers.withLock({ $0[ObjectIdentifier(Model.self)] }), let writer = box.writer as? RecordWriter<Model>
         else { throw .notRegistered(String(describing: Model.self)) }
-        return repository
-    }
-
-    /// Reading access to a model's stored records.
-    public func access<Model: StoredRecord>(_ type: Model.Type) throws(DataCenterError) -> DataAccessObject<Model> {
-        DataAccessObject(repository: try repository(for: type))
+        return writer
     }
 
     /// Refreshes a model from the network unless the policy says the stored data is fresh.
@@ -56,7 +50,7 @@ public final class DataCenter: Sendable {
     public func update<Model: DataCenterManaged>(
         _ type: Model.Type = Model.self, with request: Model.Refresh, policy: FreshnessPolicy = .always
     ) async throws -> UpdateOutcome {
-        let repository = try repository(for: Model.self)
+        let writer = try writer(for: Model.self)
         let key = Self.key(Model.self, request)
         if case .ifOlderThan(let age) = policy, let last = lastRefresh.withLock({ $0[key] }), now() - last < age {
             return .fresh
@@ -67,11 +61,7 @@ public final class DataCenter: Sendable {
             let task = Task<Int, any Error> {
                 let response = try await client.send(request)
                 let records = try Model.records(from: response, for: request)
-                if let scope = Model.scope(of: request) {
-                    try await repository.replace(matching: scope, with: records)
-                } else {
-                    try await repository.save(records)
-                }
+                try await writer.write(records, Model.scope(of: request))
                 return records.count
             }
             table[key] = task

@@ -2,7 +2,8 @@ import ChirpNetworking
 import ChirpPersistence
 
 /// A stored model that the network keeps fresh: which call refreshes it, how a reply becomes
-/// records, and which stored records a reply replaces.
+/// records, and which stored records a reply stands for (its `RecordWriter` decides how they
+/// meet what is stored).
 ///
 /// ```swift
 /// extension Follower: DataCenterManaged {

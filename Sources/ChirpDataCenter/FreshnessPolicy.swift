@@ -8,7 +8,7 @@ public enum FreshnessPolicy: Sendable, Hashable {
 
 /// What `DataCenter.update` did.
 public enum UpdateOutcome: Sendable, Hashable {
-    /// Fetched and stored this many records.
+    /// Fetched this many records and handed them to the model's writer.
     case refreshed(count: Int)
     /// Skipped: the last refresh is recent enough.
     case fresh
@@ -16,12 +16,12 @@ public enum UpdateOutcome: Sendable, Hashable {
 
 /// Failures of the data center itself (network and storage errors pass through unchanged).
 public enum DataCenterError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No repository was registered for this model type.
+    /// No writer was registered for this model type.
     case notRegistered(String)
 
     public var description: String {
         switch self {
-        case .notRegistered(let type): "no repository registered for \(type); call DataCenter.register(_:) at start-up"
+        case .notRegistered(let type): "no writer registered for \(type); call DataCenter.register(_:) at start-up"
         }
     }
 }

@@ -1,9 +1,14 @@
 /// How an idempotent call is retried after a transient failure: up to `maxRetries` more
 /// attempts, waiting `base × 2^attempt` (capped at `maxDelay`) with jitter, or longer when the
-/// server says so in `Retry-After`.
+/// server says so in `Retry-After`. A server that cannot be reached at all (no connection) may
+/// get fewer attempts than one that answers "busy": `unreachableRetries`.
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts after the first; 0 never retries.
     public var maxRetries: Int
+    /// Attempts after the first when no connection could be made (`NetworkError.transport`);
+    /// `nil`: `maxRetries`. Lets an offline client give up quickly while a busy server (429,
+    /// 5xx, timeouts) still gets patience.
+    public var unreachableRetries: Int?
     /// The wait before the first retry, doubled for each further one.
     public var baseDelay: Duration
     /// The longest wait between attempts (unless `Retry-After` asks for more).
@@ -12,8 +17,12 @@ public struct RetryPolicy: Sendable, Hashable {
     public var jitter: Double
 
     /// Creates a policy; `jitter` is clamped to 0…1.
-    public init(maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), jitter: Double = 0.5) {
+    public init(
+        maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), jitter: Double = 0.5,
+        unreachableRetries: Int? = nil
+    ) {
         self.maxRetries = maxRetries
+        self.unreachableRetries = unreachableRetries
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.jitter = min(max(jitter, 0), 1)
@@ -23,6 +32,12 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let `default` = RetryPolicy(maxRetries: 3)
     /// Never retry.
     public static let none = RetryPolicy(maxRetries: 0)
+
+    /// How many retries `failure` allows.
+    public func retries(after failure: NetworkError) -> Int {
+        if case .transport = failure { return unreachableRetries ?? maxRetries }
+        return maxRetries
+    }
 
     /// The wait before retry number `attempt` (0-based), given a random value in 0..<1 and the
     /// server's `Retry-After`, which is honoured when it asks for longer.

@@ -5,15 +5,8 @@ import Synchronization
 /// in their stored form (through the same column coding as SQLite), so both implementations
 /// agree on what a record round-trips to and on how queries compare values.
 public final class InMemoryRepository<Record: StoredRecord>: Repository {
-    private struct Observer {
-        var query: RecordQuery
-        var continuation: AsyncThrowingStream<[Record], any Error>.Continuation
-        var last: [[String: StoredValue]]?
-    }
-
     private struct State {
         var rows: [StoredValue: [String: StoredValue]] = [:]
-        var observers: [UUID: Observer] = [:]
     }
 
     private let state = Mutex(State())
@@ -67,47 +60,11 @@ public final class InMemoryRepository<Record: StoredRecord>: Repository {
         }
     }
 
-    public func observe(_ query: RecordQuery) -> AsyncThrowingStream<[Record], any Error> {
-        let (stream, continuation) = AsyncThrowingStream<[Record], any Error>.makeStream()
-        let id = UUID()
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
-        }
-        let initial = state.withLock { state -> [[String: StoredValue]] in
-            let rows = Self.select(query, from: state.rows)
-            state.observers[id] = Observer(query: query, continuation: continuation, last: rows)
-            return rows
-        }
-        Self.yield(initial, to: continuation)
-        return stream
-    }
-
     // MARK: internals
 
-    /// Applies a change, then tells every observer whose result changed.
+    /// Applies a change under the lock.
     private func mutate(_ change: (inout State) -> Int) -> Int {
-        let (result, notifications) = state.withLock { state -> (Int, [([[String: StoredValue]], AsyncThrowingStream<[Record], any Error>.Continuation)]) in
-            let result = change(&state)
-            var notifications: [([[String: StoredValue]], AsyncThrowingStream<[Record], any Error>.Continuation)] = []
-            for (id, observer) in state.observers {
-                let rows = Self.select(observer.query, from: state.rows)
-                if rows != observer.last {
-                    state.observers[id]?.last = rows
-                    notifications.append((rows, observer.continuation))
-                }
-            }
-            return (result, notifications)
-        }
-        for (rows, continuation) in notifications { Self.yield(rows, to: continuation) }
-        return result
-    }
-
-    private static func yield(_ rows: [[String: StoredValue]], to continuation: AsyncThrowingStream<[Record], any Error>.Continuation) {
-        do {
-            continuation.yield(try rows.map { try ColumnDecoder.decode(Record.self, from: $0) })
-        } catch {
-            continuation.finish(throwing: error)
-        }
+        state.withLock { change(&$0) }
     }
 
     private static func select(_ query: RecordQuery, from rows: [StoredValue: [String: StoredValue]]) -> [[String: StoredValue]] {

@@ -4,7 +4,7 @@
 /// ```swift
 /// let notes: any Repository<Note> = try SQLiteRepository(store: store)
 /// try await notes.save([Note(id: "1", text: "hello", updatedAt: 1)])
-/// for try await current in notes.observe(.all.order(by: "updatedAt")) { render(current) }
+/// let recent = try await notes.fetch(.all.order(by: "updatedAt", ascending: false).limit(10))
 /// ```
 public protocol Repository<Record>: Sendable {
     associatedtype Record: StoredRecord
@@ -24,7 +24,4 @@ public protocol Repository<Record>: Sendable {
     @discardableResult func delete(ids: [Record.ID]) async throws -> Int
     /// Deletes what the query selects; returns how many were deleted.
     @discardableResult func delete(matching query: RecordQuery) async throws -> Int
-    /// The query's result now and after every change that alters it (never the same value
-    /// twice in a row). Ends when the caller stops iterating.
-    func observe(_ query: RecordQuery) -> AsyncThrowingStream<[Record], any Error>
 }

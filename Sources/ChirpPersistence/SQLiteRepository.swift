@@ -86,29 +86,6 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
         }
     }
 
-    public func observe(_ query: RecordQuery) -> AsyncThrowingStream<[Record], any Error> {
-        let (sql, arguments) = SQLBuilder.select(query, table: table)
-        let observation = ValueObservation.tracking { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(SQLBuilder.storedRow)
-        }.removeDuplicates()
-        let pool = store.pool
-        let (stream, continuation) = AsyncThrowingStream<[Record], any Error>.makeStream()
-        let task = Task {
-            do {
-                for try await rows in observation.values(in: pool) {
-                    continuation.yield(try rows.map { try ColumnDecoder.decode(Record.self, from: $0) })
-                }
-                continuation.finish()
-            } catch let error as DatabaseError {
-                continuation.finish(throwing: PersistenceError.database(error.description))
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-
     /// The record's values in table column order; a property with no column is an error.
     private func encodeRow(_ record: Record) throws -> [DatabaseValue] {
         let encoded = try ColumnEncoder.encode(record)

@@ -1,4 +1,4 @@
-import ChirpClient
+@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpPersistence
@@ -98,7 +98,7 @@ struct EndToEndTests {
         let offline = try homes["alice"]!.chirp("conversations")
         #expect(offline.status != 0)
         #expect(offline.output.contains("cannot reach the server"))
-        #expect(try await homes["alice"]!.session().database.pendingMessages().count == 20)
+        #expect(try await homes["alice"]!.session().pendingMessages().count == 20)
 
         server = try await ServerProcess(dataDirectory: data, port: port)
         let sync = try homes["alice"]!.chirp("sync")
@@ -116,8 +116,9 @@ struct EndToEndTests {
         // Accounts first; then the server comes back with chaos, which slows every request (and
         // fails some), so the kill lands mid-flush.
         let (server, homes) = try await Self.chaosServer(["alice", "bob"], rate: "0.2")
-        let outbox = try homes["alice"]!.session().outbox
-        for index in 0..<30 { _ = try await outbox.enqueue(to: "bob", text: "outbox \(index)") }
+        // Queued in this process without draining: the `chirp sync` process below sends them.
+        let ledger = try homes["alice"]!.session().ledger
+        for index in 0..<30 { _ = try await ledger.addPending(to: "bob", text: "outbox \(index)") }
 
         let flushing = try homes["alice"]!.start("sync")
         let bob = try homes["bob"]!.session()
@@ -128,13 +129,13 @@ struct EndToEndTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         flushing.stop(signal: SIGKILL)
-        let pendingAfterKill = try await homes["alice"]!.session().database.pendingMessages().count
+        let pendingAfterKill = try await homes["alice"]!.session().pendingMessages().count
         #expect(pendingAfterKill > 0, "the kill came after the outbox was empty; nothing was tested")
 
         let rerun = try homes["alice"]!.chirp("sync")
         #expect(rerun.status == 0, "\(rerun.output)")
         #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!) == (0..<30).map { "outbox \($0)" })
-        #expect(try await homes["alice"]!.session().database.pendingMessages().isEmpty)
+        #expect(try await homes["alice"]!.session().pendingMessages().isEmpty)
     }
 
     @Test func underChaosTwoHundredSendsArriveExactlyOnceInOrder() async throws {
@@ -142,12 +143,12 @@ struct EndToEndTests {
         let plan: [(sender: String, recipient: String)] = [("alice", "bob"), ("alice", "carol"), ("bob", "alice"), ("bob", "carol")]
         let sessions = try ["alice": homes["alice"]!.session(), "bob": homes["bob"]!.session()]
         for (sender, recipient) in plan {
-            for index in 0..<50 { _ = try await sessions[sender]!.outbox.enqueue(to: recipient, text: "\(sender)→\(recipient) \(index)") }
+            for index in 0..<50 { _ = try await sessions[sender]!.ledger.addPending(to: recipient, text: "\(sender)→\(recipient) \(index)") }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for session in sessions.values {
                 group.addTask {
-                    for _ in 0..<10 where try await !session.outbox.flush().isDrained {}
+                    for _ in 0..<10 where try await !session.drainOutbox().isDrained {}
                 }
             }
             try await group.waitForAll()
@@ -179,9 +180,9 @@ struct EndToEndTests {
 
         try await server.stop(signal: SIGTERM)
         // alice writes while the server is down; the messages wait in her outbox.
-        for index in 0..<5 { _ = try await alice.outbox.enqueue(to: "bob", text: "during \(index)") }
+        for index in 0..<5 { _ = try await alice.enqueue("during \(index)", to: "bob") }
         server = try await ServerProcess(dataDirectory: data, port: port)
-        #expect(try await alice.outbox.flush().isDrained)
+        #expect(try await alice.drainOutbox().isDrained)
         for index in 0..<5 { _ = try await alice.send("after \(index)", to: "bob") }
         #expect(try await watch.waitFor(timeout: .seconds(30)) { $0.contains("after 4") }, "\(watch.output)")
         watch.stop()

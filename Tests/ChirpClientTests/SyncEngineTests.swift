@@ -1,4 +1,4 @@
-import ChirpClient
+@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
@@ -18,7 +18,7 @@ struct SyncEngineTests {
         let clock = TestClock()
         let session = try Fixture.session(mock, clock: clock)
         // alice's message is still pending locally when its event arrives.
-        let pending = try await session.outbox.enqueue(to: "bob", text: "hi bob")
+        let pending = try await session.ledger.addPending(to: "bob", text: "hi bob")
         let mine = Fixture.message(1, from: "alice", to: "bob", text: "hi bob", clientId: pending.clientMessageId)
         let theirs = Fixture.message(2, from: "bob", to: "alice", text: "hi alice")
         let events = [
@@ -105,6 +105,25 @@ struct SyncEngineTests {
         #expect(session.sync.typing.typingPeers() == ["bob"])
         #expect(try await session.database.follows.fetch(FollowEntry.list("followers", of: "alice")).map(\.username) == ["bob"])
         #expect(try await session.database.timeline.fetch(.all).map(\.text) == ["tweet"])
+    }
+
+    @Test func aSyncFailureIsLoggedAsAnErrorWithoutTheToken() async throws {
+        let mock = MockTransport()
+        let clock = TestClock()
+        let session = try Fixture.session(mock, clock: clock)
+        mock.stub(.get, "/v1/events", answers: [Fixture.error(500, code: "internal", message: "boom")])
+        let logs = CapturedLogs()
+        let engine = SyncEngine(ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock,
+                                logger: logs.logger("chirp.sync"))
+        let run = Task { await engine.run() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while logs.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        run.cancel()
+        await run.value
+        let first = try #require(logs.all.first)
+        #expect(first.level == .error)
+        #expect(first.allText.contains("500"), "\(first.allText)")
+        #expect(!logs.all.contains { $0.allText.contains("token") || $0.allText.contains("Bearer") })
     }
 
     @Test func fallsBackToLongPollingWhenTheWebSocketCannotOpen() async throws {

@@ -55,37 +55,59 @@ func itemsJSON(_ items: [(Int, String)]) -> String {
     return #"{"items":[\#(body)]}"#
 }
 
-func makeCenter(_ mock: MockTransport, clock: ManualClock = ManualClock(), sqlite: Bool = false) throws -> DataCenter {
+/// The stored side of a test center: repositories the center's writers write to, and every
+/// hand-over the writers received.
+final class TestStores: Sendable {
+    let items: any Repository<Item>
+    let lines = InMemoryRepository<LogLine>()
+    private let handOvers = Mutex<[(count: Int, scoped: Bool)]>([])
+
+    init(sqlite: Bool) throws {
+        if sqlite {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)/db.sqlite").path
+            let store = try SQLiteStore(path: path, migrations: [
+                .init(name: "v1", sql: "CREATE TABLE items (id TEXT PRIMARY KEY, folder TEXT NOT NULL, title TEXT NOT NULL)"),
+            ])
+            items = try SQLiteRepository<Item>(store: store)
+        } else {
+            items = InMemoryRepository<Item>()
+        }
+    }
+
+    /// What each write was handed: how many records, and whether with a scope.
+    var writes: [(count: Int, scoped: Bool)] { handOvers.withLock { $0 } }
+
+    /// A writer that replaces the scope (or adds, without one) in `repository`.
+    func writer<Model: StoredRecord>(_ repository: any Repository<Model>) -> RecordWriter<Model> {
+        RecordWriter { records, scope in
+            self.handOvers.withLock { $0.append((records.count, scope != nil)) }
+            if let scope { try await repository.replace(matching: scope, with: records) } else { try await repository.save(records) }
+        }
+    }
+}
+
+func makeCenter(_ mock: MockTransport, clock: ManualClock = ManualClock(), stores: TestStores? = nil) throws -> DataCenter {
     let client = APIClient(server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
     let center = DataCenter(client: client, now: { clock.now })
-    if sqlite {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)/db.sqlite").path
-        let store = try SQLiteStore(path: path, migrations: [
-            .init(name: "v1", sql: "CREATE TABLE items (id TEXT PRIMARY KEY, folder TEXT NOT NULL, title TEXT NOT NULL)"),
-        ])
-        center.register(try SQLiteRepository<Item>(store: store))
-    } else {
-        center.register(InMemoryRepository<Item>())
-    }
-    center.register(InMemoryRepository<LogLine>())
+    let stores = try stores ?? TestStores(sqlite: false)
+    center.register(stores.writer(stores.items))
+    center.register(stores.writer(stores.lines))
     return center
 }
 
 @Suite("Data center")
 struct DataCenterTests {
     @Test(arguments: [false, true])
-    func updateFetchesTransformsAndStoresInOneTransaction(sqlite: Bool) async throws {
+    func updateFetchesTransformsAndHandsTheRecordsToTheWriterAtOnce(sqlite: Bool) async throws {
         let mock = MockTransport()
         mock.stub(.get, "/folders/inbox/items", status: 200, json: itemsJSON([(1, "one"), (2, "two"), (3, "three")]))
-        let center = try makeCenter(mock, sqlite: sqlite)
-        let items = try center.access(Item.self)
-        var updates = items.observeAll().makeAsyncIterator()
-        #expect(try await updates.next() == [])
+        let stores = try TestStores(sqlite: sqlite)
+        let center = try makeCenter(mock, stores: stores)
         #expect(try await center.update(Item.self, with: ListItems(folder: "inbox")) == .refreshed(count: 3))
-        // Observers see all three at once: one transaction, one new value.
-        #expect(try await updates.next()?.map(\.title) == ["one", "two", "three"])
-        #expect(try await items.find(id: "inbox/2")?.title == "two")
-        #expect(try await items.all().count == 3)
+        // The writer gets the whole reply in one hand-over, with the scope it stands for.
+        #expect(stores.writes.map(\.count) == [3] && stores.writes.map(\.scoped) == [true])
+        #expect(try await stores.items.fetch(id: "inbox/2")?.title == "two")
+        #expect(try await stores.items.fetch(.all).count == 3)
     }
 
     @Test func aRefreshReplacesItsScopeOnly() async throws {
@@ -95,18 +117,20 @@ struct DataCenterTests {
             .reply(TransportResponse(status: 200, body: Data(itemsJSON([(2, "two, edited")]).utf8))),
         ])
         mock.stub(.get, "/folders/archive/items", status: 200, json: itemsJSON([(9, "old")]))
-        let center = try makeCenter(mock)
+        let stores = try TestStores(sqlite: false)
+        let center = try makeCenter(mock, stores: stores)
         try await center.update(Item.self, with: ListItems(folder: "inbox"))
         try await center.update(Item.self, with: ListItems(folder: "archive"))
         try await center.update(Item.self, with: ListItems(folder: "inbox"))
-        let stored = try await center.access(Item.self).fetch(.all.order(by: "title"))
+        let stored = try await stores.items.fetch(.all.order(by: "title"))
         #expect(stored.map(\.id) == ["archive/9", "inbox/2"], "inbox/1 is gone from the server, archive untouched")
         // A model without a scope only adds.
         mock.stub(.get, "/folders/log/items", status: 200, json: itemsJSON([(5, "x")]))
         try await center.update(LogLine.self, with: ListItems(folder: "log"))
         mock.stub(.get, "/folders/log/items", status: 200, json: itemsJSON([(6, "y")]))
         try await center.update(LogLine.self, with: ListItems(folder: "log"))
-        #expect(try await center.access(LogLine.self).all().map(\.id) == ["5", "6"])
+        #expect(try await stores.lines.fetch(.all).map(\.id) == ["5", "6"])
+        #expect(stores.writes.map(\.scoped) == [true, true, true, false, false], "a model without a scope is handed over without one")
     }
 
     @Test func freshRequestsAreSkippedUntilTheyAge() async throws {
@@ -134,14 +158,16 @@ struct DataCenterTests {
             .reply(TransportResponse(status: 403, body: Data(#"{"error":{"code":"forbidden","message":"no"}}"#.utf8))),
             .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "")]).utf8))),
         ])
-        let center = try makeCenter(mock)
+        let stores = try TestStores(sqlite: false)
+        let center = try makeCenter(mock, stores: stores)
         let request = ListItems(folder: "inbox")
         try await center.update(Item.self, with: request)
         await #expect(throws: NetworkError.server(status: 403, code: "forbidden", message: "no", field: nil)) {
             try await center.update(Item.self, with: request, policy: .ifOlderThan(.zero))
         }
         await #expect(throws: TransformError()) { try await center.update(Item.self, with: request) }
-        #expect(try await center.access(Item.self).all().map(\.title) == ["one"])
+        #expect(try await stores.items.fetch(.all).map(\.title) == ["one"])
+        #expect(stores.writes.count == 1, "a failed refresh hands nothing to the writer")
         // A failed refresh does not count as fresh.
         mock.stub(.get, "/folders/inbox/items", status: 200, json: itemsJSON([(1, "uno")]))
         #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(3600))) == .fresh)
@@ -157,7 +183,6 @@ struct DataCenterTests {
         }
         let center = try makeCenter(MockTransport())
         await #expect(throws: DataCenterError.notRegistered("Stray")) { try await center.update(Stray.self, with: ListItems(folder: "x")) }
-        #expect(throws: DataCenterError.self) { try center.access(Stray.self) }
         #expect(DataCenterError.notRegistered("Stray").description.contains("register"))
     }
 
@@ -174,12 +199,16 @@ struct DataCenterTests {
         #expect(mock.requests.count == 1)
     }
 
-    @Test func dataAccessObjectsFilter() async throws {
-        let repository = InMemoryRepository<Item>()
-        try await repository.save([Item(id: "a/1", folder: "a", title: "x"), Item(id: "b/1", folder: "b", title: "y")])
-        let items = DataAccessObject(repository: repository)
-        #expect(try await items.fetch(.all.filter("folder", .equal, "b")).map(\.id) == ["b/1"])
-        var observed = items.observe(.all.filter("folder", .equal, "a")).makeAsyncIterator()
-        #expect(try await observed.next()?.map(\.id) == ["a/1"])
+    @Test func aWriterThatFailsFailsTheUpdateAndItIsNotFresh() async throws {
+        let mock = MockTransport()
+        mock.stub(.get, "/folders/inbox/items", status: 200, json: itemsJSON([(1, "one")]))
+        let client = APIClient(server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
+        let center = DataCenter(client: client)
+        let refusing = Mutex(true)
+        center.register(RecordWriter<Item> { _, _ in if refusing.withLock({ $0 }) { throw TransformError() } })
+        await #expect(throws: TransformError()) { try await center.update(Item.self, with: ListItems(folder: "inbox")) }
+        refusing.withLock { $0 = false }
+        #expect(try await center.update(Item.self, with: ListItems(folder: "inbox"), policy: .ifOlderThan(.seconds(60))) == .refreshed(count: 1))
+        #expect(mock.requests.count == 2)
     }
 }

@@ -93,6 +93,26 @@ struct APIClientTests {
         #expect(notFound.requests.count == 1)
     }
 
+    @Test func anUnreachableServerGetsItsOwnShorterRetryLimit() async throws {
+        struct Patient: Endpoint {
+            typealias Response = EmptyResponse
+            var method: HTTPMethod { .put }
+            var path: String { "/v1/things/1" }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: 5, baseDelay: .milliseconds(10), jitter: 0, unreachableRetries: 1) }
+        }
+        // No connection at all: the first try and one retry.
+        let unreachable = MockTransport()
+        unreachable.faults = .init(failureRate: 1)
+        await #expect(throws: NetworkError.transport("injected failure")) { try await makeClient(unreachable).send(Patient()) }
+        #expect(unreachable.requests.count == 2)
+        // A server that answers "busy" gets the full patience.
+        let busy = MockTransport()
+        busy.stub(.put, "/base/v1/things/1", status: 503, json: #"{"error":{"code":"unavailable","message":"busy"}}"#)
+        await #expect(throws: NetworkError.self) { try await makeClient(busy).send(Patient()) }
+        #expect(busy.requests.count == 6)
+        #expect(RetryPolicy(maxRetries: 4).retries(after: .transport("x")) == 4, "without a limit of its own, unreachable uses maxRetries")
+    }
+
     @Test func injectedFailuresAndDropsAreRetried() async throws {
         let flaky = MockTransport(random: { 0.1 })
         flaky.faults = .init(failureRate: 0.5)

@@ -71,37 +71,4 @@ struct RepositoryContractTests {
         #expect(try await repository.delete(matching: .all) == 2)
         #expect(try await repository.count(.all) == 0)
     }
-
-    @Test(arguments: Implementation.allCases)
-    func observationSeesInsertUpdateDeleteOnceEach(_ implementation: Implementation) async throws {
-        let repository = try implementation.makeRepository()
-        try await repository.save([note("outside", rank: 100)])
-        let query = RecordQuery.all.filter("rank", .less, 50).order(by: "rank")
-        var iterator = repository.observe(query).makeAsyncIterator()
-        #expect(try await iterator.next() == [])
-        try await repository.save([note("1", rank: 1)])
-        #expect(try await iterator.next()?.map(\.rank) == [1])
-        try await repository.save([note("outside", rank: 101)])  // outside the query: no emission
-        try await repository.save([note("1", rank: 1)])          // same values: no emission
-        try await repository.save([note("1", rank: 2)])
-        #expect(try await iterator.next()?.map(\.rank) == [2])
-        try await repository.delete(ids: ["1"])
-        #expect(try await iterator.next() == [])
-        // Nothing else arrives: the next value is the one after a new change.
-        try await repository.save([note("2", rank: 3)])
-        #expect(try await iterator.next()?.map(\.id) == ["2"])
-    }
-
-    @Test(arguments: Implementation.allCases)
-    func manyObserversEachGetTheirQuery(_ implementation: Implementation) async throws {
-        let repository = try implementation.makeRepository()
-        var published = repository.observe(.all.filter("kind", .equal, "published")).makeAsyncIterator()
-        var drafts = repository.observe(.all.filter("kind", .equal, "draft")).makeAsyncIterator()
-        #expect(try await published.next() == [])
-        #expect(try await drafts.next() == [])
-        try await repository.save([note("p", kind: .published)])
-        #expect(try await published.next()?.map(\.id) == ["p"])
-        try await repository.save([note("d", kind: .draft)])
-        #expect(try await drafts.next()?.map(\.id) == ["d"])
-    }
 }

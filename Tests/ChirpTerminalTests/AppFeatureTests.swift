@@ -118,6 +118,25 @@ struct AppFeatureTests {
         await store.finish()
     }
 
+    @Test func aSendSettledInTheBackgroundShowsThroughALocalChange() async {
+        // The message was shown pending at once; the outbox's drain, later, finds it refused.
+        let backend = FakeBackend()
+        let pending = Fixtures.message(7, from: "alice", to: "bob", "hi", state: .pending)
+        var state = Self.loggedIn(.conversation)
+        state.peer = "bob"
+        state.messages = [pending]
+        let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
+        var refused = pending
+        refused.state = .failed
+        refused.failure = "bob does not follow you"
+        backend.data.withLock { $0.messages = [refused] }
+        await store.send(.sync(.changed(.messages(peer: "carol"))))  // another conversation: nothing to read
+        await store.send(.sync(.changed(.timeline)))
+        await store.send(.sync(.changed(.messages(peer: "bob"))))
+        await store.receive(.messagesLoaded(peer: "bob", messages: [refused], hasMore: false)) { $0.messages = [refused] }
+        await store.finish()
+    }
+
     @Test func scrollingUpPastTheOldestLoadedMessageLoadsTheNextPage() async {
         let backend = FakeBackend()
         let all = (1...40).map { Fixtures.message($0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "m\($0)", state: .received) }

@@ -1,11 +1,13 @@
-import ChirpDataCenter
 import ChirpPersistence
 import Foundation
 
 /// One user's local database (`client.sqlite` in their user context): messages with their
 /// delivery states (the outbox is the pending ones), the conversation list, follow lists, the
 /// timeline and the sync cursor. Several processes may open it at once (WAL).
-public final class ClientDatabase: Sendable {
+///
+/// Internal to ChirpClient: `LocalLedger` is its one writer, `UserSession` reads it, and
+/// everything outside sees plain values through `UserSession`.
+final class ClientDatabase: Sendable {
     /// The schema's history.
     static let migrations: [SQLiteStore.Migration] = [
         .init(name: "v1", sql: """
@@ -30,16 +32,16 @@ public final class ClientDatabase: Sendable {
     ]
 
     /// The database file.
-    public let store: SQLiteStore
-    public let messages: any Repository<LocalMessage>
-    public let conversations: any Repository<ConversationSummary>
-    public let follows: any Repository<FollowEntry>
-    public let timeline: any Repository<TimelineEntry>
+    let store: SQLiteStore
+    let messages: any Repository<LocalMessage>
+    let conversations: any Repository<ConversationSummary>
+    let follows: any Repository<FollowEntry>
+    let timeline: any Repository<TimelineEntry>
     let cursor: any Repository<SyncCursor>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
-    public init(url: URL) throws {
+    init(url: URL) throws {
         store = try SQLiteStore(path: url.path, migrations: Self.migrations, durability: .powerLoss)
         messages = try SQLiteRepository<LocalMessage>(store: store)
         conversations = try SQLiteRepository<ConversationSummary>(store: store)
@@ -48,33 +50,20 @@ public final class ClientDatabase: Sendable {
         cursor = try SQLiteRepository<SyncCursor>(store: store)
     }
 
-    /// Makes the refreshable models known to a data center.
-    public func register(in center: DataCenter) {
-        center.register(messages)
-        center.register(conversations)
-        center.register(follows)
-        center.register(timeline)
-    }
-
     /// The seq of the last event applied (0 before the first sync).
-    public func lastSeq() async throws -> Int64 {
+    func lastSeq() async throws -> Int64 {
         try await cursor.fetch(id: "events")?.lastSeq ?? 0
     }
 
-    /// Records that events up to `seq` are applied (never moves backwards).
-    func advanceCursor(to seq: Int64) async throws {
-        if try await lastSeq() < seq { try await cursor.save([SyncCursor(lastSeq: seq)]) }
-    }
-
     /// Messages of a conversation, oldest first; the newest `limit` when given.
-    public func messages(with peer: String, limit: Int? = nil) async throws -> [LocalMessage] {
+    func messages(with peer: String, limit: Int? = nil) async throws -> [LocalMessage] {
         let base = RecordQuery().filter("peer", .equal, .text(peer.lowercased()))
         guard let limit else { return try await messages.fetch(base.order(by: "sortKey")) }
         return try await messages.fetch(base.order(by: "sortKey", ascending: false).limit(limit)).reversed()
     }
 
     /// Messages waiting to be sent, in the order they were written.
-    public func pendingMessages() async throws -> [LocalMessage] {
+    func pendingMessages() async throws -> [LocalMessage] {
         try await messages.fetch(RecordQuery().filter("state", .equal, .text(DeliveryState.pending.rawValue)).order(by: "sortKey"))
     }
 }

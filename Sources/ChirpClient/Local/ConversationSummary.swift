@@ -51,11 +51,11 @@ public struct ConversationSummary: DataCenterManaged {
     /// Whether this row is a follower without messages.
     public var hasMessages: Bool { !lastAt.isEmpty }
 
-    /// A refresh replaces the first page of the list.
+    /// A refresh brings the first page of the list (merged by `LocalLedger.merge(conversations:)`).
     public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations) -> [ConversationSummary] {
         response.items.map(ConversationSummary.init)
     }
 
     /// Newest conversation first.
-    public static var newestFirst: RecordQuery { RecordQuery().order(by: "lastOrder", ascending: false) }
+    static var newestFirst: RecordQuery { RecordQuery().order(by: "lastOrder", ascending: false) }
 }

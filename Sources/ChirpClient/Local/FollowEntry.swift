@@ -39,7 +39,7 @@ public struct FollowEntry: DataCenterManaged {
     }
 
     /// The stored list `relation` (`followers` or `following`) of `owner`, in order.
-    public static func list(_ relation: String, of owner: String) -> RecordQuery {
+    static func list(_ relation: String, of owner: String) -> RecordQuery {
         RecordQuery().filter("owner", .equal, .text(owner.lowercased())).filter("relation", .equal, .text(relation)).order(by: "position")
     }
 }

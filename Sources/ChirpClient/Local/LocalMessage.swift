@@ -108,9 +108,9 @@ public struct LocalMessage: StoredRecord {
 }
 
 extension LocalMessage: DataCenterManaged {
-    /// A page of a conversation from the server. The server's copy is the truth for every
-    /// message it has, so its rows replace local ones (a pending row the server already stored
-    /// becomes `delivered`); rows it does not list, such as pending ones, stay.
+    /// A page of a conversation from the server, as rows for `LocalLedger.merge(page:)`: each
+    /// moves its stored row's state forward (a pending row the server already stored becomes
+    /// `delivered`, a `read` one stays `read`); rows it does not list, such as pending ones, stay.
     public static func records(from response: Page<Message>, for request: ChirpEndpoints.ListMessages) -> [LocalMessage] {
         let peer = request.peer.lowercased()
         return response.items.map { message in

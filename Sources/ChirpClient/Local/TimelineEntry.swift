@@ -32,5 +32,5 @@ public struct TimelineEntry: DataCenterManaged {
     }
 
     /// Newest first.
-    public static var newestFirst: RecordQuery { RecordQuery().order(by: "order", ascending: false) }
+    static var newestFirst: RecordQuery { RecordQuery().order(by: "order", ascending: false) }
 }

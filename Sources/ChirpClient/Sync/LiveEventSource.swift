@@ -20,8 +20,13 @@ public protocol LiveEventSource: Sendable {
 /// Why a live connection ended.
 public struct LiveStreamError: Error, Sendable, CustomStringConvertible {
     public var description: String
+    /// Whether the server sent a frame that is not an event (rather than the connection failing).
+    public var isMalformedEvent: Bool
     /// Creates the error.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, isMalformedEvent: Bool = false) {
+        self.description = description
+        self.isMalformedEvent = isMalformedEvent
+    }
 }
 
 /// `GET /v1/events/stream` over a WebSocket (HummingbirdWSClient), authenticated with the
@@ -32,7 +37,9 @@ public struct WebSocketEventSource: LiveEventSource {
     private let logger: Logger
 
     /// A source for `server`.
-    public init(server: Server, logger: Logger = Logger(label: "chirp.sync.websocket", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    /// - Parameter logger: the WebSocket client's own logging; where it goes is the process's
+    ///   logging bootstrap's decision.
+    public init(server: Server, logger: Logger = Logger(label: "chirp.sync.websocket")) {
         self.server = server
         self.logger = logger
     }
@@ -67,7 +74,9 @@ public struct WebSocketEventSource: LiveEventSource {
                 do {
                     event = try decoder.decode(Event.self, from: Data(text.utf8))
                 } catch {
-                    throw LiveStreamError("the server sent a frame that is not an event: \(error)")
+                    // Where it failed, never the frame (it may hold message text).
+                    Logger(label: "chirp.sync").error("event did not decode", metadata: ["path": "\(Self.codingPath(of: error))"])
+                    throw LiveStreamError("the server sent a frame that is not an event: \(error)", isMalformedEvent: true)
                 }
                 try await onEvent(event)
             }
@@ -75,6 +84,18 @@ public struct WebSocketEventSource: LiveEventSource {
         if let close, close.closeCode != .normalClosure, close.closeCode != .goingAway {
             throw LiveStreamError("the server closed the stream: \(close.closeCode) \(close.reason ?? "")")
         }
+    }
+}
+
+extension WebSocketEventSource {
+    /// The coding path of a decoding error ("payload.message.id"), or its type.
+    static func codingPath(of error: any Error) -> String {
+        let context: DecodingError.Context? = switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?, .dataCorrupted(let context)?: context
+        default: nil
+        }
+        guard let context else { return String(describing: type(of: error)) }
+        return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 }
 

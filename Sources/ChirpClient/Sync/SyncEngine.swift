@@ -1,6 +1,7 @@
 import ChirpModels
 import ChirpNetworking
 import Foundation
+import Logging
 
 /// Keeps the local database in step with the user's event stream.
 ///
@@ -10,8 +11,13 @@ import Foundation
 /// opened while HTTP works, it long-polls `GET /v1/events` between attempts.
 ///
 /// Events are applied idempotently: a seq at or below the cursor is skipped, a seq beyond the
-/// next one first fills the gap over HTTP, and every change is a merge (`MessageLedger`), so
+/// next one first fills the gap over HTTP, and every change is written through `LocalLedger`
+/// (messages, conversations, follows, the timeline and the cursor alike) as a merge, so
 /// replays after a crash or a second process change nothing.
+///
+/// Failures of the live connection are the user's only through the status line, so `run`
+/// logs them (`chirp.sync`): a connection that cannot be made as a warning, anything else
+/// (the server answering with an error, an event that does not decode) as an error.
 public actor SyncEngine {
     /// The live connection's state, for status bars and `watch`.
     public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
@@ -33,7 +39,7 @@ public actor SyncEngine {
     }
 
     let database: ClientDatabase
-    let ledger: MessageLedger
+    let ledger: LocalLedger
     let api: ChirpAPIClient
     let source: any LiveEventSource
     let clock: ClientClock
@@ -46,17 +52,25 @@ public actor SyncEngine {
     let catchUpRetries = RetryPolicy(maxRetries: 6, baseDelay: .milliseconds(100), maxDelay: .seconds(2))
     /// Long-poll wait when the WebSocket is unavailable.
     let pollWait = 25
+    /// Called each time the live stream opens (the outbox drains then: back online).
+    let onLive: @Sendable () async -> Void
+    let logger: Logger
     private var cursor: Int64?
     private var failures = 0
 
     /// An engine for the user `ledger.username`.
-    public init(ledger: MessageLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil) {
+    init(
+        ledger: LocalLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil,
+        onLive: @escaping @Sendable () async -> Void = {}, logger: Logger = Logger(label: "chirp.sync")
+    ) {
+        self.logger = logger
         self.database = ledger.database
         self.ledger = ledger
         self.api = api
         self.source = source
         self.clock = clock
         self.typing = typing ?? TypingTracker(clock: clock)
+        self.onLive = onLive
     }
 
     /// The seq of the last applied event.
@@ -109,11 +123,17 @@ public actor SyncEngine {
             } catch {
                 if Task.isCancelled { break }
                 reason = Self.describe(error)
+                log(error)
             }
             failures += 1
             if httpWorks, failures >= 2 {
                 await onState(.polling)
-                _ = try? await poll(onEvent: onEvent)
+                do {
+                    _ = try await poll(onEvent: onEvent)
+                } catch {
+                    if Task.isCancelled { break }
+                    log(error)
+                }
                 continue
             }
             let delay = backoff.delay(forAttempt: min(failures - 1, 20), random: Double.random(in: 0..<1), retryAfter: nil)
@@ -136,6 +156,31 @@ public actor SyncEngine {
     private func opened(_ onState: @Sendable (ConnectionState) async -> Void) async {
         failures = 0
         await onState(.live)
+        await onLive()
+    }
+
+    /// A failure of the live connection, logged without the token or any message text: a
+    /// connection that cannot be made (or breaks) is a warning, anything else an error.
+    private func log(_ error: any Error) {
+        let reason: String
+        let unreachable: Bool
+        switch error {
+        case let error as NetworkError:
+            reason = error.kind
+            unreachable = error.status == nil && !Self.isDecoding(error)
+        case let error as LiveStreamError:
+            reason = error.isMalformedEvent ? "malformed event" : "stream closed or refused"
+            unreachable = !error.isMalformedEvent
+        default:
+            reason = String(describing: type(of: error))
+            unreachable = false
+        }
+        logger.log(level: unreachable ? .warning : .error, "sync failed", metadata: ["reason": "\(reason)", "failures": "\(failures + 1)"])
+    }
+
+    private static func isDecoding(_ error: NetworkError) -> Bool {
+        if case .decoding = error { return true }
+        return false
     }
 
     /// An event from the live stream: fills a gap first if there is one.
@@ -161,15 +206,14 @@ public actor SyncEngine {
         case .typing(let notice):
             typing.noteTyping(from: notice.from)
         case .followCreated(let notice):
-            let position = -Int(clamping: event.seq ?? 0)  // newer follows sort first
-            try await database.follows.save([FollowEntry(owner: me, relation: "followers", user: notice.follower, position: position)])
+            try await ledger.addFollower(notice.follower, seq: event.seq)
         case .tweetCreated(let tweet):
-            try await database.timeline.save([TimelineEntry(tweet)])
+            try await ledger.add(timeline: [TimelineEntry(tweet)])
         case .unknown:
             break
         }
         if let seq = event.seq {
-            try await database.advanceCursor(to: seq)
+            try await ledger.advanceCursor(to: seq)
             cursor = seq
         }
         return true

@@ -1,6 +1,5 @@
 import ChirpClient
 import ChirpModels
-import ChirpPersistence
 import Foundation
 import Synchronization
 
@@ -25,58 +24,60 @@ extension AppClient {
                 return session.username
             },
             logout: {
-                if let session = holder.get() { _ = try? await session.outbox.flush() }
+                // What the user typed must not vanish with the local data: one more drain first.
+                if let session = holder.get() { _ = try? await session.drainOutbox() }
                 try await manager.logout()
                 holder.set(nil)
             },
             conversations: { refresh in
                 // Conversations, latest first, then followers not yet written to (they can be).
                 let session = try holder.require()
-                if refresh {
-                    try? await session.refreshConversations()
-                    try? await session.refreshFollows(.followers, of: session.username)
-                }
-                let conversations = try await session.database.conversations.fetch(ConversationSummary.newestFirst)
-                let known = Set(conversations.map(\.id))
-                let followers = try await session.database.follows.fetch(FollowEntry.list("followers", of: session.username))
-                return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
+                if refresh, let rows = try? await session.conversations(refresh: true) { return rows }
+                return try await session.conversations(refresh: false)
             },
             messages: { peer, limit, refresh in
                 let session = try holder.require()
-                if refresh { try? await session.refreshMessages(with: peer, limit: min(limit, 100)) }
-                let rows = try await session.database.messages(with: peer, limit: limit + 1)
-                return (Array(rows.suffix(limit)), rows.count > limit)
+                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items, page.hasOlder) }
+                let page = try await session.messages(with: peer, limit: limit, refresh: false)
+                return (page.items, page.hasOlder)
             },
-            send: { peer, text in _ = try await holder.require().send(text, to: peer) },
-            retry: { id in _ = try await holder.require().outbox.retry(id) },
+            send: { peer, text in _ = try await holder.require().enqueue(text, to: peer) },
+            retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
-            typing: { peer in await holder.get()?.typingSender.keystroke(to: peer) },
+            typing: { peer in await holder.get()?.typing(to: peer) },
             timeline: {
                 let session = try holder.require()
-                try? await session.refreshTimeline()
-                return try await session.database.timeline.fetch(TimelineEntry.newestFirst.limit(100))
+                if let rows = try? await session.timeline(limit: 100, refresh: true) { return rows }
+                return try await session.timeline(limit: 100, refresh: false)
             },
             tweet: { text in _ = try await holder.require().tweet(text) },
             updates: {
                 AsyncStream { continuation in
                     guard let session = holder.get() else { return continuation.finish() }
+                    // What the ledger writes (a send acknowledged or refused, a refresh) …
+                    let changes = Task {
+                        for await change in session.changes() { continuation.yield(.changed(change)) }
+                    }
+                    // … and what the server sends, with the connection's state. Going live
+                    // drains the outbox (the session does that: back online).
                     let task = Task {
                         await session.sync.run(
                             onEvent: { continuation.yield(.event($0)) },
                             onState: { state in
                                 switch state {
-                                case .live:
-                                    continuation.yield(.connection("live"))
-                                    // Back online: what was queued goes out now, without holding up the stream.
-                                    Task { _ = try? await session.outbox.flush() }
+                                case .live: continuation.yield(.connection("live"))
                                 case .connecting: continuation.yield(.connection("connecting"))
                                 case .polling: continuation.yield(.connection("polling"))
                                 case .reconnecting: continuation.yield(.connection("offline, retrying"))
                                 }
                             })
+                        changes.cancel()
                         continuation.finish()
                     }
-                    continuation.onTermination = { _ in task.cancel() }
+                    continuation.onTermination = { _ in
+                        task.cancel()
+                        changes.cancel()
+                    }
                 }
             },
             saveTheme: { name in try? holder.get()?.context.setSetting("theme", to: name.rawValue) },

@@ -7,10 +7,12 @@ import Foundation
 /// `AccountManager` and `UserSession`; `failing` fails every call, so a test states exactly
 /// which ones a feature may use.
 public struct AppClient: Sendable {
-    /// A change from the sync engine.
+    /// A change from the sync engine, or one the client's data went through.
     public enum SyncUpdate: Sendable, Equatable {
         case event(Event)
         case connection(String)
+        /// The local data changed (`UserSession.changes()`): a screen showing it reads again.
+        case changed(LocalChange)
     }
 
     /// The username of a session kept from an earlier run, if any.
@@ -24,17 +26,18 @@ public struct AppClient: Sendable {
     /// The newest `limit` messages with a peer from the local database (refreshed first with
     /// `refresh`, when the server answers); `hasMore` when older ones exist.
     public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [LocalMessage], hasMore: Bool)
-    /// Stores a message as pending and sends the outbox (a failure to send is not an error:
-    /// the message shows as pending or failed).
+    /// Stores a message as pending and returns at once, before any network call (the screen
+    /// shows it pending); the outbox sends it in the background and the result arrives as a
+    /// `.changed` update. Throws only when it cannot be stored (an invalid text).
     public var send: @Sendable (_ peer: String, _ text: String) async throws -> Void
-    /// Puts a failed message back in the outbox and sends it.
+    /// Puts a failed message back in the outbox; the drain sends it in the background.
     public var retry: @Sendable (_ messageID: String) async throws -> Void
     public var markRead: @Sendable (_ peer: String) async -> Void
     /// A keystroke in the conversation with `peer` (the client decides when to notify).
     public var typing: @Sendable (_ peer: String) async -> Void
     public var timeline: @Sendable () async throws -> [TimelineEntry]
     public var tweet: @Sendable (_ text: String) async throws -> Void
-    /// Live events and connection changes until the stream's consumer stops.
+    /// Live events, connection changes and local data changes until the stream's consumer stops.
     public var updates: @Sendable () -> AsyncStream<SyncUpdate>
     public var saveTheme: @Sendable (Theme.Name) -> Void
     public var now: @Sendable () -> ContinuousClock.Instant

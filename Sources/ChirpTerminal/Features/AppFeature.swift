@@ -203,6 +203,15 @@ public struct AppFeature: Reducer {
         case .connection(let text):
             state.connection = text
             return .none
+        case .changed(.messages(let peer)):
+            // A send acknowledged or refused, a receipt: the open conversation reads again.
+            if state.screen == .conversation, state.peer?.lowercased() == peer { return reloadMessages(state, refresh: false) }
+            return .none
+        case .changed(.conversations):
+            if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+            return .none
+        case .changed:
+            return .none
         case .event(let event):
             switch event.payload {
             case .messageCreated(let message):

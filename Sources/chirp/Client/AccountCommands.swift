@@ -32,7 +32,7 @@ struct LoginCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         let password = try PasswordReader.read()
         let session = try await runtime.run { try await runtime.manager.login(username, password: password) }
-        let pending = try await session.database.pendingMessages().count
+        let pending = try await session.pendingMessages().count
         print("logged in as \(session.username)" + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
     }
 }
@@ -50,8 +50,8 @@ struct LogoutCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         if let session = try? runtime.manager.currentSession() {
             // What the user typed must not vanish with the local data: send it first.
-            _ = try? await session.outbox.flush()
-            let queued = try await session.database.pendingMessages().count
+            _ = try? await session.drainOutbox()
+            let queued = try await session.pendingMessages().count
             if queued > 0, !discardQueued {
                 throw CommandFailure(
                     "\(queued) queued message(s) have not reached the server: run chirp sync when it can be reached, or chirp logout --discard-queued")
@@ -70,7 +70,7 @@ struct WhoAmICommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let (_, me) = try await ClientRuntime(client).withConnectedSession { session in try await session.api.send(ChirpEndpoints.Me()) }
+        let (_, me) = try await ClientRuntime(client).withConnectedSession { session in try await session.me() }
         try output.emit(me) { ["\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"] }
     }
 }

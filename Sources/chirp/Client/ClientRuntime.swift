@@ -37,7 +37,7 @@ struct ClientRuntime {
     func connectedSession() async throws -> UserSession {
         let session = try await session()
         do {
-            let report = try await session.outbox.flush()
+            let report = try await session.drainOutbox()
             if report.stillPending > 0, let blocked = report.blockedBy { throw blocked }
             for failed in report.failed {
                 printError("message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")

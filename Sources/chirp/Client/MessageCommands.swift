@@ -37,7 +37,7 @@ struct RetryCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        let (_, report) = try await ClientRuntime(client).withSession { session in try await session.outbox.retry(id) }
+        let (_, report) = try await ClientRuntime(client).withSession { session in try await session.retry(id) }
         if let failed = report.failed.first(where: { $0.id == id }) {
             throw CommandFailure("not sent again: \(failed.failure ?? "refused")")
         }
@@ -58,9 +58,9 @@ struct MessagesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (session, messages) = try await ClientRuntime(client).withConnectedSession { session in
-            try await session.refreshMessages(with: username, limit: page.limit)
+            let messages = try await session.messages(with: username, limit: page.limit, refresh: true).items
             try await session.markRead(username)
-            return try await session.database.messages(with: username, limit: page.limit)
+            return messages
         }
         try output.emit(messages) {
             messages.isEmpty ? ["no messages with \(username) yet"] : messages.map { MessageLine.text($0, viewer: session.username) }
@@ -77,8 +77,7 @@ struct ConversationsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, rows) = try await ClientRuntime(client).withConnectedSession { session in
-            try await session.refreshConversations()
-            return try await session.database.conversations.fetch(ConversationSummary.newestFirst)
+            try await session.conversations(refresh: true, includingFollowers: false)
         }
         try output.emit(rows) {
             rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map { row in

@@ -11,7 +11,7 @@ struct FollowCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        _ = try await ClientRuntime(client).withConnectedSession { session in _ = try await session.api.send(ChirpEndpoints.Follow(username)) }
+        _ = try await ClientRuntime(client).withConnectedSession { session in try await session.follow(username) }
         print("following \(username)")
     }
 }
@@ -24,7 +24,7 @@ struct UnfollowCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
-        _ = try await ClientRuntime(client).withConnectedSession { session in _ = try await session.api.send(ChirpEndpoints.Unfollow(username)) }
+        _ = try await ClientRuntime(client).withConnectedSession { session in try await session.unfollow(username) }
         print("no longer following \(username)")
     }
 }
@@ -36,11 +36,7 @@ struct FollowListCommand {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.connectedSession()
         let owner = username ?? session.username
-        let name = relation == .followers ? "followers" : "following"
-        let entries = try await runtime.run(username: session.username) {
-            try await session.refreshFollows(relation, of: owner)
-            return try await session.database.follows.fetch(FollowEntry.list(name, of: owner))
-        }
+        let entries = try await runtime.run(username: session.username) { try await session.follows(relation, of: owner, refresh: true) }
         try output.emit(entries) {
             entries.isEmpty ? [relation == .followers ? "\(owner) has no followers yet" : "\(owner) follows nobody yet"]
                 : entries.map { "\($0.username) (\($0.displayName))" }

@@ -27,8 +27,7 @@ struct TimelineCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, rows) = try await ClientRuntime(client).withConnectedSession { session in
-            try await session.refreshTimeline(limit: page.limit)
-            return try await session.database.timeline.fetch(TimelineEntry.newestFirst.limit(page.limit))
+            try await session.timeline(limit: page.limit, refresh: true)
         }
         try output.emit(rows) {
             rows.isEmpty ? ["your timeline is empty: follow someone (chirp follow USER) or tweet"] : rows.map { "\($0.createdAt) @\($0.author): \($0.text)" }

@@ -76,11 +76,14 @@ enum Fixture {
                                  body: Data(#"{"error":{"code":"\#(code)","message":"\#(message)"}}"#.utf8)))
     }
 
-    /// alice's session on a fresh client directory, talking to `mock`.
-    static func session(_ mock: MockTransport, clock: TestClock, source: any LiveEventSource = ScriptedEventSource([])) throws -> UserSession {
+    /// alice's session on a fresh client directory, talking to `mock` (or through `transport`
+    /// when given, such as a `GatedTransport` in front of `mock`).
+    static func session(
+        _ mock: MockTransport, clock: TestClock, source: any LiveEventSource = ScriptedEventSource([]), transport: (any Transport)? = nil
+    ) throws -> UserSession {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("client-unit-\(UUID().uuidString)")
         let user = try AppContext(root: root).switchUser(to: "alice")
-        let api = ChirpAPIClient(baseURL: URL(string: "http://mock.invalid")!, token: "token", transport: mock, sleep: clock.clock.sleep)
+        let api = ChirpAPIClient(baseURL: URL(string: "http://mock.invalid")!, token: "token", transport: transport ?? mock, sleep: clock.clock.sleep)
         return try UserSession(context: user, api: api, source: source, clock: clock.clock)
     }
 

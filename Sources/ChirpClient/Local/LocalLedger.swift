@@ -1,0 +1,249 @@
+import ChirpDataCenter
+import ChirpModels
+import ChirpPersistence
+import Foundation
+import Synchronization
+
+/// The one writer of a user's local database in this process: messages, the conversation
+/// list, follow lists, the timeline and the sync cursor. The outbox, the sync engine and the
+/// data center's refreshes all write here and nowhere else.
+///
+/// Every change is a read, merge and write run one at a time (`WriteSerializer`), and merges
+/// only move forward: a message's state never goes back (`DeliveryState.advanced(to:)`), a
+/// conversation row never goes back to an older last message. So replays, late answers and a
+/// refresh whose reply was read from the server before an event arrived are all harmless.
+/// After each write the ledger publishes what changed (`changes`).
+final class LocalLedger: Sendable {
+    let database: ClientDatabase
+    /// The user whose data this is.
+    let username: String
+    /// What changed, for `UserSession.changes()`.
+    let changes = ChangeFeed()
+    private let serializer = WriteSerializer()
+    private let lastOrder = Mutex<Int64>(0)
+
+    /// A ledger over `database` for `username`.
+    init(database: ClientDatabase, username: String) {
+        self.database = database
+        self.username = username
+    }
+
+    /// Makes the ledger the writer of every model the data center refreshes.
+    func register(in center: DataCenter) {
+        center.register(RecordWriter<LocalMessage> { records, _ in try await self.merge(page: records) })
+        center.register(RecordWriter<ConversationSummary> { records, _ in try await self.merge(conversations: records) })
+        center.register(RecordWriter<FollowEntry> { records, scope in try await self.replaceFollows(records, in: scope) })
+        center.register(RecordWriter<TimelineEntry> { records, _ in try await self.add(timeline: records) })
+    }
+
+    // MARK: messages
+
+    /// Stores a new outgoing message as `pending` and returns it.
+    func addPending(to recipient: String, text: String, clientMessageId: String = UUID().uuidString) async throws -> LocalMessage {
+        try await write { [self] in
+            // Written order: microseconds since 1970, strictly increasing in this process.
+            let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+            let order = lastOrder.withLock { last in
+                last = max(now, last + 1)
+                return last
+            }
+            let message = LocalMessage(pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: order, at: .now())
+            try await database.messages.save([message])
+            return (message, [.messages(peer: message.peer)])
+        }
+    }
+
+    /// Records a message the server has (from a send's reply or an event), moving the stored
+    /// row's state forward to `state` (or to what the message itself says). Returns whether the
+    /// message was new here.
+    @discardableResult
+    func record(_ message: Message, state: DeliveryState? = nil) async throws -> Bool {
+        try await write { [self] in
+            var incoming = LocalMessage(message, viewer: username)
+            if let state { incoming.state = state }
+            let stored = try await database.messages.fetch(id: incoming.id)
+            let merged = stored.map { $0.merged(with: incoming) } ?? incoming
+            var changes: [LocalChange] = []
+            if merged != stored {
+                try await database.messages.save([merged])
+                changes.append(.messages(peer: merged.peer))
+            }
+            let countsAsUnread = stored == nil && !incoming.isOutgoing(for: username) && !message.readByRecipient
+            if try await updateConversations(with: [merged], unread: countsAsUnread ? [merged.peer] : []) { changes.append(.conversations) }
+            return (stored == nil, changes)
+        }
+    }
+
+    /// A refreshed page of a conversation, merged row by row: the server's copy updates each
+    /// stored message, but a state only moves forward, so a page read before a `message.read`
+    /// event and written after it leaves the message `read`. Rows the page does not list (such
+    /// as pending ones) stay.
+    func merge(page records: [LocalMessage]) async throws {
+        guard !records.isEmpty else { return }
+        try await write { [self] in
+            let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
+            let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let merged = records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record }
+            let changed = merged.filter { byId[$0.id] != $0 }
+            var changes: [LocalChange] = []
+            if !changed.isEmpty {
+                try await database.messages.save(changed)
+                changes += Set(changed.map(\.peer)).sorted().map { .messages(peer: $0) }
+            }
+            if try await updateConversations(with: merged, unread: []) { changes.append(.conversations) }
+            return ((), changes)
+        }
+    }
+
+    /// Marks a pending message failed with the server's reason.
+    func markFailed(_ id: String, reason: String) async throws {
+        try await write { [self] in
+            guard var stored = try await database.messages.fetch(id: id), stored.state == .pending else { return ((), []) }
+            stored.state = .failed
+            stored.failure = reason
+            try await database.messages.save([stored])
+            return ((), [.messages(peer: stored.peer)])
+        }
+    }
+
+    /// Puts a failed message back in the outbox. Throws if there is no such failed message.
+    func requeue(_ id: String) async throws -> LocalMessage {
+        try await write { [self] in
+            guard var stored = try await database.messages.fetch(id: id), stored.state == .failed else {
+                throw OutboxError.notFailed(id)
+            }
+            stored.state = .pending
+            stored.failure = nil
+            try await database.messages.save([stored])
+            return (stored, [.messages(peer: stored.peer)])
+        }
+    }
+
+    /// `reader` read this user's messages up to server id `upTo`: they become `read`.
+    func markRead(by reader: String, upTo: String) async throws {
+        guard let limit = Int64(upTo) else { return }
+        try await write { [self] in
+            let rows = try await database.messages.fetch(
+                RecordQuery().filter("peer", .equal, .text(reader.lowercased())).filter("sortKey", .lessOrEqual, .integer(limit)))
+            let changed = rows.filter { $0.isOutgoing(for: username) && $0.state != .read && $0.serverId != nil }.map { row -> LocalMessage in
+                var row = row
+                row.state = .read
+                return row
+            }
+            guard !changed.isEmpty else { return ((), []) }
+            try await database.messages.save(changed)
+            return ((), [.messages(peer: reader.lowercased())])
+        }
+    }
+
+    // MARK: conversations
+
+    /// This user read `peer`'s messages: the conversation has nothing unread.
+    func clearUnread(peer: String) async throws {
+        try await write { [self] in
+            guard var row = try await database.conversations.fetch(id: peer.lowercased()), row.unreadCount != 0 else { return ((), []) }
+            row.unreadCount = 0
+            try await database.conversations.save([row])
+            return ((), [.conversations])
+        }
+    }
+
+    /// A refreshed conversation list: the server's row replaces the stored one unless the
+    /// stored one already shows a newer last message (an event applied after the server
+    /// answered), which stays.
+    func merge(conversations records: [ConversationSummary]) async throws {
+        guard !records.isEmpty else { return }
+        try await write { [self] in
+            let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
+            let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let changed = records.compactMap { record -> ConversationSummary? in
+                guard let current = byId[record.id] else { return record }
+                if current.lastOrder > record.lastOrder { return nil }
+                return current == record ? nil : record
+            }
+            guard !changed.isEmpty else { return ((), []) }
+            try await database.conversations.save(changed)
+            return ((), [.conversations])
+        }
+    }
+
+    /// Moves each message's conversation row forward to it (when it is the newest there) and
+    /// adds one unread for each peer in `unread`. Runs inside a write job. Returns whether a row
+    /// changed.
+    private func updateConversations(with messages: [LocalMessage], unread: Set<String>) async throws -> Bool {
+        let acknowledged = messages.filter { $0.serverId != nil }
+        guard !acknowledged.isEmpty else { return false }
+        let peers = Array(Set(acknowledged.map(\.peer)))
+        let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: peers.map { .text($0) }))
+        var rows = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let before = rows
+        for message in acknowledged {
+            let peerName = message.isOutgoing(for: username) ? message.recipient : message.sender
+            var row = rows[message.peer] ?? ConversationSummary(
+                id: message.peer, peerName: peerName, peerDisplayName: peerName, lastSender: message.sender,
+                lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
+            if message.sortKey >= row.lastOrder {
+                row.lastSender = message.sender
+                row.lastText = message.text
+                row.lastOrder = message.sortKey
+                row.lastAt = message.createdAt
+            }
+            rows[message.peer] = row
+        }
+        for peer in unread { rows[peer]?.unreadCount += 1 }
+        let changed = rows.values.filter { before[$0.id] != $0 }
+        guard !changed.isEmpty else { return false }
+        try await database.conversations.save(changed.sorted { $0.id < $1.id })
+        return true
+    }
+
+    // MARK: follows, timeline, cursor
+
+    /// A refreshed follow list: replaces the stored list `scope` selects.
+    func replaceFollows(_ records: [FollowEntry], in scope: RecordQuery?) async throws {
+        try await write { [self] in
+            if let scope { try await database.follows.replace(matching: scope, with: records) } else { try await database.follows.save(records) }
+            let lists = Set(records.map { "\($0.owner)\n\($0.relation)" })
+            return ((), lists.sorted().map { key in
+                let parts = key.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                return .follows(owner: parts[0], relation: parts[1])
+            })
+        }
+    }
+
+    /// `follower` now follows this user (from a `follow.created` event): first in the list.
+    func addFollower(_ follower: User, seq: Int64?) async throws {
+        try await write { [self] in
+            let me = username.lowercased()
+            let position = -Int(clamping: seq ?? 0)  // newer follows sort first
+            try await database.follows.save([FollowEntry(owner: me, relation: "followers", user: follower, position: position)])
+            return ((), [.follows(owner: me, relation: "followers")])
+        }
+    }
+
+    /// Tweets for the timeline (from a refresh, an event or this user's own post).
+    func add(timeline entries: [TimelineEntry]) async throws {
+        guard !entries.isEmpty else { return }
+        try await write { [self] in
+            try await database.timeline.save(entries)
+            return ((), [.timeline])
+        }
+    }
+
+    /// Records that events up to `seq` are applied (never moves backwards).
+    func advanceCursor(to seq: Int64) async throws {
+        try await write { [self] in
+            if try await database.lastSeq() < seq { try await database.cursor.save([SyncCursor(lastSeq: seq)]) }
+            return ((), [])
+        }
+    }
+
+    // MARK: one write at a time
+
+    /// Runs `job` after every write submitted before it, then publishes what it changed.
+    private func write<T: Sendable>(_ job: @escaping @Sendable () async throws -> (T, [LocalChange])) async throws -> T {
+        let (value, changed) = try await serializer.run(job)
+        changes.publish(changed)
+        return value
+    }
+}

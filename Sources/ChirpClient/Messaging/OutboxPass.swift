@@ -1,0 +1,96 @@
+import ChirpModels
+import ChirpNetworking
+import Foundation
+import Logging
+
+/// One drain pass: every pending message tried once (the network layer retrying each send),
+/// queue by queue.
+struct OutboxPass: Sendable {
+    let ledger: LocalLedger
+    let api: ChirpAPIClient
+    let retries: RetryPolicy
+    let logger: Logger
+
+    func run() async throws -> OutboxReport {
+        let pending = try await ledger.database.pendingMessages()
+        var queues: [String: [LocalMessage]] = [:]
+        var order: [String] = []
+        for message in pending {
+            if queues[message.peer] == nil { order.append(message.peer) }
+            queues[message.peer, default: []].append(message)
+        }
+        let report = try await withThrowingTaskGroup(of: OutboxReport.self) { group in
+            for peer in order {
+                let queue = queues[peer]!
+                group.addTask { try await self.drain(queue) }
+            }
+            var total = OutboxReport()
+            for try await report in group {
+                total.sent += report.sent
+                total.failed += report.failed
+                total.stillPending += report.stillPending
+                total.blockedBy = total.blockedBy ?? report.blockedBy
+            }
+            return total
+        }
+        if let blocked = report.blockedBy, report.stillPending > 0 {
+            // Offline is the normal case of an offline-first client (the rows show as pending);
+            // a server that answers and stays busy is worth a warning.
+            let level: Logger.Level = blocked.status == nil ? .debug : .warning
+            logger.log(level: level, "outbox pass left messages pending", metadata: [
+                "pending": "\(report.stillPending)", "reason": "\(blocked.kind)",
+            ])
+        }
+        return report
+    }
+
+    /// Sends one conversation's queue in order; stops at the first message that cannot get
+    /// through, leaving it and those after it pending.
+    private func drain(_ queue: [LocalMessage]) async throws -> OutboxReport {
+        var report = OutboxReport()
+        for (index, message) in queue.enumerated() {
+            switch try await deliver(message) {
+            case .sent(let stored): report.sent.append(stored)
+            case .failed(let stored): report.failed.append(stored)
+            case .blocked(let error):
+                report.stillPending = queue.count - index
+                report.blockedBy = error
+                return report
+            }
+        }
+        return report
+    }
+
+    private enum Outcome {
+        case sent(LocalMessage)
+        case failed(LocalMessage)
+        case blocked(NetworkError)
+    }
+
+    private func deliver(_ message: LocalMessage) async throws -> Outcome {
+        var endpoint = ChirpEndpoints.SendMessage(to: message.recipient, clientMessageId: message.clientMessageId, text: message.text)
+        endpoint.retryPolicy = retries
+        let reply: Message
+        do {
+            reply = try await api.send(endpoint)
+        } catch {
+            if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
+            let reason: String
+            if case .server(_, _, let text, _) = error { reason = text } else { reason = error.description }
+            // The reason is the server's (or the decoder's), never the message's text.
+            logger.error("outbox send failed", metadata: [
+                "reason": "\(error.kind)",
+                "clientMessageId": "\(message.clientMessageId)",
+            ])
+            try await ledger.markFailed(message.id, reason: reason)
+            var failed = message
+            failed.state = .failed
+            failed.failure = reason
+            return .failed(failed)
+        }
+        try await ledger.record(reply, state: .sent)
+        var stored = LocalMessage(reply, viewer: ledger.username)
+        stored.state = .sent
+        return .sent(stored)
+    }
+}
