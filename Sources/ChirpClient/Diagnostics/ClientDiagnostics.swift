@@ -1,38 +1,110 @@
 import ChirpLogging
+import ChirpModules
+import ChirpNetworking
 import Foundation
 import Logging
+import Synchronization
 
-/// The client's logging, assembled: a `LogService` that every swift-log `Logger` flows into, a
-/// console printer for warnings and worse, and a `RemoteLogReporter` that keeps error and fatal
-/// entries under `directory` and uploads them to the server.
+/// The client's logging, assembled: a `LogService` that every swift-log `Logger` flows into, an
+/// optional console printer, and a `RemoteLogReporter` that keeps error and fatal entries
+/// under `directory` and uploads them to the server's `POST /v1/logs`.
+///
+/// In the product (`ClientDiagnostics.product`), an error is written to disk before the log
+/// call returns (so a client killed right after still reports it on its next run), entries
+/// leave in batches at most `uploadDelay` after they were logged, crashes caught by a signal
+/// handler become fatal entries of the next run, and what an earlier run left is uploaded at
+/// start.
 public final class ClientDiagnostics: Sendable {
     /// The log hub every Logger flows into.
     public let logs: LogService
     /// Keeps and uploads error and fatal entries.
     public let reporter: RemoteLogReporter
+    /// Where unsent entries (and crash records) wait.
+    public let directory: URL
 
     /// - Parameters:
     ///   - directory: where unsent entries wait (for example `~/.chirp/logs`).
-    ///   - consoleLevel: the least severe level printed to standard error (nil: print nothing).
+    ///   - uploader: where batches go.
+    ///   - consoleLevel: the least severe level printed to standard error (nil: print nothing,
+    ///     as in the terminal app, whose screen a printed line would break).
+    ///   - synchronousLevels: levels on disk before the log call returns.
+    ///   - uploadDelay: the longest an entry on disk waits for its batch to leave.
     public init(
-        directory: URL, api: ChirpAPIClient, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
-        consoleLevel: LogLevel? = .warning
+        directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
+        consoleLevel: LogLevel? = .warning, synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil
     ) throws {
+        self.directory = directory
         logs = LogService()
-        reporter = try RemoteLogReporter(directory: directory, uploader: ChirpLogUploader(api: api), strategy: strategy)
+        reporter = try RemoteLogReporter(
+            directory: directory, uploader: uploader, strategy: strategy, synchronousLevels: synchronousLevels, uploadDelay: uploadDelay)
         logs.register(reporter, levels: [.error, .fatal])
         if let consoleLevel {
             logs.register(ConsoleLogPrinter(), levels: consoleLevel.andAbove)
         }
     }
 
-    /// Routes swift-log through `logs` for the whole process (call once) and starts uploading
-    /// what an earlier run left behind.
-    public func start(bootstrapSwiftLog: Bool = true) {
+    /// Diagnostics uploading as the user whose token `api` carries (`chirp logs`).
+    public convenience init(
+        directory: URL, api: ChirpAPIClient, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
+        consoleLevel: LogLevel? = .warning
+    ) throws {
+        try self.init(directory: directory, uploader: ChirpLogUploader(api: api), strategy: strategy, consoleLevel: consoleLevel)
+    }
+
+    /// The product's diagnostics for the client directory `context`: entries in
+    /// `context.root/logs`, uploaded to `server` as whoever is logged in at the time; every
+    /// error on disk before the log call returns; batches leave within `uploadDelay`.
+    public static func product(
+        context: AppContext, server: Server, consoleLevel: LogLevel?, uploadDelay: Duration = .seconds(5)
+    ) throws -> ClientDiagnostics {
+        try ClientDiagnostics(
+            directory: context.root.appendingPathComponent("logs"),
+            uploader: ChirpLogUploader(server: server) { context.currentUser?.token() },
+            consoleLevel: consoleLevel, synchronousLevels: [.error, .fatal], uploadDelay: uploadDelay)
+    }
+
+    /// Routes swift-log through `logs` for the whole process (call once per process), records
+    /// crashes with `catchCrashes`, and starts uploading what an earlier run left behind
+    /// (including its crash records).
+    public func start(bootstrapSwiftLog: Bool = true, catchCrashes: Bool = false) {
         if bootstrapSwiftLog {
             let service = logs
             LoggingSystem.bootstrap { label in SwiftLogBridge(label: label, service: service) }
         }
+        for crash in CrashSignalRecorder.collect(in: directory) { logs.log(crash) }
+        if catchCrashes { try? CrashSignalRecorder.install(in: directory, source: "chirp.crash") }
+        startUploads()
+    }
+
+    /// Uploads what waits on disk, in the background (when a session appears, for example).
+    public func startUploads() {
         reporter.start()
     }
+
+    /// For an orderly exit: delivers what is queued, tries for at most `timeout` to upload
+    /// what is on disk (what does not leave stays for the next run) and removes the crash
+    /// handlers.
+    public func finish(timeout: Duration = .seconds(2)) async {
+        logs.flush()
+        reporter.flushToDisk()
+        let reporter = self.reporter
+        let done = DoneFlag()
+        let upload = Task {
+            try? await reporter.uploadNow(maxConsecutiveFailures: 1)
+            done.set()
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, !done.isSet {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        upload.cancel()
+        CrashSignalRecorder.uninstall()
+    }
+}
+
+/// Set once an upload attempt ended.
+private final class DoneFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

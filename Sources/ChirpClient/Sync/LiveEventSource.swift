@@ -32,7 +32,7 @@ public struct WebSocketEventSource: LiveEventSource {
     private let logger: Logger
 
     /// A source for `server`.
-    public init(server: Server, logger: Logger = Logger(label: "chirp.sync.websocket", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(server: Server, logger: Logger = Logger(label: "chirp.sync.websocket")) {
         self.server = server
         self.logger = logger
     }
