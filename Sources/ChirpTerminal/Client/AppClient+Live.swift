@@ -5,28 +5,28 @@ import Foundation
 import Synchronization
 
 extension AppClient {
-    /// The app on real accounts, local databases and a live sync engine.
-    public static func live(manager: AccountManager) -> AppClient {
+    /// The app on the assembled client (`ChirpClientApp`): start-up, login and register run
+    /// its `Initiator` steps (database → session → log reporter → live sync); live events come
+    /// from its one `LiveSync`.
+    public static func live(app: ChirpClientApp) -> AppClient {
         let holder = SessionHolder()
+        @Sendable func started(_ report: StartupReport) throws -> String? {
+            holder.set(report.session)
+            // Without a session the failure is the banner; after it, it is in the error reports.
+            if let failure = report.failure, report.session == nil { throw failure }
+            return report.session?.username
+        }
         return AppClient(
-            restore: {
-                guard let session = try? manager.currentSession() else { return nil }
-                holder.set(session)
-                return session.username
-            },
+            restore: { try started(await app.start(sync: .live)) },
             login: { username, password in
-                let session = try await manager.login(username, password: password)
-                holder.set(session)
-                return session.username
+                try started(try await app.login(username, password: password, sync: .live)) ?? username
             },
             register: { username, password in
-                let session = try await manager.register(username, password: password)
-                holder.set(session)
-                return session.username
+                try started(try await app.register(username, password: password, sync: .live)) ?? username
             },
             logout: {
                 if let session = holder.get() { _ = try? await session.outbox.flush() }
-                try await manager.logout()
+                try await app.logout()
                 holder.set(nil)
             },
             conversations: { refresh in
@@ -59,24 +59,9 @@ extension AppClient {
             tweet: { text in _ = try await holder.require().tweet(text) },
             updates: {
                 AsyncStream { continuation in
-                    guard let session = holder.get() else { return continuation.finish() }
-                    let task = Task {
-                        await session.sync.run(
-                            onEvent: { continuation.yield(.event($0)) },
-                            onState: { state in
-                                switch state {
-                                case .live:
-                                    continuation.yield(.connection("live"))
-                                    // Back online: what was queued goes out now, without holding up the stream.
-                                    Task { _ = try? await session.outbox.flush() }
-                                case .connecting: continuation.yield(.connection("connecting"))
-                                case .polling: continuation.yield(.connection("polling"))
-                                case .reconnecting: continuation.yield(.connection("offline, retrying"))
-                                }
-                            })
-                        continuation.finish()
-                    }
-                    continuation.onTermination = { _ in task.cancel() }
+                    let listener = UpdatesListener(continuation)
+                    app.liveSync.add(listener)
+                    continuation.onTermination = { _ in app.liveSync.remove(listener) }
                 }
             },
             saveTheme: { name in try? holder.get()?.context.setSetting("theme", to: name.rawValue) },
@@ -104,5 +89,27 @@ final class SessionHolder: Sendable {
     func require() throws -> UserSession {
         guard let session = get() else { throw AccountError.notLoggedIn }
         return session
+    }
+}
+
+/// Passes the live sync's events and connection changes to the app's update stream.
+final class UpdatesListener: LiveSyncListener {
+    private let continuation: AsyncStream<AppClient.SyncUpdate>.Continuation
+
+    init(_ continuation: AsyncStream<AppClient.SyncUpdate>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func eventApplied(_ event: Event) {
+        continuation.yield(.event(event))
+    }
+
+    func connectionChanged(_ state: SyncEngine.ConnectionState) {
+        switch state {
+        case .live: continuation.yield(.connection("live"))
+        case .connecting: continuation.yield(.connection("connecting"))
+        case .polling: continuation.yield(.connection("polling"))
+        case .reconnecting: continuation.yield(.connection("offline, retrying"))
+        }
     }
 }
