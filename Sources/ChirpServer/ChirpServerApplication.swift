@@ -57,6 +57,9 @@ public enum ChirpServerApplication {
         if services.configuration.chaosRate > 0 {
             router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))
         }
+        if !services.configuration.failOnce.isEmpty {
+            router.middlewares.add(FailOnceMiddleware(requests: services.configuration.failOnce))
+        }
         AccountRoutes(services: services).register(on: router)
         SocialRoutes(services: services).register(on: router)
         MessageRoutes(services: services).register(on: router)

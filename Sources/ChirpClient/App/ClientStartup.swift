@@ -42,6 +42,12 @@ public struct StartupFailure: Error, Sendable, CustomStringConvertible {
     /// Its error.
     public var error: any Error
 
+    /// A failure of `step` with `error`.
+    public init(step: StartupStep, error: any Error) {
+        self.step = step
+        self.error = error
+    }
+
     /// What to do about it.
     public var remedy: String {
         switch step {

@@ -64,16 +64,18 @@ public final class ClientDiagnostics: Sendable {
     }
 
     /// Routes swift-log through `logs` for the whole process (call once per process), records
-    /// crashes with `catchCrashes`, and starts uploading what an earlier run left behind
-    /// (including its crash records).
-    public func start(bootstrapSwiftLog: Bool = true, catchCrashes: Bool = false) {
+    /// crashes with `catchCrashes`, takes in the crash records of earlier runs, and with
+    /// `uploadLeftovers` starts uploading what earlier runs left (the client's start-up does
+    /// that in its `log-reporter` step instead, once the session is known).
+    public func start(bootstrapSwiftLog: Bool = true, catchCrashes: Bool = false, uploadLeftovers: Bool = true) {
         if bootstrapSwiftLog {
             let service = logs
             LoggingSystem.bootstrap { label in SwiftLogBridge(label: label, service: service) }
         }
-        for crash in CrashSignalRecorder.collect(in: directory) { logs.log(crash) }
+        // Straight to the reporter: an earlier run's crash is for the server, not this console.
+        for crash in CrashSignalRecorder.collect(in: directory) { reporter.receive(crash) }
         if catchCrashes { try? CrashSignalRecorder.install(in: directory, source: "chirp.crash") }
-        startUploads()
+        if uploadLeftovers { startUploads() }
     }
 
     /// Uploads what waits on disk, in the background (when a session appears, for example).

@@ -28,7 +28,7 @@ enum ClientProcess {
             guard let diagnostics = try? ClientDiagnostics.product(
                 context: context, server: server, consoleLevel: console == .none ? nil : .warning)
             else { return nil }
-            diagnostics.start(catchCrashes: true)
+            diagnostics.start(catchCrashes: true, uploadLeftovers: false)
             current = diagnostics
             return diagnostics
         }
