@@ -58,6 +58,60 @@ struct LogReportingTests {
         try await server.stop(signal: SIGTERM)
     }
 
+    /// The product's path: a client run (any command) logs an error through swift-log and is
+    /// killed with SIGKILL right after the call returned; the next client run reports it.
+    @Test func anErrorLoggedJustBeforeSIGKILLArrivesWithTheNextRun() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "killed"] + client, input: "killed-password\n").status == 0)
+
+        // No flush, no wait: "logged" is printed right after the log call returns.
+        let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", "1", "--hang"] + client)
+        #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
+        emitter.stop(signal: SIGKILL)
+        #expect(emitter.process.terminationReason == .uncaughtSignal)
+
+        // The next run of any client command uploads it.
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        let lines = try await adminLines(server, until: { $0.contains { $0.contains(" ERROR killed [chirp.emit] error 0") } })
+        #expect(lines.filter { $0.contains(" ERROR killed [chirp.emit] error 0") }.count == 1, "\(lines)")
+        try await server.stop(signal: SIGTERM)
+    }
+
+    /// A crash (SIGSEGV) is written by the signal handler and reported by the next run, once.
+    @Test func aCrashIsReportedByTheNextRun() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "crasher"] + client, input: "crasher-password\n").status == 0)
+
+        let crashed = try await runChirpInBackground(["logs", "emit", "--product", "--errors", "0", "--crash"] + client)
+        #expect(crashed.status != 0)
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        #expect(try runChirp(["whoami"] + client).status == 0)  // collected once, not again
+        let lines = try await adminLines(server, until: { $0.contains { $0.contains("SIGSEGV") } })
+        let crashes = lines.filter { $0.contains(" FATAL crasher [chirp.crash] the process crashed: SIGSEGV") }
+        #expect(crashes.count == 1, "\(lines)")
+        #expect(crashes.first?.contains("command=chirp logs emit") == true)
+        try await server.stop(signal: SIGTERM)
+    }
+
+    /// `chirp admin logs` on the server's data, polled until `done` holds (or 20 s pass).
+    func adminLines(_ server: ServerProcess, until done: ([String]) -> Bool) async throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
+            let lines = admin.output.split(separator: "\n").map(String.init)
+            if done(lines) || ContinuousClock.now > deadline { return lines }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     @Test func adminCommandsSayWhatToDo() throws {
         let missing = try runChirp(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
