@@ -81,6 +81,33 @@ struct LogReportingTests {
         try await server.stop(signal: SIGTERM)
     }
 
+    /// Two client processes at once (the app in one terminal, a command in another) keep their
+    /// entries apart; both are killed; the next run reports both, each once.
+    @Test func clientProcessesRunningAtOnceLoseNothing() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "twice"] + client, input: "twice-password\n").status == 0)
+
+        var emitters: [ChirpProcess] = []
+        for index in 0..<2 {
+            let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", String(index + 1), "--hang"] + client)
+            #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
+            emitters.append(emitter)
+        }
+        let logs = home.appendingPathComponent("logs")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") }, "the second has a directory of its own")
+        for emitter in emitters { emitter.stop(signal: SIGKILL) }
+
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        let lines = try await adminLines(server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })
+        let errors = lines.filter { $0.contains(" ERROR twice [chirp.emit] ") }
+        #expect(errors.count == 3 && Set(errors).count == 3, "error 0 from the first, errors 0 and 1 from the second: \(lines)")
+        try await server.stop(signal: SIGTERM)
+    }
+
     /// A crash (SIGSEGV) is written by the signal handler and reported by the next run, once.
     @Test func aCrashIsReportedByTheNextRun() async throws {
         let server = try await ServerProcess()

@@ -19,8 +19,13 @@ public final class ClientDiagnostics: Sendable {
     public let logs: LogService
     /// Keeps and uploads error and fatal entries.
     public let reporter: RemoteLogReporter
-    /// Where unsent entries (and crash records) wait.
+    /// Where this process's unsent entries wait.
     public let directory: URL
+    /// This process's share of a log directory other processes may use at once.
+    public let lease: LogDirectoryLease?
+    private let uploader: any LogUploader
+    /// Uploads of what other processes left, for `finish` to wait on.
+    private let leftoverUploads = Mutex<[Task<Void, Never>]>([])
 
     /// - Parameters:
     ///   - directory: where unsent entries wait (for example `~/.chirp/logs`).
@@ -31,9 +36,13 @@ public final class ClientDiagnostics: Sendable {
     ///   - uploadDelay: the longest an entry on disk waits for its batch to leave.
     public init(
         directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
-        consoleLevel: LogLevel? = .warning, synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil
+        consoleLevel: LogLevel? = .warning, synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil,
+        lease: LogDirectoryLease? = nil
     ) throws {
-        self.directory = directory
+        self.directory = lease?.directory ?? directory
+        self.lease = lease
+        self.uploader = uploader
+        let directory = self.directory
         logs = LogService()
         reporter = try RemoteLogReporter(
             directory: directory, uploader: uploader, strategy: strategy, synchronousLevels: synchronousLevels, uploadDelay: uploadDelay)
@@ -52,15 +61,17 @@ public final class ClientDiagnostics: Sendable {
     }
 
     /// The product's diagnostics for the client directory `context`: entries in
-    /// `context.root/logs`, uploaded to `server` as whoever is logged in at the time; every
-    /// error on disk before the log call returns; batches leave within `uploadDelay`.
+    /// `context.root/logs` (a directory of its own while another client process holds that one),
+    /// uploaded to `server` as whoever is logged in at the time; every error on disk before the
+    /// log call returns; batches leave within `uploadDelay`.
     public static func product(
         context: AppContext, server: Server, consoleLevel: LogLevel?, uploadDelay: Duration = .seconds(5)
     ) throws -> ClientDiagnostics {
-        try ClientDiagnostics(
-            directory: context.root.appendingPathComponent("logs"),
-            uploader: ChirpLogUploader(server: server) { context.currentUser?.token() },
-            consoleLevel: consoleLevel, synchronousLevels: [.error, .fatal], uploadDelay: uploadDelay)
+        let root = context.root.appendingPathComponent("logs")
+        return try ClientDiagnostics(
+            directory: root, uploader: ChirpLogUploader(server: server) { context.currentUser?.token() },
+            consoleLevel: consoleLevel, synchronousLevels: [.error, .fatal], uploadDelay: uploadDelay,
+            lease: try LogDirectoryLease(root: root))
     }
 
     /// Routes swift-log through `logs` for the whole process (call once per process), records
@@ -73,14 +84,31 @@ public final class ClientDiagnostics: Sendable {
             LoggingSystem.bootstrap { label in SwiftLogBridge(label: label, service: service) }
         }
         // Straight to the reporter: an earlier run's crash is for the server, not this console.
-        for crash in CrashSignalRecorder.collect(in: directory) { reporter.receive(crash) }
-        if catchCrashes { try? CrashSignalRecorder.install(in: directory, source: "chirp.crash") }
+        let crashes = lease?.root ?? directory
+        if lease?.isPrimary ?? true {
+            for crash in CrashSignalRecorder.collect(in: crashes) { reporter.receive(crash) }
+        }
+        if catchCrashes { try? CrashSignalRecorder.install(in: crashes, source: "chirp.crash") }
         if uploadLeftovers { startUploads() }
     }
 
-    /// Uploads what waits on disk, in the background (when a session appears, for example).
+    /// Uploads what waits on disk, in the background (when a session appears, for example),
+    /// and what client processes that ran beside this one left in their directories.
     public func startUploads() {
         reporter.start()
+        guard let lease else { return }
+        let uploader = self.uploader
+        for (directory, release) in lease.abandoned() {
+            let task = Task {
+                var empty = false
+                if let leftover = try? RemoteLogReporter(directory: directory, uploader: uploader) {
+                    try? await leftover.uploadNow(maxConsecutiveFailures: 3)
+                    empty = leftover.statistics.onDisk == 0 && leftover.statistics.droppedByCap == 0
+                }
+                release(empty)
+            }
+            leftoverUploads.withLock { $0.append(task) }
+        }
     }
 
     /// For an orderly exit: delivers what is queued, tries for at most `timeout` to upload
@@ -91,8 +119,10 @@ public final class ClientDiagnostics: Sendable {
         reporter.flushToDisk()
         let reporter = self.reporter
         let done = DoneFlag()
+        let leftovers = leftoverUploads.withLock { $0 }
         let upload = Task {
             try? await reporter.uploadNow(maxConsecutiveFailures: 1)
+            for leftover in leftovers { await leftover.value }
             done.set()
         }
         let deadline = ContinuousClock.now + timeout
@@ -101,6 +131,7 @@ public final class ClientDiagnostics: Sendable {
         }
         upload.cancel()
         CrashSignalRecorder.uninstall()
+        lease?.finish(isEmpty: reporter.statistics.onDisk == 0)
     }
 }
 

@@ -22,6 +22,8 @@ struct LoggingBench: AsyncParsableCommand {
         let observer = CountingObserver()
         service.register(observer, levels: [.error])
         let noop = Logger(label: "noop") { _ in SwiftLogNoOpLogHandler() }
+        // As the client makes its loggers (ClientDiagnostics): the level follows the observers.
+        let product = Logger(label: "product") { SwiftLogBridge(label: $0, service: service) }
         var bridged = Logger(label: "bridge") { SwiftLogBridge(label: $0, service: service) }
         bridged.logLevel = .error
         let value = 42
@@ -30,6 +32,7 @@ struct LoggingBench: AsyncParsableCommand {
         report("swift-log, no-op handler, level on (critical)") { for i in 0..<calls { noop.critical("value \(value) \(i)") } }
         report("LogService, level nobody observes (debug)") { for i in 0..<calls { service.log(.debug, "value \(value) \(i)") } }
         report("Logger via bridge, level nobody observes (debug)") { for i in 0..<calls { bridged.debug("value \(value) \(i)") } }
+        report("Logger as the client makes it, level nobody observes (debug)") { for i in 0..<calls { product.debug("value \(value) \(i)") } }
         report("LogService, observed (error), delivered to one observer") {
             for i in 0..<calls {
                 service.log(.error, "value \(value) \(i)")
