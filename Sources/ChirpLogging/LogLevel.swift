@@ -12,6 +12,17 @@ public enum LogLevel: String, Sendable, Hashable, Codable, CaseIterable, Compara
         }
     }
 
+    /// The level of a rank (0 debug … 4 fatal).
+    init(rank: Int) {
+        switch rank {
+        case 0: self = .debug
+        case 1: self = .info
+        case 2: self = .warning
+        case 3: self = .error
+        default: self = .fatal
+        }
+    }
+
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 
     /// This level and every more severe one.

@@ -104,7 +104,8 @@ public final class LogService: Sendable {
 
     /// The least severe level someone observes (`nil`: nobody observes anything).
     public var lowestObservedLevel: LogLevel? {
-        LogLevel.allCases.first(where: isEnabled)
+        let mask = enabledMask.load(ordering: .relaxed)
+        return mask == 0 ? nil : LogLevel(rank: mask.trailingZeroBitCount)
     }
 
     /// Logs an entry; `message` is evaluated only if someone observes `level`.

@@ -32,6 +32,7 @@ public final class RemoteLogReporter: LogObserver {
         var memory: [LogEntry] = []
         var memoryBytes = 0
         var uploading = false
+        var uploadScheduled = false
         var stopped = false
         var uploadedBatches = 0
         var failedUploads = 0
@@ -46,6 +47,8 @@ public final class RemoteLogReporter: LogObserver {
     private let maxBatchBytes: Int
     private let retryBase: Duration
     private let retryMax: Duration
+    private let synchronousLevels: Set<LogLevel>
+    private let uploadDelay: Duration?
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// - Parameters:
@@ -53,11 +56,16 @@ public final class RemoteLogReporter: LogObserver {
     ///   - maxBatchEntries, maxBatchBytes: the size of one upload (the Chirp server takes at
     ///     most 500 entries and 64 KiB).
     ///   - retryBase, retryMax: backoff between failed uploads, doubling up to the maximum.
+    ///   - synchronousLevels: levels written to disk before the log call returns (fatal ones
+    ///     are also synced); an app that must not lose an error to a kill adds `.error`.
+    ///   - uploadDelay: when set, entries that reached the disk are uploaded at most this long
+    ///     after, as one batch, even below the waterline.
     ///   - sleep: how waits are spent (inject in tests).
     public init(
         directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
         maxBatchEntries: Int = 500, maxBatchBytes: Int = 48 * 1024,
         retryBase: Duration = .seconds(1), retryMax: Duration = .seconds(300),
+        synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws {
         store = try PendingLogStore(directory: directory)
@@ -67,6 +75,8 @@ public final class RemoteLogReporter: LogObserver {
         self.maxBatchBytes = maxBatchBytes
         self.retryBase = retryBase
         self.retryMax = retryMax
+        self.synchronousLevels = synchronousLevels.union([.fatal])
+        self.uploadDelay = uploadDelay
         self.sleep = sleep
     }
 
@@ -82,7 +92,7 @@ public final class RemoteLogReporter: LogObserver {
     }
 
     /// Whether entries of this level are handled before the log call returns.
-    public func deliversSynchronously(_ level: LogLevel) -> Bool { level == .fatal }
+    public func deliversSynchronously(_ level: LogLevel) -> Bool { synchronousLevels.contains(level) }
 
     /// Handles one entry (see `LogObserver`).
     public func receive(_ entry: LogEntry) {
@@ -90,13 +100,14 @@ public final class RemoteLogReporter: LogObserver {
         let (toDisk, durable) = state.withLock { state -> ([LogEntry], Bool) in
             state.memory.append(entry)
             state.memoryBytes += entry.approximateBytes
-            let flush = entry.level == .fatal || strategy.shouldMoveToDisk(memoryCount: state.memory.count, memoryBytes: state.memoryBytes)
+            let flush = synchronousLevels.contains(entry.level)
+                || strategy.shouldMoveToDisk(memoryCount: state.memory.count, memoryBytes: state.memoryBytes)
             guard flush else { return ([], false) }
             defer { state.memory = []; state.memoryBytes = 0 }
             return (state.memory, entry.level == .fatal)
         }
         guard !toDisk.isEmpty else { return }
-        if persist(toDisk, durable: durable) { triggerUpload() }
+        if persist(toDisk, durable: durable) { triggerUpload() } else { scheduleUpload() }
     }
 
     /// Moves what is in memory to disk now (for example when the app goes to the background).
@@ -157,6 +168,24 @@ public final class RemoteLogReporter: LogObserver {
         Task {
             defer { state.withLock { $0.uploading = false } }
             try? await uploadWhileNeeded(drainAll: drainAll)
+        }
+    }
+
+    /// With an `uploadDelay`: one upload of everything on disk after the delay, so entries
+    /// logged within it travel together.
+    private func scheduleUpload() {
+        guard let uploadDelay else { return }
+        let begin = state.withLock { state -> Bool in
+            guard !state.uploadScheduled, !state.stopped else { return false }
+            state.uploadScheduled = true
+            return true
+        }
+        guard begin else { return }
+        Task {
+            try? await sleep(uploadDelay)
+            await waitForUploads()
+            state.withLock { $0.uploadScheduled = false }
+            triggerUpload(drainAll: true)
         }
     }
 

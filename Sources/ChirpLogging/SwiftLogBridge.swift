@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// A swift-log `LogHandler` that sends every `Logger` call into a `LogService`, keeping
 /// metadata and using the logger's label as the entry's source.
@@ -11,20 +12,46 @@ import Logging
 /// messages nobody will read. Levels map as trace/debug → debug, info/notice → info,
 /// warning → warning, error → error, critical → fatal.
 public struct SwiftLogBridge: LogHandler {
-    /// Label and service in one reference, so the handler fits swift-log's inline existential
-    /// storage (a boxed handler made every disabled log call several times slower).
-    private final class Target: Sendable {
+    /// Label and service in one object, shared by every handler of that label and service and
+    /// kept for the life of the process (`Target.shared`). swift-log copies the handler on every
+    /// level check; holding the target `unowned(unsafe)` and the metadata as an optional (nil
+    /// until set) makes that copy retain nothing, which is what keeps a call at a level nobody
+    /// observes close to swift-log's no-op handler.
+    final class Target: Sendable {
         let label: String
         let service: LogService
-        init(label: String, service: LogService) {
+
+        private init(label: String, service: LogService) {
             self.label = label
             self.service = service
         }
+
+        private struct Key: Hashable {
+            let service: ObjectIdentifier
+            let label: String
+        }
+
+        /// Never emptied: one small object per label and service, for the process's life.
+        private static let registry = Mutex<[Key: Target]>([:])
+
+        static func shared(label: String, service: LogService) -> Target {
+            registry.withLock { registry in
+                let key = Key(service: ObjectIdentifier(service), label: label)
+                if let target = registry[key] { return target }
+                let target = Target(label: label, service: service)
+                registry[key] = target
+                return target
+            }
+        }
     }
 
-    private let target: Target
+    private unowned(unsafe) let target: Target
+    private var storedMetadata: Logging.Logger.Metadata?
     /// Key-value context.
-    public var metadata: Logging.Logger.Metadata = [:]
+    public var metadata: Logging.Logger.Metadata {
+        get { storedMetadata ?? [:] }
+        set { storedMetadata = newValue.isEmpty ? nil : newValue }
+    }
     /// Set to override the level the service's observers imply.
     public var minimumLevel: Logging.Logger.Level?
 
@@ -35,7 +62,7 @@ public struct SwiftLogBridge: LogHandler {
 
     /// A handler for the logger labelled `label`, sending into `service`.
     public init(label: String, service: LogService) {
-        target = Target(label: label, service: service)
+        target = Target.shared(label: label, service: service)
     }
 
     /// The least severe level worth formatting: what the observers want, unless `minimumLevel` is set.
@@ -55,7 +82,7 @@ public struct SwiftLogBridge: LogHandler {
 
     /// One metadata value of this logger.
     public subscript(metadataKey key: String) -> Logging.Logger.Metadata.Value? {
-        get { metadata[key] }
+        get { storedMetadata?[key] }
         set { metadata[key] = newValue }
     }
 
@@ -63,7 +90,7 @@ public struct SwiftLogBridge: LogHandler {
     public func log(event: LogEvent) {
         let level = Self.level(event.level)
         guard service.isEnabled(level) else { return }
-        var merged = metadata
+        var merged = storedMetadata ?? [:]
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         let flat = merged.isEmpty ? nil : merged.mapValues { "\($0)" }
         service.log(LogEntry(level: level, message: event.message.description, metadata: flat, source: label))

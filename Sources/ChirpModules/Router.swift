@@ -56,12 +56,26 @@ public final class Router: Sendable {
         fallback.withLock { $0 = handler }
     }
 
-    /// Registers a pattern; a pattern registered twice keeps the newer handler.
+    /// Registers a pattern. Every pattern has one owner: registering one again (or one that
+    /// differs only in its parameters' names) throws `duplicatePattern`.
     public func register(_ pattern: String, handler: @escaping Handler) throws(RouterError) {
         guard let (scheme, segments) = Self.parse(pattern: pattern) else { throw .invalidPattern(pattern) }
-        routes.withLock { routes in
-            routes.removeAll { $0.pattern == pattern }
+        let shape = Self.shape(scheme, segments)
+        let added = routes.withLock { routes -> Bool in
+            guard !routes.contains(where: { Self.shape($0.scheme, $0.segments) == shape }) else { return false }
             routes.append(Route(pattern: pattern, scheme: scheme, segments: segments, handler: handler))
+            return true
+        }
+        guard added else { throw .duplicatePattern(pattern) }
+    }
+
+    /// A pattern with its parameters' names left out: two patterns of one shape match the same URLs.
+    private static func shape(_ scheme: String, _ segments: [Segment]) -> [String] {
+        [scheme] + segments.map { segment in
+            switch segment {
+            case .literal(let literal): "=" + literal
+            case .parameter: ":"
+            }
         }
     }
 
@@ -143,11 +157,14 @@ public enum RouterError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPattern(String)
     /// No pattern matches and there is no fallback.
     case noRoute(String)
+    /// The pattern (or one matching the same URLs) is registered already.
+    case duplicatePattern(String)
 
     public var description: String {
         switch self {
         case .invalidPattern(let pattern): "invalid route pattern '\(pattern)'; write scheme://literal/:parameter"
         case .noRoute(let url): "nothing handles \(url)"
+        case .duplicatePattern(let pattern): "'\(pattern)' is registered already: every route has one owner"
         }
     }
 }

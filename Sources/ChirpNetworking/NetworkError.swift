@@ -4,7 +4,7 @@ public enum NetworkError: Error, Sendable, Hashable, CustomStringConvertible {
     case offline
     /// No answer within the timeout.
     case timeout
-    /// The caller (or its `RequestScope`) cancelled the request.
+    /// The caller cancelled the request (its task was cancelled).
     case cancelled
     /// The connection failed before an answer (refused, reset, DNS …).
     case transport(String)

@@ -67,6 +67,9 @@ public enum ChirpServerApplication {
         if services.configuration.chaosRate > 0 {
             router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))
         }
+        if !services.configuration.failOnce.isEmpty {
+            router.middlewares.add(FailOnceMiddleware(requests: services.configuration.failOnce))
+        }
         // Protected routes: the bearer token is resolved once, and their handlers get the
         // viewer from the child context (`AuthenticatedRequestContext`).
         let authenticated = router.group()

@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var postgres: PostgresSettings?
     /// Share of requests (0–1) answered with 503; the rest get 0–200 ms of extra latency.
     public var chaosRate: Double = 0
+    /// Test-only: requests (`METHOD:PATH`) whose first occurrence is answered with a 500.
+    public var failOnce: [String] = []
     /// Whether the per-user direct-message limit applies.
     public var rateLimitsEnabled: Bool = true
     /// Messages a user may send per `messageRateWindow`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `chirp` command: the server, the client commands, and tools.
 @main
@@ -15,4 +16,20 @@ struct ChirpCommand: AsyncParsableCommand {
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
         ],
         defaultSubcommand: AppCommand.self)
+
+    /// Runs the command, then lets a client run report what it logged (`ClientProcess`).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            await ClientProcess.finish()
+        } catch {
+            await ClientProcess.finish()
+            exit(withError: error)
+        }
+    }
 }

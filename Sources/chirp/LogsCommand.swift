@@ -2,6 +2,7 @@ import ArgumentParser
 import ChirpClient
 import ChirpLogging
 import ChirpModules
+import ChirpNetworking
 import Foundation
 import Logging
 
@@ -57,7 +58,17 @@ struct LogsEmit: AsyncParsableCommand {
     @Flag(help: "After logging, print 'logged' and wait to be killed.")
     var hang = false
 
+    @Flag(help: "Log through the product's diagnostics (what every client run starts), without flushing before 'logged'.")
+    var product = false
+
+    @Flag(help: "After logging, crash with an invalid memory access (SIGSEGV).")
+    var crash = false
+
     func run() async throws {
+        if product {
+            try await runAsProduct()
+            return
+        }
         let api = ChirpAPIClient(baseURL: try client.serverURL, token: client.sessionToken)
         let diagnostics = try ClientDiagnostics(
             directory: client.logsDirectory, api: api,
@@ -72,5 +83,21 @@ struct LogsEmit: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data("logged\n".utf8))  // unbuffered: a test waits for it
         if hang { while true { try await Task.sleep(for: .seconds(3600)) } }
         await diagnostics.reporter.waitForUploads()
+    }
+
+    /// The product's path: `ClientProcess` diagnostics; entries must reach the disk on their
+    /// own before the process is killed or crashes.
+    private func runAsProduct() async throws {
+        let context = try AppContext(root: URL(fileURLWithPath: client.home))
+        guard ClientProcess.diagnostics(context: context, server: Server(baseURL: try client.serverURL), console: .none) != nil else {
+            throw CommandFailure("cannot use \(client.logsDirectory.path) for error reports")
+        }
+        let logger = Logger(label: "chirp.emit")
+        for index in 0..<errors { logger.error("error \(index)", metadata: ["index": "\(index)"]) }
+        FileHandle.standardOutput.write(Data("logged\n".utf8))
+        if crash {
+            UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+        }
+        if hang { while true { try await Task.sleep(for: .seconds(3600)) } }
     }
 }

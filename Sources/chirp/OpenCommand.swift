@@ -3,12 +3,13 @@ import ChirpClient
 import ChirpTerminal
 import Foundation
 
-/// `chirp open URL`: in a terminal, opens the app at that screen (`AppCoordinator`); otherwise
-/// prints the screen's text through the client's modules and router.
+/// `chirp open URL`: the client's router says where the link leads; in a terminal, a screen the
+/// app has opens the app there (`AppCoordinator`), anything else prints the destination's text
+/// (rendered by the module that owns it).
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a chirp:// link: conversations, conversation/NAME, timeline, user/NAME, me, settings.",
+        abstract: "Open a chirp:// link: conversations, conversation/NAME, timeline, user/NAME, me, settings, compose, help.",
         discussion: "Examples: chirp open chirp://conversation/bob · chirp open 'chirp://settings?theme=dark'")
 
     @Argument(help: "The link, such as chirp://conversation/bob.")
@@ -21,23 +22,17 @@ struct OpenCommand: AsyncParsableCommand {
         guard let link = URL(string: url), link.scheme != nil else {
             throw ValidationError("'\(url)' is not a URL; try chirp://timeline")
         }
-        // In a terminal, a link to one of the app's screens opens the app there.
-        if TerminalDevice.isInteractive, await AppCoordinator().action(for: link) != nil {
-            let manager = try AccountManager(home: URL(fileURLWithPath: client.home), serverURL: try client.serverURL)
-            if let token = client.sessionToken { _ = try await ClientRuntime(client).run { try await manager.adopt(token: token) } }
-            await TerminalApp.run(
-                client: .live(manager: manager), theme: app.resolvedTheme(for: manager.context.currentUser), noColor: app.noColor, open: link)
+        let interactive = TerminalDevice.isInteractive
+        let runtime = try ClientRuntime(client, console: interactive ? .none : .standardError)
+        let result = try await runtime.app.router.open(link)
+        guard let destination = result as? ClientDestination else {
+            throw ValidationError(String(describing: result))
+        }
+        if interactive, AppCoordinator.action(for: destination) != nil {
+            await app.runApp(runtime.app, open: link)
             return
         }
-        let app = try ChirpClientApp(home: URL(fileURLWithPath: client.home), server: try client.serverURL, token: client.sessionToken)
-        do {
-            let result = try await app.open(link)
-            if let missing = result as? RouteNotFound {
-                throw ValidationError(missing.description)
-            }
-            print(result)
-        } catch let error as ClientAppError {
-            throw ValidationError(error.description)
-        }
+        _ = try await runtime.session()
+        print(try await runtime.run { try await runtime.app.text(for: destination) })
     }
 }

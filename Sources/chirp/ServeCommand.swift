@@ -37,6 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Share of API requests (0-1) that fail with 503; the rest get 0-200 ms extra latency.")
     var chaos: Double = 0
 
+    @Option(help: ArgumentHelp("Test only: answer the first METHOD:PATH request (such as GET:/v1/events) with a 500.", visibility: .hidden))
+    var failOnce: [String] = []
+
     @Flag(help: "Turn off the per-user direct-message rate limit (for benchmarks).")
     var noRateLimits = false
 
@@ -77,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
         configuration.chaosRate = chaos
+        configuration.failOnce = failOnce
         configuration.rateLimitsEnabled = !noRateLimits
         configuration.maxLongPollSeconds = maxWait
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }

@@ -48,7 +48,7 @@ struct ClientAppTests {
         #expect(try await open("chirp://settings", in: asAlice).hasPrefix("No settings for alice"))
         #expect(try await open("chirp://conversation/bob", in: asAlice).contains("alice: Hi Bob! ✓"))
         try asAlice.context.logout()
-        await #expect(throws: ClientAppError.self) { try await ChirpClientApp(home: home, server: server.baseURL).open(URL(string: "chirp://timeline")!) }
+        await #expect(throws: AccountError.notLoggedIn) { try await ChirpClientApp(home: home, server: server.baseURL).open(URL(string: "chirp://timeline")!) }
 
         // modules.json turns the timeline off: its links fall through to the fallback.
         try Data(#"{"modules": [{"id": "timeline", "enabled": false}]}"#.utf8).write(to: home.appendingPathComponent("modules.json"))

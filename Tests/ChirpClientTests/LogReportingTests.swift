@@ -58,6 +58,87 @@ struct LogReportingTests {
         try await server.stop(signal: SIGTERM)
     }
 
+    /// The product's path: a client run (any command) logs an error through swift-log and is
+    /// killed with SIGKILL right after the call returned; the next client run reports it.
+    @Test func anErrorLoggedJustBeforeSIGKILLArrivesWithTheNextRun() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "killed"] + client, input: "killed-password\n").status == 0)
+
+        // No flush, no wait: "logged" is printed right after the log call returns.
+        let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", "1", "--hang"] + client)
+        #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
+        emitter.stop(signal: SIGKILL)
+        #expect(emitter.process.terminationReason == .uncaughtSignal)
+
+        // The next run of any client command uploads it.
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        let lines = try await adminLines(server, until: { $0.contains { $0.contains(" ERROR killed [chirp.emit] error 0") } })
+        #expect(lines.filter { $0.contains(" ERROR killed [chirp.emit] error 0") }.count == 1, "\(lines)")
+        try await server.stop(signal: SIGTERM)
+    }
+
+    /// Two client processes at once (the app in one terminal, a command in another) keep their
+    /// entries apart; both are killed; the next run reports both, each once.
+    @Test func clientProcessesRunningAtOnceLoseNothing() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "twice"] + client, input: "twice-password\n").status == 0)
+
+        var emitters: [ChirpProcess] = []
+        for index in 0..<2 {
+            let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", String(index + 1), "--hang"] + client)
+            #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
+            emitters.append(emitter)
+        }
+        let logs = home.appendingPathComponent("logs")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") }, "the second has a directory of its own")
+        for emitter in emitters { emitter.stop(signal: SIGKILL) }
+
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        let lines = try await adminLines(server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })
+        let errors = lines.filter { $0.contains(" ERROR twice [chirp.emit] ") }
+        #expect(errors.count == 3 && Set(errors).count == 3, "error 0 from the first, errors 0 and 1 from the second: \(lines)")
+        try await server.stop(signal: SIGTERM)
+    }
+
+    /// A crash (SIGSEGV) is written by the signal handler and reported by the next run, once.
+    @Test func aCrashIsReportedByTheNextRun() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        #expect(try runChirp(["register", "crasher"] + client, input: "crasher-password\n").status == 0)
+
+        let crashed = try await runChirpInBackground(["logs", "emit", "--product", "--errors", "0", "--crash"] + client)
+        #expect(crashed.status != 0)
+        #expect(try runChirp(["whoami"] + client).status == 0)
+        #expect(try runChirp(["whoami"] + client).status == 0)  // collected once, not again
+        let lines = try await adminLines(server, until: { $0.contains { $0.contains("SIGSEGV") } })
+        let crashes = lines.filter { $0.contains(" FATAL crasher [chirp.crash] the process crashed: SIGSEGV") }
+        #expect(crashes.count == 1, "\(lines)")
+        #expect(crashes.first?.contains("command=chirp logs emit") == true)
+        try await server.stop(signal: SIGTERM)
+    }
+
+    /// `chirp admin logs` on the server's data, polled until `done` holds (or 20 s pass).
+    func adminLines(_ server: ServerProcess, until done: ([String]) -> Bool) async throws -> [String] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
+            let lines = admin.output.split(separator: "\n").map(String.init)
+            if done(lines) || ContinuousClock.now > deadline { return lines }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     @Test func adminCommandsSayWhatToDo() throws {
         let missing = try runChirp(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))

@@ -48,6 +48,29 @@ struct RemoteLogReporterTests {
         #expect(store.lines.map(\.entry.message) == ["before the crash", "the crash"])
     }
 
+    /// The client's setting: errors too are on disk before the log call returns (a kill right
+    /// after loses nothing), and they leave together within the upload delay, below the waterline.
+    @Test func errorsCanBeWrittenAtOnceAndUploadedWithinADelay() async throws {
+        let directory = temporaryDirectory()
+        let uploader = RecordingUploader()
+        let logs = LogService()
+        let reporter = try RemoteLogReporter(
+            directory: directory, uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 100, waterline: 1_000),
+            synchronousLevels: [.error], uploadDelay: .milliseconds(200))
+        logs.register(reporter, levels: [.error, .fatal])
+        logs.log(.error, "first")
+        // Another reporter on the same directory (the next run) sees it already.
+        #expect(try RemoteLogReporter(directory: directory, uploader: RecordingUploader()).statistics.onDisk == 1)
+        logs.log(.error, "second")
+        #expect(reporter.statistics.inMemory == 0 && reporter.statistics.onDisk == 2)
+        #expect(uploader.batches == 0, "below the waterline nothing leaves at once")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while uploader.batches == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await reporter.waitForUploads()
+        #expect(uploader.batches == 1 && uploader.storedEntries.map(\.message) == ["first", "second"])
+        #expect(reporter.statistics.onDisk == 0)
+    }
+
     @Test func diskIsCappedAndDropsAreReportedInTheNextBatch() async throws {
         let uploader = RecordingUploader()
         let reporter = try RemoteLogReporter(

@@ -33,14 +33,20 @@ struct RouterTests {
         #expect(try await withFallback.open(URL(string: "x://y")!) as? String == "fallback")
     }
 
-    @Test func patternsAreValidatedAndReplaceable() async throws {
+    @Test func patternsAreValidatedAndRegisteredOnce() async throws {
         let router = Router()
         #expect(throws: RouterError.invalidPattern("no-scheme/path")) { try router.register("no-scheme/path") { _ in "" } }
         #expect(throws: RouterError.self) { try router.register("://path") { _ in "" } }
         #expect(throws: RouterError.self) { try router.register("chirp://user/:") { _ in "" } }
-        try router.register("chirp://a") { _ in "old" }
-        try router.register("chirp://a") { _ in "new" }
-        #expect(try await router.open(URL(string: "chirp://a")!) as? String == "new" && router.patterns == ["chirp://a"])
+        try router.register("chirp://a") { _ in "first" }
+        #expect(throws: RouterError.duplicatePattern("chirp://a")) { try router.register("chirp://a") { _ in "second" } }
+        try router.register("chirp://user/:name") { _ in "profile" }
+        #expect(throws: RouterError.duplicatePattern("chirp://user/:other"), "same URLs, other parameter name") {
+            try router.register("chirp://user/:other") { _ in "" }
+        }
+        try router.register("chirp://user/me") { _ in "me" }  // a literal is a different route
+        #expect(try await router.open(URL(string: "chirp://a")!) as? String == "first")
+        #expect(router.patterns == ["chirp://a", "chirp://user/:name", "chirp://user/me"])
         #expect(RouterError.invalidPattern("x").description != RouterError.noRoute("x").description)
     }
 }

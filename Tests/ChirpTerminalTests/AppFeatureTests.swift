@@ -247,13 +247,14 @@ struct AppFeatureTests {
 @MainActor
 @Suite("Terminal app navigation")
 struct AppNavigationTests {
-    @Test func aLinkOpensItsScreenAfterTheSessionIsRestored() async {
+    @Test func aLinkOpensItsScreenAfterTheSessionIsRestored() async throws {
         let backend = FakeBackend()
         var client = backend.client()
         client.restore = { "alice" }
         backend.data.withLock { $0.messages = [Fixtures.history[0]] }
         let store = TestStore(initialState: AppState(now: Fixtures.start), reducer: AppFeature(client: client))
-        let action = await AppCoordinator().action(for: URL(string: "chirp://conversation/bob")!)
+        let coordinator = AppCoordinator(router: try ClientRoutes.app().router)
+        let action = await coordinator.action(for: URL(string: "chirp://conversation/bob")!)
         #expect(action == .navigate(.conversation("bob")))
         await store.send(action!) { $0.pendingDestination = .conversation("bob") }
         await store.send(.start)
@@ -273,6 +274,6 @@ struct AppNavigationTests {
             $0.messages = [Fixtures.history[0]]
         }
         await store.finish()
-        #expect(await AppCoordinator().action(for: URL(string: "chirp://nowhere")!) == nil)
+        #expect(await coordinator.action(for: URL(string: "chirp://nowhere")!) == nil)
     }
 }

@@ -113,4 +113,42 @@ struct TmuxEndToEndTests {
         screen = try await pane.waitFor("chirp exited")
         #expect(screen.contains("Demo over"), "the app quit and the demo cleaned up:\n\(screen)")
     }
+
+    /// The terminal app against a server whose first sync request (`GET /v1/events`) fails
+    /// with a 500: the app carries on (the read is retried), nothing is printed over its
+    /// screen, and the failure reaches the server's error reports, readable with
+    /// `chirp admin logs`.
+    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    func aServerFailureDuringSyncIsReported() async throws {
+        let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
+        let server = try await ServerProcess(arguments: ["--fail-once", "GET:/v1/events"])
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        let registered = try runChirp(["register", "alice"] + client, input: "alice-password\n")
+        #expect(registered.status == 0, "\(registered.output)")
+
+        let binary = ServerProcess.binaryURL.path
+        let pane = try Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        let screen = try await pane.waitFor("Conversations", "● live")
+        #expect(screen.contains("● live"), "the app synced after the failed request was retried:\n\(screen)")
+
+        var reported: [String] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "error"])
+            reported = admin.output.split(separator: "\n").map(String.init).filter { $0.contains(" ERROR alice [chirp.network] ") }
+            if !reported.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(reported.count == 1 && reported[0].contains("500"), "the 500 is in chirp admin logs: \(reported)")
+        let after = pane.screen
+        #expect(!after.contains("ERROR") && !after.contains("chirp.network"), "no log line drawn over the app:\n\(after)")
+
+        try pane.keys("C-c")
+        let exited = try await pane.waitFor("chirp exited")
+        #expect(exited.contains("chirp exited"))
+        try await server.stop(signal: SIGTERM)
+    }
 }

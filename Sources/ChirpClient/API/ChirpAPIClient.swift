@@ -31,7 +31,7 @@ public final class ChirpAPIClient: Sendable {
         let storage = TokenBox(token)
         tokenStorage = storage
         client = APIClient(
-            server: server, transport: transport, timeout: timeout,
+            server: server, transport: transport, validator: ServerFailureLogger(), timeout: timeout,
             credentials: { storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:] },
             sleep: sleep)
     }

@@ -2,44 +2,32 @@ import ChirpModels
 import ChirpModules
 import Foundation
 
-/// Accounts: turns a token into a user context (switching to it and keeping the token, 0600)
-/// or restores the last user's session; `chirp://me` shows who is logged in.
-public final class AccountsModule: Module, AccountService {
+/// Accounts: serves the logged-in user's `UserSession` to other modules (from the app's
+/// `AccountManager`, which alone opens, adopts and stores sessions); `chirp://me` shows who
+/// is logged in.
+public final class AccountsModule: Module, AccountService, DestinationTextProvider {
     /// The module's identifier.
     public static let identifier: ModuleIdentifier = .accounts
-    private let environment = LockedValue<ModuleEnvironment?>(nil)
+    private let sessions = LockedValue<SessionStore?>(nil)
 
     /// Modules are created by the module manager.
     public init() {}
 
     /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
-        environment.set(context.environment)
-        try? context.router.register("chirp://me") { _ in
-            let session = try await self.session()
-            let me = try await session.api.send(ChirpEndpoints.Me())
-            return "\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"
-        }
+        sessions.set(context.environment.sessions)
+        context.route("chirp://me") { _ in .me }
     }
 
-    /// The logged-in user's session, restoring or adopting a token.
-    public func session() async throws -> ClientSession {
-        guard let environment = environment.get() else { throw ModuleError.notLoaded }
-        let app = try environment.require(AppContext.self)
-        let api = try environment.require(ChirpAPIClient.self)
-        if let token = api.token {
-            // A token given on the command line: find out whose it is and switch to them.
-            let me = try await api.send(ChirpEndpoints.Me())
-            if app.currentUser?.username.lowercased() != me.username.lowercased() || app.currentUser?.token() != token {
-                let user = try app.switchUser(to: me.username)
-                try user.saveToken(token)
-            }
-        } else if let stored = app.currentUser?.token() {
-            api.token = stored
-        } else {
-            throw ClientAppError.notLoggedIn
-        }
-        let user = app.currentUser!
-        return ClientSession(user: UserContextInfo(username: user.username, settings: user.settings()), api: api)
+    /// The logged-in user's session.
+    public func session() async throws -> UserSession {
+        guard let sessions = sessions.get() else { throw ModuleError.missingEnvironment("SessionStore") }
+        return try await sessions.session()
+    }
+
+    /// `chirp://me`: name, display name and counts, from the server.
+    public func text(for destination: ClientDestination, in session: UserSession) async throws -> String {
+        let me = try await session.profile(session.username)
+        return "\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"
     }
 }

@@ -11,36 +11,27 @@ extension ModuleIdentifier {
     public static let settings: ModuleIdentifier = "settings"
 }
 
-/// What the accounts module offers other modules.
+/// What the accounts module offers other modules: the logged-in user's `UserSession` (the only
+/// way a module reaches a user's data), kept by the app's `AccountManager`.
 public protocol AccountService: Sendable {
-    /// The logged-in user's context and an API client carrying their token.
-    func session() async throws -> ClientSession
+    /// The logged-in user's session; `AccountError.notLoggedIn` when there is none.
+    func session() async throws -> UserSession
 }
 
-/// A logged-in user, as modules see it.
-public struct ClientSession: Sendable {
-    /// Whose session it is.
-    public var user: UserContextInfo
-    /// The network client.
-    public var api: ChirpAPIClient
+/// A module that can show its destinations as text (what `chirp open` prints).
+public protocol DestinationTextProvider: Sendable {
+    /// The text of `destination`, read through `session`.
+    func text(for destination: ClientDestination, in session: UserSession) async throws -> String
 }
 
-/// The user a session belongs to.
-public struct UserContextInfo: Sendable, Hashable {
-    /// The user's name as registered.
-    public var username: String
-    /// Their settings.
-    public var settings: [String: String]
-}
-
-/// Why a client route cannot be shown.
-public enum ClientAppError: Error, Sendable, CustomStringConvertible {
-    /// No session: nobody logged in and no token given.
-    case notLoggedIn
-
-    public var description: String {
-        switch self {
-        case .notLoggedIn: "not logged in: run chirp login USER (or pass --token)"
+extension ModuleContext {
+    /// Registers a route whose handler yields a destination; a pattern registered twice is a
+    /// programming error (every `chirp://` route has one owner).
+    func route(_ pattern: String, to destination: @escaping @Sendable (RouteMatch) -> ClientDestination) {
+        do {
+            try router.register(pattern) { match in destination(match) }
+        } catch {
+            preconditionFailure("\(error)")
         }
     }
 }

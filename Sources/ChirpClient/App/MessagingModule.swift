@@ -3,7 +3,7 @@ import ChirpModules
 import Foundation
 
 /// Direct messages: `chirp://conversations` and `chirp://conversation/:username?limit=N`.
-public final class MessagingModule: Module {
+public final class MessagingModule: Module, DestinationTextProvider {
     /// The module's identifier.
     public static let identifier: ModuleIdentifier = .messaging
 
@@ -12,25 +12,29 @@ public final class MessagingModule: Module {
 
     /// Registers this module's routes.
     public func moduleDidLoad(_ context: ModuleContext) {
-        let manager = context.manager
-        try? context.router.register("chirp://conversations") { _ in
-            let session = try await manager.resolve(.accounts, as: (any AccountService).self).session()
-            let page = try await session.api.send(ChirpEndpoints.ListConversations())
-            guard !page.items.isEmpty else { return "No conversations yet." }
-            return page.items.map { conversation -> String in
-                let unread = conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : ""
-                return "\(conversation.peer.username)\(unread): \(conversation.lastMessage.sender): \(conversation.lastMessage.text)"
-            }.joined(separator: "\n")
+        context.route("chirp://conversations") { _ in .conversations }
+        context.route("chirp://conversation/:username") { match in
+            .conversation(peer: match["username"] ?? "", limit: ClientDestination.limit(match))
         }
-        try? context.router.register("chirp://conversation/:username") { match in
-            let session = try await manager.resolve(.accounts, as: (any AccountService).self).session()
-            let peer = match["username"]!
-            let limit = match.query["limit"].flatMap(Int.init) ?? 20
-            let page = try await session.api.send(ChirpEndpoints.ListMessages(with: peer, limit: min(max(limit, 1), 100)))
+    }
+
+    /// The conversation list, or one conversation's newest messages (oldest first).
+    public func text(for destination: ClientDestination, in session: UserSession) async throws -> String {
+        switch destination {
+        case .conversation(let peer, let limit):
+            let page = try await session.messages(with: peer, limit: limit, refresh: true)
             guard !page.items.isEmpty else { return "No messages with \(peer) yet." }
             return page.items.map { message -> String in
-                let mark = message.sender.lowercased() == session.user.username.lowercased() ? (message.readByRecipient ? "✓✓" : "✓") : " "
-                return "\(message.createdAt.rfc3339) \(message.sender): \(message.text) \(mark)"
+                let mark = message.isOutgoing(for: session.username) ? (message.state == .read ? "✓✓" : "✓") : " "
+                return "\(message.createdAt) \(message.sender): \(message.text) \(mark)"
+            }.joined(separator: "\n")
+        default:
+            let rows = try await session.conversations(refresh: true)
+            guard !rows.isEmpty else { return "No conversations yet." }
+            return rows.map { row -> String in
+                guard row.hasMessages else { return "\(row.peerName): follows you; no messages yet" }
+                let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
+                return "\(row.peerName)\(unread): \(row.lastSender): \(row.lastText)"
             }.joined(separator: "\n")
         }
     }

@@ -4,29 +4,29 @@ import Foundation
 import Synchronization
 
 extension AppClient {
-    /// The app on real accounts, local databases and a live sync engine.
-    public static func live(manager: AccountManager) -> AppClient {
+    /// The app on the assembled client (`ChirpClientApp`): start-up, login and register run
+    /// its `Initiator` steps (database → session → log reporter → live sync); live events come
+    /// from its one `LiveSync`.
+    public static func live(app: ChirpClientApp) -> AppClient {
         let holder = SessionHolder()
+        @Sendable func started(_ report: StartupReport) throws -> String? {
+            holder.set(report.session)
+            // Without a session the failure is the banner; after it, it is in the error reports.
+            if let failure = report.failure, report.session == nil { throw failure }
+            return report.session?.username
+        }
         return AppClient(
-            restore: {
-                guard let session = try? manager.currentSession() else { return nil }
-                holder.set(session)
-                return session.username
-            },
+            restore: { try started(await app.start(sync: .live)) },
             login: { username, password in
-                let session = try await manager.login(username, password: password)
-                holder.set(session)
-                return session.username
+                try started(try await app.login(username, password: password, sync: .live)) ?? username
             },
             register: { username, password in
-                let session = try await manager.register(username, password: password)
-                holder.set(session)
-                return session.username
+                try started(try await app.register(username, password: password, sync: .live)) ?? username
             },
             logout: {
                 // What the user typed must not vanish with the local data: one more drain first.
                 if let session = holder.get() { _ = try? await session.drainOutbox() }
-                try await manager.logout()
+                try await app.logout()
                 holder.set(nil)
             },
             conversations: { refresh in
@@ -53,29 +53,17 @@ extension AppClient {
             tweet: { text in _ = try await holder.require().tweet(text) },
             updates: {
                 AsyncStream { continuation in
-                    guard let session = holder.get() else { return continuation.finish() }
-                    // What the ledger writes (a send acknowledged or refused, a refresh) …
+                    // What the server sends, with the connection's state, from the app's one live
+                    // sync (going live drains the outbox: the session does that) …
+                    let listener = UpdatesListener(continuation)
+                    app.liveSync.add(listener)
+                    // … and what the ledger writes (a send acknowledged or refused, a refresh).
                     let changes = Task {
+                        guard let session = holder.get() else { return }
                         for await change in session.changes() { continuation.yield(.changed(change)) }
                     }
-                    // … and what the server sends, with the connection's state. Going live
-                    // drains the outbox (the session does that: back online).
-                    let task = Task {
-                        await session.sync.run(
-                            onEvent: { continuation.yield(.event($0)) },
-                            onState: { state in
-                                switch state {
-                                case .live: continuation.yield(.connection("live"))
-                                case .connecting: continuation.yield(.connection("connecting"))
-                                case .polling: continuation.yield(.connection("polling"))
-                                case .reconnecting: continuation.yield(.connection("offline, retrying"))
-                                }
-                            })
-                        changes.cancel()
-                        continuation.finish()
-                    }
                     continuation.onTermination = { _ in
-                        task.cancel()
+                        app.liveSync.remove(listener)
                         changes.cancel()
                     }
                 }
@@ -105,5 +93,27 @@ final class SessionHolder: Sendable {
     func require() throws -> UserSession {
         guard let session = get() else { throw AccountError.notLoggedIn }
         return session
+    }
+}
+
+/// Passes the live sync's events and connection changes to the app's update stream.
+final class UpdatesListener: LiveSyncListener {
+    private let continuation: AsyncStream<AppClient.SyncUpdate>.Continuation
+
+    init(_ continuation: AsyncStream<AppClient.SyncUpdate>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func eventApplied(_ event: Event) {
+        continuation.yield(.event(event))
+    }
+
+    func connectionChanged(_ state: SyncEngine.ConnectionState) {
+        switch state {
+        case .live: continuation.yield(.connection("live"))
+        case .connecting: continuation.yield(.connection("connecting"))
+        case .polling: continuation.yield(.connection("polling"))
+        case .reconnecting: continuation.yield(.connection("offline, retrying"))
+        }
     }
 }

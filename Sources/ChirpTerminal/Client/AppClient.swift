@@ -15,8 +15,9 @@ public struct AppClient: Sendable {
         case changed(LocalChange)
     }
 
-    /// The username of a session kept from an earlier run, if any.
-    public var restore: @Sendable () async -> String?
+    /// Start-up (`ChirpClientApp.start`): the username of a session kept from an earlier run,
+    /// if any; throws `StartupFailure` naming the step that failed.
+    public var restore: @Sendable () async throws -> String?
     public var login: @Sendable (_ username: String, _ password: String) async throws -> String
     public var register: @Sendable (_ username: String, _ password: String) async throws -> String
     public var logout: @Sendable () async throws -> Void
@@ -46,7 +47,7 @@ public struct AppClient: Sendable {
 
     /// Creates a client from its closures.
     public init(
-        restore: @escaping @Sendable () async -> String?,
+        restore: @escaping @Sendable () async throws -> String?,
         login: @escaping @Sendable (String, String) async throws -> String,
         register: @escaping @Sendable (String, String) async throws -> String,
         logout: @escaping @Sendable () async throws -> Void,

@@ -1,8 +1,8 @@
+import ChirpClient
 import ChirpModules
 import Foundation
 
-/// Where the app can be sent from outside: a `chirp://` link becomes a navigation action
-/// through the modules' `Router`, so `chirp open chirp://conversation/bob` opens that screen.
+/// A screen of the terminal app that navigation can go to.
 public enum AppDestination: Sendable, Equatable {
     case conversations
     case conversation(String)
@@ -12,31 +12,35 @@ public enum AppDestination: Sendable, Equatable {
     case help
 }
 
-/// Registers the app's screens as routes and turns links into actions.
+/// Turns `chirp://` links into navigation. It registers no route: the client's `Router`
+/// (owned by `ChirpClientApp`, routes registered by its modules) answers with a
+/// `ClientDestination`, and the coordinator maps it to one of the app's screens.
 public struct AppCoordinator: Sendable {
+    /// The client's router.
     public let router: Router
 
-    /// A coordinator with the app's routes registered on a new router.
-    public init() {
-        router = Router()
-        let routes: [(String, @Sendable (RouteMatch) -> AppDestination)] = [
-            ("chirp://conversations", { _ in .conversations }),
-            ("chirp://conversation/:username", { .conversation($0["username"] ?? "") }),
-            ("chirp://timeline", { _ in .timeline }),
-            ("chirp://compose", { _ in .compose }),
-            ("chirp://settings", { _ in .settings }),
-            ("chirp://help", { _ in .help }),
-        ]
-        for (pattern, destination) in routes {
-            try? router.register(pattern) { match in AppFeature.Action.navigate(destination(match)) }
+    /// A coordinator over the client's router.
+    public init(router: Router) {
+        self.router = router
+    }
+
+    /// The action a link stands for, or nil when the app has no such screen (then `chirp open`
+    /// prints the destination's text instead).
+    public func action(for url: URL) async -> AppFeature.Action? {
+        guard let destination = (try? await router.open(url)) as? ClientDestination else { return nil }
+        return Self.action(for: destination)
+    }
+
+    /// The navigation a destination stands for in the terminal app, if it has that screen.
+    public static func action(for destination: ClientDestination) -> AppFeature.Action? {
+        switch destination {
+        case .conversations: .navigate(.conversations)
+        case .conversation(let peer, _): .navigate(.conversation(peer))
+        case .timeline: .navigate(.timeline)
+        case .compose: .navigate(.compose)
+        case .settings: .navigate(.settings)
+        case .help: .navigate(.help)
+        case .user, .me: nil
         }
     }
-
-    /// The action a link stands for, or nil when the app has no such screen.
-    public func action(for url: URL) async -> AppFeature.Action? {
-        (try? await router.open(url)) as? AppFeature.Action
-    }
-
-    /// The patterns the app opens.
-    public var patterns: [String] { router.patterns }
 }

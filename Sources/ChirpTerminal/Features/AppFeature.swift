@@ -10,6 +10,8 @@ public struct AppFeature: Reducer {
     public enum Action: Sendable, Equatable {
         case start
         case restored(String?)
+        /// Start-up failed at a step (`ChirpClientApp.start`): the banner says which and what to do.
+        case startFailed(String)
         case key(Key)
         case tick(ContinuousClock.Instant)
         case login(LoginFeature.Action)
@@ -53,7 +55,9 @@ public struct AppFeature: Reducer {
         case .start:
             let client = self.client
             return .merge(
-                .run { send in await send(.restored(await client.restore())) },
+                .run { send in await send(.restored(try await client.restore())) } catch: { error, send in
+                    await send(.startFailed(Self.startupBanner(error)))
+                },
                 .run { send in for await now in client.ticks() { await send(.tick(now)) } }.cancellable(id: CancelID.ticks))
         case .restored(let username):
             guard let username else {
@@ -61,6 +65,10 @@ public struct AppFeature: Reducer {
                 return .none
             }
             return sessionStarted(&state, username)
+        case .startFailed(let text):
+            state.screen = .login
+            state.banner = .init(text, isError: true)
+            return .none
         case .login(.delegate(.loggedIn(let username))):
             return sessionStarted(&state, username)
         case .login, .compose(.key), .compose(.posted), .compose(.failed):
@@ -110,6 +118,14 @@ public struct AppFeature: Reducer {
             state.banner = .init("Logged out; this user's local data is deleted.", isError: false)
             return .cancel(id: CancelID.sync)
         }
+    }
+
+    /// The banner for a failed start-up: the step, the reason and what to do.
+    static func startupBanner(_ error: any Error) -> String {
+        guard let failure = error as? StartupFailure else { return AppClient.describe(error) }
+        if failure.error is AccountError { return AppClient.describe(failure.error) }
+        let title = failure.step.title
+        return "\(title.prefix(1).uppercased() + title.dropFirst()) failed: \(AppClient.describe(failure.error)) — \(failure.remedy)."
     }
 
     private func sessionStarted(_ state: inout State, _ username: String) -> Effect<Action> {

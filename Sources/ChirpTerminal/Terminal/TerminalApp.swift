@@ -1,3 +1,4 @@
+import ChirpModules
 import ChirpStore
 import Foundation
 
@@ -6,8 +7,11 @@ import Foundation
 /// state says quit.
 @MainActor
 public enum TerminalApp {
-    /// Runs until the user quits; `open` is a `chirp://` link to show first (see `AppCoordinator`).
-    public static func run(client: AppClient, theme: Theme.Name, noColor: Bool, welcome: String? = nil, open link: URL? = nil) async {
+    /// Runs until the user quits; `open` is a `chirp://` link to show first, resolved by the
+    /// client's `router` (see `AppCoordinator`).
+    public static func run(
+        client: AppClient, router: Router, theme: Theme.Name, noColor: Bool, welcome: String? = nil, open link: URL? = nil
+    ) async {
         let device = TerminalDevice()
         var initial = AppState(now: client.now(), theme: theme)
         if let welcome { initial.banner = .init(welcome, isError: false) }
@@ -24,7 +28,7 @@ public enum TerminalApp {
             }
         }
         store.send(.start)
-        if let link, let action = await AppCoordinator().action(for: link) { store.send(action) }
+        if let link, let action = await AppCoordinator(router: router).action(for: link) { store.send(action) }
         for await key in device.keys() {
             store.send(.key(key))
             if store.state.quit { break }

@@ -22,6 +22,14 @@ struct AppOptions: ParsableArguments {
         }
         return user?.setting("theme").flatMap(Theme.Name.init(rawValue:)) ?? .dark
     }
+
+    /// Runs the terminal app on the assembled client, optionally opening `link` first.
+    @MainActor
+    func runApp(_ app: ChirpClientApp, welcome: String? = nil, open link: URL? = nil) async {
+        await TerminalApp.run(
+            client: .live(app: app), router: app.router, theme: resolvedTheme(for: app.context.currentUser), noColor: noColor,
+            welcome: welcome, open: link)
+    }
 }
 
 /// `chirp` with no subcommand: the terminal app against `--server`.
@@ -36,9 +44,8 @@ struct AppCommand: AsyncParsableCommand {
         guard TerminalDevice.isInteractive else {
             throw CommandFailure("the app needs a terminal: run chirp in one, or use the commands (chirp --help)")
         }
-        let manager = try AccountManager(home: URL(fileURLWithPath: client.home), serverURL: try client.serverURL)
-        if let token = client.sessionToken { _ = try await ClientRuntime(client).run { try await manager.adopt(token: token) } }
-        let theme = options.resolvedTheme(for: manager.context.currentUser)
-        await TerminalApp.run(client: .live(manager: manager), theme: theme, noColor: options.noColor)
+        // Start-up (adopting a --token included) runs inside the app, its failures on the banner.
+        let runtime = try ClientRuntime(client, console: .none)
+        await options.runApp(runtime.app)
     }
 }

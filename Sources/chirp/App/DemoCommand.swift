@@ -25,9 +25,10 @@ struct DemoCommand: AsyncParsableCommand {
         let url = server.baseURL.absoluteString
         let hint = "As someone else, from another terminal: chirp login carol --server \(url) (password chirp-demo)"
         print(hint)
-        let theme = options.resolvedTheme(for: seeded.alice.context.currentUser)
-        await TerminalApp.run(
-            client: .live(manager: seeded.alice), theme: theme, noColor: options.noColor,
+        let diagnostics = ClientProcess.diagnostics(context: seeded.alice.context, server: seeded.alice.server, console: .none)
+        let app = try ChirpClientApp(accounts: seeded.alice, diagnostics: diagnostics)
+        await options.runApp(
+            app,
             welcome: "You are alice · bob is a bot · others: chirp login carol --server \(url), password chirp-demo")
         bot.cancel()
         print("Demo over; stopping its server and deleting its data.")

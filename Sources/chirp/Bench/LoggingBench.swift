@@ -22,14 +22,18 @@ struct LoggingBench: AsyncParsableCommand {
         let observer = CountingObserver()
         service.register(observer, levels: [.error])
         let noop = Logger(label: "noop") { _ in SwiftLogNoOpLogHandler() }
-        var bridged = Logger(label: "bridge") { SwiftLogBridge(label: $0, service: service) }
-        bridged.logLevel = .error
+        // As the client makes its loggers (ClientDiagnostics): the level follows the observers.
+        let product = Logger(label: "product") { SwiftLogBridge(label: $0, service: service) }
+        var configured = Logger(label: "bridge") { SwiftLogBridge(label: $0, service: service) }
+        configured.logLevel = .error
+        let bridged = configured  // a constant, as the others: a captured var would add its own cost
         let value = 42
         print("\(calls) calls per case, ns per call (wall clock, one thread logging)")
         report("swift-log, no-op handler, level off (debug)") { for i in 0..<calls { noop.debug("value \(value) \(i)") } }
         report("swift-log, no-op handler, level on (critical)") { for i in 0..<calls { noop.critical("value \(value) \(i)") } }
         report("LogService, level nobody observes (debug)") { for i in 0..<calls { service.log(.debug, "value \(value) \(i)") } }
         report("Logger via bridge, level nobody observes (debug)") { for i in 0..<calls { bridged.debug("value \(value) \(i)") } }
+        report("Logger as the client makes it, level nobody observes (debug)") { for i in 0..<calls { product.debug("value \(value) \(i)") } }
         report("LogService, observed (error), delivered to one observer") {
             for i in 0..<calls {
                 service.log(.error, "value \(value) \(i)")

@@ -10,26 +10,30 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// What every client command shares: the account manager for `--home` and `--server`, the
-/// session (from `--token`, else the stored one), the outbox flush that runs before any other
-/// work with the server, and errors that say what to do.
+/// What every client command shares: the client assembled for `--home` and `--server`
+/// (`ChirpClientApp`: account manager, modules, router, start-up), the process's diagnostics,
+/// the session (from `--token`, else the stored one) opened by the start-up steps, the outbox
+/// flush that runs before any other work with the server, and errors that say what to do.
 struct ClientRuntime {
     let options: ClientOptions
-    let manager: AccountManager
+    let app: ChirpClientApp
 
-    init(_ options: ClientOptions) throws {
+    /// Sessions are opened, adopted and closed by the app's account manager.
+    var manager: AccountManager { app.accounts }
+
+    init(_ options: ClientOptions, console: ClientProcess.Console = .standardError) throws {
         self.options = options
-        manager = try AccountManager(home: URL(fileURLWithPath: options.home), serverURL: try options.serverURL)
+        let accounts = try AccountManager(home: URL(fileURLWithPath: options.home), serverURL: try options.serverURL)
+        let diagnostics = ClientProcess.diagnostics(context: accounts.context, server: accounts.server, console: console)
+        app = try ChirpClientApp(accounts: accounts, token: options.sessionToken, diagnostics: diagnostics)
     }
 
-    /// The logged-in session, without touching the network (unless `--token` must be adopted).
+    /// The logged-in session through the start-up steps (database → session → log reporter),
+    /// without touching the network unless `--token` must be adopted.
     func session() async throws -> UserSession {
-        do {
-            if let token = options.sessionToken { return try await manager.adopt(token: token) }
-            return try manager.currentSession()
-        } catch {
-            throw explain(error)
-        }
+        let report = await app.start(sync: .none)
+        if let session = report.session { return session }
+        throw explain(report.failure.map { $0 as any Error } ?? AccountError.notLoggedIn)
     }
 
     /// The session with its outbox sent: what a command that reaches the server starts with.
@@ -72,6 +76,10 @@ struct ClientRuntime {
     /// A one-line reason with the fix.
     func explain(_ error: any Error, username: String? = nil) -> any Error {
         if error is CommandFailure || error is ExitCode || error is ValidationError { return error }
+        if let failure = error as? StartupFailure {
+            if failure.error is AccountError || failure.error is NetworkError { return explain(failure.error, username: username) }
+            return CommandFailure(failure.description)
+        }
         if let error = error as? AccountError { return CommandFailure(error.description) }
         if let error = error as? OutboxError { return CommandFailure(error.description) }
         guard let error = error as? NetworkError else { return CommandFailure(String(describing: error)) }
