@@ -95,23 +95,30 @@ public final class ServerProcess: @unchecked Sendable {
 
 /// Runs the `chirp` binary to completion; returns its exit status and everything it printed
 /// (standard output and standard error together). `input` is written to its standard input;
-/// `environment` adds to the inherited one.
-public func runChirp(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+/// `environment` adds to the inherited one. It waits by polling, never by blocking a thread:
+/// the tests share a cooperative pool of one thread per core, and a command that takes a
+/// second or two (a client run ends by sending its error reports) would stall every test.
+public func runChirp(
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+) async throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = ServerProcess.binaryURL
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
+    let outputURL = ServerProcess.temporaryDirectory().appendingPathExtension("out")
+    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: outputURL) }
+    let output = try FileHandle(forWritingTo: outputURL)
+    process.standardOutput = output
+    process.standardError = output
     let stdin = Pipe()
     process.standardInput = stdin
     try process.run()
+    try? output.close()
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try? stdin.fileHandleForWriting.close()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+    return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self))
 }
 
 /// `runChirp` for async tests: waits for the process by polling, so a long run (a bench, the

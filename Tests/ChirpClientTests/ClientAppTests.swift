@@ -66,14 +66,14 @@ struct ClientAppTests {
         _ = try await carol.send(ChirpEndpoints.PostTweet(clientTweetId: "x", text: "from the CLI"))
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
-        func chirp(_ arguments: [String]) throws -> (Int32, String) {
-            try runChirp(arguments + ["--server", server.baseURL.absoluteString, "--home", home.path])
+        func chirp(_ arguments: [String]) async throws -> (Int32, String) {
+            try await runChirp(arguments + ["--server", server.baseURL.absoluteString, "--home", home.path])
         }
-        let first = try chirp(["open", "chirp://timeline", "--token", carol.token!])
+        let first = try await chirp(["open", "chirp://timeline", "--token", carol.token!])
         #expect(first.0 == 0 && first.1.contains("@carol: from the CLI"), "\(first.1)")
-        let remembered = try chirp(["open", "chirp://user/carol"])
+        let remembered = try await chirp(["open", "chirp://user/carol"])
         #expect(remembered.0 == 0 && remembered.1.contains("@carol: from the CLI"), "\(remembered.1)")
-        let unknown = try chirp(["open", "chirp://nowhere"])
+        let unknown = try await chirp(["open", "chirp://nowhere"])
         #expect(unknown.0 != 0 && unknown.1.contains("try one of"), "\(unknown.1)")
         try await server.stop(signal: SIGTERM)
     }

@@ -14,16 +14,16 @@ import Glibc
 @Suite("Client end to end", .serialized)
 struct EndToEndTests {
     /// Registers users and makes each follow every other one (the DM rule needs it).
-    static func community(_ names: [String], server: URL) throws -> [String: ClientHome] {
+    static func community(_ names: [String], server: URL) async throws -> [String: ClientHome] {
         var homes: [String: ClientHome] = [:]
         for name in names {
             let home = ClientHome(server: server)
-            try home.register(name)
+            try await home.register(name)
             homes[name] = home
         }
         for name in names {
             for other in names where other != name {
-                let result = try homes[name]!.chirp("follow", other)
+                let result = try await homes[name]!.chirp("follow", other)
                 guard result.status == 0 else { throw ClientHomeError(description: result.output) }
             }
         }
@@ -34,7 +34,7 @@ struct EndToEndTests {
     static func chaosServer(_ names: [String], rate: String) async throws -> (ServerProcess, [String: ClientHome]) {
         let data = ServerProcess.temporaryDirectory()
         let plain = try await ServerProcess(dataDirectory: data)
-        let homes = try community(names, server: plain.baseURL)
+        let homes = try await community(names, server: plain.baseURL)
         try await plain.stop(signal: SIGTERM)
         let server = try await ServerProcess(dataDirectory: data, port: plain.port, arguments: ["--chaos", rate, "--no-rate-limits"])
         return (server, homes)
@@ -50,20 +50,20 @@ struct EndToEndTests {
 
     @Test func twoUsersSeeEachOthersMessagesLiveThroughWatch() async throws {
         let server = try await ServerProcess()
-        let homes = try Self.community(["alice", "bob"], server: server.baseURL)
+        let homes = try await Self.community(["alice", "bob"], server: server.baseURL)
         let aliceWatch = try homes["alice"]!.start("watch")
         let bobWatch = try homes["bob"]!.start("watch")
         #expect(try await aliceWatch.waitFor { $0.contains("watch: live") })
         #expect(try await bobWatch.waitFor { $0.contains("watch: live") })
 
-        let sent = try homes["alice"]!.chirp("send", "bob", "hello", "bob")
+        let sent = try await homes["alice"]!.chirp("send", "bob", "hello", "bob")
         #expect(sent.status == 0)
         #expect(sent.output.contains("sent: hello bob → bob"))
         let start = ContinuousClock.now
         #expect(try await bobWatch.waitFor { $0.contains("message alice → bob: hello bob") })
         let bobLatency = ContinuousClock.now - start
 
-        let reply = try homes["bob"]!.chirp("send", "alice", "hi alice 👋")
+        let reply = try await homes["bob"]!.chirp("send", "alice", "hi alice 👋")
         #expect(reply.status == 0)
         let replyStart = ContinuousClock.now
         #expect(try await aliceWatch.waitFor { $0.contains("message bob → alice: hi alice 👋") })
@@ -72,11 +72,11 @@ struct EndToEndTests {
         #expect(aliceLatency < .seconds(1), "alice saw bob's message after \(aliceLatency)")
 
         // Each side's own message comes back on its own stream too, and the local history shows it delivered.
-        let history = try homes["alice"]!.chirp("messages", "bob")
+        let history = try await homes["alice"]!.chirp("messages", "bob")
         #expect(history.output.contains("alice: hello bob  ✓✓"))
         #expect(history.output.contains("bob: hi alice 👋"))
         // bob's `messages` marked alice's message read; alice's watch hears of it.
-        _ = try homes["bob"]!.chirp("messages", "alice")
+        _ = try await homes["bob"]!.chirp("messages", "alice")
         #expect(try await aliceWatch.waitFor { $0.contains("read bob read your messages") })
         aliceWatch.stop()
         bobWatch.stop()
@@ -86,27 +86,27 @@ struct EndToEndTests {
         let data = ServerProcess.temporaryDirectory()
         var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
         let port = server!.port
-        let homes = try Self.community(["alice", "bob"], server: server!.baseURL)
+        let homes = try await Self.community(["alice", "bob"], server: server!.baseURL)
         try await server!.stop(signal: SIGTERM)
         server = nil
 
         for index in 0..<20 {
-            let result = try homes["alice"]!.chirp("send", "bob", "queued \(index)")
+            let result = try await homes["alice"]!.chirp("send", "bob", "queued \(index)")
             #expect(result.status == 0, "send \(index) while the server is down: \(result.output)")
             #expect(result.output.hasPrefix("queued: queued \(index) → bob"))
         }
-        let offline = try homes["alice"]!.chirp("conversations")
+        let offline = try await homes["alice"]!.chirp("conversations")
         #expect(offline.status != 0)
         #expect(offline.output.contains("cannot reach the server"))
         #expect(try await homes["alice"]!.session().pendingMessages().count == 20)
 
         server = try await ServerProcess(dataDirectory: data, port: port)
-        let sync = try homes["alice"]!.chirp("sync")
+        let sync = try await homes["alice"]!.chirp("sync")
         #expect(sync.status == 0, "\(sync.output)")
         #expect(sync.output.contains("synced: 20 sent, 0 failed, 0 still queued"))
         #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!) == (0..<20).map { "queued \($0)" })
         // A second sync sends nothing again.
-        let again = try homes["alice"]!.chirp("sync")
+        let again = try await homes["alice"]!.chirp("sync")
         #expect(again.output.contains("synced: 0 sent"))
         #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!).count == 20)
         _ = server
@@ -132,7 +132,7 @@ struct EndToEndTests {
         let pendingAfterKill = try await homes["alice"]!.session().pendingMessages().count
         #expect(pendingAfterKill > 0, "the kill came after the outbox was empty; nothing was tested")
 
-        let rerun = try homes["alice"]!.chirp("sync")
+        let rerun = try await homes["alice"]!.chirp("sync")
         #expect(rerun.status == 0, "\(rerun.output)")
         #expect(try await Self.serverTexts(from: "alice", to: homes["bob"]!) == (0..<30).map { "outbox \($0)" })
         #expect(try await homes["alice"]!.session().pendingMessages().isEmpty)
@@ -171,7 +171,7 @@ struct EndToEndTests {
         let data = ServerProcess.temporaryDirectory()
         var server = try await ServerProcess(dataDirectory: data)
         let port = server.port
-        let homes = try Self.community(["alice", "bob"], server: server.baseURL)
+        let homes = try await Self.community(["alice", "bob"], server: server.baseURL)
         let watch = try homes["bob"]!.start("watch", "--json")
         #expect(try await watch.waitFor { $0.contains("watch: live") })
         let alice = try homes["alice"]!.session()
@@ -207,38 +207,38 @@ struct AccountCommandsEndToEndTests {
         var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
         let port = server!.port
         let alice = ClientHome(server: server!.baseURL)
-        let notLoggedIn = try alice.chirp("conversations")
+        let notLoggedIn = try await alice.chirp("conversations")
         #expect(notLoggedIn.status != 0)
         #expect(notLoggedIn.output.contains("not logged in: run chirp login USER"))
 
-        try alice.register("alice")
+        try await alice.register("alice")
         let bob = ClientHome(server: server!.baseURL)
-        try bob.register("bob")
-        #expect(try bob.chirp("follow", "alice").status == 0)
-        let whoami = try alice.chirp("whoami", "--json")
+        try await bob.register("bob")
+        #expect(try await bob.chirp("follow", "alice").status == 0)
+        let whoami = try await alice.chirp("whoami", "--json")
         #expect(whoami.status == 0)
         #expect(try JSONDecoder().decode(User.self, from: Data(whoami.output.utf8)).username == "alice")
         let tokenFile = alice.directory.appendingPathComponent("users/alice/token")
         let mode = try FileManager.default.attributesOfItem(atPath: tokenFile.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
-        let wrong = try alice.chirp("login", "alice", input: "not-the-password\n")
+        let wrong = try await alice.chirp("login", "alice", input: "not-the-password\n")
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("Error:"))
-        #expect(try alice.chirp("login", "alice", input: "password-alice\n").output.contains("logged in as alice"))
+        #expect(try await alice.chirp("login", "alice", input: "password-alice\n").output.contains("logged in as alice"))
 
         // A message queued while the server is down blocks logout (it would be lost) until sent.
         try await server!.stop(signal: SIGTERM)
         server = nil
-        #expect(try alice.chirp("send", "bob", "do not lose me").output.hasPrefix("queued:"))
-        let refused = try alice.chirp("logout")
+        #expect(try await alice.chirp("send", "bob", "do not lose me").output.hasPrefix("queued:"))
+        let refused = try await alice.chirp("logout")
         #expect(refused.status != 0)
         #expect(refused.output.contains("1 queued message(s) have not reached the server"))
         server = try await ServerProcess(dataDirectory: data, port: port)
-        let logout = try alice.chirp("logout")
+        let logout = try await alice.chirp("logout")
         #expect(logout.status == 0, "\(logout.output)")
         #expect(try await EndToEndTests.serverTexts(from: "alice", to: bob) == ["do not lose me"])
         #expect(!FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path), "local data wiped")
-        #expect(try alice.chirp("whoami").output.contains("not logged in"))
+        #expect(try await alice.chirp("whoami").output.contains("not logged in"))
     }
 }

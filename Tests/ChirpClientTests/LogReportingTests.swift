@@ -39,12 +39,12 @@ struct LogReportingTests {
         #expect(emitter.terminationReason == .uncaughtSignal)
 
         // 2. The next run uploads what is on disk, twice: the second finds nothing left.
-        let upload = try runChirp(["logs", "upload"] + client)
+        let upload = try await runChirp(["logs", "upload"] + client)
         #expect(upload.status == 0, "\(upload.output)")
-        #expect(try runChirp(["logs", "upload"] + client).output.contains("uploaded 0 waiting entries"))
+        #expect(try await runChirp(["logs", "upload"] + client).output.contains("uploaded 0 waiting entries"))
 
         // 3. The operator reads them back.
-        let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
+        let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
         #expect(admin.status == 0, "\(admin.output)")
         let lines = admin.output.split(separator: "\n").map(String.init)
         let fatals = lines.filter { $0.contains(" FATAL crashy [chirp.emit] fatal after error ") }
@@ -53,7 +53,7 @@ struct LogReportingTests {
         #expect(Set(errors).count == errors.count, "no error stored twice")
         #expect(errors.count >= 40 - 10, "errors lose at most the in-memory window: \(errors.count) of 40 arrived")
         #expect(errors.count == 35, "everything up to the last fatal (error 34) was on disk")
-        let onlyFatal = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
+        let onlyFatal = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
         #expect(onlyFatal.output.split(separator: "\n").count == 5)
         try await server.stop(signal: SIGTERM)
     }
@@ -66,7 +66,7 @@ struct LogReportingTests {
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
-        #expect(try runChirp(["register", "killed"] + client, input: "killed-password\n").status == 0)
+        #expect(try await runChirp(["register", "killed"] + client, input: "killed-password\n").status == 0)
 
         // No flush, no wait: "logged" is printed right after the log call returns.
         let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", "1", "--hang"] + client)
@@ -75,7 +75,7 @@ struct LogReportingTests {
         #expect(emitter.process.terminationReason == .uncaughtSignal)
 
         // The next run of any client command uploads it.
-        #expect(try runChirp(["whoami"] + client).status == 0)
+        #expect(try await runChirp(["whoami"] + client).status == 0)
         let lines = try await adminLines(server, until: { $0.contains { $0.contains(" ERROR killed [chirp.emit] error 0") } })
         #expect(lines.filter { $0.contains(" ERROR killed [chirp.emit] error 0") }.count == 1, "\(lines)")
         try await server.stop(signal: SIGTERM)
@@ -89,7 +89,7 @@ struct LogReportingTests {
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
-        #expect(try runChirp(["register", "twice"] + client, input: "twice-password\n").status == 0)
+        #expect(try await runChirp(["register", "twice"] + client, input: "twice-password\n").status == 0)
 
         var emitters: [ChirpProcess] = []
         for index in 0..<2 {
@@ -101,7 +101,7 @@ struct LogReportingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") }, "the second has a directory of its own")
         for emitter in emitters { emitter.stop(signal: SIGKILL) }
 
-        #expect(try runChirp(["whoami"] + client).status == 0)
+        #expect(try await runChirp(["whoami"] + client).status == 0)
         let lines = try await adminLines(server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })
         let errors = lines.filter { $0.contains(" ERROR twice [chirp.emit] ") }
         #expect(errors.count == 3 && Set(errors).count == 3, "error 0 from the first, errors 0 and 1 from the second: \(lines)")
@@ -115,12 +115,12 @@ struct LogReportingTests {
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
-        #expect(try runChirp(["register", "crasher"] + client, input: "crasher-password\n").status == 0)
+        #expect(try await runChirp(["register", "crasher"] + client, input: "crasher-password\n").status == 0)
 
         let crashed = try await runChirpInBackground(["logs", "emit", "--product", "--errors", "0", "--crash"] + client)
         #expect(crashed.status != 0)
-        #expect(try runChirp(["whoami"] + client).status == 0)
-        #expect(try runChirp(["whoami"] + client).status == 0)  // collected once, not again
+        #expect(try await runChirp(["whoami"] + client).status == 0)
+        #expect(try await runChirp(["whoami"] + client).status == 0)  // collected once, not again
         let lines = try await adminLines(server, until: { $0.contains { $0.contains("SIGSEGV") } })
         let crashes = lines.filter { $0.contains(" FATAL crasher [chirp.crash] the process crashed: SIGSEGV") }
         #expect(crashes.count == 1, "\(lines)")
@@ -132,21 +132,21 @@ struct LogReportingTests {
     func adminLines(_ server: ServerProcess, until done: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
-            let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
+            let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
             let lines = admin.output.split(separator: "\n").map(String.init)
             if done(lines) || ContinuousClock.now > deadline { return lines }
             try await Task.sleep(for: .milliseconds(200))
         }
     }
 
-    @Test func adminCommandsSayWhatToDo() throws {
-        let missing = try runChirp(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
+    @Test func adminCommandsSayWhatToDo() async throws {
+        let missing = try await runChirp(["admin", "logs", "--data-dir", "/nonexistent/chirp-data"])
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
-        let badLevel = try runChirp(["admin", "logs", "--level", "loud"])
+        let badLevel = try await runChirp(["admin", "logs", "--level", "loud"])
         #expect(badLevel.status != 0 && badLevel.output.contains("--level takes"))
-        let unreachable = try runChirp(["logs", "upload", "--home", ServerProcess.temporaryDirectory().path, "--token", "t", "--server", "http://127.0.0.1:9"])
+        let unreachable = try await runChirp(["logs", "upload", "--home", ServerProcess.temporaryDirectory().path, "--token", "t", "--server", "http://127.0.0.1:9"])
         #expect(unreachable.status == 0 && unreachable.output.contains("uploaded 0"), "nothing waiting: nothing to send")
-        let noToken = try runChirp(["logs", "upload", "--home", "/tmp/none"])
+        let noToken = try await runChirp(["logs", "upload", "--home", "/tmp/none"])
         #expect(noToken.status != 0 && noToken.output.contains("--token"))
     }
 }

@@ -13,7 +13,7 @@ import Testing
 struct TokenHygieneTests {
     @Test func tokensNeverAppearInTheServerLogEvenAtTraceLevel() async throws {
         let server = try await ServerProcess(arguments: ["--log-level", "trace"])
-        let homes = try EndToEndTests.community(["alice", "bob"], server: server.baseURL)
+        let homes = try await EndToEndTests.community(["alice", "bob"], server: server.baseURL)
         let bob = try homes["bob"]!.session()
         let token = try #require(bob.api.token)
 
@@ -33,10 +33,10 @@ struct TokenHygieneTests {
             try await WebSocketClient.connect(url: "ws://127.0.0.1:\(server.port)/v1/events/stream?token=not-a-token-\(token.prefix(8))", logger: logger) { _, _, _ in }
         }
         // Header-authenticated traffic and a logout.
-        _ = try homes["alice"]!.chirp("send", "bob", "hello")
-        _ = try homes["bob"]!.chirp("messages", "alice")
+        _ = try await homes["alice"]!.chirp("send", "bob", "hello")
+        _ = try await homes["bob"]!.chirp("messages", "alice")
         let aliceToken = try #require(try homes["alice"]!.session().api.token)
-        _ = try homes["alice"]!.chirp("logout")
+        _ = try await homes["alice"]!.chirp("logout")
         try await Task.sleep(for: .milliseconds(200))
 
         let log = server.output

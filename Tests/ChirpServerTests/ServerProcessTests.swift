@@ -123,7 +123,7 @@ struct ServerProcessTests {
     }
 
     @Test func badFlagsSayWhatToDo() async throws {
-        let (status, output) = try runChirp(["serve", "--chaos", "2"])
+        let (status, output) = try await runChirp(["serve", "--chaos", "2"])
         #expect(status != 0)
         #expect(output.contains("--chaos takes a share from 0 to 1"))
     }
@@ -141,8 +141,8 @@ final class Acknowledgements: @unchecked Sendable {
 @Suite("chirp bench")
 struct BenchCommandTests {
     @Test(arguments: [["bench", "persistence", "--count", "200", "--runs", "1"], ["bench", "transport", "--requests", "20"]])
-    func benchCommandsReportFigures(_ arguments: [String]) throws {
-        let (status, output) = try runChirp(arguments)
+    func benchCommandsReportFigures(_ arguments: [String]) async throws {
+        let (status, output) = try await runChirp(arguments)
         #expect(status == 0, "\(output)")
         #expect(output.contains("/s"), "\(output)")
     }

@@ -19,7 +19,7 @@ struct StreamLivenessTests {
             let bob = try await api.register("bob")
             let port = api.port
             let received = try await SilentWebSocket.connect(
-                port: port, path: "/v1/events/stream?since=0&token=\(bob.token)", timeout: .seconds(20))
+                port: port, path: "/v1/events/stream?since=0&token=\(bob.token)", timeout: .seconds(45))
             #expect(received.upgraded, "the server switched protocols")
             #expect(received.pings >= 1, "the server pinged before giving up")
             #expect(received.closeCode == 1001)
@@ -38,7 +38,7 @@ struct StreamLivenessTests {
             let port = api.port
             // HummingbirdWSClient answers pings; after five ping rounds the stream still delivers.
             let events = try await WebSocketStreamTests.collect(
-                port: port, query: "?since=0&token=\(bob.token)", count: 2, timeout: .seconds(20)
+                port: port, query: "?since=0&token=\(bob.token)", count: 2, timeout: .seconds(45)
             ) {
                 try await Task.sleep(for: .seconds(5.5))
                 _ = try await api.sendMessage(alice, to: "bob", "after the pings")

@@ -11,7 +11,7 @@ import Testing
 struct WebSocketStreamTests {
     /// Connects, collects `count` events (or stops after `timeout`), then closes.
     static func collect(
-        port: Int, query: String, headers: HTTPFields = [:], count: Int, timeout: Duration = .seconds(10),
+        port: Int, query: String, headers: HTTPFields = [:], count: Int, timeout: Duration = .seconds(30),
         whileConnected: @escaping @Sendable () async throws -> Void = {}
     ) async throws -> [Event] {
         let received = ReceivedEvents()

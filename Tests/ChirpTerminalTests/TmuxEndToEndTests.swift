@@ -126,7 +126,7 @@ struct TmuxEndToEndTests {
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
-        let registered = try runChirp(["register", "alice"] + client, input: "alice-password\n")
+        let registered = try await runChirp(["register", "alice"] + client, input: "alice-password\n")
         #expect(registered.status == 0, "\(registered.output)")
 
         let binary = ServerProcess.binaryURL.path
@@ -137,7 +137,7 @@ struct TmuxEndToEndTests {
         var reported: [String] = []
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            let admin = try runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "error"])
+            let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "error"])
             reported = admin.output.split(separator: "\n").map(String.init).filter { $0.contains(" ERROR alice [chirp.network] ") }
             if !reported.isEmpty { break }
             try await Task.sleep(for: .milliseconds(250))

@@ -14,8 +14,8 @@ struct ClientHome {
 
     /// Runs `chirp ARGUMENTS --home … --server …`.
     @discardableResult
-    func chirp(_ arguments: String..., input: String? = nil) throws -> (status: Int32, output: String) {
-        try runChirp(arguments + ["--home", directory.path, "--server", server.absoluteString], input: input)
+    func chirp(_ arguments: String..., input: String? = nil) async throws -> (status: Int32, output: String) {
+        try await runChirp(arguments + ["--home", directory.path, "--server", server.absoluteString], input: input)
     }
 
     /// Starts a long-running command such as `watch`.
@@ -24,8 +24,8 @@ struct ClientHome {
     }
 
     /// Registers `username` through the CLI.
-    func register(_ username: String) throws {
-        let result = try chirp("register", username, input: "password-\(username)\n")
+    func register(_ username: String) async throws {
+        let result = try await chirp("register", username, input: "password-\(username)\n")
         guard result.status == 0 else { throw ClientHomeError(description: "register \(username): \(result.output)") }
     }
 
