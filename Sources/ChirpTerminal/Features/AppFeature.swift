@@ -250,6 +250,9 @@ public struct AppFeature: Reducer {
             case .followCreated(let notice):
                 state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
                 return .none
+            case .blockCreated, .blockDeleted:
+                // The ledger changed the local lists; its change reloads what is shown.
+                return .none
             case .unknown:
                 return .none
             }
