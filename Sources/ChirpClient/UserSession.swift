@@ -47,8 +47,9 @@ public final class UserSession: Sendable {
         let outbox = Outbox(ledger: ledger, api: api, retries: outboxRetries ?? Outbox.sendRetries)
         self.outbox = outbox
         // Back online: what was queued goes out, without holding up the stream.
+        let center = dataCenter
         sync = SyncEngine(ledger: ledger, api: api, source: source ?? WebSocketEventSource(server: api.client.server), clock: clock,
-                          onLive: { _ = await outbox.drain() })
+                          onLive: { _ = await outbox.drain() }, onUnblock: { await Self.refreshAfterUnblock(center) })
         let api = api
         typingSender = TypingSender(clock: clock) { peer in _ = try? await api.send(ChirpEndpoints.Typing(to: peer)) }
     }
@@ -185,6 +186,42 @@ public final class UserSession: Sendable {
     /// Stops following `username`.
     public func unfollow(_ username: String) async throws {
         _ = try await api.send(ChirpEndpoints.Unfollow(username))
+    }
+
+    // MARK: safety
+
+    /// Blocks `username`: the server ends the follows between you both ways, and they can no
+    /// longer message or follow you. Their conversation and tweets leave the local lists at
+    /// once (their messages stay stored).
+    public func block(_ username: String) async throws {
+        _ = try await api.send(ChirpEndpoints.Block(username))
+        try await ledger.removeBlocked(username)
+    }
+
+    /// Unblocks `username`; the conversation list and the timeline are refreshed to bring back
+    /// what the block hid.
+    public func unblock(_ username: String) async throws {
+        _ = try await api.send(ChirpEndpoints.Unblock(username))
+        await Self.refreshAfterUnblock(dataCenter)
+    }
+
+    /// The users this user blocked, newest block first (one page; from the server).
+    public func blocks(limit: Int = 100, cursor: String? = nil) async throws -> Page<User> {
+        try await api.send(ChirpEndpoints.ListBlocks(page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
+    }
+
+    /// Reports `username` (optionally one message of your conversation with them) to the
+    /// server's operators; returns the report's id.
+    @discardableResult
+    public func report(_ username: String, messageId: String? = nil, reason: ReportReason, note: String? = nil) async throws -> String {
+        try await api.send(ChirpEndpoints.Report(ReportRequest(username: username, messageId: messageId, reason: reason.rawValue, note: note))).id
+    }
+
+    /// Refreshes the conversation list and the timeline (a refresh that fails leaves the local
+    /// rows; the next refresh brings them).
+    static func refreshAfterUnblock(_ center: DataCenter) async {
+        _ = try? await center.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
+        _ = try? await center.update(TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: 100)))
     }
 
     // MARK: live

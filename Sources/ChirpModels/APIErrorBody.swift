@@ -42,6 +42,9 @@ public enum APIErrorCode {
     public static let validationFailed = "validation_failed"
     public static let cannotFollowSelf = "cannot_follow_self"
     public static let cannotMessageSelf = "cannot_message_self"
+    public static let cannotBlockSelf = "cannot_block_self"
+    /// A follow or message that a block between the two users rules out.
+    public static let blocked = "blocked"
     public static let rateLimited = "rate_limited"
     public static let unavailable = "unavailable"
     public static let internalError = "internal_error"

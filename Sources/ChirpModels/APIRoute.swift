@@ -50,6 +50,10 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let userTweets = APIRoute(.get, "/v1/users/{username}/tweets")
     public static let timeline = APIRoute(.get, "/v1/timeline")
     public static let events = APIRoute(.get, "/v1/events")
+    public static let block = APIRoute(.put, "/v1/users/{username}/block")
+    public static let unblock = APIRoute(.delete, "/v1/users/{username}/block")
+    public static let blocks = APIRoute(.get, "/v1/me/blocks")
+    public static let report = APIRoute(.post, "/v1/reports")
     public static let logs = APIRoute(.post, "/v1/logs")
     public static let eventsStream = APIRoute(.get, "/v1/events/stream")
     public static let health = APIRoute(.get, "/healthz", requiresAuth: false)
@@ -61,6 +65,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         createAccount, login, logout, me, user, follow, unfollow, followers, following,
         conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,
         userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
+        block, unblock, blocks, report,
     ]
 }
 

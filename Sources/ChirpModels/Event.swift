@@ -34,6 +34,10 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .followCreated(try container.decode(FollowNotice.self, forKey: .data))
         case EventType.tweetCreated:
             payload = .tweetCreated(try container.decode(Tweet.self, forKey: .data))
+        case EventType.blockCreated:
+            payload = .blockCreated(try container.decode(BlockNotice.self, forKey: .data))
+        case EventType.blockDeleted:
+            payload = .blockDeleted(try container.decode(BlockNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -50,6 +54,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .typing(let value): try container.encode(value, forKey: .data)
         case .followCreated(let value): try container.encode(value, forKey: .data)
         case .tweetCreated(let value): try container.encode(value, forKey: .data)
+        case .blockCreated(let value), .blockDeleted(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -62,6 +67,8 @@ public enum EventType {
     public static let typing = "typing"
     public static let followCreated = "follow.created"
     public static let tweetCreated = "tweet.created"
+    public static let blockCreated = "block.created"
+    public static let blockDeleted = "block.deleted"
 }
 
 /// What an event carries, by type.
@@ -71,6 +78,10 @@ public enum EventPayload: Sendable, Hashable {
     case typing(TypingNotice)
     case followCreated(FollowNotice)
     case tweetCreated(Tweet)
+    /// The receiver (on another of their devices) blocked `username`.
+    case blockCreated(BlockNotice)
+    /// The receiver unblocked `username`.
+    case blockDeleted(BlockNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -82,6 +93,8 @@ public enum EventPayload: Sendable, Hashable {
         case .typing: EventType.typing
         case .followCreated: EventType.followCreated
         case .tweetCreated: EventType.tweetCreated
+        case .blockCreated: EventType.blockCreated
+        case .blockDeleted: EventType.blockDeleted
         case .unknown(let type): type
         }
     }
@@ -110,6 +123,12 @@ public struct TypingNotice: Sendable, Hashable, Codable {
 public struct FollowNotice: Sendable, Hashable, Codable {
     public var follower: User
     public init(follower: User) { self.follower = follower }
+}
+
+/// `block.created` / `block.deleted` data: whom the receiver blocked or unblocked.
+public struct BlockNotice: Sendable, Hashable, Codable {
+    public var username: String
+    public init(username: String) { self.username = username }
 }
 
 /// The reply of `GET /v1/events`: events after `since` in ascending `seq`, and `lastSeq`, the

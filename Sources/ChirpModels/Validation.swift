@@ -26,6 +26,7 @@ public enum Validation {
     public static let eventsLimit = 1...1000
     public static let defaultEventsLimit = 100
     public static let longPollWaitSeconds = 0...30
+    public static let reportNoteLength = 0...1000
 
     /// Checks a username: 3–15 of `[A-Za-z0-9_]`.
     public static func username(_ value: String) throws(ValidationError) {
@@ -71,6 +72,22 @@ public enum Validation {
     /// Returns the text to store.
     public static func tweetText(_ value: String) throws(ValidationError) -> String {
         try text(value, limit: tweetLength, what: "A tweet")
+    }
+
+    /// Checks a report's reason: one of `ReportReason`'s raw values.
+    public static func reportReason(_ value: String) throws(ValidationError) -> ReportReason {
+        guard let reason = ReportReason(rawValue: value) else {
+            throw ValidationError(code: "invalid_reason", field: "reason", message: "A report's reason is spam, abuse or other.")
+        }
+        return reason
+    }
+
+    /// Checks a report's note: at most 1,000 characters, without NUL.
+    public static func reportNote(_ value: String) throws(ValidationError) {
+        guard reportNoteLength.contains(value.unicodeScalars.count), !containsNUL(value) else {
+            throw ValidationError(
+                code: "invalid_note", field: "note", message: "A report's note is at most 1,000 characters, without NUL characters.")
+        }
     }
 
     /// Checks a client-chosen id (`clientMessageId`, `clientTweetId`): 1–64 of `[A-Za-z0-9_-]`.

@@ -81,6 +81,7 @@ public enum ChirpServerApplication {
         TweetRoutes(services: services).register(on: authenticated)
         EventRoutes(services: services).register(on: authenticated)
         LogRoutes(services: services).register(on: authenticated)
+        SafetyRoutes(services: services).register(on: authenticated)
         OperationsRoutes(services: services).register(on: router)
         return router
     }

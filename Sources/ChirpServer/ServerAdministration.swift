@@ -40,6 +40,51 @@ public enum ServerAdministration {
         return try await storage.clientLogs(minimumSeverity: severity, limit: limit)
     }
 
+    /// Reports filed at or after `since`, oldest first (at most `limit`), from the database
+    /// `configuration` names (PostgreSQL or SQLite).
+    public static func reports(configuration: ServerConfiguration, since: Timestamp, limit: Int = 10_000) async throws -> [ReportRecord] {
+        if let postgres = configuration.postgres {
+            let storage: PostgresStorage
+            do {
+                storage = try await PostgresStorage.open(settings: postgres, logger: Logger(label: "chirp.admin"))
+            } catch {
+                throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
+            }
+            return try await withThrowingTaskGroup(of: [ReportRecord]?.self) { group in
+                group.addTask { await storage.client.run(); return nil }
+                group.addTask { try await storage.reports(since: since, limit: limit) }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let records = result { return records }
+                }
+                return []
+            }
+        }
+        guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
+            throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
+        }
+        return try await SQLiteStorage(url: configuration.databaseURL).reports(since: since, limit: limit)
+    }
+
+    /// One printed line for a report: when, who reported whom and why, the note, and the
+    /// reported message as it was when reported.
+    public static func line(for report: ReportRecord) -> String {
+        var line = "\(report.createdAt.rfc3339) #\(report.id) \(report.reporter) reported \(report.reported) for \(report.reason)"
+        if let note = report.note, !note.isEmpty { line += " note=\(quoted(note))" }
+        if let messageId = report.messageId {
+            line += " message=\(messageId) from=\(report.messageSender ?? "?") text=\(quoted(report.messageText ?? ""))"
+            if !report.messageMediaIds.isEmpty { line += " media=\(report.messageMediaIds.joined(separator: ","))" }
+        }
+        return line
+    }
+
+    /// Text on one line: JSON string quoting (newlines and quotes escaped).
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""
+    }
+
     /// One printed line for a client log entry.
     public static func line(for entry: ClientLogEntry) -> String {
         var line = "\(entry.loggedAt.rfc3339) \(entry.level.uppercased()) \(entry.username ?? "?")"

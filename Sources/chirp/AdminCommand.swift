@@ -5,7 +5,7 @@ import Foundation
 /// `chirp admin`: operator tasks on a server's data.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self])
+        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self, AdminReports.self])
 }
 
 /// `chirp admin logs`: the error reports clients uploaded.
@@ -31,16 +31,25 @@ struct AdminLogs: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
-        if let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"], !url.isEmpty {
-            do { configuration.postgres = try PostgresSettings(url: url) } catch { throw ValidationError("--database: \(error)") }
-        }
+        let configuration = try AdminDatabase.configuration(dataDir: dataDir, database: database)
         do {
             let entries = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: level, limit: limit)
             for entry in entries { print(ServerAdministration.line(for: entry)) }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)
         }
+    }
+}
+
+/// The server database an admin command reads: `--data-dir` (SQLite) or `--database` /
+/// `$CHIRP_DATABASE_URL` (PostgreSQL).
+enum AdminDatabase {
+    static func configuration(dataDir: String, database: String?) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
+        if let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"], !url.isEmpty {
+            do { configuration.postgres = try PostgresSettings(url: url) } catch { throw ValidationError("--database: \(error)") }
+        }
+        return configuration
     }
 }

@@ -11,6 +11,7 @@ struct ChirpCommand: AsyncParsableCommand {
             AppCommand.self, DemoCommand.self, ServeCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
+            BlockCommand.self, UnblockCommand.self, BlocksCommand.self, ReportCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,

@@ -70,6 +70,9 @@ final class FakeBackend: Sendable {
         var typed: [String] = []
         var savedThemes: [Theme.Name] = []
         var loggedOut = false
+        var blocked: [String] = []
+        /// `username:reason` of each report.
+        var reported: [String] = []
     }
 
     let data = Mutex(Data())
@@ -86,6 +89,8 @@ final class FakeBackend: Sendable {
         client.timeline = { self.data.withLock { $0.tweets } }
         client.saveTheme = { theme in self.data.withLock { $0.savedThemes.append(theme) } }
         client.logout = { self.data.withLock { $0.loggedOut = true } }
+        client.block = { username in self.data.withLock { $0.blocked.append(username) } }
+        client.report = { username, reason in self.data.withLock { $0.reported.append("\(username):\(reason.rawValue)") } }
         client.now = { Fixtures.start }
         return client
     }

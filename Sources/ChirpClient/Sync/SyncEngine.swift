@@ -54,6 +54,9 @@ public actor SyncEngine {
     let pollWait = 25
     /// Called each time the live stream opens (the outbox drains then: back online).
     let onLive: @Sendable () async -> Void
+    /// After a `block.deleted`: brings back what the block hid (the conversation list and the
+    /// timeline, refreshed from the server).
+    let onUnblock: @Sendable () async -> Void
     let logger: Logger
     private var cursor: Int64?
     private var failures = 0
@@ -61,8 +64,10 @@ public actor SyncEngine {
     /// An engine for the user `ledger.username`.
     init(
         ledger: LocalLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil,
-        onLive: @escaping @Sendable () async -> Void = {}, logger: Logger = Logger(label: "chirp.sync")
+        onLive: @escaping @Sendable () async -> Void = {}, onUnblock: @escaping @Sendable () async -> Void = {},
+        logger: Logger = Logger(label: "chirp.sync")
     ) {
+        self.onUnblock = onUnblock
         self.logger = logger
         self.database = ledger.database
         self.ledger = ledger
@@ -209,6 +214,10 @@ public actor SyncEngine {
             try await ledger.addFollower(notice.follower, seq: event.seq)
         case .tweetCreated(let tweet):
             try await ledger.add(timeline: [TimelineEntry(tweet)])
+        case .blockCreated(let notice):
+            try await ledger.removeBlocked(notice.username)
+        case .blockDeleted:
+            await onUnblock()
         case .unknown:
             break
         }

@@ -39,6 +39,16 @@ struct APIError: Error, Sendable {
             "You can message \(recipient.prefix(32)) once they follow you or have messaged you.")
     }
 
+    /// A message to, or a follow of, someone the viewer has blocked.
+    static func youBlocked(_ username: String) -> APIError {
+        APIError(.forbidden, APIErrorCode.blocked, "You have blocked \(username.prefix(32)); unblock them first.")
+    }
+
+    /// A follow of someone who has blocked the viewer.
+    static func blockedBy(_ username: String) -> APIError {
+        APIError(.forbidden, APIErrorCode.blocked, "You cannot follow \(username.prefix(32)).")
+    }
+
     /// A `clientMessageId` already used for a different message.
     static let clientMessageIdReused = APIError(
         .conflict, APIErrorCode.clientIdReused,

@@ -8,12 +8,16 @@ import ChirpModels
 /// facts (`RecipientFacts`).
 struct MessageRules: SendDecisions {
     /// The may-message rule: a user may message someone who follows them, or someone who has
-    /// sent them a message. Nobody messages themselves.
+    /// sent them a message, unless a block stands between them. Nobody messages themselves.
+    /// A sender the recipient blocked gets the answer of a missing permission
+    /// (`dm_not_allowed`), so the block is not revealed; a sender who blocked the recipient
+    /// gets `blocked` (they know, and unblocking is what to do).
     static func refusal(sender: Int64, to recipient: RecipientFacts, named name: String) -> APIError? {
         if recipient.id == sender {
             return APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
         }
-        guard recipient.followsSender || recipient.hasWrittenToSender else { return APIError.dmNotAllowed(name) }
+        if recipient.blockedBySender { return APIError.youBlocked(name) }
+        guard !recipient.blockedSender, recipient.followsSender || recipient.hasWrittenToSender else { return APIError.dmNotAllowed(name) }
         return nil
     }
 

@@ -14,6 +14,7 @@ struct ServerServices: Sendable {
     let tweets: TweetService
     let events: EventService
     let logs: ClientLogService
+    let safety: SafetyService
 
     /// - Parameters:
     ///   - sessions: recently verified sessions (PostgreSQL: capacity 0, see `SessionCache`).
@@ -40,5 +41,6 @@ struct ServerServices: Sendable {
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now)
+        self.safety = SafetyService(store: storage, hub: hub, now: now)
     }
 }

@@ -13,10 +13,20 @@ struct SocialService: Sendable {
             throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
         }
         let notice: @Sendable (User) throws -> String = { follower in try APIJSON.encode(FollowNotice(follower: follower)) }
-        guard let outcome = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), notice: notice) else {
+        let permit: @Sendable (BlocksBetween) throws -> Void = { blocks in
+            if let refusal = Self.refusal(blocks, followee: username) { throw refusal }
+        }
+        guard let outcome = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), permit: permit, notice: notice) else {
             throw APIError.userNotFound(username)
         }
         hub.publish(outcome.appended)
+    }
+
+    /// The follow rule: nobody follows across a block, in either direction (403 `blocked`).
+    static func refusal(_ blocks: BlocksBetween, followee: String) -> APIError? {
+        if blocks.followerBlockedFollowee { return APIError.youBlocked(followee) }
+        if blocks.followeeBlockedFollower { return APIError.blockedBy(followee) }
+        return nil
     }
 
     /// Unfollowing someone not followed is not an error.

@@ -14,7 +14,8 @@ protocol MessageStore: Sendable {
     func messages(
         viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]?
-    /// The viewer's conversations, newest last message first (cursor: that message's id).
+    /// The viewer's conversations, newest last message first (cursor: that message's id), without
+    /// those with a peer the viewer has blocked.
     func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>]
     /// Marks the peer's messages up to `upTo` read and appends `message.read` to the peer's
     /// stream, its data `receipt(peer's username)`.
@@ -42,6 +43,10 @@ struct RecipientFacts: Sendable, Equatable {
     var followsSender: Bool
     /// The recipient has sent the sender a message before.
     var hasWrittenToSender: Bool
+    /// The recipient has blocked the sender.
+    var blockedSender: Bool = false
+    /// The sender has blocked the recipient.
+    var blockedBySender: Bool = false
 }
 
 /// What marking read did.

@@ -111,6 +111,37 @@ enum SQLiteSchema {
             // longer updates two users' rows to count it. Events are never deleted.
             try db.execute(sql: "ALTER TABLE users DROP COLUMN last_seq")
         }
+        migrator.registerMigration("v5-blocks-reports") { db in
+            // Blocks are read by every send (both directions, through the unique index and
+            // `blocks_by_blocked`) and listed newest first per blocker. Reports keep the names
+            // and the message as they were (no foreign keys: a report outlives what it names).
+            try db.execute(sql: """
+                CREATE TABLE blocks (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    blocker_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    blocked_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (blocker_id, blocked_id)
+                );
+                CREATE INDEX blocks_by_blocker ON blocks(blocker_id, id);
+                CREATE INDEX blocks_by_blocked ON blocks(blocked_id);
+                CREATE TABLE reports (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    reporter_id INTEGER NOT NULL,
+                    reporter_username TEXT NOT NULL,
+                    reported_id INTEGER NOT NULL,
+                    reported_username TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    note TEXT,
+                    message_id INTEGER,
+                    message_sender TEXT,
+                    message_text TEXT,
+                    message_media_ids TEXT NOT NULL DEFAULT '[]',
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX reports_by_time ON reports(created_at, id);
+                """)
+        }
         return migrator
     }
 }

@@ -79,6 +79,7 @@ extension SQLiteStorage {
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
                     WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
+                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT :limit
                     """),
                 arguments: ["viewer": viewer, "cursor": cursor, "limit": limit])
@@ -119,18 +120,24 @@ extension SQLiteStorage {
 
     // MARK: helpers
 
-    /// A user by username key, with whether they follow `sender` and whether they have sent
-    /// `sender` a message, in one statement.
+    /// A user by username key, with whether they follow `sender`, whether they have sent
+    /// `sender` a message and whether either has blocked the other, in one statement.
     static func recipientFacts(_ db: Database, key: String, sender: Int64) throws -> RecipientFacts? {
         try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT u.id, u.username,
                     EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = ?2),
-                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1)
+                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = ?2),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = u.id)
                 FROM users u WHERE u.username_key = ?1
                 """),
             arguments: [key, sender]
-        ).map { RecipientFacts(id: $0[0], username: $0[1], followsSender: $0[2], hasWrittenToSender: $0[3]) }
+        ).map {
+            RecipientFacts(
+                id: $0[0], username: $0[1], followsSender: $0[2], hasWrittenToSender: $0[3], blockedSender: $0[4],
+                blockedBySender: $0[5])
+        }
     }
 
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.

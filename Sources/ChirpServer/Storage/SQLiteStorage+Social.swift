@@ -3,10 +3,19 @@ import GRDB
 
 extension SQLiteStorage {
     func follow(
-        followerId: Int64, followeeKey: String, at: Timestamp, notice: @escaping @Sendable (User) throws -> String
+        followerId: Int64, followeeKey: String, at: Timestamp, permit: @escaping @Sendable (BlocksBetween) throws -> Void,
+        notice: @escaping @Sendable (User) throws -> String
     ) async throws -> WriteOutcome<Void>? {
         try await write { db in
             guard let target = try Self.userId(db, key: followeeKey) else { return nil }
+            guard let blocks = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = ?2),
+                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?1)
+                    """),
+                arguments: [followerId, target])
+            else { throw StorageError.inconsistent("the block check returned no row") }
+            try permit(BlocksBetween(followerBlockedFollowee: blocks[0], followeeBlockedFollower: blocks[1]))
             try db.cachedStatement(sql: """
                 INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)
                 ON CONFLICT (follower_id, followee_id) DO NOTHING

@@ -11,6 +11,8 @@ protocol TweetStore: Sendable {
     /// Deletes the tweet after `permit(author id or nil when there is no such tweet)` returned.
     func deleteTweet(id: Int64, permit: @escaping @Sendable (Int64?) throws -> Void) async throws
     func tweets(byKey: String, viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>]?
+    /// The viewer's and the followed users' tweets, newest first, without those of users the
+    /// viewer has blocked.
     func timeline(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>]
 }
 

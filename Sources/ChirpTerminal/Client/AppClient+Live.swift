@@ -9,6 +9,14 @@ extension AppClient {
     /// from its one `LiveSync`.
     public static func live(app: ChirpClientApp) -> AppClient {
         let holder = SessionHolder()
+        var client = core(app: app, holder: holder)
+        client.block = { username in try await holder.require().block(username) }
+        client.report = { username, reason in try await holder.require().report(username, reason: reason) }
+        return client
+    }
+
+    /// Every closure but the safety ones (set by `live`).
+    private static func core(app: ChirpClientApp, holder: SessionHolder) -> AppClient {
         @Sendable func started(_ report: StartupReport) throws -> String? {
             holder.set(report.session)
             // Without a session the failure is the banner; after it, it is in the error reports.

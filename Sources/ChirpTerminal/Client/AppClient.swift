@@ -38,6 +38,12 @@ public struct AppClient: Sendable {
     public var typing: @Sendable (_ peer: String) async -> Void
     public var timeline: @Sendable () async throws -> [TimelineEntry]
     public var tweet: @Sendable (_ text: String) async throws -> Void
+    /// Blocks a user (their conversation and tweets leave the local lists).
+    public var block: @Sendable (_ username: String) async throws -> Void = { _ in throw UnexpectedCall(description: "AppClient.block was not expected") }
+    /// Reports a user to the server's operators, with a reason.
+    public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
+        throw UnexpectedCall(description: "AppClient.report was not expected")
+    }
     /// Live events, connection changes and local data changes until the stream's consumer stops.
     public var updates: @Sendable () -> AsyncStream<SyncUpdate>
     public var saveTheme: @Sendable (Theme.Name) -> Void

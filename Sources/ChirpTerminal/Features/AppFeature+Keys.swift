@@ -1,4 +1,5 @@
 import ChirpClient
+import ChirpModels
 import ChirpStore
 
 extension AppFeature {
@@ -99,7 +100,12 @@ extension AppFeature {
 
     private func conversationKey(_ key: Key, _ state: inout State) -> Effect<Action> {
         guard let peer = state.peer else { return .none }
+        if let prompt = state.safetyPrompt { return safetyAnswer(key, to: prompt, about: peer, &state) }
         switch key {
+        case .control("x"):
+            state.safetyPrompt = .confirmBlock
+        case .control("p"):
+            state.safetyPrompt = .chooseReason
         case .escape:
             state.screen = .conversations
             state.peer = nil
@@ -149,6 +155,34 @@ extension AppFeature {
             }
         }
         return .none
+    }
+
+    /// The key that answers a block or report question: `y` blocks; 1, 2, 3 report for spam,
+    /// abuse, other; anything else (Esc) cancels.
+    private func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
+        state.safetyPrompt = nil
+        let client = self.client
+        switch (prompt, key) {
+        case (.confirmBlock, .character("y")), (.confirmBlock, .character("Y")):
+            state.busySince = state.now
+            return .run { send in
+                try await client.block(peer)
+                await send(.blocked(peer))
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        case (.chooseReason, .character(let digit)) where ["1", "2", "3"].contains(digit):
+            let reason: ReportReason = digit == "1" ? .spam : digit == "2" ? .abuse : .other
+            state.busySince = state.now
+            return .run { send in
+                try await client.report(peer, reason)
+                await send(.reported(peer))
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        default:
+            return .none
+        }
     }
 
     private func timelineKey(_ key: Key, _ state: inout State) -> Effect<Action> {

@@ -22,6 +22,9 @@ public struct AppFeature: Reducer {
         case sync(AppClient.SyncUpdate)
         case sent
         case failed(String)
+        /// The open conversation's peer was blocked / reported.
+        case blocked(String)
+        case reported(String)
         case loggedOut
         /// Go to a screen (from a `chirp://` link); waits for the login when needed.
         case navigate(AppDestination)
@@ -112,6 +115,20 @@ public struct AppFeature: Reducer {
                 return .none
             }
             return navigate(to: destination, &state)
+        case .blocked(let peer):
+            state.busySince = nil
+            state.banner = .init("Blocked \(peer): they cannot message or follow you. chirp unblock \(peer) undoes it.", isError: false)
+            if state.screen == .conversation, state.peer?.lowercased() == peer.lowercased() {
+                state.screen = .conversations
+                state.peer = nil
+                state.messages = []
+                return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+            }
+            return .none
+        case .reported(let peer):
+            state.busySince = nil
+            state.banner = .init("Reported \(peer) to the server's operators.", isError: false)
+            return .none
         case .loggedOut:
             let theme = state.theme
             state = AppState(now: state.now, theme: theme)
@@ -249,6 +266,9 @@ public struct AppFeature: Reducer {
                 return .none
             case .followCreated(let notice):
                 state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
+                return .none
+            case .blockCreated, .blockDeleted:
+                // The ledger changed the local lists; its change reloads what is shown.
                 return .none
             case .unknown:
                 return .none

@@ -43,6 +43,8 @@ public struct AppState: Sendable, Equatable {
     /// Rows scrolled up from the newest message.
     public var scroll = 0
     public var draft = TextInput()
+    /// A question about the open conversation's peer waiting for its answer key.
+    public var safetyPrompt: SafetyPrompt?
     /// Peer (lowercased) → when their typing notice expires.
     public var typing: [String: ContinuousClock.Instant] = [:]
 
@@ -54,6 +56,14 @@ public struct AppState: Sendable, Equatable {
     /// A screen asked for (by a link) before the login finished.
     public var pendingDestination: AppDestination?
     public var quit = false
+
+    /// The questions before blocking or reporting the open conversation's peer.
+    public enum SafetyPrompt: Sendable, Equatable {
+        /// "Block them?": `y` blocks, any other key cancels.
+        case confirmBlock
+        /// "Report them for?": 1 spam, 2 abuse, 3 other; Esc cancels.
+        case chooseReason
+    }
 
     /// Messages loaded per page of a conversation.
     public static let pageSize = 30

@@ -24,7 +24,9 @@ public enum AppView {
         case .help: HelpScreen.draw(state, in: body, on: &canvas)
         case .settings: SettingsScreen.draw(state, noColor: noColor, in: body, on: &canvas)
         }
-        if let banner = state.banner {
+        if state.screen == .conversation, let prompt = state.safetyPrompt {
+            canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
+        } else if let banner = state.banner {
             canvas.bar(y: height - 2, left: " " + banner.text, style: banner.isError ? theme.error : theme.notice)
         }
         canvas.bar(y: height - 1, left: " " + hints(for: state), style: theme.muted)
@@ -55,13 +57,26 @@ public enum AppView {
         }
     }
 
+    /// The confirmation line before a block or a report.
+    static func question(_ prompt: AppState.SafetyPrompt, peer: String) -> String {
+        switch prompt {
+        case .confirmBlock: "Block \(peer)? They can no longer message or follow you, and leave your lists. y: block"
+        case .chooseReason: "Report \(peer) to the server's operators, for: 1 spam · 2 abuse · 3 other"
+        }
+    }
+
     static func hints(for state: AppState) -> String {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
         case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · q quit"
         case .newConversation: "Enter open · Esc back"
-        case .conversation: "Enter send · Alt-Enter new line · ↑ older · Ctrl-R retry failed · Esc back"
+        case .conversation:
+            switch state.safetyPrompt {
+            case .confirmBlock: "y block · any other key: cancel"
+            case .chooseReason: "1 spam · 2 abuse · 3 other · Esc cancel"
+            case nil: "Enter send · ↑ older · Ctrl-R retry · Ctrl-X block · Ctrl-P report · Esc back"
+            }
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
         case .compose: "Enter post · Alt-Enter new line · Esc cancel"
         case .help: "any key: back"

@@ -4,7 +4,8 @@ enum HelpScreen {
         ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings (theme)"), ("q", "quit (lists)"), ("L", "log out")]),
         ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"), ("r", "refresh")]),
         ("Conversation", [("letters", "write; peer sees typing"), ("Enter", "send"), ("Alt-Enter", "new line"),
-                          ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"), ("Esc", "back")]),
+                          ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"),
+                          ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)"), ("Esc", "back")]),
         ("Timeline", [("r", "refresh"), ("c", "compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
         ("Login", [("Tab", "next field"), ("Enter", "log in / register"), ("Ctrl-R", "switch log in / register")]),
     ]

@@ -74,6 +74,10 @@ enum EventLine {
             return "\(seq)follow \(notice.follower.username) follows you"
         case .tweetCreated(let tweet):
             return "\(seq)tweet @\(tweet.author.username): \(tweet.text)"
+        case .blockCreated(let notice):
+            return "\(seq)block you blocked \(notice.username)"
+        case .blockDeleted(let notice):
+            return "\(seq)unblock you unblocked \(notice.username)"
         case .unknown(let type):
             return "\(seq)\(type)"
         }

@@ -15,7 +15,7 @@ extension ChirpStorage {
     /// `follower` follows `username`.
     func follow(_ follower: Viewer, _ username: String, at now: Timestamp = .now()) async throws {
         _ = try await follow(
-            followerId: follower.id, followeeKey: Validation.usernameKey(username), at: now,
+            followerId: follower.id, followeeKey: Validation.usernameKey(username), at: now, permit: { _ in },
             notice: { try APIJSON.encode(FollowNotice(follower: $0)) })
     }
 

@@ -2,7 +2,7 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    /// Five round trips: BEGIN, lock both users, the recipient's facts with any earlier
+    /// Five round trips: BEGIN, lock both users, the recipient's facts (blocks included) with any earlier
     /// message under this client id (reserving the new id), one statement that stores the
     /// message, both conversation rows, both events and the notification, COMMIT. (A retry
     /// reads its earlier message in one more.)
@@ -24,12 +24,15 @@ extension PostgresStorage {
                 SELECT (SELECT id FROM messages WHERE sender_id = \(sender.id) AND client_message_id = \(new.clientMessageId)),
                     EXISTS (SELECT 1 FROM follows WHERE follower_id = \(recipient) AND followee_id = \(sender.id)),
                     EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender.id) AND peer_id = \(recipient) AND has_received),
-                    nextval(pg_get_serial_sequence('messages', 'id'))
+                    nextval(pg_get_serial_sequence('messages', 'id')),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(recipient) AND blocked_id = \(sender.id)),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(sender.id) AND blocked_id = \(recipient))
                 """)
             else { throw StorageError.inconsistent("the send's check returned no row") }
             let facts = RecipientFacts(
                 id: recipient, username: try recipientRow.value(1),
-                followsSender: try check.value(1), hasWrittenToSender: try check.value(2))
+                followsSender: try check.value(1), hasWrittenToSender: try check.value(2),
+                blockedSender: try check.value(4), blockedBySender: try check.value(5))
             let existing: Message?
             if let existingId = try check.value(0, as: Int64?.self) {
                 existing = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(existingId)).first
@@ -93,12 +96,15 @@ extension PostgresStorage {
             try await scope.row("""
                 SELECT u.id, u.username,
                     EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
-                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received)
+                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = \(sender)),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(sender) AND blocked_id = u.id)
                 FROM users u WHERE u.username_key = \(recipientKey)
                 """
             ).map {
                 RecipientFacts(
-                    id: try $0.value(0), username: try $0.value(1), followsSender: try $0.value(2), hasWrittenToSender: try $0.value(3))
+                    id: try $0.value(0), username: try $0.value(1), followsSender: try $0.value(2), hasWrittenToSender: try $0.value(3),
+                    blockedSender: try $0.value(4), blockedBySender: try $0.value(5))
             }
         }
     }
@@ -123,6 +129,7 @@ extension PostgresStorage {
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
                     WHERE c.owner_id = $1 AND c.last_message_id < $2
+                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT $3
                     """,
                 binds: Self.binds(viewer, cursor, limit)))

@@ -3,11 +3,18 @@ import PostgresNIO
 
 extension PostgresStorage {
     func follow(
-        followerId: Int64, followeeKey: String, at: Timestamp, notice: @escaping @Sendable (User) throws -> String
+        followerId: Int64, followeeKey: String, at: Timestamp, permit: @escaping @Sendable (BlocksBetween) throws -> Void,
+        notice: @escaping @Sendable (User) throws -> String
     ) async throws -> WriteOutcome<Void>? {
         try await write { scope in
             guard let target = try await Self.userId(scope, key: followeeKey) else { return nil }
             try await scope.lockUsers([followerId, target])
+            guard let blocks = try await scope.row("""
+                SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(followerId) AND blocked_id = \(target)),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(target) AND blocked_id = \(followerId))
+                """)
+            else { throw StorageError.inconsistent("the block check returned no row") }
+            try permit(BlocksBetween(followerBlockedFollowee: try blocks.value(0), followeeBlockedFollower: try blocks.value(1)))
             let inserted = try await scope.execute("""
                 INSERT INTO follows (follower_id, followee_id, created_at) VALUES (\(followerId), \(target), \(at.millisecondsSince1970))
                 ON CONFLICT (follower_id, followee_id) DO NOTHING RETURNING 1

@@ -59,6 +59,7 @@ extension PostgresStorage {
             try await Self.fetchTweets(
                 scope, viewer: viewer, where: """
                     (t.author_id = $1 OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $1))
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = t.author_id)
                     AND t.id < $2 ORDER BY t.id DESC LIMIT $3
                     """,
                 Self.binds(viewer, cursor, limit))

@@ -1,0 +1,67 @@
+import ChirpModels
+
+/// Blocks and reports. A block's effects on messages, follows and lists are the rules of
+/// `MessageRules` and `SocialService` and the storages' list queries, which all read the
+/// `blocks` table, so they hold at once on every instance; this service writes the block
+/// (which also removes follows both ways) and tells the blocker's other devices.
+struct SafetyService: Sendable {
+    let store: any SafetyStore
+    let hub: EventHub
+    let now: @Sendable () -> Timestamp
+
+    /// Blocks `username`; blocking someone already blocked is not an error.
+    func block(_ viewer: Viewer, username: String) async throws {
+        let key = try UsernameLookup.key(username)
+        if key == Validation.usernameKey(viewer.username) {
+            throw APIError(.unprocessableContent, APIErrorCode.cannotBlockSelf, "You cannot block yourself.")
+        }
+        guard let outcome = try await store.block(blockerId: viewer.id, blockedKey: key, at: now(), notice: Self.notice) else {
+            throw APIError.userNotFound(username)
+        }
+        hub.publish(outcome.appended)
+    }
+
+    /// Unblocks `username`; unblocking someone not blocked is not an error.
+    func unblock(_ viewer: Viewer, username: String) async throws {
+        guard let outcome = try await store.unblock(
+            blockerId: viewer.id, blockedKey: try UsernameLookup.key(username), at: now(), notice: Self.notice)
+        else { throw APIError.userNotFound(username) }
+        hub.publish(outcome.appended)
+    }
+
+    /// The users the viewer blocked, newest block first.
+    func blocks(_ viewer: Viewer, page: PageRequest) async throws -> Page<User> {
+        PageBuilder.newestFirst(try await store.blocks(blockerId: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
+    }
+
+    /// Files a report about `request.username` (and one of the messages between them, which
+    /// the report keeps a copy of); returns its id.
+    func report(_ viewer: Viewer, _ request: ReportRequest) async throws -> ReportReceipt {
+        let key = try UsernameLookup.key(request.username)
+        let reason: ReportReason
+        do {
+            reason = try Validation.reportReason(request.reason)
+            if let note = request.note { try Validation.reportNote(note) }
+        } catch { throw APIError.validation(error) }
+        var messageId: Int64?
+        if let raw = request.messageId {
+            guard let id = Validation.parseId(raw) else { throw Self.messageNotFound(raw) }
+            messageId = id
+        }
+        let new = NewReport(
+            reporter: viewer, reportedKey: key, messageId: messageId, reason: reason, note: request.note, createdAt: now())
+        switch try await store.fileReport(new) {
+        case .noSuchUser: throw APIError.userNotFound(request.username)
+        case .noSuchMessage: throw Self.messageNotFound(request.messageId ?? "")
+        case .filed(let id): return ReportReceipt(id: String(id))
+        }
+    }
+
+    private static func messageNotFound(_ id: String) -> APIError {
+        APIError(
+            .notFound, APIErrorCode.messageNotFound, "There is no message \(id.prefix(32)) in your conversation with that user.",
+            field: "messageId")
+    }
+
+    private static let notice: @Sendable (String) throws -> String = { username in try APIJSON.encode(BlockNotice(username: username)) }
+}

@@ -1,0 +1,69 @@
+import ChirpModels
+import Foundation
+
+/// Blocks and reports.
+protocol SafetyStore: Sendable {
+    /// Blocks the user with `blockedKey` for `blockerId`: removes any follow between them both
+    /// ways (with the counts) and appends `block.created` (data `notice(blocked's username)`)
+    /// to the blocker's stream. Not created when the block already existed; nil when there is
+    /// no such user.
+    func block(
+        blockerId: Int64, blockedKey: String, at: Timestamp, notice: @escaping @Sendable (String) throws -> String
+    ) async throws -> WriteOutcome<Void>?
+    /// Removes the block and appends `block.deleted` to the blocker's stream; not created when
+    /// there was no block, nil when there is no such user.
+    func unblock(
+        blockerId: Int64, blockedKey: String, at: Timestamp, notice: @escaping @Sendable (String) throws -> String
+    ) async throws -> WriteOutcome<Void>?
+    /// The users `blockerId` blocked, newest block first (cursor: the block's id).
+    func blocks(blockerId: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<User>]
+    /// Files a report, with a copy of the message it names as it is now.
+    func fileReport(_ new: NewReport) async throws -> ReportOutcome
+    /// Reports filed at or after `since`, oldest first, at most `limit`.
+    func reports(since: Timestamp, limit: Int) async throws -> [ReportRecord]
+}
+
+/// A report to file.
+struct NewReport: Sendable {
+    var reporter: Viewer
+    var reportedKey: String
+    /// A message of the conversation between the reporter and the reported user.
+    var messageId: Int64?
+    var reason: ReportReason
+    var note: String?
+    var createdAt: Timestamp
+}
+
+/// What filing a report did.
+enum ReportOutcome: Sendable, Equatable {
+    case noSuchUser
+    /// The message is not one of the reporter's conversation with the reported user.
+    case noSuchMessage
+    case filed(id: Int64)
+}
+
+/// A stored report, as operators read it: who reported whom, why, and the message as it was.
+public struct ReportRecord: Sendable, Hashable {
+    public var id: Int64
+    public var createdAt: Timestamp
+    public var reporter: String
+    public var reported: String
+    public var reason: String
+    public var note: String?
+    public var messageId: Int64?
+    /// The reported message's sender, text and media ids when the report was filed.
+    public var messageSender: String?
+    public var messageText: String?
+    public var messageMediaIds: [String]
+}
+
+extension ReportRecord {
+    /// Media ids as stored in a report row (a JSON array of strings).
+    static func encodeMediaIds(_ ids: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(ids), as: UTF8.self)) ?? "[]"
+    }
+
+    static func decodeMediaIds(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+}
