@@ -34,6 +34,8 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .followCreated(try container.decode(FollowNotice.self, forKey: .data))
         case EventType.tweetCreated:
             payload = .tweetCreated(try container.decode(Tweet.self, forKey: .data))
+        case EventType.userDeleted:
+            payload = .userDeleted(try container.decode(UserDeletedNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -50,6 +52,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .typing(let value): try container.encode(value, forKey: .data)
         case .followCreated(let value): try container.encode(value, forKey: .data)
         case .tweetCreated(let value): try container.encode(value, forKey: .data)
+        case .userDeleted(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -62,6 +65,7 @@ public enum EventType {
     public static let typing = "typing"
     public static let followCreated = "follow.created"
     public static let tweetCreated = "tweet.created"
+    public static let userDeleted = "user.deleted"
 }
 
 /// What an event carries, by type.
@@ -71,6 +75,8 @@ public enum EventPayload: Sendable, Hashable {
     case typing(TypingNotice)
     case followCreated(FollowNotice)
     case tweetCreated(Tweet)
+    /// Someone the receiver had a conversation with, or who followed them, deleted their account.
+    case userDeleted(UserDeletedNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -82,6 +88,7 @@ public enum EventPayload: Sendable, Hashable {
         case .typing: EventType.typing
         case .followCreated: EventType.followCreated
         case .tweetCreated: EventType.tweetCreated
+        case .userDeleted: EventType.userDeleted
         case .unknown(let type): type
         }
     }

@@ -209,6 +209,8 @@ public actor SyncEngine {
             try await ledger.addFollower(notice.follower, seq: event.seq)
         case .tweetCreated(let tweet):
             try await ledger.add(timeline: [TimelineEntry(tweet)])
+        case .userDeleted(let notice):
+            try await ledger.forgetDeletedUser(notice.username)
         case .unknown:
             break
         }

@@ -31,7 +31,7 @@ struct ServerServices: Sendable {
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
-            tokenLifetime: configuration.tokenLifetime, now: now)
+            tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus)
         self.social = SocialService(store: storage, hub: hub, now: now)
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,

@@ -250,6 +250,11 @@ public struct AppFeature: Reducer {
             case .followCreated(let notice):
                 state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
                 return .none
+            case .userDeleted(let notice):
+                // The ledger has already dropped the conversation (see `LocalLedger.forgetDeletedUser`).
+                state.banner = .init("\(notice.username) deleted their account.", isError: false)
+                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+                return .none
             case .unknown:
                 return .none
             }

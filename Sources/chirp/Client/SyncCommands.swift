@@ -74,6 +74,8 @@ enum EventLine {
             return "\(seq)follow \(notice.follower.username) follows you"
         case .tweetCreated(let tweet):
             return "\(seq)tweet @\(tweet.author.username): \(tweet.text)"
+        case .userDeleted(let notice):
+            return "\(seq)deleted \(notice.username) deleted their account"
         case .unknown(let type):
             return "\(seq)\(type)"
         }
