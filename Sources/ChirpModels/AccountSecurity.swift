@@ -15,6 +15,18 @@ public struct SessionSummary: Sendable, Hashable, Codable {
         self.userAgent = userAgent
         self.current = current
     }
+
+    enum CodingKeys: String, CodingKey { case id, createdAt, lastUsedAt, userAgent, current }
+
+    /// Writes `userAgent` as `null` when unknown (the field is always present).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(lastUsedAt, forKey: .lastUsedAt)
+        try container.encode(userAgent, forKey: .userAgent)
+        try container.encode(current, forKey: .current)
+    }
 }
 
 /// The reply of `GET /v1/sessions`: `{"items": [...]}`, newest session first.
