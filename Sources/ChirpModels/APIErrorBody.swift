@@ -48,4 +48,5 @@ public enum APIErrorCode {
     public static let rateLimited = "rate_limited"
     public static let unavailable = "unavailable"
     public static let internalError = "internal_error"
+    public static let sessionNotFound = "session_not_found"
 }

@@ -59,6 +59,11 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let health = APIRoute(.get, "/healthz", requiresAuth: false)
     public static let metrics = APIRoute(.get, "/metrics", requiresAuth: false)
     public static let openAPI = APIRoute(.get, "/openapi.yaml", requiresAuth: false)
+    // Accounts and sessions (API.md part 2).
+    public static let sessions = APIRoute(.get, "/v1/sessions")
+    public static let endSession = APIRoute(.delete, "/v1/sessions/{id}")
+    public static let changePassword = APIRoute(.put, "/v1/me/password")
+    public static let deleteAccount = APIRoute(.delete, "/v1/me")
 
     /// Every route this version of the server answers.
     public static let all: [APIRoute] = [
@@ -66,6 +71,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,
         userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
         block, unblock, blocks, report,
+        sessions, endSession, changePassword, deleteAccount,
     ]
 }
 

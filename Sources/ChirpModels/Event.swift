@@ -38,6 +38,8 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .blockCreated(try container.decode(BlockNotice.self, forKey: .data))
         case EventType.blockDeleted:
             payload = .blockDeleted(try container.decode(BlockNotice.self, forKey: .data))
+        case EventType.userDeleted:
+            payload = .userDeleted(try container.decode(UserDeletedNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -55,6 +57,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .followCreated(let value): try container.encode(value, forKey: .data)
         case .tweetCreated(let value): try container.encode(value, forKey: .data)
         case .blockCreated(let value), .blockDeleted(let value): try container.encode(value, forKey: .data)
+        case .userDeleted(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -69,6 +72,7 @@ public enum EventType {
     public static let tweetCreated = "tweet.created"
     public static let blockCreated = "block.created"
     public static let blockDeleted = "block.deleted"
+    public static let userDeleted = "user.deleted"
 }
 
 /// What an event carries, by type.
@@ -82,6 +86,8 @@ public enum EventPayload: Sendable, Hashable {
     case blockCreated(BlockNotice)
     /// The receiver unblocked `username`.
     case blockDeleted(BlockNotice)
+    /// Someone the receiver had a conversation with, or who followed them, deleted their account.
+    case userDeleted(UserDeletedNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -95,6 +101,7 @@ public enum EventPayload: Sendable, Hashable {
         case .tweetCreated: EventType.tweetCreated
         case .blockCreated: EventType.blockCreated
         case .blockDeleted: EventType.blockDeleted
+        case .userDeleted: EventType.userDeleted
         case .unknown(let type): type
         }
     }

@@ -24,11 +24,13 @@ public enum ChirpServerApplication {
         var background: [any Service] = []
         if let settings = configuration.postgres {
             let storage = try await PostgresStorage.open(settings: settings, logger: logger)
-            let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger)
             // No session cache: a logout on one instance must stop the token on all of them
-            // at once, so every request asks the shared database.
+            // at once, so every request asks the shared database. (Ended sessions are still
+            // announced on the bus, which clears the cache, should it ever hold entries.)
+            let sessions = SessionCache(capacity: 0)
+            let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions)
             services = ServerServices(
-                configuration: configuration, storage: storage, hub: hub, sessions: SessionCache(capacity: 0), bus: bus)
+                configuration: configuration, storage: storage, hub: hub, sessions: sessions, bus: bus)
             background = [storage.client, bus]
         } else {
             let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)

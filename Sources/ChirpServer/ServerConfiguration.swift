@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// How often an event-stream client is pinged; one that has not answered the previous
     /// ping by the next is closed with 1001. Stalled writers are looked for at least every 5 s.
     public var streamPingInterval: Duration = .seconds(20)
+    /// A session's last use (`GET /v1/sessions`) is written at most this often per session and
+    /// instance, so requests do not each cost a write.
+    public var sessionLastUseInterval: Duration = .seconds(60)
 
     public init() {}
 

@@ -15,6 +15,7 @@ struct ChirpCommand: AsyncParsableCommand {
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
+            SessionsCommand.self, PasswordCommand.self, DeleteAccountCommand.self,
         ],
         defaultSubcommand: AppCommand.self)
 

@@ -40,6 +40,10 @@ struct PostgresUnitTests {
         let event = StoredEvent(seq: 0, type: "typing", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_123), json: #"{"from":"a|b"}"#)
         let live = PostgresBusMessage(origin: "xyz", content: .live(userId: 42, event: event))
         #expect(PostgresBusMessage(payload: live.payload) == live, "a | inside the JSON survives")
+        let ended = PostgresBusMessage(origin: "o", content: .sessionsEnded(userId: 7))
+        #expect(ended.payload == "s|o|7")
+        #expect(PostgresBusMessage(payload: ended.payload) == ended)
+        #expect(PostgresBusMessage(payload: "s|o|x") == nil)
     }
 
     @Test func oversizedWakeListsWakeEveryone() {

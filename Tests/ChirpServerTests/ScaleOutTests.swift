@@ -249,6 +249,31 @@ struct ScaleOutTests {
     }
 
     @Test(.enabled(if: available || required, skipReason))
+    func anEndedSessionAndAPasswordChangeOnOneInstanceStopTokensOnTheOther() async throws {
+        try await Self.withCluster { cluster in
+            let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
+            let alice = try await first.register("alice")
+            let login = { (api: APIHarness) async throws -> String in
+                try await api.login("alice", password: "correct horse").decode(AuthResponse.self).token
+            }
+            let laptop = try await login(second)
+            let tablet = try await login(second)
+            for token in [laptop, tablet] { #expect(try await second.send(.GET, "/v1/me", token: token).status == 200) }
+            let sessions = try await first.send(.GET, "/v1/sessions", token: alice.token).decode(SessionList.self).items
+            #expect(sessions.count == 3 && sessions.filter(\.current).count == 1)
+            let laptopId = try #require(sessions.first { !$0.current }?.id)
+            #expect(try await first.send(.DELETE, "/v1/sessions/\(laptopId)", token: alice.token).status == 204)
+            var stillWorking = 0
+            for token in [laptop, tablet] where try await second.send(.GET, "/v1/me", token: token).status == 200 { stillWorking += 1 }
+            #expect(stillWorking == 1, "the ended one is refused by the other instance at once")
+            let change = ChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple")
+            #expect(try await first.send(.PUT, "/v1/me/password", token: alice.token, json: change).status == 204)
+            for token in [laptop, tablet] { #expect(try await second.send(.GET, "/v1/me", token: token).status == 401) }
+            #expect(try await second.send(.GET, "/v1/me", token: alice.token).status == 200)
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
     func sigtermClosesThePoolAndTheListener() async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
         try await TestDatabase.create(settings)

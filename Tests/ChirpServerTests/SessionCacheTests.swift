@@ -22,6 +22,16 @@ struct SessionCacheTests {
         #expect(cache.session(for: [5]) != nil && cache.session(for: [3]) == nil, "full: starts over")
     }
 
+    @Test func endedSessionsOfAUserAreForgottenTogether() {
+        let cache = SessionCache()
+        cache.store(Self.session, for: [1])
+        cache.store(Self.session, for: [2])
+        cache.store(SessionInfo(userId: 2, username: "bob", expiresAt: Self.session.expiresAt), for: [3])
+        cache.removeAll(userId: 1)
+        #expect(cache.session(for: [1]) == nil && cache.session(for: [2]) == nil)
+        #expect(cache.session(for: [3])?.username == "bob", "other users' sessions stay")
+    }
+
     @Test func aCacheOfCapacityZeroHoldsNothing() {
         let cache = SessionCache(capacity: 0)
         cache.store(Self.session, for: [1])

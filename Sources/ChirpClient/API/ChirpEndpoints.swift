@@ -10,6 +10,7 @@ public enum ChirpEndpoints {
         public var body: RegisterRequest?
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.createAccount.path() }
+        public var headers: [String: String] { ["User-Agent": ChirpEndpoints.userAgent] }
         /// Creates the call.
         public init(_ request: RegisterRequest) { body = request }
     }
@@ -20,6 +21,7 @@ public enum ChirpEndpoints {
         public var body: LoginRequest?
         public var method: HTTPMethod { .post }
         public var path: String { APIRoute.login.path() }
+        public var headers: [String: String] { ["User-Agent": ChirpEndpoints.userAgent] }
         /// Creates the call.
         public init(_ request: LoginRequest) { body = request }
     }

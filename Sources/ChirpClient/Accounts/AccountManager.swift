@@ -94,6 +94,17 @@ public final class AccountManager: Sendable {
         return (user.username, revoked)
     }
 
+    /// Deletes the current user's account on the server (the password is asked again), then
+    /// wipes their local data as logging out does. Returns who was deleted. A wrong password
+    /// throws the server's 401 and keeps everything.
+    @discardableResult
+    public func deleteAccount(password: String) async throws -> String {
+        guard let user = context.currentUser, let token = user.token() else { throw AccountError.notLoggedIn }
+        _ = try await makeAPI(token: token).send(ChirpEndpoints.DeleteAccount(DeleteAccountRequest(password: password)))
+        try context.logout()
+        return user.username
+    }
+
     private func adopt(user: User, api: ChirpAPIClient) throws -> UserSession {
         guard let token = api.token else { throw AccountError.notLoggedIn }
         let contextUser = try context.switchUser(to: user.username)

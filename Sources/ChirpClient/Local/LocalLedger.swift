@@ -197,6 +197,21 @@ final class LocalLedger: Sendable {
         return true
     }
 
+    /// `username` deleted their account (a `user.deleted` event): the conversation leaves the
+    /// list, its messages go (the server keeps only tombstones of theirs), and they leave this
+    /// user's follow lists. The server leaves such conversations out of its list as well, so a
+    /// refresh does not bring it back.
+    func forgetDeletedUser(_ username: String) async throws {
+        let peer = username.lowercased()
+        try await write { [self] in
+            try await database.conversations.delete(ids: [peer])
+            try await database.messages.delete(matching: RecordQuery().filter("peer", .equal, .text(peer)))
+            try await database.follows.delete(matching: RecordQuery().filter("username", .equal, .text(username)))
+            let me = self.username.lowercased()
+            return ((), [.conversations, .messages(peer: peer), .follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")])
+        }
+    }
+
     // MARK: follows, timeline, cursor
 
     /// A refreshed follow list: replaces the stored list `scope` selects.

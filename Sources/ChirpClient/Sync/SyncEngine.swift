@@ -218,6 +218,8 @@ public actor SyncEngine {
             try await ledger.removeBlocked(notice.username)
         case .blockDeleted:
             await onUnblock()
+        case .userDeleted(let notice):
+            try await ledger.forgetDeletedUser(notice.username)
         case .unknown:
             break
         }

@@ -50,4 +50,12 @@ final class SessionCache: Sendable {
     func remove(_ digest: [UInt8]) {
         _ = entries.withLock { $0.removeValue(forKey: digest) }
     }
+
+    /// Forgets every session of a user (one of them ended, a password changed, an account
+    /// deleted): the next request with any of their tokens asks storage, where ended ones are gone.
+    func removeAll(userId: Int64) {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.session.userId != userId }
+        }
+    }
 }

@@ -18,6 +18,19 @@ enum SessionTokens {
         }
     }
 
+    /// A session's public id: 96 random bits as 24 hex digits, unrelated to its token.
+    static func publicId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for _ in 0..<12 {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The digest under which a token is stored and looked up.
     static func hash(_ token: String) -> [UInt8] {
         Array(SHA256.hash(data: Data(token.utf8)))

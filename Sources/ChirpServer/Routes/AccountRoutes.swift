@@ -10,11 +10,11 @@ struct AccountRoutes {
         let limit = services.configuration.maxBodyBytes
         router.add(.createAccount) { request, _ in
             let body = try await JSONResponse.decode(RegisterRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await accounts.register(body), status: .created)
+            return try JSONResponse.make(try await accounts.register(body, userAgent: request.headers[.userAgent]), status: .created)
         }
         router.add(.login) { request, _ in
             let body = try await JSONResponse.decode(LoginRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await accounts.login(body), status: .created)
+            return try JSONResponse.make(try await accounts.login(body, userAgent: request.headers[.userAgent]), status: .created)
         }
         authenticated.add(.logout) { _, context in
             try await accounts.logout(context.viewer)
@@ -25,6 +25,24 @@ struct AccountRoutes {
         }
         authenticated.add(.user) { _, context in
             try JSONResponse.make(try await accounts.user(named: try context.pathParameter("username"), viewer: context.viewer))
+        }
+        // Account security (API.md part 2).
+        authenticated.add(.sessions) { _, context in
+            try JSONResponse.make(try await accounts.sessionList(context.viewer))
+        }
+        authenticated.add(.endSession) { _, context in
+            try await accounts.endSession(context.viewer, id: try context.pathParameter("id"))
+            return JSONResponse.noContent()
+        }
+        authenticated.add(.changePassword) { request, context in
+            let body = try await JSONResponse.decode(ChangePasswordRequest.self, from: request, limit: limit)
+            try await accounts.changePassword(context.viewer, body)
+            return JSONResponse.noContent()
+        }
+        authenticated.add(.deleteAccount) { request, context in
+            let body = try await JSONResponse.decode(DeleteAccountRequest.self, from: request, limit: limit)
+            try await accounts.deleteAccount(context.viewer, body)
+            return JSONResponse.noContent()
         }
     }
 }

@@ -10,9 +10,15 @@ struct AccountService: Sendable {
     let loginLimiter: SlidingWindowLimiter
     let tokenLifetime: Duration
     let now: @Sendable () -> Timestamp
+    /// Wakes the audience of `user.deleted` after an account deletion commits.
+    var hub: EventHub? = nil
+    /// Other instances (PostgreSQL): told when sessions end, so their caches forget them.
+    var bus: (any ClusterEventBus)? = nil
+    /// When a session's last use is written (at most once a minute per session).
+    var useRecorder = SessionUseRecorder()
 
     /// Creates an account with its first session.
-    func register(_ request: RegisterRequest) async throws -> AuthResponse {
+    func register(_ request: RegisterRequest, userAgent: String? = nil) async throws -> AuthResponse {
         do {
             try Validation.username(request.username)
             try Validation.password(request.password)
@@ -25,7 +31,9 @@ struct AccountService: Sendable {
         let account = NewAccount(
             username: request.username, displayName: request.displayName ?? request.username,
             passwordHash: try await hasher.hash(request.password), createdAt: now)
-        let session = NewSession(userId: 0, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now))
+        let session = NewSession(
+            userId: 0, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now),
+            userAgent: Self.clipped(userAgent))
         guard let user = try await store.createAccount(account, session: session) else {
             throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(request.username) is taken.", field: "username")
         }
@@ -34,7 +42,7 @@ struct AccountService: Sendable {
 
     /// A new session for the right password; repeated failures for one username are refused
     /// for a while (429).
-    func login(_ request: LoginRequest) async throws -> AuthResponse {
+    func login(_ request: LoginRequest, userAgent: String? = nil) async throws -> AuthResponse {
         let key = Validation.usernameKey(request.username)
         if let wait = loginLimiter.retryAfter(key) {
             throw APIError(
@@ -50,7 +58,8 @@ struct AccountService: Sendable {
         let now = now()
         let token = SessionTokens.generate()
         let session = NewSession(
-            userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now))
+            userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now),
+            userAgent: Self.clipped(userAgent))
         guard let user = try await store.createSession(session) else { throw Self.accountGone }
         return AuthResponse(user: user, token: token)
     }
@@ -59,6 +68,7 @@ struct AccountService: Sendable {
     func logout(_ viewer: Viewer) async throws {
         try await store.deleteSession(tokenHash: viewer.tokenHash)
         sessions.remove(viewer.tokenHash)
+        await bus?.publishSessionsEnded(userId: viewer.id)
     }
 
     /// The viewer's own account.
@@ -90,8 +100,13 @@ struct AccountService: Sendable {
             sessions.store(stored, for: hash)
             session = stored
         }
-        guard session.expiresAt > now() else { throw APIError.expiredToken }
-        return Viewer(id: session.userId, username: session.username, tokenHash: hash)
+        let now = now()
+        guard session.expiresAt > now else { throw APIError.expiredToken }
+        if useRecorder.shouldRecord(session: session.publicId, stored: session.lastUsedAt, now: now) {
+            // Last use is informational: a failed write does not fail the request.
+            try? await store.touchSession(publicId: session.publicId, at: now)
+        }
+        return Viewer(id: session.userId, username: session.username, tokenHash: hash, sessionId: session.publicId)
     }
 
     /// When a token issued at `start` stops working.

@@ -10,7 +10,7 @@ enum MessageJSON {
         appendString(message.clientMessageId, to: &out)
         out += #","createdAt":"#
         appendString(message.createdAt.rfc3339, to: &out)
-        out += #","id":"#
+        out += message.deleted ? #","deleted":true,"id":"# : #","deleted":false,"id":"#
         appendString(message.id, to: &out)
         out += #","readByRecipient":"#
         out += message.readByRecipient ? "true" : "false"

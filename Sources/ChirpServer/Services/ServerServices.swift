@@ -32,7 +32,8 @@ struct ServerServices: Sendable {
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
-            tokenLifetime: configuration.tokenLifetime, now: now)
+            tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
+            useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval))
         self.social = SocialService(store: storage, hub: hub, now: now)
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,

@@ -12,6 +12,21 @@ protocol AccountStore: Sendable {
     /// The user with that username key, with viewer fields for `viewer` (nil: without).
     func user(usernameKey: String, viewer: Int64?) async throws -> User?
     func user(id: Int64) async throws -> User?
+
+    // Account security (API.md part 2, "Accounts and sessions").
+    /// The user's sessions that have not expired at `now`, newest first.
+    func sessions(userId: Int64, now: Timestamp) async throws -> [StoredSession]
+    /// Deletes the user's session with that public id; false when the user has none such.
+    func deleteSession(userId: Int64, publicId: String) async throws -> Bool
+    /// Records a use of the session (callers limit how often).
+    func touchSession(publicId: String, at: Timestamp) async throws
+    /// Sets the password hash and deletes every session of the user but `keeping` (a public id).
+    func changePassword(userId: Int64, passwordHash: String, keeping publicId: String) async throws
+    /// Deletes the account in one transaction: sessions, tweets, follows (and the safety hook's
+    /// rows), its own conversations and events; its sent messages become tombstones; the
+    /// username is freed; `user.deleted` (data `notice`) goes to everyone who had a
+    /// conversation with or followed it. Nil when the account does not exist.
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>?
 }
 
 /// An account to create.
@@ -28,6 +43,17 @@ struct NewSession: Sendable {
     var tokenHash: [UInt8]
     var createdAt: Timestamp
     var expiresAt: Timestamp
+    /// The id `GET /v1/sessions` shows (never the token or its digest).
+    var publicId: String = SessionTokens.publicId()
+    var userAgent: String? = nil
+}
+
+/// A session as `GET /v1/sessions` lists it.
+struct StoredSession: Sendable, Equatable {
+    var publicId: String
+    var createdAt: Timestamp
+    var lastUsedAt: Timestamp
+    var userAgent: String?
 }
 
 /// What login needs to check a password.
@@ -41,4 +67,6 @@ struct SessionInfo: Sendable {
     var userId: Int64
     var username: String
     var expiresAt: Timestamp
+    var publicId: String = ""
+    var lastUsedAt: Timestamp = Timestamp(millisecondsSince1970: 0)
 }

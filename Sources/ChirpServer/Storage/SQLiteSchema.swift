@@ -142,6 +142,19 @@ enum SQLiteSchema {
                 CREATE INDEX reports_by_time ON reports(created_at, id);
                 """)
         }
+        migrator.registerMigration("v6-account-security") { db in
+            // Sessions get a public id (never the token's digest), their last use and the user
+            // agent that created them; a deleted account's sent messages become tombstones.
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN public_id TEXT;
+                ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+                UPDATE sessions SET public_id = lower(hex(randomblob(12))), last_used_at = created_at;
+                CREATE UNIQUE INDEX sessions_by_public_id ON sessions(public_id);
+                ALTER TABLE messages ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE users ADD COLUMN deleted_at INTEGER;
+                """)
+        }
         return migrator
     }
 }

@@ -43,11 +43,15 @@ extension SQLiteStorage {
         try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT s.user_id, u.username, s.expires_at FROM sessions s
+                    SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
                     JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
                     """),
                 arguments: [Data(tokenHash)]
-            ).map { SessionInfo(userId: $0[0], username: $0[1], expiresAt: Timestamp(millisecondsSince1970: $0[2])) }
+            ).map {
+                SessionInfo(
+                    userId: $0[0], username: $0[1], expiresAt: Timestamp(millisecondsSince1970: $0[2]),
+                    publicId: $0[3], lastUsedAt: Timestamp(millisecondsSince1970: $0[4]))
+            }
         }
     }
 
@@ -72,10 +76,13 @@ extension SQLiteStorage {
         // Opportunistic clean-up keeps the table from growing with dead sessions.
         try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND expires_at < ?")
             .execute(arguments: [userId, session.createdAt.millisecondsSince1970])
-        try db.cachedStatement(sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [
+        try db.cachedStatement(sql: """
+            INSERT INTO sessions (token_hash, user_id, created_at, expires_at, public_id, last_used_at, user_agent)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
                 Data(session.tokenHash), userId, session.createdAt.millisecondsSince1970,
-                session.expiresAt.millisecondsSince1970,
+                session.expiresAt.millisecondsSince1970, session.publicId, session.createdAt.millisecondsSince1970,
+                session.userAgent,
             ])
     }
 }

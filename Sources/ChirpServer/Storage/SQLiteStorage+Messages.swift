@@ -78,7 +78,7 @@ extension SQLiteStorage {
                     SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")), \(Self.messageColumns)
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
+                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor AND u.deleted_at IS NULL
                         AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT :limit
                     """),
@@ -158,6 +158,7 @@ extension SQLiteStorage {
         let id: Int64 = row[index]
         return Message(
             id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3], text: row[index + 4],
-            createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6])
+            createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6],
+            deleted: row[index + 7])
     }
 }

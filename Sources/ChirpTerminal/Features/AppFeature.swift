@@ -270,6 +270,11 @@ public struct AppFeature: Reducer {
             case .blockCreated, .blockDeleted:
                 // The ledger changed the local lists; its change reloads what is shown.
                 return .none
+            case .userDeleted(let notice):
+                // The ledger has already dropped the conversation (see `LocalLedger.forgetDeletedUser`).
+                state.banner = .init("\(notice.username) deleted their account.", isError: false)
+                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+                return .none
             case .unknown:
                 return .none
             }

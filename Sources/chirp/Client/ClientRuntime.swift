@@ -86,6 +86,8 @@ struct ClientRuntime {
         switch error {
         case .transport, .timeout:
             return CommandFailure("cannot reach the server at \(options.server) (\(error)): start it with chirp serve, or pass --server URL")
+        case .server(401, "invalid_credentials", let message, _):  // a wrong password, not a dead session
+            return CommandFailure(message)
         case .server(401, _, _, _):
             return CommandFailure(AccountError.sessionExpired(username ?? "USER").description)
         case .server(_, _, let message, _):

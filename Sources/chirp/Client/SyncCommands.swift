@@ -78,6 +78,8 @@ enum EventLine {
             return "\(seq)block you blocked \(notice.username)"
         case .blockDeleted(let notice):
             return "\(seq)unblock you unblocked \(notice.username)"
+        case .userDeleted(let notice):
+            return "\(seq)deleted \(notice.username) deleted their account"
         case .unknown(let type):
             return "\(seq)\(type)"
         }

@@ -4,11 +4,13 @@ import ChirpModels
 /// whose streams grew (nil: everyone) or one live-only event.
 ///
 /// Payloads are text: `w|ORIGIN|1,2,3` (or `w|ORIGIN|*`) and
-/// `l|ORIGIN|USER|MILLISECONDS|TYPE|JSON`.
+/// `l|ORIGIN|USER|MILLISECONDS|TYPE|JSON`, and `s|ORIGIN|USER` for ended sessions.
 struct PostgresBusMessage: Equatable {
     enum Content: Equatable {
         case wake(users: [Int64]?)
         case live(userId: Int64, event: StoredEvent)
+        /// Sessions of this user ended (logout elsewhere, password change, account deletion).
+        case sessionsEnded(userId: Int64)
     }
 
     var origin: String
@@ -33,6 +35,9 @@ struct PostgresBusMessage: Equatable {
                 guard !users.isEmpty else { return nil }
                 content = .wake(users: users)
             }
+        case "s" where parts.count == 3:
+            guard let userId = Int64(parts[2]) else { return nil }
+            content = .sessionsEnded(userId: userId)
         case "l" where parts.count == 6:
             guard let userId = Int64(parts[2]), let milliseconds = Int64(parts[3]) else { return nil }
             content = .live(userId: userId, event: StoredEvent(
@@ -50,6 +55,8 @@ struct PostgresBusMessage: Equatable {
             return text.utf8.count <= PostgresStorage.maxPayload ? text : "w|\(origin)|*"
         case .wake(nil):
             return "w|\(origin)|*"
+        case .sessionsEnded(let userId):
+            return "s|\(origin)|\(userId)"
         case .live(let userId, let event):
             return "l|\(origin)|\(userId)|\(event.createdAt.millisecondsSince1970)|\(event.type)|\(event.json)"
         }

@@ -15,10 +15,17 @@ final class PostgresEventBus: Service, ClusterEventBus {
     private let hub: EventHub
     private let logger: Logger
     private let pingPeriod: Duration
+    /// This instance's session cache, which forgets a user's sessions when another instance
+    /// ends one of them.
+    private let sessions: SessionCache?
 
-    init(storage: PostgresStorage, hub: EventHub, logger: Logger, pingPeriod: Duration = .seconds(10)) {
+    init(
+        storage: PostgresStorage, hub: EventHub, logger: Logger, pingPeriod: Duration = .seconds(10),
+        sessions: SessionCache? = nil
+    ) {
         self.storage = storage
         self.hub = hub
+        self.sessions = sessions
         self.logger = logger
         self.pingPeriod = pingPeriod
     }
@@ -77,6 +84,17 @@ final class PostgresEventBus: Service, ClusterEventBus {
             hub.notify(users)
         case .live(let userId, let event):
             hub.deliverLive(to: userId, event: event)
+        case .sessionsEnded(let userId):
+            sessions?.removeAll(userId: userId)
+        }
+    }
+
+    func publishSessionsEnded(userId: Int64) async {
+        let payload = PostgresBusMessage(origin: storage.instanceId, content: .sessionsEnded(userId: userId)).payload
+        do {
+            try await storage.client.query("SELECT pg_notify(\(PostgresStorage.channel), \(payload))")
+        } catch {
+            logger.warning("ended sessions not announced to other instances", metadata: ["error": "\(DatabaseFailure.describe(error))"])
         }
     }
 

@@ -145,6 +145,18 @@ enum PostgresSchema {
             """,
             "CREATE INDEX reports_by_time ON reports(created_at, id)",
         ]),
+        // Sessions get a public id, their last use and user agent; deleted accounts' sent
+        // messages become tombstones. (After the safety tables.)
+        ("v6-account-security", [
+            """
+            ALTER TABLE sessions ADD COLUMN public_id TEXT, ADD COLUMN last_used_at BIGINT NOT NULL DEFAULT 0,
+                ADD COLUMN user_agent TEXT
+            """,
+            "UPDATE sessions SET public_id = substr(md5(random()::text || encode(token_hash, 'hex')), 1, 24), last_used_at = created_at",
+            "CREATE UNIQUE INDEX sessions_by_public_id ON sessions(public_id)",
+            "ALTER TABLE messages ADD COLUMN deleted BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE users ADD COLUMN deleted_at BIGINT",
+        ]),
     ]
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.

@@ -35,13 +35,14 @@ extension PostgresStorage {
     func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
         try await read { scope in
             try await scope.row("""
-                SELECT s.user_id, u.username, s.expires_at FROM sessions s
+                SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
                 JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash))
                 """
             ).map {
                 SessionInfo(
                     userId: try $0.value(0), username: try $0.value(1),
-                    expiresAt: Timestamp(millisecondsSince1970: try $0.value(2)))
+                    expiresAt: Timestamp(millisecondsSince1970: try $0.value(2)),
+                    publicId: try $0.value(3), lastUsedAt: Timestamp(millisecondsSince1970: try $0.value(4)))
             }
         }
     }
@@ -68,8 +69,10 @@ extension PostgresStorage {
         try await scope.execute(
             "DELETE FROM sessions WHERE user_id = \(userId) AND expires_at < \(session.createdAt.millisecondsSince1970)")
         try await scope.execute("""
-            INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
-            VALUES (\(ByteBuffer(bytes: session.tokenHash)), \(userId), \(session.createdAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970))
+            INSERT INTO sessions (token_hash, user_id, created_at, expires_at, public_id, last_used_at, user_agent)
+            VALUES (\(ByteBuffer(bytes: session.tokenHash)), \(userId), \(session.createdAt.millisecondsSince1970),
+                    \(session.expiresAt.millisecondsSince1970), \(session.publicId), \(session.createdAt.millisecondsSince1970),
+                    \(session.userAgent))
             """)
     }
 }

@@ -128,7 +128,7 @@ extension PostgresStorage {
                     SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer)), \(Self.messageColumns)
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = $1 AND c.last_message_id < $2
+                    WHERE c.owner_id = $1 AND c.last_message_id < $2 AND u.deleted_at IS NULL
                         AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT $3
                     """,
@@ -187,6 +187,7 @@ extension PostgresStorage {
         Message(
             id: String(try row.value(index, as: Int64.self)), clientMessageId: try row.value(index + 1),
             sender: try row.value(index + 2), recipient: try row.value(index + 3), text: try row.value(index + 4),
-            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6))
+            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6),
+            deleted: try row.value(index + 7))
     }
 }

@@ -1,0 +1,96 @@
+import ChirpModels
+import PostgresNIO
+
+/// Sessions list, ending one, password change and account deletion on PostgreSQL.
+extension PostgresStorage {
+    func sessions(userId: Int64, now: Timestamp) async throws -> [StoredSession] {
+        try await read { scope in
+            try await scope.rows("""
+                SELECT public_id, created_at, last_used_at, user_agent FROM sessions
+                WHERE user_id = \(userId) AND expires_at > \(now.millisecondsSince1970) ORDER BY created_at DESC, public_id
+                """
+            ).map {
+                StoredSession(
+                    publicId: try $0.value(0), createdAt: Timestamp(millisecondsSince1970: try $0.value(1)),
+                    lastUsedAt: Timestamp(millisecondsSince1970: try $0.value(2)), userAgent: try $0.value(3, as: String?.self))
+            }
+        }
+    }
+
+    func deleteSession(userId: Int64, publicId: String) async throws -> Bool {
+        try await write { scope in
+            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId) AND public_id = \(publicId) RETURNING 1") > 0
+        }
+    }
+
+    func touchSession(publicId: String, at: Timestamp) async throws {
+        try await write { scope in
+            try await scope.execute("""
+                UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(at.millisecondsSince1970)) WHERE public_id = \(publicId)
+                """)
+        }
+    }
+
+    func changePassword(userId: Int64, passwordHash: String, keeping publicId: String) async throws {
+        try await write { scope in
+            try await scope.execute("UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userId)")
+            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId) AND public_id <> \(publicId)")
+        }
+    }
+
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>? {
+        try await write { scope in
+            guard let username = try await scope.value(
+                "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self)
+            else { return nil }
+            let audience = try await scope.rows("""
+                SELECT peer_id FROM conversations WHERE owner_id = \(userId)
+                UNION SELECT owner_id FROM conversations WHERE peer_id = \(userId)
+                UNION SELECT follower_id FROM follows WHERE followee_id = \(userId)
+                """
+            ).map { try $0.value(0, as: Int64.self) }.filter { $0 != userId }
+            let followees = try await scope.rows("SELECT followee_id FROM follows WHERE follower_id = \(userId)")
+                .map { try $0.value(0, as: Int64.self) }
+            // Every user whose row this changes, in id order, like every other writer.
+            try await scope.lockUsers(audience + followees + [userId])
+            try await scope.execute("""
+                UPDATE users SET followers_count = followers_count - 1
+                WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = \(userId))
+                """)
+            try await scope.execute("""
+                UPDATE users SET following_count = following_count - 1
+                WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = \(userId))
+                """)
+            try await scope.execute("DELETE FROM follows WHERE follower_id = \(userId) OR followee_id = \(userId)")
+            try await scope.execute("DELETE FROM tweets WHERE author_id = \(userId)")
+            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE WHERE sender_id = \(userId)")
+            // Stored `message.created` events hold the message's JSON: the recipients' copies
+            // become tombstones too, so reading the stream again shows no text.
+            try await scope.execute("""
+                UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true}'::jsonb)::text
+                WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId))
+                  AND type = \(EventType.messageCreated) AND data::jsonb ->> 'sender' = \(username)
+                """)
+            try await scope.execute("DELETE FROM conversations WHERE owner_id = \(userId)")
+            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId)")
+            try await scope.execute("DELETE FROM events WHERE user_id = \(userId)")
+            try await scope.execute("""
+                UPDATE users SET username_key = '~deleted~' || id::text, password_hash = '', display_name = username,
+                    followers_count = 0, following_count = 0, deleted_at = \(at.millisecondsSince1970)
+                WHERE id = \(userId)
+                """)
+            try await Self.deleteSafetyRows(scope, userId: userId)
+            for peer in audience.sorted() {
+                try await scope.appendEvent(userId: peer, type: EventType.userDeleted, json: notice, at: at)
+            }
+            return WriteOutcome(value: (), created: true, appended: scope.appended)
+        }
+    }
+
+    /// Account deletion's part in the safety tables, inside the deletion's transaction: the
+    /// user's blocks, both ways, go. Reports stay: they are the operators' record and keep
+    /// their own copies of names and text.
+    static func deleteSafetyRows(_ scope: PostgresScope, userId: Int64) async throws {
+        try await scope.execute("DELETE FROM blocks WHERE blocker_id = \(userId) OR blocked_id = \(userId)")
+    }
+}

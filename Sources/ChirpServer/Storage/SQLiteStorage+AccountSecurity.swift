@@ -1,0 +1,81 @@
+import ChirpModels
+import Foundation
+import GRDB
+
+/// Sessions list, ending one, password change and account deletion on SQLite.
+extension SQLiteStorage {
+    func sessions(userId: Int64, now: Timestamp) async throws -> [StoredSession] {
+        try await read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT public_id, created_at, last_used_at, user_agent FROM sessions
+                    WHERE user_id = ? AND expires_at > ? ORDER BY created_at DESC, public_id
+                    """),
+                arguments: [userId, now.millisecondsSince1970]
+            ).map {
+                StoredSession(
+                    publicId: $0[0], createdAt: Timestamp(millisecondsSince1970: $0[1]),
+                    lastUsedAt: Timestamp(millisecondsSince1970: $0[2]), userAgent: $0[3])
+            }
+        }
+    }
+
+    func deleteSession(userId: Int64, publicId: String) async throws -> Bool {
+        try await write { db in
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND public_id = ?")
+                .execute(arguments: [userId, publicId])
+            return db.changesCount > 0
+        }
+    }
+
+    func touchSession(publicId: String, at: Timestamp) async throws {
+        try await write { db in
+            try db.cachedStatement(sql: "UPDATE sessions SET last_used_at = MAX(last_used_at, ?) WHERE public_id = ?")
+                .execute(arguments: [at.millisecondsSince1970, publicId])
+        }
+    }
+
+    func changePassword(userId: Int64, passwordHash: String, keeping publicId: String) async throws {
+        try await write { db in
+            try db.cachedStatement(sql: "UPDATE users SET password_hash = ? WHERE id = ?").execute(arguments: [passwordHash, userId])
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND public_id <> ?").execute(arguments: [userId, publicId])
+        }
+    }
+
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>? {
+        try await write { db in
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
+            else { return nil }
+            let audience = try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT peer_id FROM conversations WHERE owner_id = ?1
+                UNION SELECT owner_id FROM conversations WHERE peer_id = ?1
+                UNION SELECT follower_id FROM follows WHERE followee_id = ?1
+                """), arguments: [userId]).filter { $0 != userId }.sorted()
+            try db.execute(sql: """
+                UPDATE users SET followers_count = followers_count - 1
+                    WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = :u);
+                UPDATE users SET following_count = following_count - 1
+                    WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = :u);
+                DELETE FROM follows WHERE follower_id = :u OR followee_id = :u;
+                DELETE FROM tweets WHERE author_id = :u;
+                UPDATE messages SET text = '', deleted = 1 WHERE sender_id = :u;
+                DELETE FROM conversations WHERE owner_id = :u;
+                DELETE FROM sessions WHERE user_id = :u;
+                DELETE FROM events WHERE user_id = :u;
+                UPDATE users SET username_key = '~deleted~' || id, password_hash = '', display_name = username,
+                    followers_count = 0, following_count = 0, deleted_at = :at
+                    WHERE id = :u;
+                """, arguments: ["u": userId, "at": at.millisecondsSince1970])
+            try Self.deleteSafetyRows(db, userId: userId)
+            let appended = try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
+            return WriteOutcome(value: (), created: true, appended: appended)
+        }
+    }
+
+    /// Account deletion's part in the safety tables, inside the deletion's transaction: the
+    /// user's blocks, both ways, go. Reports stay: they are the operators' record and keep
+    /// their own copies of names and text.
+    static func deleteSafetyRows(_ db: Database, userId: Int64) throws {
+        try db.execute(sql: "DELETE FROM blocks WHERE blocker_id = ? OR blocked_id = ?", arguments: [userId, userId])
+    }
+}
