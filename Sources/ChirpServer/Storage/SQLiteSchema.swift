@@ -112,9 +112,10 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE users DROP COLUMN last_seq")
         }
         migrator.registerMigration("v5-blocks-reports") { db in
-            // Blocks are read by every send (both directions, through the unique index and
-            // `blocks_by_blocked`) and listed newest first per blocker. Reports keep the names
-            // and the message as they were (no foreign keys: a report outlives what it names).
+            // Every send reads blocks both ways through the unique (blocker, blocked) index;
+            // `blocks_by_blocker` lists them newest first and `blocks_by_blocked` serves the
+            // cascade when an account goes. Reports keep the names and the message as they were
+            // (no foreign keys: a report outlives what it names).
             try db.execute(sql: """
                 CREATE TABLE blocks (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
