@@ -28,6 +28,25 @@ struct SafetyTests {
         try await api.send(.GET, "/v1/users/\(name)", token: viewer.token).decode()
     }
 
+    /// Deleting an account takes its blocks with it, both ways: the blocker's list no longer
+    /// names it, and someone registering the freed name starts unblocked.
+    @Test func aDeletedAccountTakesItsBlocksWithIt() async throws {
+        try await TestServer.run { api in
+            let (alice, bob) = try await Self.friends(api)
+            let carol = try await api.register("carol")
+            #expect(try await api.send(.PUT, "/v1/users/bob/block", token: alice.token).status == 204)
+            #expect(try await api.send(.PUT, "/v1/users/carol/block", token: bob.token).status == 204)
+            #expect(try await api.send(.DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse")).status == 204)
+
+            let blocks: Page<User> = try await api.send(.GET, "/v1/me/blocks", token: alice.token).decode()
+            #expect(blocks.items.isEmpty)
+            let newBob = try await api.register("bob")
+            try await api.follow(alice, "bob")
+            #expect(try await api.sendMessage(newBob, to: "alice", "hello, I am new").status == 201)
+            #expect(try await api.send(.PUT, "/v1/users/bob/follow", token: carol.token).status == 204)
+        }
+    }
+
     @Test func aBlockEndsFollowsBothWaysAndStopsMessagesUntilUnblocked() async throws {
         try await TestServer.run { api in
             let (alice, bob) = try await Self.friends(api)
