@@ -16,33 +16,21 @@ public enum ServerAdministration {
     /// database `configuration` names (PostgreSQL or SQLite).
     public static func clientLogs(configuration: ServerConfiguration, minimumLevel: String = "debug", limit: Int = 1000) async throws -> [ClientLogEntry] {
         let severity = LogRecord.levels.firstIndex(of: minimumLevel) ?? 0
-        if let postgres = configuration.postgres {
-            let storage: PostgresStorage
-            do {
-                storage = try await PostgresStorage.open(settings: postgres, logger: Logger(label: "chirp.admin"))
-            } catch {
-                throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
-            }
-            return try await withThrowingTaskGroup(of: [ClientLogEntry]?.self) { group in
-                group.addTask { await storage.client.run(); return nil }
-                group.addTask { try await storage.clientLogs(minimumSeverity: severity, limit: limit) }
-                defer { group.cancelAll() }
-                while let result = try await group.next() {
-                    if let entries = result { return entries }
-                }
-                return []
-            }
-        }
-        guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
-            throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
-        }
-        let storage = try SQLiteStorage(url: configuration.databaseURL)
-        return try await storage.clientLogs(minimumSeverity: severity, limit: limit)
+        return try await read(configuration) { try await $0.clientLogs(minimumSeverity: severity, limit: limit) }
     }
 
     /// Reports filed at or after `since`, oldest first (at most `limit`), from the database
     /// `configuration` names (PostgreSQL or SQLite).
     public static func reports(configuration: ServerConfiguration, since: Timestamp, limit: Int = 10_000) async throws -> [ReportRecord] {
+        try await read(configuration) { try await $0.reports(since: since, limit: limit) }
+    }
+
+    /// Runs `body` on the storage `configuration` names, opened for this one read: a
+    /// PostgreSQL pool that runs only while `body` does, or the data directory's SQLite file
+    /// (which must exist: an operator's wrong `--data-dir` is not a new empty database).
+    static func read<Value: Sendable>(
+        _ configuration: ServerConfiguration, _ body: @escaping @Sendable (any ChirpStorage) async throws -> Value
+    ) async throws -> Value {
         if let postgres = configuration.postgres {
             let storage: PostgresStorage
             do {
@@ -50,20 +38,20 @@ public enum ServerAdministration {
             } catch {
                 throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
             }
-            return try await withThrowingTaskGroup(of: [ReportRecord]?.self) { group in
+            return try await withThrowingTaskGroup(of: Value?.self) { group in
                 group.addTask { await storage.client.run(); return nil }
-                group.addTask { try await storage.reports(since: since, limit: limit) }
+                group.addTask { try await body(storage) }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
-                    if let records = result { return records }
+                    if let value = result { return value }
                 }
-                return []
+                throw AdministrationError("the PostgreSQL pool stopped before the read finished")
             }
         }
         guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
             throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
         }
-        return try await SQLiteStorage(url: configuration.databaseURL).reports(since: since, limit: limit)
+        return try await body(try SQLiteStorage(url: configuration.databaseURL))
     }
 
     /// One printed line for a report: when, who reported whom and why, the note, and the
