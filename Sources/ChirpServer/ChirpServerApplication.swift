@@ -50,7 +50,7 @@ public enum ChirpServerApplication {
         let stream = EventStream(services: services)
         return Application(
             router: router,
-            server: ChirpServerChannel.builder(stream: stream, maxFrameSize: 64 * 1024),
+            server: ChirpServerChannel.builder(stream: stream, maxFrameSize: 64 * 1024, limits: ConnectionGuard.Settings(configuration)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
             services: background,
             onServerRunning: { channel in
@@ -63,6 +63,9 @@ public enum ChirpServerApplication {
     static func makeRouter(services: ServerServices) -> Router<ChirpRequestContext> {
         let router = Router(context: ChirpRequestContext.self)
         let routeTable = RouteTable()
+        if !services.configuration.trustedProxies.isEmpty {
+            router.middlewares.add(ForwardedClientMiddleware(proxies: TrustedProxies(services.configuration.trustedProxies)))
+        }
         router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics, routeTable: routeTable))
         router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: routeTable))
         router.middlewares.add(RequestLimitsMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))

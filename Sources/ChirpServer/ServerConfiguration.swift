@@ -40,6 +40,19 @@ public struct ServerConfiguration: Sendable {
     /// instance, so requests do not each cost a write.
     public var sessionLastUseInterval: Duration = .seconds(60)
 
+    // Connection limits (API.md part 2, "Limits"). On whatever `rateLimitsEnabled` says: they
+    // cost nothing measurable and keep the server reachable. A zero turns one off.
+    /// How long a request's head may take, from the connection opening or the request's first byte.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a kept-alive connection may sit between a response and the next request.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections one client address may hold on this instance; more are closed unread.
+    public var maxConnectionsPerAddress: Int = 256
+    /// Event streams one user may hold on this instance; one more closes the oldest (1008).
+    public var maxStreamsPerUser: Int = 10
+    /// Proxies whose `X-Forwarded-For` names the client (its last untrusted hop).
+    public var trustedProxies: [AddressRange] = []
+
     public init() {}
 
     /// The SQLite database file inside the data directory.

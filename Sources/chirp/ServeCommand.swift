@@ -49,12 +49,36 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    // Connection limits (kept on by --no-rate-limits; 0 turns one off).
+    @Option(help: ArgumentHelp("Seconds a request's head may take, from the connection opening or its first byte.", valueName: "seconds"))
+    var headerTimeout: Double = 10
+
+    @Option(help: ArgumentHelp("Seconds a kept-alive connection may sit idle between requests.", valueName: "seconds"))
+    var idleTimeout: Double = 60
+
+    @Option(help: ArgumentHelp("Connections one client address may hold; more are closed at once.", valueName: "n"))
+    var maxConnectionsPerAddress = 256
+
+    @Option(help: ArgumentHelp("Event streams one user may hold; one more closes the oldest (1008).", valueName: "n"))
+    var maxStreamsPerUser = 10
+
+    @Option(help: ArgumentHelp(
+        "A proxy (CIDR, IPv4 or IPv6; repeatable) whose X-Forwarded-For names the client: its last untrusted hop.",
+        valueName: "cidr"))
+    var trustedProxy: [String] = []
+
     func validate() throws {
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (0...30).contains(maxWait) else { throw ValidationError("--max-wait takes 0 to 30 seconds.") }
         if let url = databaseURL {
             do { _ = try PostgresSettings(url: url, poolSize: dbPoolSize) } catch { throw ValidationError("--database: \(error)") }
+        }
+        guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
+            throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
+        }
+        for range in trustedProxy where AddressRange(range) == nil {
+            throw ValidationError("--trusted-proxy takes a CIDR such as 10.0.0.0/8 or 2001:db8::/32, not '\(range)'.")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level takes one of: trace, debug, info, notice, warning, error, critical.")
@@ -83,6 +107,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.failOnce = failOnce
         configuration.rateLimitsEnabled = !noRateLimits
         configuration.maxLongPollSeconds = maxWait
+        configuration.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.maxStreamsPerUser = maxStreamsPerUser
+        configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription
         let app = try await Self.explainingOpenFailure(configuration) {

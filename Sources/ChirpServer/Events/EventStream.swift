@@ -5,6 +5,13 @@ import Foundation
 /// (`EventStreamConnection` then serves it).
 struct EventStream: Sendable {
     let services: ServerServices
+    /// Each user's open streams, and the cap on them.
+    let roster: StreamRoster
+
+    init(services: ServerServices) {
+        self.services = services
+        self.roster = StreamRoster(limit: services.configuration.maxStreamsPerUser)
+    }
     /// The path the upgrade is offered on.
     static let path = APIRoute.eventsStream.template
 
@@ -33,6 +40,6 @@ struct EventStream: Sendable {
 
     /// The handler that serves a granted stream.
     func connection(for grant: Grant) -> EventStreamConnection {
-        EventStreamConnection(services: services, userId: grant.userId, since: grant.since)
+        EventStreamConnection(services: services, roster: roster, userId: grant.userId, since: grant.since)
     }
 }

@@ -15,7 +15,8 @@ import NIOWebSocket
 /// connection stays bounded, and the client resumes from the last seq it saw when it
 /// reconnects. A reader that stops reading altogether (the socket unwritable for
 /// `writeStallLimit`) is disconnected, as is one that lets `EventListener.liveCapacity`
-/// typing events pile up (close code 1008 with the reason). Liveness pings and the stall
+/// typing events pile up (close code 1008 with the reason), and so is the oldest stream of a
+/// user who opens more than `StreamRoster.limit` (1008 `too many streams`). Liveness pings and the stall
 /// check come from the server-wide `StreamKeeper`.
 final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
@@ -27,6 +28,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
     static let readPage = 500
 
     private let services: ServerServices
+    private let roster: StreamRoster
     private let userId: Int64
     private var last: Int64
     private var context: ChannelHandlerContext?
@@ -40,8 +42,9 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
     private var stall = StallClock()
     private var pingOutstanding = false
 
-    init(services: ServerServices, userId: Int64, since: Int64) {
+    init(services: ServerServices, roster: StreamRoster, userId: Int64, since: Int64) {
         self.services = services
+        self.roster = roster
         self.userId = userId
         self.last = since
     }
@@ -53,6 +56,9 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
         listener = services.hub.listen(userId: userId) { loop.execute { this.value.pump() } }
         services.keeper.add(ObjectIdentifier(self)) { ping in loop.execute { this.value.keep(ping: ping) } }
         services.metrics.openStreams.increment()
+        roster.add(userId: userId, id: ObjectIdentifier(self)) {
+            loop.execute { this.value.close(code: .policyViolation, reason: "too many streams") }
+        }
         loop.assumeIsolated().execute { self.pump() }
     }
 
@@ -70,6 +76,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
         guard let listener else { return }
         services.hub.remove(listener)
         services.keeper.remove(ObjectIdentifier(self))
+        roster.remove(userId: userId, id: ObjectIdentifier(self))
         services.metrics.openStreams.decrement()
         self.listener = nil
         closing = true

@@ -8,6 +8,7 @@ struct AuthenticatedRequestContext: APIRequestContext, ChildRequestContext {
     /// The logged-in user the request acts for.
     let viewer: Viewer
     var pathValues: [String: String]
+    let clientAddress: ClientAddress?
     static var actsForViewer: Bool { true }
 
     init(context: ChirpRequestContext) throws {
@@ -15,6 +16,7 @@ struct AuthenticatedRequestContext: APIRequestContext, ChildRequestContext {
         self.coreContext = context.coreContext
         self.viewer = viewer
         self.pathValues = context.pathValues
+        self.clientAddress = context.clientAddress
     }
 
     var maxUploadSize: Int { 64 * 1024 }

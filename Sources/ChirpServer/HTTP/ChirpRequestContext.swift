@@ -3,6 +3,9 @@ import Hummingbird
 /// A request context of the Chirp API: path parameters under the names API.md gives them.
 protocol APIRequestContext: RequestContext {
     var pathValues: [String: String] { get set }
+    /// The client's IP address: the connection's peer, or behind a trusted proxy the client
+    /// it names (`ForwardedClientMiddleware`); nil on a Unix socket. Per-address limits count it.
+    var clientAddress: ClientAddress? { get }
     /// Whether routes on this context act for a logged-in user (`APIRoute.requiresAuth`).
     static var actsForViewer: Bool { get }
 }
@@ -15,11 +18,13 @@ struct ChirpRequestContext: APIRequestContext {
     /// The logged-in user, set by `AuthenticationMiddleware` in front of protected routes.
     var viewer: Viewer?
     var pathValues: [String: String] = [:]
+    var clientAddress: ClientAddress?
     static var actsForViewer: Bool { false }
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.viewer = nil
+        self.clientAddress = source.channel.remoteAddress.flatMap(ClientAddress.init)
     }
 
     /// Request bodies above 64 KiB are refused (413) before they are decoded.

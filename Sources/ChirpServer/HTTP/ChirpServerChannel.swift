@@ -15,6 +15,10 @@ import NIOWebSocket
 /// as it is open; an event stream needs neither, so after the upgrade this channel leaves the
 /// connection to its NIO handler and the Hummingbird task for it ends. Graceful shutdown still
 /// reaches the streams: the server's quiescing sends each one `ChannelShouldQuiesceEvent`.
+///
+/// Every connection is admitted by a `ConnectionGuard` first: one from an address that already
+/// holds the most connections allowed is closed before anything is read from it, and the others
+/// get the head and idle timeouts until they become event streams.
 struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     enum UpgradeResult: Sendable {
         case stream
@@ -31,17 +35,24 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     let stream: EventStream
     /// The largest frame a client may send (larger ones close the stream with 1009).
     let maxFrameSize: Int
+    /// Timeouts and the per-address connection limit.
+    let limits: ConnectionGuard.Settings
 
     /// The server builder for `Application(server:)`.
-    static func builder(stream: EventStream, maxFrameSize: Int) -> HTTPServerBuilder {
+    static func builder(stream: EventStream, maxFrameSize: Int, limits: ConnectionGuard.Settings) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            ChirpServerChannel(responder: responder, stream: stream, maxFrameSize: maxFrameSize)
+            ChirpServerChannel(responder: responder, stream: stream, maxFrameSize: maxFrameSize, limits: limits)
         }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let stream = self.stream
+        guard let connectionGuard = ConnectionGuard.admit(channel, settings: limits) else {
+            return Self.refuse(channel)
+        }
         return channel.eventLoop.makeCompletedFuture {
+            let (byteWatcher, headWatcher) = connectionGuard.handlers
+            try channel.pipeline.syncOperations.addHandler(byteWatcher)
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let granted = NIOLoopBoundBox<EventStream.Grant?>(nil, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
@@ -60,6 +71,9 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let grant = granted.value else { throw ChannelError.inappropriateOperationForState }
+                        connectionGuard.stop()
+                        channel.pipeline.syncOperations.removeHandler(byteWatcher, promise: nil)
+                        channel.pipeline.syncOperations.removeHandler(headWatcher, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(stream.connection(for: grant))
                         return UpgradeResult.stream
                     }
@@ -80,6 +94,8 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.enableErrorHandling = false  // Hummingbird handles these
             configuration.enableResponseHeaderValidation = false  // Swift HTTP Types validate already
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(headWatcher, position: .before(upgradeHandler))
             return Value(upgradeResult: negotiated, channel: channel)
         }
     }
@@ -101,6 +117,17 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
+    /// A connection over its address's limit: closed as soon as it is active, nothing read.
+    /// (Failing the set-up instead would close it too, but NIO reports that failure on the
+    /// listening socket, which would end the server's accept loop.)
+    private static func refuse(_ channel: any Channel) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+            try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
+            return Value(upgradeResult: channel.eventLoop.makeFailedFuture(ChannelError.alreadyClosed), channel: channel)
+        }
+    }
+
     /// An upgrade that was asked for and refused (bad token or `since`): 400 and close, as
     /// Hummingbird does.
     private static func refuseUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>) async {
@@ -108,5 +135,18 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
             let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
         }
+    }
+}
+
+/// Closes a refused connection the moment it is active.
+private final class RefusedConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { context.close(promise: nil) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
     }
 }

@@ -45,7 +45,11 @@ struct LoadBench: AsyncParsableCommand {
         if server == nil {
             for _ in 0..<instances {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)")
-                started.append(try await ChildServer(arguments: Self.serveArguments(dataDirectory: directory, database: database), ownedDirectory: directory))
+                // Idle sockets are one user's streams from one address: a measurement of memory
+                // per connection, so that run lifts the per-user and per-address caps.
+                let uncapped = idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
+                let arguments = Self.serveArguments(dataDirectory: directory, database: database) + uncapped
+                started.append(try await ChildServer(arguments: arguments, ownedDirectory: directory))
             }
         }
         let children = started

@@ -72,7 +72,7 @@ enum TestServer {
     /// server starts; a test that finished before that connection was established left it open,
     /// and the graceful shutdown then waited for it forever. Tests here talk through
     /// `APIHarness`, so the server is run directly.)
-    private static func serve<T: Sendable>(
+    static func serve<T: Sendable>(
         logger: Logger,
         makeApp: (_ onListening: @escaping @Sendable (String, Int) async -> Void) async throws -> any Service,
         _ body: @Sendable (APIHarness) async throws -> T

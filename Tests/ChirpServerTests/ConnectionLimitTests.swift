@@ -1,0 +1,164 @@
+@testable import ChirpServer
+import Foundation
+import ChirpTestSupport
+import NIOCore
+import NIOPosix
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The connection limits of API.md part 2 ("Limits"): head and idle timeouts, connections per
+/// client address, event streams per user, and `--trusted-proxy`. Real server, real sockets,
+/// short timeouts (the defaults are checked on their own).
+@Suite("Connection limits", .serialized)
+struct ConnectionLimitTests {
+    @Test func theDefaultsAreThoseOfTheAPI() {
+        let configuration = ServerConfiguration()
+        #expect(configuration.headerTimeout == .seconds(10))
+        #expect(configuration.idleTimeout == .seconds(60))
+        #expect(configuration.maxConnectionsPerAddress == 256)
+        #expect(configuration.maxStreamsPerUser == 10)
+        #expect(configuration.trustedProxies.isEmpty)
+        let settings = ConnectionGuard.Settings(configuration)
+        #expect(settings.headerTimeout == .seconds(10))
+        #expect(settings.idleTimeout == .seconds(60))
+        #expect(settings.limiter.limit == 256)
+        var off = configuration
+        off.headerTimeout = .zero
+        off.idleTimeout = .zero
+        #expect(ConnectionGuard.Settings(off).headerTimeout == nil)
+        #expect(ConnectionGuard.Settings(off).idleTimeout == nil)
+    }
+
+    /// Raises this process's open-file limit to its hard limit (the server and 3,000 clients
+    /// share it here).
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// Run against a `chirp serve` child process (which also checks the flags), with client
+    /// sockets on event loops of their own, so the flood does not slow the other tests of this
+    /// process.
+    @Test func thousandsOfSilentConnectionsLeaveTheServerAnsweringAndOneAddressHoldsAtMostTheLimit() async throws {
+        Self.raiseOpenFileLimit()  // inherited by the server process
+        let server = try await ServerProcess(arguments: ["--header-timeout", "60", "--max-connections-per-address", "256"])
+        let clients = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let api = server.api
+        // 3,000 connections that send nothing, 250 from each of 12 addresses, 50 at a time.
+        var silent: [RawConnection] = []
+        for batch in 0..<60 {
+            silent += try await withThrowingTaskGroup(of: RawConnection.self) { group in
+                for index in batch * 50..<(batch + 1) * 50 {
+                    group.addTask { try await RawConnection.open(port: api.port, from: "127.0.0.\(2 + index / 250)", group: clients) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let started = ContinuousClock.now
+        let health = try await api.send(.GET, "/healthz")
+        #expect(health.status == 200)
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(silent.allSatisfy { !$0.collector.ended })
+
+        // 127.0.0.2 holds 250: six more are admitted, the next is closed at once, unread.
+        var more: [RawConnection] = []
+        for _ in 0..<6 { more.append(try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)) }
+        let refused = try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)
+        try? await refused.write(RawConnection.healthRequest())
+        #expect(try await refused.closedByServer(within: .seconds(1)))
+        #expect(refused.collector.bytes.isEmpty)
+        #expect(more.allSatisfy { !$0.collector.ended })
+        // A connection of that address that is let go makes room for another.
+        await more[0].close()
+        try await Task.sleep(for: .milliseconds(200))
+        let admitted = try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)
+        try await admitted.write(RawConnection.healthRequest())
+        #expect(try await admitted.receivedHealthAnswers(1, within: .seconds(2)))
+        for connection in silent + more + [admitted] { await connection.close() }
+        _ = try await server.stop(signal: SIGTERM)
+        try await clients.shutdownGracefully()
+    }
+
+    @Test func aHeadTricklingInIsCutAtTheHeaderTimeout() async throws {
+        let configuration = TestServer.configuration {
+            $0.headerTimeout = .seconds(1)
+            $0.idleTimeout = .seconds(5)
+        }
+        try await TestServer.run(configuration) { api in
+            let connection = try await RawConnection.open(port: api.port)
+            let opened = ContinuousClock.now
+            // One byte every 50 ms, never the end of the head.
+            let trickle = Task {
+                for byte in "GET /healthz HTTP/1.1\r\nHost: chirp\r\nX-Padding: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 200) {
+                    guard !connection.collector.ended else { return }
+                    try? await connection.write(String(decoding: [byte], as: UTF8.self))
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            #expect(try await connection.closedByServer(within: .seconds(4)))
+            let lasted = ContinuousClock.now - opened
+            #expect(lasted >= .milliseconds(900) && lasted < .milliseconds(3000), "cut after \(lasted)")
+            trickle.cancel()
+            #expect(connection.collector.bytes.isEmpty)
+        }
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
+        let configuration = TestServer.configuration {
+            $0.headerTimeout = .milliseconds(300)
+            $0.idleTimeout = .milliseconds(1500)
+        }
+        try await TestServer.run(configuration) { api in
+            let connection = try await RawConnection.open(port: api.port)
+            try await connection.write(RawConnection.healthRequest())
+            #expect(try await connection.receivedHealthAnswers(1, within: .seconds(2)))
+            let answered = ContinuousClock.now
+            // Idle: the header timeout (300 ms) does not apply, the idle timeout does.
+            #expect(!(try await connection.closedByServer(within: .milliseconds(1000))))
+            #expect(try await connection.closedByServer(within: .seconds(4)))
+            let lasted = ContinuousClock.now - answered
+            #expect(lasted >= .milliseconds(1400) && lasted < .milliseconds(4000), "closed after \(lasted)")
+        }
+    }
+
+    @Test func aRequestThatCompletesGivesTheNextHeadAFreshTimeout() async throws {
+        let configuration = TestServer.configuration {
+            $0.headerTimeout = .seconds(2)
+            $0.idleTimeout = .seconds(10)
+        }
+        try await TestServer.run(configuration) { api in
+            let connection = try await RawConnection.open(port: api.port)
+            let opened = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(500))
+            try await connection.write(RawConnection.healthRequest())
+            #expect(try await connection.receivedHealthAnswers(1, within: .seconds(3)))
+            try await Task.sleep(for: .seconds(1))
+            // Past the first head's deadline (2 s after opening), a slow but complete head
+            // (800 ms from its first byte) is answered.
+            try await connection.write("GET /healthz HTTP/1.1\r\n")
+            try await Task.sleep(for: .milliseconds(800))
+            try await connection.write("Host: chirp\r\n\r\n")
+            #expect(try await connection.receivedHealthAnswers(2, within: .seconds(3)))
+            #expect(ContinuousClock.now - opened > .seconds(2))
+            // The next head, never completed, is cut 2 s after its first byte.
+            try await connection.write("GET /healthz HTTP/1.1\r\n")
+            let started = ContinuousClock.now
+            #expect(try await connection.closedByServer(within: .seconds(5)))
+            let lasted = ContinuousClock.now - started
+            #expect(lasted >= .milliseconds(1900) && lasted < .milliseconds(4500), "cut after \(lasted)")
+        }
+    }
+
+    @Test func aClientThatHalfClosesBeforeAnyRequestIsLetGo() async throws {
+        try await TestServer.run { api in
+            let connection = try await RawConnection.open(port: api.port)
+            try await connection.channel.close(mode: .output)
+            #expect(try await connection.closedByServer(within: .seconds(2)))
+        }
+    }
+}

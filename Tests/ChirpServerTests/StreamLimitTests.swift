@@ -1,0 +1,47 @@
+import ChirpModels
+import Foundation
+import Testing
+
+/// At most `maxStreamsPerUser` event streams per user: one more closes the oldest with 1008
+/// `too many streams`, and the others keep working.
+@Suite("Event streams per user")
+struct StreamLimitTests {
+    /// `chirp_event_streams_open` from `/metrics`.
+    static func openStreams(_ api: APIHarness) async throws -> Int {
+        let text = try await api.send(.GET, "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("chirp_event_streams_open ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+    }
+
+    static func waitForOpenStreams(_ count: Int, _ api: APIHarness) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await openStreams(api) != count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await openStreams(api) == count)
+    }
+
+    @Test func theEleventhStreamClosesTheOldestAndTheOthersKeepWorking() async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let port = api.port
+            let path = "/v1/events/stream?token=\(alice.token)"
+            let oldest = Task { try await SilentWebSocket.connect(port: port, path: path, timeout: .seconds(10)) }
+            try await Self.waitForOpenStreams(1, api)
+            let others = (0..<9).map { _ in
+                Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(10)) }
+            }
+            try await Self.waitForOpenStreams(10, api)
+            // The 11th: the oldest goes, with the policy-violation code and the reason.
+            let newest = Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(10)) }
+            let closed = try await oldest.value
+            #expect(closed.endedByServer)
+            #expect(closed.closeCode == 1008)
+            #expect(closed.closeReason == "too many streams")
+            try await Self.waitForOpenStreams(10, api)
+            // The ten left all get the next event.
+            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "still here")).status == 201)
+            for stream in others + [newest] {
+                #expect(try await stream.value.map(\.type) == ["tweet.created"])
+            }
+        }
+    }
+}
