@@ -14,7 +14,7 @@ struct StreamLimitTests {
     }
 
     static func waitForOpenStreams(_ count: Int, _ api: APIHarness) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(20)
         while try await openStreams(api) != count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try await openStreams(api) == count)
     }
@@ -24,14 +24,16 @@ struct StreamLimitTests {
             let alice = try await api.register("alice")
             let port = api.port
             let path = "/v1/events/stream?token=\(alice.token)"
-            let oldest = Task { try await SilentWebSocket.connect(port: port, path: path, timeout: .seconds(10)) }
+            // Generous limits: each wait ends as soon as its stream is closed or has its event,
+            // and a loaded machine may take seconds to open eleven streams.
+            let oldest = Task { try await SilentWebSocket.connect(port: port, path: path, timeout: .seconds(30)) }
             try await Self.waitForOpenStreams(1, api)
             let others = (0..<9).map { _ in
-                Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(10)) }
+                Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30)) }
             }
             try await Self.waitForOpenStreams(10, api)
             // The 11th: the oldest goes, with the policy-violation code and the reason.
-            let newest = Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(10)) }
+            let newest = Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30)) }
             let closed = try await oldest.value
             #expect(closed.endedByServer)
             #expect(closed.closeCode == 1008)

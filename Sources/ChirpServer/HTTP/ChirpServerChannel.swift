@@ -75,6 +75,8 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                         channel.pipeline.syncOperations.removeHandler(byteWatcher, promise: nil)
                         channel.pipeline.syncOperations.removeHandler(headWatcher, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(stream.connection(for: grant))
+                        // Shutdown began while the upgrade was being authorized: the stream ends too.
+                        if connectionGuard.quiescing { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
                         return UpgradeResult.stream
                     }
                 })

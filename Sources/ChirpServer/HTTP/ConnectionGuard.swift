@@ -52,6 +52,8 @@ final class ConnectionGuard {
     private var timer: Scheduled<Void>?
     private var timerAt: NIODeadline = .distantFuture
     private var stopped = false
+    /// The server is shutting down gracefully (`ChannelShouldQuiesceEvent` was seen).
+    private(set) var quiescing = false
 
     private init(settings: Settings, channel: any Channel, counted: ClientAddress?, proxyPeer: ClientAddress?) {
         self.settings = settings
@@ -109,6 +111,18 @@ final class ConnectionGuard {
     /// The client shut its side: with no request in flight none can come any more, and the
     /// server allows half-closure, so nothing else would close the connection before a timeout.
     fileprivate func inputClosed() {
+        guard !stopped, requestsInFlight == 0 else { return }
+        stop()
+        channel.close(promise: nil)
+    }
+
+    /// Graceful shutdown: a connection between requests (or that never sent one) is closed now;
+    /// one with a request in flight is closed after its response by Hummingbird's
+    /// `HTTPConnectionStateHandler`, or, when it is becoming an event stream, by the stream
+    /// (`ChirpServerChannel` hands the event on). Without this, a connection that sent nothing
+    /// would hold the shutdown until its head timeout.
+    fileprivate func quiesce() {
+        quiescing = true
         guard !stopped, requestsInFlight == 0 else { return }
         stop()
         channel.close(promise: nil)
@@ -207,6 +221,7 @@ extension ConnectionGuard {
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
             if case .inputClosed = event as? ChannelEvent { connectionGuard.inputClosed() }
+            if event is ChannelShouldQuiesceEvent { connectionGuard.quiesce() }
             context.fireUserInboundEventTriggered(event)
         }
     }

@@ -1,4 +1,5 @@
 import ChirpModels
+import ServiceLifecycle
 
 /// A user's event stream as the API serves it, for the long-poll route and the WebSocket
 /// stream alike: stored events after a seq (a message event rebuilt from its message, as the
@@ -16,7 +17,8 @@ struct EventService: Sendable {
     }
 
     /// The events after `since`; when there are none and `wait` > 0, waits up to `wait`
-    /// seconds for a commit (collecting live-only events meanwhile) and reads again.
+    /// seconds for a commit (collecting live-only events meanwhile), or until the server begins
+    /// a graceful shutdown, and reads again.
     func poll(userId: Int64, since: Int64, limit: Int, wait: Int) async throws -> EventBatch {
         var slice = try await read(userId: userId, since: since, limit: limit)
         var live: [StoredEvent] = []
@@ -26,7 +28,12 @@ struct EventService: Sendable {
             defer { hub.remove(listener) }
             slice = try await read(userId: userId, since: since, limit: limit)
             if slice.events.isEmpty {
-                await listener.wait(timeout: .seconds(min(wait, maxWait)))
+                // A graceful shutdown answers at once (the server waits for every response).
+                await withGracefulShutdownHandler {
+                    await listener.wait(timeout: .seconds(min(wait, maxWait)))
+                } onGracefulShutdown: {
+                    listener.fire()
+                }
                 slice = try await read(userId: userId, since: since, limit: limit)
                 live = listener.takeLiveEvents()
             }
