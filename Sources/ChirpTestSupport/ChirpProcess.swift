@@ -6,7 +6,7 @@ import Glibc
 /// A long-running `chirp` client command (such as `watch`) as a child process whose output
 /// (standard output and error together) goes to a file the test can poll.
 public final class ChirpProcess: @unchecked Sendable {
-    public let process = Process()
+    public let process: SpawnedProcess
     private let outputURL: URL
 
     /// Starts `chirp ARGUMENTS` with `environment` added to the inherited one.
@@ -14,13 +14,10 @@ public final class ChirpProcess: @unchecked Sendable {
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-client-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
-        process.executableURL = ServerProcess.binaryURL
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        defer { try? output.close() }
+        process = try SpawnedProcess(
+            executable: ServerProcess.binaryURL, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, output: output.fileDescriptor)
     }
 
     /// Everything printed so far.

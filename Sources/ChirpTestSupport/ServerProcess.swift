@@ -12,7 +12,7 @@ public final class ServerProcess: @unchecked Sendable {
         public var description: String
     }
 
-    public let process = Process()
+    public let process: SpawnedProcess
     public let port: Int
     public let dataDirectory: URL
     private let outputURL: URL
@@ -41,12 +41,12 @@ public final class ServerProcess: @unchecked Sendable {
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-out-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let prefix = "chirp: listening on http://127.0.0.1:"
+        defer { try? output.close() }
+        process = try SpawnedProcess(
+            executable: binary,
+            arguments: ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning"] + arguments,
+            environment: ProcessInfo.processInfo.environment, output: output.fileDescriptor)
+        let prefix = arguments.contains("--tls-cert") ? "chirp: listening on https://127.0.0.1:" : "chirp: listening on http://127.0.0.1:"
         let deadline = ContinuousClock.now + .seconds(60)
         var found: Int?
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
@@ -83,12 +83,10 @@ public final class ServerProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw StartError(description: "server ignored signal \(signal) for 30 s")
         }
-        process.waitUntilExit()
         return process.terminationStatus
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: outputURL)
     }
 }
@@ -101,20 +99,17 @@ public final class ServerProcess: @unchecked Sendable {
 public func runChirp(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
 ) async throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = ServerProcess.binaryURL
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let outputURL = ServerProcess.temporaryDirectory().appendingPathExtension("out")
     FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputURL) }
     let output = try FileHandle(forWritingTo: outputURL)
-    process.standardOutput = output
-    process.standardError = output
     let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
+    let process = try SpawnedProcess(
+        executable: ServerProcess.binaryURL, arguments: arguments,
+        environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+        input: stdin.fileHandleForReading.fileDescriptor, output: output.fileDescriptor)
     try? output.close()
+    try? stdin.fileHandleForReading.close()
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try? stdin.fileHandleForWriting.close()
     while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }

@@ -61,30 +61,51 @@ struct ConnectionLimitTests {
         }
         let started = ContinuousClock.now
         let health = try await api.send(.GET, "/healthz")
+        let answered = ContinuousClock.now - started
+        // Every connection accepted (with a full listen backlog the kernel holds some back a while).
+        try await Self.waitForOpenConnections(atLeast: 3000, api)
         #expect(health.status == 200)
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(answered < .seconds(1), "answered after \(answered)")
         #expect(silent.allSatisfy { !$0.collector.ended })
 
-        // 127.0.0.2 holds 250: six more are admitted, the next is closed at once, unread.
+        // 127.0.0.2 holds 250: of seven more, six are admitted and one is closed at once,
+        // unread. (Which one is the server's accept order: with a full listen backlog the
+        // kernel may hand connections over in another order than they were opened.)
         var more: [RawConnection] = []
-        for _ in 0..<6 { more.append(try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)) }
-        let refused = try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)
-        try? await refused.write(RawConnection.healthRequest())
-        #expect(try await refused.closedByServer(within: .seconds(1)))
-        #expect(refused.collector.bytes.isEmpty)
-        #expect(more.allSatisfy { !$0.collector.ended })
+        for _ in 0..<7 { more.append(try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)) }
+        for connection in more { try? await connection.write(RawConnection.healthRequest()) }
+        for connection in more { _ = try await connection.receivedHealthAnswers(1, within: .seconds(5)) }
+        let refused = more.filter { $0.collector.ended }
+        #expect(refused.count == 1)
+        #expect(refused.allSatisfy { $0.collector.bytes.isEmpty })
+        let admitted = more.filter { !$0.collector.ended }
+        for connection in admitted { #expect(try await connection.receivedHealthAnswers(1, within: .seconds(1))) }
         // A connection of that address that is let go makes room for another.
-        await more[0].close()
+        await admitted[0].close()
         try await Task.sleep(for: .milliseconds(200))
-        let admitted = try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)
-        try await admitted.write(RawConnection.healthRequest())
-        #expect(try await admitted.receivedHealthAnswers(1, within: .seconds(2)))
+        let another = try await RawConnection.open(port: api.port, from: "127.0.0.2", group: clients)
+        try await another.write(RawConnection.healthRequest())
+        #expect(try await another.receivedHealthAnswers(1, within: .seconds(2)))
+        #expect(silent.allSatisfy { !$0.collector.ended })
         // A graceful stop closes them all at once (their head timeout is a minute away).
         let stopping = ContinuousClock.now
         #expect(try await server.stop(signal: SIGTERM) == 0)
         #expect(ContinuousClock.now - stopping < .seconds(5), "stopped after \(ContinuousClock.now - stopping)")
-        for connection in silent + more + [admitted] { await connection.close() }
+        for connection in silent + more + [another] { await connection.close() }
         try await clients.shutdownGracefully()
+    }
+
+    /// Waits until `chirp_connections_open` reaches `count`.
+    static func waitForOpenConnections(atLeast count: Int, _ api: APIHarness) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        var open = 0
+        repeat {
+            let text = try await api.send(.GET, "/metrics").text
+            let line = text.split(separator: "\n").first { $0.hasPrefix("chirp_connections_open ") }
+            open = line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+            if open < count { try await Task.sleep(for: .milliseconds(50)) }
+        } while open < count && ContinuousClock.now < deadline
+        #expect(open >= count)
     }
 
     @Test func aHeadTricklingInIsCutAtTheHeaderTimeout() async throws {

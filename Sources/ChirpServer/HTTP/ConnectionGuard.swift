@@ -26,9 +26,11 @@ final class ConnectionGuard {
         var idleTimeout: TimeAmount?
         var limiter: ConnectionLimiter
         var proxies: TrustedProxies
+        /// Where open and refused connections are counted.
+        var metrics: ServerMetrics?
 
         /// The limits `configuration` asks for (a zero timeout or limit turns it off).
-        init(_ configuration: ServerConfiguration) {
+        init(_ configuration: ServerConfiguration, metrics: ServerMetrics? = nil) {
             func timeout(_ duration: Duration) -> TimeAmount? {
                 duration > .zero ? .nanoseconds(Int64(duration / .nanoseconds(1))) : nil
             }
@@ -36,6 +38,7 @@ final class ConnectionGuard {
             idleTimeout = timeout(configuration.idleTimeout)
             limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerAddress)
             proxies = TrustedProxies(configuration.trustedProxies)
+            self.metrics = metrics
         }
     }
 
@@ -73,12 +76,16 @@ final class ConnectionGuard {
             if settings.proxies.trusts(peer) {
                 proxyPeer = peer  // counted per request, against the forwarded client
             } else {
-                guard settings.limiter.acquire(peer) else { return nil }
+                guard settings.limiter.acquire(peer) else {
+                    settings.metrics?.refusedConnections.increment()
+                    return nil
+                }
                 counted = peer
             }
         }
         let connectionGuard = ConnectionGuard(settings: settings, channel: channel, counted: counted, proxyPeer: proxyPeer)
         let bound = NIOLoopBound(connectionGuard, eventLoop: channel.eventLoop)
+        settings.metrics?.openConnections.increment()
         channel.closeFuture.whenComplete { _ in bound.value.finish() }
         if let timeout = settings.headerTimeout { connectionGuard.setDeadline(.now() + timeout, arm: true) }
         return connectionGuard
@@ -155,6 +162,7 @@ final class ConnectionGuard {
 
     private func finish() {
         stop()
+        settings.metrics?.openConnections.decrement()
         if let counted { settings.limiter.release(counted) }
         counted = nil
     }

@@ -25,6 +25,10 @@ final class ServerMetrics: Sendable {
     let tweetsPosted: CoreMetrics.Counter
     /// WebSocket event streams open on this instance now.
     let openStreams: CoreMetrics.Meter
+    /// Connections open on this instance now (event streams included).
+    let openConnections: CoreMetrics.Meter
+    /// Connections closed unread because their address held the most allowed.
+    let refusedConnections: CoreMetrics.Counter
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -32,6 +36,8 @@ final class ServerMetrics: Sendable {
         messagesSent = CoreMetrics.Counter(label: "chirp_messages_sent_total", factory: factory)
         tweetsPosted = CoreMetrics.Counter(label: "chirp_tweets_posted_total", factory: factory)
         openStreams = CoreMetrics.Meter(label: "chirp_event_streams_open", factory: factory)
+        openConnections = CoreMetrics.Meter(label: "chirp_connections_open", factory: factory)
+        refusedConnections = CoreMetrics.Counter(label: "chirp_connections_refused_total", factory: factory)
     }
 
     /// Records one finished request under its route template (not its concrete path, which
