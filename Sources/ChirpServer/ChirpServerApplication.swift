@@ -50,7 +50,9 @@ public enum ChirpServerApplication {
         let stream = EventStream(services: services)
         return Application(
             router: router,
-            server: ChirpServerChannel.builder(stream: stream, maxFrameSize: 64 * 1024, limits: ConnectionGuard.Settings(configuration, metrics: services.metrics)),
+            server: ChirpServerChannel.builder(
+                stream: stream, maxFrameSize: 64 * 1024, limits: ConnectionGuard.Settings(configuration, metrics: services.metrics),
+                tls: configuration.tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
             services: background,
             onServerRunning: { channel in

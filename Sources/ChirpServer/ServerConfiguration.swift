@@ -52,6 +52,8 @@ public struct ServerConfiguration: Sendable {
     public var maxStreamsPerUser: Int = 10
     /// Proxies whose `X-Forwarded-For` names the client (its last untrusted hop).
     public var trustedProxies: [AddressRange] = []
+    /// HTTPS and WSS on the listening port instead of plain HTTP (`--tls-cert`, `--tls-key`).
+    public var tls: ServerTLS?
 
     public init() {}
 

@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the Chirp server.",
         discussion: """
-            Prints 'chirp: listening on http://HOST:PORT (sqlite: PATH)' once it accepts connections. Stop it with Ctrl-C \
+            Prints 'chirp: listening on http://HOST:PORT (sqlite: PATH)' once it accepts connections (https:// with \
+            --tls-cert and --tls-key). Stop it with Ctrl-C \
             or SIGTERM; it finishes the requests in flight.
 
             With --database postgres://USER:PASSWORD@HOST:PORT/DATABASE (or CHIRP_DATABASE_URL) the data lives in \
@@ -67,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "cidr"))
     var trustedProxy: [String] = []
 
+    @Option(help: ArgumentHelp("Serve HTTPS and WSS with this certificate chain (PEM); needs --tls-key.", valueName: "pem"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "pem"))
+    var tlsKey: String?
+
     func validate() throws {
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
@@ -80,8 +87,19 @@ struct ServeCommand: AsyncParsableCommand {
         for range in trustedProxy where AddressRange(range) == nil {
             throw ValidationError("--trusted-proxy takes a CIDR such as 10.0.0.0/8 or 2001:db8::/32, not '\(range)'.")
         }
+        _ = try tls()
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level takes one of: trace, debug, info, notice, warning, error, critical.")
+        }
+    }
+
+    /// The certificate and key of `--tls-cert` and `--tls-key` (both or neither), loaded.
+    func tls() throws -> ServerTLS? {
+        switch (tlsCert, tlsKey) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            do { return try ServerTLS(certificateFile: certificate, keyFile: key) } catch { throw ValidationError(error.description) }
+        default: throw ValidationError("--tls-cert and --tls-key go together.")
         }
     }
 
@@ -112,12 +130,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.maxStreamsPerUser = maxStreamsPerUser
         configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
+        configuration.tls = try tls()
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription
+        let scheme = configuration.tls == nil ? "http" : "https"
         let app = try await Self.explainingOpenFailure(configuration) {
             try await ChirpServerApplication.make(configuration: configuration) { host, port in
                 // Written unbuffered: scripts wait for this line to know the port.
-                let line = "chirp: listening on http://\(host):\(port) (\(description))\n"
+                let line = "chirp: listening on \(scheme)://\(host):\(port) (\(description))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         }

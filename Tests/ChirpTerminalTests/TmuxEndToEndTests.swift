@@ -27,27 +27,28 @@ struct TmuxEndToEndTests {
             try run(["new-session", "-d", "-s", "app", "-x", String(width), "-y", String(height), command])
         }
 
-        /// Runs a tmux command with `posix_spawn` and `waitpid`; its output goes to a file,
-        /// never a pipe (the tmux server that the first command starts would inherit a pipe and
-        /// keep it open). Foundation's `Process` is not used here: it was seen to leave the
-        /// short-lived tmux client unreaped, so that waiting for it never returned.
+        /// Runs a tmux command and waits for it; its output goes to a file, never a pipe (the
+        /// tmux server that the first command starts would inherit a pipe and keep it open).
+        /// Spawned as a `SpawnedProcess`, which passes the child no descriptor but the standard
+        /// three: the tmux server outlives the command and once held this process's sockets
+        /// (other tests' connections and listeners) for the whole test, so closing them sent no
+        /// FIN. (Foundation's `Process` is not used: it was seen to leave the short-lived tmux
+        /// client unreaped, and it lets descriptors opened meanwhile through.)
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
             let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
             defer { try? FileManager.default.removeItem(atPath: outputPath) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let argv = ([tmux, "-L", socket] + arguments).map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, environ)
-            guard spawned == 0 else { throw TmuxError(description: "cannot start tmux: error \(spawned)") }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard output >= 0 else { throw TmuxError(description: "cannot create \(outputPath)") }
+            defer { close(output) }
+            do {
+                let process = try SpawnedProcess(
+                    executable: URL(fileURLWithPath: tmux), arguments: ["-L", socket] + arguments,
+                    environment: ProcessInfo.processInfo.environment, output: output)
+                process.waitUntilExit()
+            } catch {
+                throw TmuxError(description: "cannot start tmux: \(error)")
+            }
             return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         }
 

@@ -34,13 +34,16 @@ public struct LiveStreamError: Error, Sendable, CustomStringConvertible {
 public struct WebSocketEventSource: LiveEventSource {
     /// The server (its current environment's `http`/`https` URL; the stream uses `ws`/`wss`).
     public let server: Server
+    /// The certificates a `wss://` server is checked against.
+    public let trust: ClientTrust
     private let logger: Logger
 
     /// A source for `server`.
     /// - Parameter logger: the WebSocket client's own logging; where it goes is the process's
     ///   logging bootstrap's decision.
-    public init(server: Server, logger: Logger = Logger(label: "chirp.sync.websocket")) {
+    public init(server: Server, trust: ClientTrust = .environment, logger: Logger = Logger(label: "chirp.sync.websocket")) {
         self.server = server
+        self.trust = trust
         self.logger = logger
     }
 
@@ -61,9 +64,12 @@ public struct WebSocketEventSource: LiveEventSource {
     ) async throws {
         var headers = HTTPFields()
         if let token { headers[.authorization] = "Bearer \(token)" }
+        let url = url(since: since)
+        if url.hasPrefix("wss:"), let problem = trust.problem { throw LiveStreamError(problem) }
         let close = try await WebSocketClient.connect(
-            url: url(since: since),
+            url: url,
             configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers, autoPing: .enabled(timePeriod: .seconds(20))),
+            tlsConfiguration: trust.tlsConfiguration,
             logger: logger
         ) { inbound, _, _ in
             await onOpen()

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -37,22 +38,29 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     let maxFrameSize: Int
     /// Timeouts and the per-address connection limit.
     let limits: ConnectionGuard.Settings
+    /// Whether connections arrive through TLS (requests then carry the `https` scheme).
+    let secure: Bool
 
-    /// The server builder for `Application(server:)`.
-    static func builder(stream: EventStream, maxFrameSize: Int, limits: ConnectionGuard.Settings) -> HTTPServerBuilder {
+    /// The server builder for `Application(server:)`; with `tls`, Hummingbird's `TLSChannel`
+    /// decrypts in front of everything here (so the guard and the limits see plain HTTP, and a
+    /// handshake that never completes is cut by the head timeout like a silent connection).
+    static func builder(stream: EventStream, maxFrameSize: Int, limits: ConnectionGuard.Settings, tls: ServerTLS?) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            ChirpServerChannel(responder: responder, stream: stream, maxFrameSize: maxFrameSize, limits: limits)
+            let plain = ChirpServerChannel(responder: responder, stream: stream, maxFrameSize: maxFrameSize, limits: limits, secure: tls != nil)
+            guard let tls else { return plain }
+            return try TLSChannel(plain, tlsConfiguration: tls.configuration)
         }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let stream = self.stream
+        let secure = self.secure
         guard let connectionGuard = ConnectionGuard.admit(channel, settings: limits) else {
             return Self.refuse(channel)
         }
         return channel.eventLoop.makeCompletedFuture {
             let (byteWatcher, headWatcher) = connectionGuard.handlers
-            try channel.pipeline.syncOperations.addHandler(byteWatcher)
+            try channel.pipeline.syncOperations.addHandler(byteWatcher, position: .first)
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let granted = NIOLoopBoundBox<EventStream.Grant?>(nil, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
@@ -84,7 +92,7 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: secure))
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
@@ -125,7 +133,7 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     private static func refuse(_ channel: any Channel) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
-            try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
+            try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler(), position: .first)  // before TLS: no handshake, no close_notify
             return Value(upgradeResult: channel.eventLoop.makeFailedFuture(ChannelError.alreadyClosed), channel: channel)
         }
     }

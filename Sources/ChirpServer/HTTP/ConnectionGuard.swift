@@ -57,6 +57,9 @@ final class ConnectionGuard {
     private var stopped = false
     /// The server is shutting down gracefully (`ChannelShouldQuiesceEvent` was seen).
     private(set) var quiescing = false
+    /// The `ByteWatcher`'s context, at the front of the pipeline: a close from there reaches the
+    /// socket without passing TLS, which would first wait for the client's close_notify.
+    fileprivate var frontContext: ChannelHandlerContext?
 
     private init(settings: Settings, channel: any Channel, counted: ClientAddress?, proxyPeer: ClientAddress?) {
         self.settings = settings
@@ -119,8 +122,13 @@ final class ConnectionGuard {
     /// server allows half-closure, so nothing else would close the connection before a timeout.
     fileprivate func inputClosed() {
         guard !stopped, requestsInFlight == 0 else { return }
+        cut()
+    }
+
+    /// Closes the connection at once, from the front of the pipeline.
+    private func cut() {
         stop()
-        channel.close(promise: nil)
+        if let frontContext { frontContext.close(promise: nil) } else { channel.close(promise: nil) }
     }
 
     /// Graceful shutdown: a connection between requests (or that never sent one) is closed now;
@@ -131,8 +139,7 @@ final class ConnectionGuard {
     fileprivate func quiesce() {
         quiescing = true
         guard !stopped, requestsInFlight == 0 else { return }
-        stop()
-        channel.close(promise: nil)
+        cut()
     }
 
     fileprivate func headArrived(_ head: HTTPRequestHead) -> Bool {
@@ -199,8 +206,7 @@ final class ConnectionGuard {
         timerAt = .distantFuture
         guard !stopped, requestsInFlight == 0, let deadline else { return }
         if deadline <= .now() {
-            stop()
-            channel.close(promise: nil)
+            cut()
         } else {
             schedule(at: deadline)
         }
@@ -208,13 +214,21 @@ final class ConnectionGuard {
 }
 
 extension ConnectionGuard {
-    /// At the front of the pipeline: notes a request's first byte.
+    /// At the front of the pipeline (before TLS, if any): notes a request's first byte.
     final class ByteWatcher: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
         private let connectionGuard: ConnectionGuard
 
         fileprivate init(_ connectionGuard: ConnectionGuard) {
             self.connectionGuard = connectionGuard
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            connectionGuard.frontContext = context
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            connectionGuard.frontContext = nil
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
