@@ -114,8 +114,8 @@ struct ConnectionLimitTests {
             $0.idleTimeout = .seconds(5)
         }
         try await TestServer.run(configuration) { api in
+            let opened = ContinuousClock.now  // before the connect: the server's clock starts at its accept
             let connection = try await RawConnection.open(port: api.port)
-            let opened = ContinuousClock.now
             // One byte every 50 ms, never the end of the head.
             let trickle = Task {
                 for byte in "GET /healthz HTTP/1.1\r\nHost: chirp\r\nX-Padding: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 200) {
