@@ -1,0 +1,76 @@
+// The user's event stream: a WebSocket on /v1/events/stream (token in `?token=`, resuming
+// after the last applied seq), and a long-poll on /v1/events when the socket keeps failing.
+// Events are handed to `apply` one at a time, in order; `onMode` hears
+// 'websocket' | 'long-poll' | 'offline', and `onUnauthorized` a token the server refused.
+
+export class EventStream {
+  constructor({ api, since, apply, onMode, onUnauthorized }) {
+    Object.assign(this, { api, since, apply, onMode, onUnauthorized });
+    this.stopped = false;
+    this.failures = 0;
+    this.queue = Promise.resolve();
+  }
+
+  start() { this.connect(); }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.socket) this.socket.close(1000);
+  }
+
+  /** Applies events after `since`, in order, skipping any already applied. */
+  deliver(events) {
+    this.queue = this.queue.then(async () => {
+      for (const event of events) {
+        if (event.seq != null && event.seq <= this.since) continue;
+        await this.apply(event);
+        if (event.seq != null) this.since = event.seq;
+      }
+    }).catch((e) => console.error('apply failed', e));
+    return this.queue;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${scheme}//${location.host}/v1/events/stream?since=${this.since}&token=${encodeURIComponent(this.api.token)}`;
+    let opened = false;
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = () => { opened = true; this.failures = 0; this.onMode('websocket'); };
+    socket.onmessage = (message) => { try { this.deliver([JSON.parse(message.data)]); } catch { /* not an event */ } };
+    socket.onclose = () => {
+      if (this.socket !== socket || this.stopped) return;
+      this.socket = null;
+      this.onMode('offline');
+      this.failures = opened ? 1 : this.failures + 1;
+      if (this.failures >= 3) this.poll(); else this.retry(() => this.connect());
+    };
+  }
+
+  retry(next) {
+    const delay = Math.min(5000, 250 * 2 ** this.failures) * (0.5 + Math.random() / 2);
+    this.timer = setTimeout(next, delay);
+  }
+
+  /** Long-polls until it has worked for a while, then tries the socket again. */
+  async poll() {
+    const until = Date.now() + 30000;
+    while (!this.stopped) {
+      try {
+        const reply = await this.api.events(this.since, 20);
+        this.failures = 0;
+        this.onMode('long-poll');
+        await this.deliver(reply.events);
+        if (Date.now() > until) break;
+      } catch (error) {
+        if (error.status === 401) { this.onUnauthorized(); return; }
+        this.onMode('offline');
+        this.failures += 1;
+        await new Promise((resolve) => { this.timer = setTimeout(resolve, Math.min(5000, 250 * 2 ** this.failures)); });
+      }
+    }
+    this.connect();
+  }
+}

@@ -1,0 +1,30 @@
+// The conversations: latest first with unread counts, then the followers not written to yet.
+import { h } from './dom.js';
+
+export function conversationsView(navigate) {
+  const list = h('ul', { class: 'list', 'aria-label': 'Conversations' });
+  const followers = h('ul', { class: 'list', 'aria-label': 'Followers you have not written to' });
+  const followersHeading = h('h2', {}, 'Followers you have not written to');
+  const el = h('section', { class: 'screen' },
+    h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message')),
+    list, followersHeading, followers);
+
+  function update(state) {
+    const all = Object.entries(state.conversations)
+      .sort(([, a], [, b]) => (b.lastMessage.createdAt || '').localeCompare(a.lastMessage.createdAt || ''));
+    list.replaceChildren(...all.map(([peer, c]) => {
+      const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
+      const preview = (c.lastMessage.sender.toLowerCase() === peer ? '' : 'You: ') + c.lastMessage.text;
+      return h('li', {}, h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' },
+        h('span', { class: 'name' }, c.peer.username),
+        unread ? h('span', { class: 'badge' }, `, ${unread}`) : null,
+        h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`)));
+    }));
+    if (!all.length) list.append(h('li', { class: 'empty' }, 'No conversations yet. Use New message to write to someone.'));
+    const fresh = state.followers.filter((u) => !state.conversations[u.username.toLowerCase()]);
+    followersHeading.hidden = followers.hidden = fresh.length === 0;
+    followers.replaceChildren(...fresh.map((u) => h('li', {}, h('a', { href: `#/c/${encodeURIComponent(u.username.toLowerCase())}`, class: 'conversation' },
+      h('span', { class: 'name' }, u.username), h('span', { class: 'preview' }, ' follows you')))));
+  }
+  return { el, update };
+}
