@@ -48,7 +48,8 @@ export function reduce(state, action) {
   switch (action.type) {
     case 'signedIn': return { ...initialState(), me: action.me, stream: state.stream };
     case 'banner': return { ...state, banner: action.banner };
-    case 'stream': return state.stream === action.mode ? state : { ...state, stream: action.mode };
+    case 'stream': // going offline replaces an older error with the unreachable notice
+      return state.stream === action.mode ? state : { ...state, stream: action.mode, banner: action.mode === 'offline' ? null : state.banner };
     case 'messages': {
       const byPeer = {};
       for (const m of action.messages) (byPeer[m.peer] ||= []).push(m);
