@@ -173,6 +173,12 @@ class WebClientTests(unittest.TestCase):
         alice, bob = self.alice, self.bob
         alice.sign_in("alice", create=True)
         bob.sign_in("bob", create=True)
+        loaded = alice.driver.execute_script("""
+            const files = [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+              .filter((e) => /\\/$|\\.(html|js|css)$/.test(new URL(e.name).pathname));
+            return [files.length, files.reduce((sum, e) => sum + e.decodedBodySize, 0)];""")
+        print(f"\nfirst load: {loaded[1]} bytes of HTML, JS and CSS in {loaded[0]} files (uncompressed)", flush=True)
+        self.assertLess(loaded[1], 80 * 1024)
         alice.click("link", "Settings")
         alice.click("button", "Log out")
         alice.find("button", "Log in")
