@@ -1,6 +1,8 @@
 """A real `chirp serve` child process on a free loopback port with a temporary data
 directory, stopped by its pid (and started again on the same port and data)."""
+import http.client
 import json
+from concurrent.futures import ThreadPoolExecutor
 import os
 import signal
 import socket
@@ -65,3 +67,19 @@ class ChirpServer:
                 return response.status, json.loads(raw) if raw else None
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
+
+    def send_many(self, token, peer, texts, first=0, connections=8):
+        """Sends `texts` to `peer` over a few keep-alive connections at once."""
+        def worker(slice_):
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            for index, text in slice_:
+                connection.request("PUT", f"/v1/conversations/{peer}/messages/bulk-{index}", json.dumps({"text": text}),
+                                   {"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                if response.status not in (200, 201):
+                    raise RuntimeError(f"send {index}: {response.status}")
+            connection.close()
+        items = list(enumerate(texts, start=first))
+        with ThreadPoolExecutor(connections) as pool:
+            list(pool.map(worker, [items[i::connections] for i in range(connections)]))

@@ -90,7 +90,11 @@ class Browser:
                 if (label == name if exact else label.startswith(name)) and element.is_displayed():
                     return element
             return None
-        return self.wait(look, f"{role} named {name!r}")
+        try:
+            return self.wait(look, f"{role} named {name!r}")
+        except AssertionError as error:
+            names = [e.accessible_name for e in self.driver.find_elements(By.XPATH, ROLE_XPATH[role])]
+            raise AssertionError(f"{error}; {role} names: {names}") from None
 
     def absent(self, role, name):
         from selenium.webdriver.common.by import By
@@ -333,9 +337,55 @@ class WebClientTests(unittest.TestCase):
         self.assertEqual(alice.driver.execute_script("return document.documentElement.dataset.stream"), "websocket",
                          "the event stream runs over the WebSocket under the CSP")
 
+    def test_10_a_second_tab_stays_consistent(self):
+        alice = self.alice
+        alice.driver.set_window_size(1000, 800)
+        first = alice.driver.current_window_handle
+        alice.driver.switch_to.new_window("tab")
+        alice.driver.get(self.server.url + "/#/c/bob")
+        alice.send("from the second tab")
+        alice.wait(lambda: alice.mark_of("from the second tab") in ("sent", "delivered"), "the second tab's message sent")
+        alice.driver.close()
+        alice.driver.switch_to.window(first)
+        alice.wait(lambda: alice.mark_of("from the second tab") == "delivered", "the message in the first tab")
+        self.assertEqual(alice.log_text().count("from the second tab"), 1)
+        self.assertEqual(self.messages_between("alice", "bob").count("from the second tab"), 1)
+
+    def test_11_ten_thousand_messages_keep_few_rows_in_the_dom(self):
+        alice = self.alice
+        status, body = self.server.api("POST", "/v1/accounts", {"username": "zed", "password": PASSWORD})
+        self.assertEqual(status, 201)
+        self.assertEqual(self.server.api("PUT", "/v1/users/alice/follow", token=body["token"])[0], 204)
+        started = time.monotonic()
+        token = self.token("alice")
+        self.server.send_many(token, "zed", ["bulk 0"])  # first and last on their own: a known order
+        self.server.send_many(token, "zed", [f"bulk {i}" for i in range(1, 9999)], first=1)
+        self.server.send_many(token, "zed", ["bulk 9999"], first=9999)
+        seeded = time.monotonic() - started
+        alice.click("link", "Settings")
+        alice.click("button", "Log out")
+        alice.sign_in("alice", create=False)
+        alice.open_conversation("zed")
+        alice.wait(lambda: "bulk 9999" in alice.log_text(), "the newest message")
+        rows = "return document.querySelectorAll('[role=log] .msg').length"
+        started = time.monotonic()
+        while "bulk 0\n" not in alice.log_text() + "\n":
+            alice.driver.execute_script("document.querySelector('[role=log]').scrollTop = 0")
+            self.assertLess(alice.driver.execute_script(rows), 80, "only rows near the viewport are in the DOM")
+            self.assertLess(time.monotonic() - started, 60, "paging back to the first message")
+            time.sleep(0.02)
+        paged = time.monotonic() - started
+        loaded = alice.driver.execute_script("return document.querySelector('[role=log]').scrollHeight")
+        print(f"\n10,000 messages: seeded in {seeded:.1f} s, paged back to the first in {paged:.1f} s, "
+              f"{alice.driver.execute_script(rows)} rows in the DOM, log {loaded} px tall", flush=True)
+        self.assertGreater(loaded, 10000 * 30)
+        alice.driver.execute_script("const l = document.querySelector('[role=log]'); l.scrollTop = l.scrollHeight / 2")
+        alice.wait(lambda: "bulk 0\n" not in alice.log_text() and "bulk 9999" not in alice.log_text(), "the middle of the history")
+        self.assertLess(alice.driver.execute_script(rows), 80)
+
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
+    if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
         BINARY = sys.argv.pop(1)
     reason = missing_requirement()
     if reason and os.environ.get("CI") != "true":

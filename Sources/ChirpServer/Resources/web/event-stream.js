@@ -1,6 +1,6 @@
 // The user's event stream: a WebSocket on /v1/events/stream (token in `?token=`, resuming
 // after the last applied seq), and a long-poll on /v1/events when the socket keeps failing.
-// Events are handed to `apply` one at a time, in order; `onMode` hears
+// Events are handed to `apply` in order, in batches; `onMode` hears
 // 'websocket' | 'long-poll' | 'offline', and `onUnauthorized` a token the server refused.
 
 export class EventStream {
@@ -19,14 +19,17 @@ export class EventStream {
     if (this.socket) this.socket.close(1000);
   }
 
-  /** Applies events after `since`, in order, skipping any already applied. */
+  /** Applies events after `since`, in order, skipping any already applied; events that
+   * arrive while a batch is being applied form the next batch. */
   deliver(events) {
+    (this.pending ||= []).push(...events);
     this.queue = this.queue.then(async () => {
-      for (const event of events) {
-        if (event.seq != null && event.seq <= this.since) continue;
-        await this.apply(event);
-        if (event.seq != null) this.since = event.seq;
-      }
+      if (this.stopped) return;
+      const batch = this.pending.filter((e) => e.seq == null || e.seq > this.since);
+      this.pending = [];
+      if (!batch.length) return;
+      await this.apply(batch);
+      for (const e of batch) if (e.seq != null && e.seq > this.since) this.since = e.seq;
     }).catch((e) => console.error('apply failed', e));
     return this.queue;
   }

@@ -14,8 +14,8 @@ export class MessageList {
     this.bottom = document.createElement('div');
     this.window = document.createElement('div');
     el.append(this.top, this.window, this.bottom);
-    el.addEventListener('scroll', () => this.schedule());
-    new ResizeObserver(() => this.schedule()).observe(el);
+    el.addEventListener('scroll', () => this.schedule(true));
+    new ResizeObserver(() => this.schedule(false)).observe(el);
   }
 
   height(row) { return this.heights.get(row.key) ?? ESTIMATE; }
@@ -32,11 +32,22 @@ export class MessageList {
     this.render();
     if (stick) this.el.scrollTop = this.el.scrollHeight;
     else if (shift) this.el.scrollTop += shift;
+    this.render();
+    if (stick) this.el.scrollTop = this.el.scrollHeight;
   }
 
-  schedule() {
+  /** Renders on the next frame; after the user scrolled near the top, asks for older rows. */
+  schedule(scrolled) {
+    this.scrolled ||= scrolled;
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => { this.frame = null; this.render(); });
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      const stick = !this.scrolled && this.atBottom();
+      this.render();
+      if (stick) this.el.scrollTop = this.el.scrollHeight;
+      if (this.scrolled && this.el.scrollTop < 300 && this.rows.length) this.onNearTop();
+      this.scrolled = false;
+    });
   }
 
   render() {
@@ -60,12 +71,9 @@ export class MessageList {
     const current = this.window.children;
     if (nodes.length !== current.length || nodes.some((n, i) => current[i] !== n)) this.window.replaceChildren(...nodes);
     this.nodes = cache;
-    let changed = 0;
     for (const node of this.window.children) {
       const h = node.getBoundingClientRect().height;
-      if (h && this.heights.get(node.dataset.key) !== h) { changed += h - (this.heights.get(node.dataset.key) ?? ESTIMATE); this.heights.set(node.dataset.key, h); }
+      if (h) this.heights.set(node.dataset.key, h);
     }
-    if (changed) this.bottom.style.height = `${Math.max(0, rest)}px`;
-    if (scrollTop < 300 && this.rows.length) this.onNearTop();
   }
 }

@@ -35,7 +35,7 @@ export class UserSession {
   }
 
   get me() { return this.username; }
-  dispatch(action) { this.store.dispatch(action); }
+  dispatch(action) { if (!this.ended) this.store.dispatch(action); }
   fail(error, context) { this.dispatch({ type: 'banner', banner: explain(error, context) }); }
 
   async start() {
@@ -56,7 +56,7 @@ export class UserSession {
       onRefused: (error, item) => this.fail(error, { peer: item.peer }),
     });
     this.stream = new EventStream({
-      api: this.api, since: since || 0,
+      api: this.api, since: since ?? await this.head(),
       apply: (event) => this.apply(event),
       onMode: (mode) => { this.dispatch({ type: 'stream', mode }); if (mode !== 'offline') { this.outbox.flush(); this.refresh(); } },
       onUnauthorized: () => this.signOut(false),
@@ -65,6 +65,12 @@ export class UserSession {
     this.outbox.flush();
     this.onlineListener = () => this.outbox.flush();
     addEventListener('online', this.onlineListener);
+  }
+
+  /** The newest seq of the user's stream: a browser new to this user starts there (the lists
+   * come from `refresh`) instead of replaying the whole history. */
+  async head() {
+    try { return (await this.api.events(Number.MAX_SAFE_INTEGER, 0)).lastSeq; } catch { return 0; }
   }
 
   broadcast(data) { try { this.channel.postMessage(data); } catch { /* closed */ } }
@@ -95,30 +101,33 @@ export class UserSession {
     }
   }
 
-  /** Applies one event of the stream (idempotent) and remembers its seq. */
-  async apply(event) {
-    const data = event.data;
-    switch (event.type) {
-      case 'message.created': await this.storeMessages([localMessage(this.me, data, 'delivered')], { live: true }); break;
-      case 'message.read': {
-        const peer = data.reader.toLowerCase();
-        const mine = (await this.db.messagesWith(peer)).filter((m) => m.state !== 'received' && m.id && BigInt(m.id) <= BigInt(data.upTo));
-        await this.db.putMany('messages', mine.map((m) => ({ ...m, state: 'read' })));
-        this.dispatch({ type: 'read', peer, upTo: data.upTo });
-        break;
+  /** Applies a batch of the stream's events (idempotent) and remembers the last seq. */
+  async apply(events) {
+    const created = events.filter((e) => e.type === 'message.created').map((e) => localMessage(this.me, e.data, 'delivered'));
+    if (created.length) await this.storeMessages(created, { live: true });
+    for (const { type, data } of events) {
+      switch (type) {
+        case 'message.read': {
+          const peer = data.reader.toLowerCase();
+          const mine = (await this.db.messagesWith(peer)).filter((m) => m.state !== 'received' && m.id && BigInt(m.id) <= BigInt(data.upTo));
+          await this.db.putMany('messages', mine.map((m) => ({ ...m, state: 'read' })));
+          this.dispatch({ type: 'read', peer, upTo: data.upTo });
+          break;
+        }
+        case 'typing': {
+          const peer = data.from.toLowerCase();
+          const until = Date.now() + 5000;
+          this.dispatch({ type: 'typing', peer, until });
+          setTimeout(() => { if (this.store.state.typing[peer] === until) this.dispatch({ type: 'typing', peer, until: 0 }); }, 5100);
+          break;
+        }
+        case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
+        case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
+        default: break;
       }
-      case 'typing': {
-        const peer = data.from.toLowerCase();
-        const until = Date.now() + 5000;
-        this.dispatch({ type: 'typing', peer, until });
-        setTimeout(() => { if (this.store.state.typing[peer] === until) this.dispatch({ type: 'typing', peer, until: 0 }); }, 5100);
-        break;
-      }
-      case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
-      case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
-      default: break;
     }
-    if (event.seq != null) await this.db.put('values', event.seq, 'lastSeq');
+    const last = events.reduce((seq, e) => (e.seq != null && e.seq > seq ? e.seq : seq), 0);
+    if (last) await this.db.put('values', last, 'lastSeq');
   }
 
   /** Shows what this browser has for `peer`, then the newest page from the server. */

@@ -31,16 +31,26 @@ export function initialState() {
 }
 
 function mergeMessages(list = [], incoming) {
+  // The usual case, live messages newer than all shown: no index, no sort.
+  const newer = incoming.every((m, i) => byId(i ? incoming[i - 1] : list[list.length - 1] || { id: '' }, m) < 0);
+  if (newer) return list.concat(incoming);
   const index = new Map(list.map((m, i) => [m.key, i]));
   let out = list;
+  let sorted = true;
   for (const m of incoming) {
     const at = index.get(m.key);
-    if (at === undefined) { if (out === list) out = list.slice(); index.set(m.key, out.length); out.push(m); continue; }
+    if (at === undefined) {
+      if (out === list) out = list.slice();
+      if (out.length && byId(out[out.length - 1], m) > 0) sorted = false;
+      index.set(m.key, out.length);
+      out.push(m);
+      continue;
+    }
     const old = out[at];
     const state = advanced(old.state, m.state);
     if (state !== old.state || old.text !== m.text) { if (out === list) out = list.slice(); out[at] = { ...old, ...m, state }; }
   }
-  if (out !== list) out.sort(byId);
+  if (!sorted) out.sort(byId);
   return out;
 }
 
