@@ -383,6 +383,29 @@ class WebClientTests(unittest.TestCase):
         alice.wait(lambda: "bulk 0\n" not in alice.log_text() and "bulk 9999" not in alice.log_text(), "the middle of the history")
         self.assertLess(alice.driver.execute_script(rows), 80)
 
+    def test_12_long_poll_when_the_websocket_cannot_connect(self):
+        status, body = self.server.api("POST", "/v1/accounts", {"username": "carol", "password": PASSWORD})
+        self.assertEqual(status, 201)
+        self.assertEqual(self.server.api("PUT", "/v1/users/carol/follow", token=self.token("bob"))[0], 204)
+        carol = Browser(self.server.url, "carol")
+        try:
+            # Every WebSocket this page opens fails at once, as behind a proxy that drops upgrades.
+            carol.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+                window.WebSocket = class { constructor() { setTimeout(() => this.onclose && this.onclose({ code: 1006 }), 10); } close() {} };"""})
+            carol.sign_in("carol", create=False)
+            carol.wait(lambda: carol.driver.execute_script("return document.documentElement.dataset.stream") == "long-poll",
+                       "the long-poll fallback", timeout=20)
+            carol.click("button", "New message")
+            carol.fill("To", "bob")
+            carol.fill("Message", "polling hello")
+            carol.click("button", "Send")
+            carol.wait(lambda: carol.mark_of("polling hello") == "delivered", "delivery seen through the long-poll")
+            status, _ = self.server.api("PUT", "/v1/conversations/carol/messages/reply-1", {"text": "bob answers"}, self.token("bob"))
+            self.assertEqual(status, 201)
+            carol.wait(lambda: "bob answers" in carol.log_text(), "bob's answer through the long-poll")
+        finally:
+            carol.quit()
+
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):

@@ -46,7 +46,7 @@ export class EventStream {
     socket.onclose = () => {
       if (this.socket !== socket || this.stopped) return;
       this.socket = null;
-      this.onMode('offline');
+      if (opened) this.onMode('offline'); // a socket that never opened: the poll below tells
       this.failures = opened ? 1 : this.failures + 1;
       if (this.failures >= 3) this.poll(); else this.retry(() => this.connect());
     };
@@ -60,9 +60,11 @@ export class EventStream {
   /** Long-polls until it has worked for a while, then tries the socket again. */
   async poll() {
     const until = Date.now() + 30000;
+    let wait = 0; // the first answer comes at once: it tells whether the server is there
     while (!this.stopped) {
       try {
-        const reply = await this.api.events(this.since, 20);
+        const reply = await this.api.events(this.since, wait);
+        wait = 20;
         this.failures = 0;
         this.onMode('long-poll');
         await this.deliver(reply.events);

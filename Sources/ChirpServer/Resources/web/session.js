@@ -58,7 +58,11 @@ export class UserSession {
     this.stream = new EventStream({
       api: this.api, since: since ?? await this.head(),
       apply: (event) => this.apply(event),
-      onMode: (mode) => { this.dispatch({ type: 'stream', mode }); if (mode !== 'offline') { this.outbox.flush(); this.refresh(); } },
+      onMode: (mode) => {
+        const was = this.store.state.stream;
+        this.dispatch({ type: 'stream', mode });
+        if (mode !== was && mode !== 'offline') { this.outbox.flush(); this.refresh(); } // (re)connected
+      },
       onUnauthorized: () => this.signOut(false),
     });
     this.stream.start();

@@ -21,7 +21,7 @@ export function localMessage(me, m, state) {
 
 export function initialState() {
   return {
-    me: null, banner: null, stream: 'offline',
+    me: null, banner: null, stream: 'connecting', // or 'websocket', 'long-poll', 'offline'
     conversations: {}, // peer (lowercased) → {peer: User, lastMessage, unreadCount}
     messages: {},      // peer → local messages in ascending id
     older: {},         // peer → true while older pages may exist on the server
@@ -56,7 +56,7 @@ function mergeMessages(list = [], incoming) {
 
 export function reduce(state, action) {
   switch (action.type) {
-    case 'signedIn': return { ...initialState(), me: action.me, stream: state.stream };
+    case 'signedIn': return { ...initialState(), me: action.me, stream: 'connecting' };
     case 'banner': return { ...state, banner: action.banner };
     case 'stream': // going offline replaces an older error with the unreachable notice
       return state.stream === action.mode ? state : { ...state, stream: action.mode, banner: action.mode === 'offline' ? null : state.banner };
