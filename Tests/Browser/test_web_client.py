@@ -194,7 +194,19 @@ class WebClientTests(unittest.TestCase):
         alice.fill("Password", "wrong password")
         alice.click("button", "Log in")
         alice.wait(lambda: "Wrong username or password" in alice.banner(), "the wrong-password banner")
-        alice.sign_in("alice", create=False)
+        # Keyboard only: the password field, Enter submits; Tab reaches the navigation.
+        from selenium.webdriver.common.keys import Keys
+        password = alice.find("textbox", "Password")
+        password.clear()
+        password.send_keys(PASSWORD, Keys.ENTER)
+        alice.find("button", "New message")
+        active = "return document.activeElement.getAttribute('href') || document.activeElement.tagName"
+        alice.driver.execute_script("document.querySelector('nav a').focus()")
+        alice.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(alice.driver.execute_script(active), "#/timeline")
+        alice.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        alice.find("textbox", "What's happening?")
+        alice.click("link", "Conversations")
 
     def test_02_not_allowed_then_send_live_and_read(self):
         alice, bob = self.alice, self.bob
@@ -350,6 +362,14 @@ class WebClientTests(unittest.TestCase):
         alice.wait(lambda: alice.mark_of("from the second tab") == "delivered", "the message in the first tab")
         self.assertEqual(alice.log_text().count("from the second tab"), 1)
         self.assertEqual(self.messages_between("alice", "bob").count("from the second tab"), 1)
+        # Logging out in one tab logs the other out too.
+        alice.driver.switch_to.new_window("tab")
+        alice.driver.get(self.server.url + "/#/settings")
+        alice.click("button", "Log out")
+        alice.find("button", "Log in")
+        alice.driver.close()
+        alice.driver.switch_to.window(first)
+        alice.find("button", "Log in")
 
     def test_11_ten_thousand_messages_keep_few_rows_in_the_dom(self):
         alice = self.alice
@@ -362,8 +382,6 @@ class WebClientTests(unittest.TestCase):
         self.server.send_many(token, "zed", [f"bulk {i}" for i in range(1, 9999)], first=1)
         self.server.send_many(token, "zed", ["bulk 9999"], first=9999)
         seeded = time.monotonic() - started
-        alice.click("link", "Settings")
-        alice.click("button", "Log out")
         alice.sign_in("alice", create=False)
         alice.open_conversation("zed")
         alice.wait(lambda: "bulk 9999" in alice.log_text(), "the newest message")

@@ -33,7 +33,7 @@ function show(next) {
 }
 
 function route() {
-  if (!session) return;
+  if (!session?.ready) return; // begin() routes once the session has started
   const hash = location.hash || '#/conversations';
   const peer = hash.match(/^#\/c\/(.+)$/);
   for (const link of nav.querySelectorAll('a')) {

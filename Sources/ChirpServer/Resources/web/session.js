@@ -69,6 +69,7 @@ export class UserSession {
     this.outbox.flush();
     this.onlineListener = () => this.outbox.flush();
     addEventListener('online', this.onlineListener);
+    this.ready = true;
   }
 
   /** The newest seq of the user's stream: a browser new to this user starts there (the lists
