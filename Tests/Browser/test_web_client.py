@@ -53,6 +53,7 @@ class Browser:
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          "--window-size=1000,800", "--no-proxy-server"):
             options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
         self.driver.set_script_timeout(20)
         self.url = url
@@ -348,6 +349,8 @@ class WebClientTests(unittest.TestCase):
         self.assertLessEqual(width[0], width[1], f"no horizontal scroll at 390 px: {width}")
         self.assertEqual(alice.driver.execute_script("return document.documentElement.dataset.stream"), "websocket",
                          "the event stream runs over the WebSocket under the CSP")
+        violations = [e["message"] for e in alice.driver.get_log("browser") if "Content Security Policy" in e["message"]]
+        self.assertEqual(violations, [], "nothing the page does is refused by its CSP")
 
     def test_10_a_second_tab_stays_consistent(self):
         alice = self.alice

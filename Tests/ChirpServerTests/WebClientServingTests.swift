@@ -1,3 +1,4 @@
+import NIOHTTP1
 import ChirpModels
 import Foundation
 import Testing
@@ -53,6 +54,16 @@ struct WebClientServingTests {
                 #expect(reply.status == 404, "\(path)")
                 #expect(reply.errorCode == "not_found", "\(path)")
                 #expect(!reply.text.contains("openapi:") && !reply.text.contains("PackageDescription"), "\(path)")
+            }
+        }
+    }
+
+    @Test func otherMethodsOnThePageAreRefusedWithTheEnvelope() async throws {
+        try await TestServer.run { api in
+            for (method, path) in [(HTTPMethod.POST, "/"), (.DELETE, "/web/app.js"), (.PUT, "/web/index.html")] {
+                let reply = try await api.send(method, path)
+                #expect([404, 405].contains(reply.status), "\(method) \(path)")
+                #expect(reply.errorCode != nil, "\(method) \(path)")
             }
         }
     }

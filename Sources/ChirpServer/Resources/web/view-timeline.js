@@ -28,7 +28,7 @@ export function timelineView(session) {
   function update(state) {
     if (feed.tweets === state.timeline) return;
     feed.tweets = state.timeline;
-    feed.replaceChildren(...state.timeline.map((t) => h('article', { class: 'tweet', 'aria-label': `${t.author.username}: ${t.text.slice(0, 40)}` },
+    feed.replaceChildren(...state.timeline.map((t) => h('article', { role: 'article', class: 'tweet', 'aria-label': `${t.author.username}: ${t.text.slice(0, 40)}` },
       h('p', { class: 'meta' }, h('strong', {}, t.author.displayName || t.author.username), ` @${t.author.username} · `, h('time', { datetime: t.createdAt }, time(t.createdAt))),
       h('p', { class: 'text' }, t.text))));
     if (!state.timeline.length) feed.append(h('p', { class: 'empty' }, 'Nothing here yet. Post something, or follow people.'));
