@@ -222,10 +222,11 @@ class WebClientTests(unittest.TestCase):
         alice.wait(lambda: alice.mark_of("before any follow") == "failed", "the failed mark")
         self.assertIn("can't message bob", alice.banner())
         alice.find("button", "Retry")
-        # Permission to write: they follow each other (the web client has no follow screen).
-        for user, other in (("alice", "bob"), ("bob", "alice")):
-            status, _ = self.server.api("PUT", f"/v1/users/{other}/follow", token=self.token(user))
-            self.assertEqual(status, 204)
+        # Permission to write: bob follows alice, from alice's conversation screen.
+        bob.driver.get(self.server.url + "/#/c/alice")
+        bob.click("button", "Follow")
+        bob.find("button", "Unfollow")
+        bob.click("link", "Conversations")
         alice.click("button", "Retry")
         alice.wait(lambda: alice.mark_of("before any follow") in ("sent", "delivered"), "the retried message sent")
         alice.send("hello bob")

@@ -41,6 +41,7 @@ export class ApiClient {
   logout() { return this.call('DELETE', '/v1/sessions/current'); }
   me() { return this.call('GET', '/v1/me'); }
   user(username) { return this.call('GET', `/v1/users/${seg(username)}`); }
+  follow(username, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/users/${seg(username)}/follow`); }
   followers(username) { return this.call('GET', `/v1/users/${seg(username)}/followers?limit=100`); }
   conversations() { return this.call('GET', '/v1/conversations?limit=100'); }
   messages(peer, query = '') { return this.call('GET', `/v1/conversations/${seg(peer)}/messages?limit=100${query}`); }

@@ -83,6 +83,8 @@ function signedOut() {
 }
 
 addEventListener('hashchange', route);
+// Back in a hidden tab: the screen renders again (a conversation then marks what arrived as read).
+document.addEventListener('visibilitychange', () => { if (!document.hidden) view?.update?.(store.state); });
 addEventListener('storage', (event) => { if (event.key === 'chirp.session' && !event.newValue && session) session.signOut(false, true); });
 const saved = UserSession.saved();
 if (saved) begin(saved); else signedOut();

@@ -217,6 +217,15 @@ export class UserSession {
     } catch (error) { this.fail(error); return false; }
   }
 
+  /** Whether the viewer follows `username` (null when the server cannot say now). */
+  async follows(username) {
+    try { return (await this.api.user(username)).followedByYou; } catch { return null; }
+  }
+
+  async follow(username, on) {
+    try { await this.api.follow(username, on); return true; } catch (error) { this.fail(error, { user: username }); return false; }
+  }
+
   async block(peer) {
     if (!confirm(`Block ${peer}? They can no longer message or follow you.`)) return;
     try { await this.api.block(peer); this.dispatch({ type: 'banner', banner: `You blocked ${peer}.` }); } catch (error) { this.fail(error, { user: peer }); }

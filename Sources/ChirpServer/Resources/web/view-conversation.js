@@ -39,8 +39,15 @@ export function conversationView(session, peer) {
   });
   text.addEventListener('input', () => { if (text.value.trim()) session.typing(peer); });
 
+  const follow = h('button', { type: 'button', class: 'secondary small', hidden: true, onclick: async () => {
+    const on = follow.textContent === 'Follow';
+    if (await session.follow(peer, on)) showFollow(on);
+  } });
+  const showFollow = (following) => { follow.hidden = following === null; follow.textContent = following ? 'Unfollow' : 'Follow'; };
+  session.follows(peer).then(showFollow);
+
   const el = h('section', { class: 'screen conversation' },
-    h('div', { class: 'bar' }, title,
+    h('div', { class: 'bar' }, title, follow,
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.block(peer) }, 'Block'),
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')),
     log, typing,
