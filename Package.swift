@@ -126,7 +126,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
             swiftSettings: strict
         ),
 

@@ -90,6 +90,7 @@ public enum ChirpServerApplication {
         LogRoutes(services: services).register(on: authenticated)
         SafetyRoutes(services: services).register(on: authenticated)
         OperationsRoutes(services: services).register(on: router)
+        WebClientRoutes(assets: .bundled).register(on: router)
         return router
     }
 }

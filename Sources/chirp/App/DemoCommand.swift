@@ -13,7 +13,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: AppOptions
 
+    @Flag(help: "Instead of the terminal app, print the address of the web client and run until Ctrl-C.")
+    var web = false
+
     func run() async throws {
+        if web { return try await WebDemo.run() }
         guard TerminalDevice.isInteractive else {
             throw CommandFailure("chirp demo needs a terminal: run it in one (tmux works too)")
         }

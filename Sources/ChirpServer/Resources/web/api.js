@@ -1,0 +1,66 @@
+// The HTTP API of API.md, one method per call. Every failure is an ApiError: `status` 0 and
+// code "unreachable" when the server could not be reached at all.
+
+export class ApiError extends Error {
+  constructor(status, code, message, field) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+  /** Worth trying again later with the same ids (unreachable, unavailable, rate limited). */
+  get transient() { return this.status === 0 || this.status === 503 || this.status === 429 || this.status >= 500; }
+}
+
+const seg = encodeURIComponent;
+
+export class ApiClient {
+  constructor(token = null) { this.token = token; }
+
+  async call(method, path, body) {
+    const headers = {};
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    } catch {
+      throw new ApiError(0, 'unreachable', 'The server cannot be reached.');
+    }
+    if (response.status === 204 || response.status === 202) return null;
+    const json = await response.json().catch(() => null);
+    if (!response.ok) {
+      const e = json && json.error;
+      throw new ApiError(response.status, e ? e.code : 'http_' + response.status, e ? e.message : response.statusText, e && e.field);
+    }
+    return json;
+  }
+
+  register(username, password) { return this.call('POST', '/v1/accounts', { username, password }); }
+  login(username, password) { return this.call('POST', '/v1/sessions', { username, password }); }
+  logout() { return this.call('DELETE', '/v1/sessions/current'); }
+  me() { return this.call('GET', '/v1/me'); }
+  user(username) { return this.call('GET', `/v1/users/${seg(username)}`); }
+  follow(username, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/users/${seg(username)}/follow`); }
+  followers(username) { return this.call('GET', `/v1/users/${seg(username)}/followers?limit=100`); }
+  conversations() { return this.call('GET', '/v1/conversations?limit=100'); }
+  messages(peer, query = '') { return this.call('GET', `/v1/conversations/${seg(peer)}/messages?limit=100${query}`); }
+  send(peer, clientMessageId, text) { return this.call('PUT', `/v1/conversations/${seg(peer)}/messages/${seg(clientMessageId)}`, { text }); }
+  markRead(peer, upTo) { return this.call('POST', `/v1/conversations/${seg(peer)}/read`, { upTo }); }
+  typing(peer) { return this.call('POST', `/v1/conversations/${seg(peer)}/typing`); }
+  timeline() { return this.call('GET', '/v1/timeline?limit=50'); }
+  tweet(clientTweetId, text) { return this.call('PUT', `/v1/tweets/${seg(clientTweetId)}`, { text }); }
+  events(since, wait) { return this.call('GET', `/v1/events?since=${since}&limit=100&wait=${wait}`); }
+  block(username) { return this.call('PUT', `/v1/users/${seg(username)}/block`); }
+  report(username, messageId, reason) { return this.call('POST', '/v1/reports', { username, messageId, reason }); }
+  sessions() { return this.call('GET', '/v1/sessions'); }
+  endSession(id) { return this.call('DELETE', `/v1/sessions/${seg(id)}`); }
+  changePassword(currentPassword, newPassword) { return this.call('PUT', '/v1/me/password', { currentPassword, newPassword }); }
+  deleteAccount(password) { return this.call('DELETE', '/v1/me', { password }); }
+}
+
+/** A fresh client id (1–64 of [A-Za-z0-9_-]); works outside secure contexts too. */
+export function newClientId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}

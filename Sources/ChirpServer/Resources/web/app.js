@@ -1,0 +1,90 @@
+// Starts the client: restores the saved session, routes by the URL's hash to one screen at a
+// time, renders it from the store on every change, and shows the banner.
+import { h } from './dom.js';
+import { Store } from './store.js';
+import { UserSession } from './session.js';
+import { explain, UNREACHABLE } from './errors.js';
+import { applyTheme } from './theme.js';
+import { loginView } from './view-login.js';
+import { conversationsView } from './view-conversations.js';
+import { conversationView } from './view-conversation.js';
+import { newMessageView } from './view-new-message.js';
+import { timelineView } from './view-timeline.js';
+import { settingsView } from './view-settings.js';
+
+applyTheme();
+const store = new Store();
+const main = document.getElementById('main');
+const nav = document.getElementById('nav');
+const banner = document.getElementById('banner');
+const bannerText = document.getElementById('banner-text');
+let session = null;
+let view = null;
+let loginMessage = null;
+
+document.getElementById('banner-dismiss').addEventListener('click', () => store.dispatch({ type: 'banner', banner: null }));
+const navigate = (hash) => { if (location.hash === hash) route(); else location.hash = hash; };
+
+function show(next) {
+  view = next;
+  main.replaceChildren(next.el);
+  next.update?.(store.state);
+  (next.focus ? next.focus() : next.el.querySelector('h1')?.focus());
+}
+
+function route() {
+  if (!session?.ready) return; // begin() routes once the session has started
+  const hash = location.hash || '#/conversations';
+  const peer = hash.match(/^#\/c\/(.+)$/);
+  for (const link of nav.querySelectorAll('a')) {
+    const current = hash === link.getAttribute('href') || (peer && link.getAttribute('href') === '#/conversations');
+    if (current) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
+  }
+  if (peer) show(conversationView(session, decodeURIComponent(peer[1]).toLowerCase()));
+  else if (hash === '#/new') show(newMessageView(session, navigate));
+  else if (hash === '#/timeline') show(timelineView(session));
+  else if (hash === '#/settings') show(settingsView(session));
+  else show(conversationsView(navigate));
+}
+
+function render(state) {
+  const text = state.banner || (session && state.stream === 'offline' ? UNREACHABLE : null);
+  banner.hidden = !text;
+  bannerText.textContent = text || '';
+  document.documentElement.dataset.stream = state.stream;
+  view?.update?.(state);
+}
+store.subscribe(render);
+
+async function begin(saved) {
+  session = new UserSession(saved, store, (message) => { session = null; loginMessage = message; signedOut(); });
+  nav.hidden = false;
+  await session.start();
+  route();
+}
+
+function signedOut() {
+  nav.hidden = true;
+  store.dispatch({ type: 'signedIn', me: null });
+  store.dispatch({ type: 'stream', mode: 'offline' });
+  store.dispatch({ type: 'banner', banner: loginMessage });
+  history.replaceState(null, '', '/');
+  show(loginView({ onSignIn: async (username, password, create) => {
+    if (!username || !password) { store.dispatch({ type: 'banner', banner: 'Enter a username and a password.' }); return; }
+    try {
+      const saved = await UserSession.signIn(username, password, create);
+      store.dispatch({ type: 'banner', banner: null });
+      location.hash = '#/conversations';
+      await begin(saved);
+    } catch (error) {
+      store.dispatch({ type: 'banner', banner: explain(error) });
+    }
+  } }));
+}
+
+addEventListener('hashchange', route);
+// Back in a hidden tab: the screen renders again (a conversation then marks what arrived as read).
+document.addEventListener('visibilitychange', () => { if (!document.hidden) view?.update?.(store.state); });
+addEventListener('storage', (event) => { if (event.key === 'chirp.session' && !event.newValue && session) session.signOut(false, true); });
+const saved = UserSession.saved();
+if (saved) begin(saved); else signedOut();

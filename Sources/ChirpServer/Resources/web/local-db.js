@@ -1,0 +1,44 @@
+// One user's data in this browser: an IndexedDB database per user ("chirp-<username>") with
+// the messages seen, the outbox (unsent messages, keyed by their client message id) and small
+// values (last applied event seq, conversations, timeline). The session's only writer.
+
+const VERSION = 1;
+const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+
+export class LocalDB {
+  static name(username) { return `chirp-${username.toLowerCase()}`; }
+
+  static async open(username) {
+    const open = indexedDB.open(LocalDB.name(username), VERSION);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      db.createObjectStore('messages', { keyPath: 'key' }).createIndex('peer', 'peer');
+      db.createObjectStore('outbox', { keyPath: 'clientMessageId' });
+      db.createObjectStore('values');
+    };
+    return new LocalDB(await request(open));
+  }
+
+  /** Deletes everything stored for `username` in this browser. */
+  static async wipe(username) {
+    const r = indexedDB.deleteDatabase(LocalDB.name(username));
+    await new Promise((resolve) => { r.onsuccess = r.onerror = r.onblocked = () => resolve(); });
+  }
+
+  constructor(db) { this.db = db; }
+  close() { this.db.close(); }
+
+  async run(stores, mode, body) {
+    const tx = this.db.transaction(stores, mode);
+    const result = body(tx);
+    await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = tx.onabort = () => reject(tx.error); });
+    return result instanceof IDBRequest ? result.result : result;
+  }
+
+  get(store, key) { return this.run(store, 'readonly', (tx) => tx.objectStore(store).get(key)); }
+  all(store) { return this.run(store, 'readonly', (tx) => tx.objectStore(store).getAll()); }
+  put(store, value, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).put(value, key); }); }
+  delete(store, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).delete(key); }); }
+  putMany(store, values) { return this.run(store, 'readwrite', (tx) => { const s = tx.objectStore(store); for (const v of values) s.put(v); }); }
+  messagesWith(peer) { return this.run('messages', 'readonly', (tx) => tx.objectStore('messages').index('peer').getAll(peer)); }
+}

@@ -1,0 +1,79 @@
+// A virtual list for a conversation's log: only the rows in or near the viewport are in the
+// DOM (a 10,000-message conversation keeps a few dozen nodes). Row heights are measured once
+// rendered and estimated before; two spacers stand for the rows outside the window.
+
+const ESTIMATE = 60;
+const OVERSCAN = 600;
+
+export class MessageList {
+  constructor(el, renderRow, onNearTop) {
+    Object.assign(this, { el, renderRow, onNearTop });
+    this.rows = [];
+    this.heights = new Map();
+    this.top = document.createElement('div');
+    this.bottom = document.createElement('div');
+    this.window = document.createElement('div');
+    el.append(this.top, this.window, this.bottom);
+    el.addEventListener('scroll', () => this.schedule(true));
+    new ResizeObserver(() => this.schedule(false)).observe(el);
+  }
+
+  height(row) { return this.heights.get(row.key) ?? ESTIMATE; }
+  atBottom() { return this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40; }
+
+  /** Replaces the rows; keeps the view at the bottom if it was, or on the same rows. */
+  set(rows) {
+    const stick = this.rows.length === 0 || this.atBottom();
+    const firstKey = this.rows[0]?.key;
+    const prepended = firstKey && rows[0]?.key !== firstKey ? rows.findIndex((r) => r.key === firstKey) : -1;
+    let shift = 0;
+    for (let i = 0; i < prepended; i++) shift += this.height(rows[i]);
+    this.rows = rows;
+    this.render();
+    if (stick) this.el.scrollTop = this.el.scrollHeight;
+    else if (shift) this.el.scrollTop += shift;
+    this.render();
+    if (stick) this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  /** Renders on the next frame; after the user scrolled near the top, asks for older rows. */
+  schedule(scrolled) {
+    this.scrolled ||= scrolled;
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      const stick = !this.scrolled && this.atBottom();
+      this.render();
+      if (stick) this.el.scrollTop = this.el.scrollHeight;
+      if (this.scrolled && this.el.scrollTop < 300 && this.rows.length) this.onNearTop();
+      this.scrolled = false;
+    });
+  }
+
+  render() {
+    const { scrollTop, clientHeight } = this.el;
+    let offset = 0, first = 0;
+    while (first < this.rows.length && offset + this.height(this.rows[first]) < scrollTop - OVERSCAN) offset += this.height(this.rows[first++]);
+    let last = first, end = offset;
+    while (last < this.rows.length && end < scrollTop + clientHeight + OVERSCAN) end += this.height(this.rows[last++]);
+    let rest = 0;
+    for (let i = last; i < this.rows.length; i++) rest += this.height(this.rows[i]);
+    this.top.style.height = `${offset}px`;
+    this.bottom.style.height = `${rest}px`;
+    const cache = new Map();
+    const nodes = this.rows.slice(first, last).map((row) => {
+      const known = this.nodes?.get(row.key);
+      const node = known && known.row === row ? known.node : this.renderRow(row);
+      node.dataset.key = row.key;
+      cache.set(row.key, { row, node });
+      return node;
+    });
+    const current = this.window.children;
+    if (nodes.length !== current.length || nodes.some((n, i) => current[i] !== n)) this.window.replaceChildren(...nodes);
+    this.nodes = cache;
+    for (const node of this.window.children) {
+      const h = node.getBoundingClientRect().height;
+      if (h) this.heights.set(node.dataset.key, h);
+    }
+  }
+}

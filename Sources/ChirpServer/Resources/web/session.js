@@ -1,0 +1,254 @@
+// The one façade the views use, as UserSession is on the Swift side: it owns the API client,
+// the local database (the only writer of it), the outbox and the event stream, and turns
+// their results into store actions. A BroadcastChannel keeps other tabs of the same user in
+// step (they re-read the outbox; every apply is idempotent).
+import { ApiClient, ApiError, newClientId } from './api.js';
+import { LocalDB } from './local-db.js';
+import { Outbox } from './outbox.js';
+import { EventStream } from './event-stream.js';
+import { localMessage } from './store.js';
+import { explain } from './errors.js';
+
+const SAVED = 'chirp.session';
+export const MAX_MESSAGE = 10000;
+export const MAX_TWEET = 280;
+
+export class UserSession {
+  /** The session saved in this browser, or null. */
+  static saved() { try { return JSON.parse(localStorage.getItem(SAVED)); } catch { return null; } }
+
+  /** Logs in (or creates the account) and saves the token in this browser. */
+  static async signIn(username, password, create) {
+    const api = new ApiClient();
+    const reply = create ? await api.register(username, password) : await api.login(username, password);
+    const saved = { username: reply.user.username, token: reply.token };
+    localStorage.setItem(SAVED, JSON.stringify(saved));
+    return saved;
+  }
+
+  constructor(saved, store, onSignedOut) {
+    this.username = saved.username;
+    this.api = new ApiClient(saved.token);
+    this.store = store;
+    this.onSignedOut = onSignedOut;
+    this.typingSent = 0;
+  }
+
+  get me() { return this.username; }
+  dispatch(action) { if (!this.ended) this.store.dispatch(action); }
+  fail(error, context) { this.dispatch({ type: 'banner', banner: explain(error, context) }); }
+
+  async start() {
+    this.db = await LocalDB.open(this.username);
+    const [me, since, conversations, followers, timeline] = await Promise.all(
+      ['me', 'lastSeq', 'conversations', 'followers', 'timeline'].map((k) => this.db.get('values', k)));
+    this.dispatch({ type: 'signedIn', me: me || { username: this.username } });
+    if (conversations) this.dispatch({ type: 'conversations', items: conversations });
+    if (followers) this.dispatch({ type: 'followers', items: followers });
+    if (timeline) this.dispatch({ type: 'timeline', items: timeline });
+    await this.reloadOutbox();
+    this.channel = new BroadcastChannel(LocalDB.name(this.username));
+    this.channel.onmessage = ({ data }) => this.heard(data);
+    this.outbox = new Outbox({
+      api: this.api, db: this.db,
+      onSent: (m) => { this.broadcast({ kind: 'message', message: m }); return this.storeMessages([localMessage(this.me, m, 'sent')]); },
+      onChange: () => { this.broadcast({ kind: 'outbox' }); return this.reloadOutbox(); },
+      onRefused: (error, item) => this.fail(error, { peer: item.peer }),
+    });
+    this.stream = new EventStream({
+      api: this.api, since: since ?? await this.head(),
+      apply: (event) => this.apply(event),
+      onMode: (mode) => {
+        const was = this.store.state.stream;
+        this.dispatch({ type: 'stream', mode });
+        if (mode !== was && mode !== 'offline') { this.outbox.flush(); this.refresh(); } // (re)connected
+      },
+      onUnauthorized: () => this.signOut(false),
+    });
+    this.stream.start();
+    this.outbox.flush();
+    this.onlineListener = () => this.outbox.flush();
+    addEventListener('online', this.onlineListener);
+    this.ready = true;
+  }
+
+  /** The newest seq of the user's stream: a browser new to this user starts there (the lists
+   * come from `refresh`) instead of replaying the whole history. */
+  async head() {
+    try { return (await this.api.events(Number.MAX_SAFE_INTEGER, 0)).lastSeq; } catch { return 0; }
+  }
+
+  broadcast(data) { try { this.channel.postMessage(data); } catch { /* closed */ } }
+
+  heard(data) {
+    if (data.kind === 'outbox') this.reloadOutbox();
+    else if (data.kind === 'message') this.storeMessages([localMessage(this.me, data.message, 'sent')]);
+    else if (data.kind === 'read') this.dispatch({ type: 'unread', peer: data.peer });
+    else if (data.kind === 'logout') this.signOut(false, true);
+  }
+
+  async reloadOutbox() { this.dispatch({ type: 'outbox', items: await this.db.all('outbox') }); }
+
+  async storeMessages(messages, extra = {}) {
+    await this.db.putMany('messages', messages);
+    this.dispatch({ type: 'messages', messages, ...extra });
+  }
+
+  /** Re-reads the lists the stream does not carry in full (after a (re)connect). */
+  async refresh() {
+    try {
+      const [me, conversations, followers] = await Promise.all([this.api.me(), this.api.conversations(), this.api.followers(this.me)]);
+      await Promise.all([this.db.put('values', me, 'me'), this.db.put('values', conversations.items, 'conversations'), this.db.put('values', followers.items, 'followers')]);
+      this.dispatch({ type: 'conversations', items: conversations.items });
+      this.dispatch({ type: 'followers', items: followers.items });
+    } catch (error) {
+      if (error.status === 401) this.signOut(false);
+    }
+  }
+
+  /** Applies a batch of the stream's events (idempotent) and remembers the last seq. */
+  async apply(events) {
+    const created = events.filter((e) => e.type === 'message.created').map((e) => localMessage(this.me, e.data, 'delivered'));
+    if (created.length) await this.storeMessages(created, { live: true });
+    for (const { type, data } of events) {
+      switch (type) {
+        case 'message.read': {
+          const peer = data.reader.toLowerCase();
+          const mine = (await this.db.messagesWith(peer)).filter((m) => m.state !== 'received' && m.id && BigInt(m.id) <= BigInt(data.upTo));
+          await this.db.putMany('messages', mine.map((m) => ({ ...m, state: 'read' })));
+          this.dispatch({ type: 'read', peer, upTo: data.upTo });
+          break;
+        }
+        case 'typing': {
+          const peer = data.from.toLowerCase();
+          const until = Date.now() + 5000;
+          this.dispatch({ type: 'typing', peer, until });
+          setTimeout(() => { if (this.store.state.typing[peer] === until) this.dispatch({ type: 'typing', peer, until: 0 }); }, 5100);
+          break;
+        }
+        case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
+        case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
+        default: break;
+      }
+    }
+    const last = events.reduce((seq, e) => (e.seq != null && e.seq > seq ? e.seq : seq), 0);
+    if (last) await this.db.put('values', last, 'lastSeq');
+  }
+
+  /** Shows what this browser has for `peer`, then the newest page from the server. */
+  async openConversation(peer) {
+    const local = await this.db.messagesWith(peer);
+    if (local.length) this.dispatch({ type: 'messages', messages: local });
+    try {
+      const page = await this.api.messages(peer);
+      await this.storeMessages(page.items.map((m) => localMessage(this.me, m, 'delivered')), { peer, older: page.items.length >= 100 });
+      this.markRead(peer);
+    } catch (error) {
+      this.fail(error, { user: peer });
+    }
+  }
+
+  /** Loads the page just older than the oldest message shown; false when there is none. */
+  async loadOlder(peer) {
+    const list = this.store.state.messages[peer] || [];
+    if (!list.length || this.store.state.older[peer] === false) return false;
+    try {
+      const page = await this.api.messages(peer, `&before=${list[0].id}`);
+      await this.storeMessages(page.items.map((m) => localMessage(this.me, m, 'delivered')), { peer, older: page.items.length >= 100 });
+      return page.items.length > 0;
+    } catch (error) { this.fail(error, { peer }); return false; }
+  }
+
+  async markRead(peer) {
+    const list = this.store.state.messages[peer] || [];
+    const last = [...list].reverse().find((m) => m.state === 'received');
+    const c = this.store.state.conversations[peer];
+    if (!last || document.hidden || (c && c.unreadCount === 0 && this.readUpTo?.[peer] === last.id)) return;
+    (this.readUpTo ||= {})[peer] = last.id;
+    this.dispatch({ type: 'unread', peer });
+    this.broadcast({ kind: 'read', peer });
+    try { await this.api.markRead(peer, last.id); } catch { delete this.readUpTo[peer]; }
+  }
+
+  /** Queues a message; false (with the banner) when it cannot be sent as it is. */
+  async send(peer, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    if ([...trimmed].length > MAX_MESSAGE) {
+      this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_MESSAGE });
+      return false;
+    }
+    await this.outbox.add(peer.toLowerCase(), newClientId(), trimmed);
+    return true;
+  }
+
+  retry(clientMessageId) { return this.outbox.retry(clientMessageId); }
+
+  /** Starts a conversation: checks that the user exists (when the server can say). */
+  async userExists(username) {
+    try { await this.api.user(username); return true; } catch (error) {
+      if (error.status === 404) { this.fail(error, { user: username }); return false; }
+      return true;
+    }
+  }
+
+  typing(peer) {
+    if (Date.now() - this.typingSent < 3000) return;
+    this.typingSent = Date.now();
+    this.api.typing(peer).catch(() => {});
+  }
+
+  async refreshTimeline() {
+    try {
+      const page = await this.api.timeline();
+      await this.db.put('values', page.items, 'timeline');
+      this.dispatch({ type: 'timeline', items: page.items });
+      return true;
+    } catch (error) { this.fail(error); return false; }
+  }
+
+  async postTweet(text) {
+    const trimmed = text.trim();
+    if ([...trimmed].length > MAX_TWEET) { this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_TWEET }); return false; }
+    try {
+      const tweet = await this.api.tweet(newClientId(), trimmed);
+      this.dispatch({ type: 'tweet', tweet });
+      return true;
+    } catch (error) { this.fail(error); return false; }
+  }
+
+  /** Whether the viewer follows `username` (null when the server cannot say now). */
+  async follows(username) {
+    try { return (await this.api.user(username)).followedByYou; } catch { return null; }
+  }
+
+  async follow(username, on) {
+    try { await this.api.follow(username, on); return true; } catch (error) { this.fail(error, { user: username }); return false; }
+  }
+
+  async block(peer) {
+    if (!confirm(`Block ${peer}? They can no longer message or follow you.`)) return;
+    try { await this.api.block(peer); this.dispatch({ type: 'banner', banner: `You blocked ${peer}.` }); } catch (error) { this.fail(error, { user: peer }); }
+  }
+
+  async report(peer) {
+    if (!confirm(`Report ${peer} to the server's operators?`)) return;
+    try { await this.api.report(peer, undefined, 'abuse'); this.dispatch({ type: 'banner', banner: `Thank you: your report about ${peer} was sent.` }); } catch (error) { this.fail(error, { user: peer }); }
+  }
+
+  /** Ends the session: on the server (when `remote`), and this user's data in this browser. */
+  async signOut(remote = true, heard = false) {
+    if (this.ended) return;
+    this.ended = true;
+    if (remote) await this.api.logout().catch(() => {});
+    this.stream?.stop();
+    removeEventListener('online', this.onlineListener);
+    if (!heard) this.broadcast({ kind: 'logout' });
+    this.channel?.close();
+    this.db?.close();
+    await LocalDB.wipe(this.username);
+    const saved = UserSession.saved();
+    if (saved && saved.username === this.username) localStorage.removeItem(SAVED);
+    this.onSignedOut(remote || heard ? null : 'Your session has ended. Log in again.');
+  }
+}

@@ -1,0 +1,115 @@
+// The client's state and the one way it changes: `dispatch(action)` runs the reducer, then
+// every subscriber renders from the new state. Every action is idempotent (applying an event
+// or a page twice leaves the same state), as in the Swift kit's ChirpStore.
+
+/** Where an outgoing message stands; it only ever moves forward (failed → sending by retry). */
+const RANK = { failed: 0, sending: 1, sent: 2, delivered: 3, read: 4, received: 5 };
+export const advanced = (old, next) => (!old || (old === 'failed' && next === 'sending') || RANK[next] > RANK[old] ? next : old);
+
+export const byId = (a, b) => (a.id === b.id ? 0 : a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+
+/** The local form of an API Message as `me` sees it. */
+export function localMessage(me, m, state) {
+  const mine = m.sender.toLowerCase() === me.toLowerCase();
+  return {
+    key: `${m.sender.toLowerCase()}/${m.clientMessageId}`, peer: (mine ? m.recipient : m.sender).toLowerCase(),
+    id: m.id, clientMessageId: m.clientMessageId, sender: m.sender, recipient: m.recipient,
+    text: m.text, createdAt: m.createdAt,
+    state: mine ? (m.readByRecipient ? 'read' : state) : 'received',
+  };
+}
+
+export function initialState() {
+  return {
+    me: null, banner: null, stream: 'connecting', // or 'websocket', 'long-poll', 'offline'
+    conversations: {}, // peer (lowercased) → {peer: User, lastMessage, unreadCount}
+    messages: {},      // peer → local messages in ascending id
+    older: {},         // peer → true while older pages may exist on the server
+    outbox: {},        // clientMessageId → {clientMessageId, peer, text, createdAt, failed, error}
+    followers: [], timeline: [], typing: {},
+  };
+}
+
+function mergeMessages(list = [], incoming) {
+  // The usual case, live messages newer than all shown: no index, no sort.
+  const newer = incoming.every((m, i) => byId(i ? incoming[i - 1] : list[list.length - 1] || { id: '' }, m) < 0);
+  if (newer) return list.concat(incoming);
+  const index = new Map(list.map((m, i) => [m.key, i]));
+  let out = list;
+  let sorted = true;
+  for (const m of incoming) {
+    const at = index.get(m.key);
+    if (at === undefined) {
+      if (out === list) out = list.slice();
+      if (out.length && byId(out[out.length - 1], m) > 0) sorted = false;
+      index.set(m.key, out.length);
+      out.push(m);
+      continue;
+    }
+    const old = out[at];
+    const state = advanced(old.state, m.state);
+    if (state !== old.state || old.text !== m.text) { if (out === list) out = list.slice(); out[at] = { ...old, ...m, state }; }
+  }
+  if (!sorted) out.sort(byId);
+  return out;
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case 'signedIn': return { ...initialState(), me: action.me, stream: 'connecting' };
+    case 'banner': return { ...state, banner: action.banner };
+    case 'stream': // going offline replaces an older error with the unreachable notice
+      return state.stream === action.mode ? state : { ...state, stream: action.mode, banner: action.mode === 'offline' ? null : state.banner };
+    case 'messages': {
+      const byPeer = {};
+      for (const m of action.messages) (byPeer[m.peer] ||= []).push(m);
+      const messages = { ...state.messages };
+      const conversations = { ...state.conversations };
+      for (const [peer, list] of Object.entries(byPeer)) {
+        messages[peer] = mergeMessages(messages[peer], list);
+        const last = messages[peer][messages[peer].length - 1];
+        const c = conversations[peer];
+        const newIncoming = action.live ? list.filter((m) => m.state === 'received' && !(state.messages[peer] || []).some((o) => o.key === m.key)).length : 0;
+        const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
+        conversations[peer] = { peer: peerUser, lastMessage: last, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
+      }
+      const older = action.older === undefined ? state.older : { ...state.older, [action.peer]: action.older };
+      return { ...state, messages, conversations, older };
+    }
+    case 'read': { // my messages to `peer` up to `upTo` were read
+      const list = state.messages[action.peer];
+      if (!list) return state;
+      const n = BigInt(action.upTo);
+      const next = list.map((m) => (m.state !== 'received' && m.id && BigInt(m.id) <= n && m.state !== 'read' ? { ...m, state: 'read' } : m));
+      return { ...state, messages: { ...state.messages, [action.peer]: next } };
+    }
+    case 'conversations': {
+      const conversations = { ...state.conversations };
+      for (const c of action.items) conversations[c.peer.username.toLowerCase()] = { ...c, lastMessage: localMessage(state.me.username, c.lastMessage, 'delivered') };
+      return { ...state, conversations };
+    }
+    case 'unread': {
+      const c = state.conversations[action.peer];
+      return c && c.unreadCount !== 0 ? { ...state, conversations: { ...state.conversations, [action.peer]: { ...c, unreadCount: 0 } } } : state;
+    }
+    case 'outbox': return { ...state, outbox: Object.fromEntries(action.items.map((i) => [i.clientMessageId, i])) };
+    case 'followers': return { ...state, followers: action.items };
+    case 'follower': return state.followers.some((u) => u.username === action.user.username) ? state : { ...state, followers: [action.user, ...state.followers] };
+    case 'timeline': return { ...state, timeline: action.items };
+    case 'tweet': return state.timeline.some((t) => t.id === action.tweet.id) ? state : { ...state, timeline: [action.tweet, ...state.timeline] };
+    case 'typing': return { ...state, typing: { ...state.typing, [action.peer]: action.until } };
+    default: return state;
+  }
+}
+
+/** Holds the state; views subscribe and render. */
+export class Store {
+  constructor() { this.state = initialState(); this.listeners = new Set(); }
+  dispatch(action) {
+    const next = reduce(this.state, action);
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of this.listeners) listener(next);
+  }
+  subscribe(listener) { this.listeners.add(listener); return () => this.listeners.delete(listener); }
+}

@@ -1,0 +1,45 @@
+// Settings: the theme, log out, and the account's sessions, password and deletion.
+import { h, field } from './dom.js';
+import { THEMES, currentTheme, applyTheme } from './theme.js';
+
+export function settingsView(session) {
+  const themes = h('fieldset', {}, h('legend', {}, 'Theme'),
+    ...THEMES.map(([value, label]) => h('label', { class: 'choice' },
+      h('input', { type: 'radio', name: 'theme', value, checked: currentTheme() === value, onchange: () => applyTheme(value) }), ` ${label}`)));
+  const sessions = h('ul', { class: 'list', 'aria-label': 'Sessions' });
+  const current = h('input', { type: 'password', autocomplete: 'current-password' });
+  const next = h('input', { type: 'password', autocomplete: 'new-password', minlength: 8 });
+  const confirmPassword = h('input', { type: 'password', autocomplete: 'current-password' });
+
+  async function loadSessions() {
+    try {
+      const reply = await session.api.sessions();
+      sessions.replaceChildren(...reply.items.map((s) => h('li', { class: 'row' },
+        h('span', {}, `${s.userAgent || 'Unknown device'}, since ${new Date(s.createdAt).toLocaleString()}${s.current ? ' (this one)' : ''}`),
+        s.current ? null : h('button', { type: 'button', class: 'secondary small', onclick: async () => {
+          try { await session.api.endSession(s.id); loadSessions(); } catch (error) { session.fail(error); }
+        } }, 'End session'))));
+    } catch (error) { session.fail(error); }
+  }
+
+  const el = h('section', { class: 'screen' },
+    h('h1', { tabindex: -1 }, 'Settings'), themes,
+    h('button', { type: 'button', onclick: () => session.signOut() }, 'Log out'),
+    h('h2', {}, 'Sessions'), sessions,
+    h('form', { class: 'card', onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        await session.api.changePassword(current.value, next.value);
+        current.value = next.value = '';
+        session.dispatch({ type: 'banner', banner: 'Password changed; your other sessions have ended.' });
+        loadSessions();
+      } catch (error) { session.fail(error); }
+    } }, h('h2', {}, 'Change password'), field('Current password', current), field('New password', next), h('button', { type: 'submit' }, 'Change password')),
+    h('form', { class: 'card danger', onsubmit: async (event) => {
+      event.preventDefault();
+      if (!confirm('Delete your account for good?')) return;
+      try { await session.api.deleteAccount(confirmPassword.value); session.signOut(false, true); } catch (error) { session.fail(error); }
+    } }, h('h2', {}, 'Delete account'), field('Password to confirm', confirmPassword), h('button', { type: 'submit' }, 'Delete account')));
+  loadSessions();
+  return { el, update() {}, focus: () => themes.querySelector(':checked')?.focus() };
+}
