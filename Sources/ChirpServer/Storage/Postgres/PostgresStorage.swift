@@ -21,6 +21,8 @@ final class PostgresStorage: ChirpStorage {
     let logger: Logger
     /// Names this instance in its notifications, so it can skip its own.
     let instanceId = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    /// Concurrent sends gathered into one transaction each (group commit).
+    let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>()
 
     /// Connects, applies pending migrations on a connection of its own, and prepares a pool of
     /// `settings.poolSize` connections. The pool serves nothing until `client.run()` is running.
