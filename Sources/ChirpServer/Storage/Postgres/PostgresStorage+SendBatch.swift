@@ -37,7 +37,7 @@ extension PostgresStorage {
                 }
             } catch let error as PSQLError where Self.isRetryable(error) && attempt < 5 {
                 try? await Task.sleep(for: .milliseconds(attempt * 5))
-            } catch let error as PSQLError where sends.count > 1 && !(translate(error) is StorageError) {
+            } catch let error as PSQLError where sends.count > 1 && !isUnavailable(error) {
                 // One statement failed for one send's values: find it by sending each alone.
                 var results: [Result<WriteOutcome<Message>, any Error>] = []
                 for send in sends {
@@ -48,6 +48,13 @@ extension PostgresStorage {
                 return Array(repeating: .failure(translate(error)), count: sends.count)
             }
         }
+    }
+
+    /// Whether `error` means the database cannot serve (every send of the batch fails with it)
+    /// rather than that a statement failed on some send's values.
+    private func isUnavailable(_ error: PSQLError) -> Bool {
+        if case .unavailable = translate(error) as? StorageError { return true }
+        return false
     }
 
     /// The batch's work inside its transaction.
