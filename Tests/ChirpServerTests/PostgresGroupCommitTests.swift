@@ -116,7 +116,7 @@ struct PostgresGroupCommitTests {
         for _ in 0..<count { instances.append(try await PostgresStorage.open(settings: settings, logger: Logger(label: "chirp.test"))) }
         let opened = instances
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for storage in opened { group.addTask { await storage.client.run() } }
+            for storage in opened { group.addTask { await storage.run() } }
             defer { group.cancelAll() }
             try await body(opened)
         }

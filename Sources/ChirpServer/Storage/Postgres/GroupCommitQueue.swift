@@ -25,11 +25,17 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
 
     private let maxBatch: Int
     private let maxConcurrent: Int
+    private let deadline: Duration
     private let state = Mutex(State())
 
-    init(maxBatch: Int = 256, maxConcurrent: Int = 1) {
+    /// A batch not written within `deadline` fails as `StorageError.unavailable` (its outcome is
+    /// unknown, and a retry with the same ids finds out): a connection that died under a
+    /// query can leave postgres-nio waiting for ever (seen when a primary was killed during
+    /// a synchronous commit), and one stuck batch would hold every later one.
+    init(maxBatch: Int = 256, maxConcurrent: Int = 1, deadline: Duration = .seconds(5)) {
         self.maxBatch = maxBatch
         self.maxConcurrent = maxConcurrent
+        self.deadline = deadline
     }
 
     /// Queues `item` for the next batch and returns its result once that batch has been written.
@@ -49,7 +55,26 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
     /// The most items one batch held, and how many batches ran (for tests and figures).
     var statistics: (largestBatch: Int, batches: Int) { state.withLock { ($0.largestBatch, $0.batches) } }
 
-    private func drain(_ run: Run) async {
+    /// `run(items)`, or failures for all once `deadline` passed first (the run is cancelled
+    /// and left to end whenever it does).
+    private func runWithDeadline(_ run: @escaping Run, _ items: [Item]) async -> [Result<Output, any Error>] {
+        let race = FirstAnswer<[Result<Output, any Error>]>()
+        let deadline = deadline
+        return await withCheckedContinuation { continuation in
+            race.wait(continuation)
+            let work = Task {
+                race.answer(await run(items))
+            }
+            race.timer = Task {
+                try? await Task.sleep(for: deadline)
+                guard !Task.isCancelled else { return }
+                let failure = StorageError.unavailable(cause: "the database did not answer within \(deadline)")
+                if race.answer(Array(repeating: .failure(failure), count: items.count)) { work.cancel() }
+            }
+        }
+    }
+
+    private func drain(_ run: @escaping Run) async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
                 guard !state.pending.isEmpty else {
@@ -63,11 +88,38 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let results = await run(batch.map(\.item))
+            let results = await runWithDeadline(run, batch.map(\.item))
             for (index, waiting) in batch.enumerated() {
                 waiting.continuation.resume(
                     with: index < results.count ? results[index] : .failure(StorageError.inconsistent("a batch returned too few results")))
             }
         }
+    }
+}
+
+/// Resumes a waiter with whichever answer comes first (the work's or the timer's).
+private final class FirstAnswer<Value: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+
+    func wait(_ continuation: CheckedContinuation<Value, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// The timer, cancelled when the answer comes.
+    var timer: Task<Void, Never>? {
+        get { state.withLock { $0.timer } }
+        set { state.withLock { $0.timer = newValue } }
+    }
+
+    /// Resumes the waiter unless an answer came before; says whether this one was first.
+    @discardableResult
+    func answer(_ value: Value) -> Bool {
+        let (continuation, timer) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.timer)
+        }
+        timer?.cancel()
+        continuation?.resume(returning: value)
+        return continuation != nil
     }
 }
