@@ -28,6 +28,8 @@ final class PostgresStorage: ChirpStorage, Service {
     private let current: Mutex<(client: PostgresClient, endpoint: Int)>
     /// Whether a look for a new primary is under way.
     private let lookingForPrimary = Mutex(false)
+    /// The task running the current pool.
+    private let runningPool = Mutex<Task<Void, Never>?>(nil)
     /// Tells `run()` that the pool was replaced.
     private let replaced = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
@@ -82,17 +84,23 @@ final class PostgresStorage: ChirpStorage, Service {
     /// Runs the pool until cancelled; after a failover, the new primary's pool. The old pool
     /// is stopped without waiting for it (it fails the requests it still holds), so the new one
     /// serves at once.
+    /// Ends on cancellation or graceful shutdown (as `PostgresClient.run()` does).
     func run() async {
         let first = client
-        var running = Task { await first.run() }
-        for await _ in replaced.stream {
-            running.cancel()
-            let pool = client
-            running = Task { await pool.run() }
+        runningPool.withLock { $0 = Task { await first.run() } }
+        await cancelWhenGracefulShutdown { [replaced] in
+            for await _ in replaced.stream {
+                let pool = self.client
+                self.runningPool.withLock {
+                    $0?.cancel()
+                    $0 = Task { await pool.run() }
+                }
+            }
         }
         // Cancelled: stop the pool and wait for it.
-        running.cancel()
-        await running.value
+        let last = runningPool.withLock { $0 }
+        last?.cancel()
+        await last?.value
     }
 
     /// After the database failed (with several hosts in the URL): finds the host that now
