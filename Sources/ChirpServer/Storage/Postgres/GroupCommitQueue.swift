@@ -3,8 +3,10 @@ import Synchronization
 /// Group commit for PostgreSQL: requests that arrive while a batch is being written wait in a
 /// queue, then all go to the next batch, which `run` writes in one transaction.
 ///
-/// At most `maxConcurrent` batches run at once (one by default, so a lone request starts at once
-/// and a busy server gathers the requests of one commit's time into the next). `run` returns
+/// At most `maxConcurrent` batches run at once (two by default: a lone request starts at once, a
+/// busy server gathers the requests of one commit's time into the next, and one batch's
+/// statements overlap the other's commit; two cut the ack p99 from 45 to 13-15 ms in
+/// `chirp bench --database`). `run` returns
 /// one result per item, in order; each caller gets its own, so one item's failure is not the
 /// others'. Callers resume only after `run` returned, that is after the shared COMMIT.
 final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
@@ -32,7 +34,7 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
     /// unknown, and a retry with the same ids finds out): a connection that died under a
     /// query can leave postgres-nio waiting for ever (seen when a primary was killed during
     /// a synchronous commit), and one stuck batch would hold every later one.
-    init(maxBatch: Int = 256, maxConcurrent: Int = 1, deadline: Duration = .seconds(5)) {
+    init(maxBatch: Int = 256, maxConcurrent: Int = 2, deadline: Duration = .seconds(5)) {
         self.maxBatch = maxBatch
         self.maxConcurrent = maxConcurrent
         self.deadline = deadline
