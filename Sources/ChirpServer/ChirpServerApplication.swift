@@ -31,7 +31,7 @@ public enum ChirpServerApplication {
             let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions)
             services = ServerServices(
                 configuration: configuration, storage: storage, hub: hub, sessions: sessions, bus: bus)
-            background = [storage.client, bus]
+            background = [storage, bus]
         } else {
             let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)
             services = ServerServices(configuration: configuration, storage: storage, hub: hub)

@@ -39,7 +39,7 @@ public enum ServerAdministration {
                 throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
             }
             return try await withThrowingTaskGroup(of: Value?.self) { group in
-                group.addTask { await storage.client.run(); return nil }
+                group.addTask { await storage.run(); return nil }
                 group.addTask { try await body(storage) }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {

@@ -15,6 +15,17 @@ struct PostgresUnitTests {
         #expect(try PostgresSettings(url: "postgresql://me@localhost/app").port == 5432)
     }
 
+    @Test func aURLMayListAPrimaryAndItsStandbys() throws {
+        let settings = try PostgresSettings(url: "postgres://chirp:pw@10.0.0.1:5433,10.0.0.2,db3:6000/chirp?target_session_attrs=read-write")
+        #expect(settings.endpoints == [.init(host: "10.0.0.1", port: 5433), .init(host: "10.0.0.2", port: 5432), .init(host: "db3", port: 6000)])
+        #expect(settings.username == "chirp" && settings.password == "pw" && settings.database == "chirp")
+        #expect(settings.redactedURL == "postgres://chirp:***@10.0.0.1:5433,10.0.0.2:5432,db3:6000/chirp")
+        #expect(try PostgresSettings(url: settings.url) == settings, "the URL handed to child processes keeps every host")
+        #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,:5/db") }
+        #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,h2:x/db") }
+        #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,h2/db?target_session_attrs=any") }
+    }
+
     @Test(arguments: [
         ("mysql://u:p@h/db", "must look like postgres://"),
         ("postgres://u:p@/db", "no host"),

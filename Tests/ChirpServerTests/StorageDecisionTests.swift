@@ -70,7 +70,7 @@ enum StorageKind: String, CustomStringConvertible, Sendable {
             try await TestDatabase.create(settings)
             let storage = try await PostgresStorage.open(settings: settings, logger: Logger(label: "chirp.test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await storage.client.run() }
+                group.addTask { await storage.run() }
                 defer { group.cancelAll() }
                 try await body(storage)
             }

@@ -19,6 +19,10 @@ struct DurabilityCheck: AsyncParsableCommand {
     @Option(help: "Concurrent senders.") var senders = 4
     @Option(help: ArgumentHelp("PostgreSQL database for the server instead of SQLite (use an empty one).", valueName: "url"))
     var database: String?
+    @Option(help: ArgumentHelp(
+        "Instead of killing the server: run this shell command once, at a random moment, to kill the database's primary and promote its standby (--database lists both hosts).",
+        valueName: "command"))
+    var failover: String?
 
     /// `chirp serve` arguments on `port` and this run's data.
     func serveArguments(port: Int, data: URL) -> [String] {
@@ -29,6 +33,7 @@ struct DurabilityCheck: AsyncParsableCommand {
 
     struct Result: Encodable {
         var kills: Int
+        var failovers: Int
         var acknowledged: Int
         var attemptedNotAcknowledged: Int
         var lost: Int
@@ -78,9 +83,14 @@ struct DurabilityCheck: AsyncParsableCommand {
                 }
             }
         }
-        // The killer: SIGKILL at random moments, restart on the same port and data.
-        var killTimes = (0..<kills).map { _ in Double.random(in: 0.1...0.9) * Double(seconds) }.sorted()
         let start = ContinuousClock.now
+        if let failover {
+            // The database fails over under the running server, which must follow it.
+            try await Task.sleep(until: start + .seconds(Double.random(in: 0.3...0.6) * Double(seconds)))
+            try Self.shell(failover)
+        }
+        // The killer: SIGKILL at random moments, restart on the same port and data.
+        var killTimes = (failover == nil ? 0..<kills : 0..<0).map { _ in Double.random(in: 0.1...0.9) * Double(seconds) }.sorted()
         while !killTimes.isEmpty {
             let at = killTimes.removeFirst()
             try await Task.sleep(until: start + .seconds(at))
@@ -110,18 +120,29 @@ struct DurabilityCheck: AsyncParsableCommand {
         }
         await server.stop()
         let result = Result(
-            kills: kills, acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
+            kills: failover == nil ? kills : 0, failovers: failover == nil ? 0 : 1, acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
             lost: lost, duplicated: duplicated, streamGaps: gaps, streamsChecked: streams)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print("durability: \(kills) SIGKILLs in \(seconds) s, \(senders) senders retrying with the same client id")
+            let fault = failover == nil ? "\(kills) SIGKILLs" : "a database failover (primary killed, standby promoted)"
+            print("durability: \(fault) in \(seconds) s, \(senders) senders retrying with the same client id")
             print("  acknowledged \(result.acknowledged), in flight at the end \(result.attemptedNotAcknowledged)")
             print("  lost \(lost) · duplicated \(duplicated) · stream gaps \(gaps) (\(streams) streams checked)")
         }
         if lost + duplicated + gaps > 0 { throw ExitCode(1) }
+    }
+
+    /// Runs `command` with `/bin/sh -c`; throws unless it exits 0.
+    static func shell(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CommandFailure("the failover command exited with \(process.terminationStatus)") }
     }
 
     /// Client ids of every message `sender` sent `recipient`, paging back from the newest.

@@ -39,6 +39,9 @@ final class PostgresEventBus: Service, ClusterEventBus {
                 } catch {
                     if Task.isCancelled { break }
                     self.logger.warning("event notifications lost; reconnecting", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+                    // The database may have failed over: the pool, whose waiting requests
+                    // see no error while it reconnects, moves to the new primary too.
+                    self.storage.lookForPrimary()
                 }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
@@ -48,9 +51,9 @@ final class PostgresEventBus: Service, ClusterEventBus {
 
     /// Connects, listens until the connection fails or the task is cancelled.
     private func listenOnce(onListening: () -> Void) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: PostgresStorage.connectionConfiguration(storage.settings, applicationName: "chirp-listener"),
-            id: 1, logger: logger)
+        // The primary's host: LISTEN is refused on a standby, and after a failover only the
+        // promoted standby's commits notify.
+        let (connection, _) = try await PostgresPrimary.connect(storage.settings, applicationName: "chirp-listener", logger: logger)
         defer { Task { try? await connection.close() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

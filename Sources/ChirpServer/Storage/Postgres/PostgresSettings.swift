@@ -2,9 +2,23 @@ import Foundation
 
 /// Where a PostgreSQL database is and how many connections one server instance may hold to it,
 /// parsed from a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL.
+///
+/// The URL may list several hosts, as libpq's do: `postgres://USER:PASSWORD@HOST1:PORT1,HOST2:PORT2/DATABASE`
+/// (a primary and its standbys). Each instance then uses the first host that accepts writes
+/// (`pg_is_in_recovery()` false, libpq's `target_session_attrs=read-write`, the only behaviour,
+/// so that parameter may be given or left out), and looks again when the database fails.
 public struct PostgresSettings: Sendable, Equatable {
-    public var host: String
-    public var port: Int
+    /// One host of the URL.
+    public struct Endpoint: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+    }
+
+    /// The hosts in the URL's order (one unless the URL lists a primary and standbys).
+    public var endpoints: [Endpoint]
+    /// The first host.
+    public var host: String { endpoints[0].host }
+    public var port: Int { endpoints[0].port }
     public var username: String
     /// Never printed: `description` leaves it out.
     public var password: String?
@@ -14,7 +28,19 @@ public struct PostgresSettings: Sendable, Equatable {
 
     /// Parses `url`; the error says what is wrong with it.
     public init(url: String, poolSize: Int = 16) throws(PostgresSettingsError) {
-        guard let components = URLComponents(string: url),
+        // URLComponents takes one host: parse the list, then the rest with the first host.
+        var hostList: [Substring] = []
+        var single = url
+        if let scheme = url.range(of: "://") {
+            let rest = url[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" }
+            let userEnd = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+            hostList = authority[userEnd...].split(separator: ",", omittingEmptySubsequences: false)
+            if hostList.count > 1 {
+                single = String(url[..<userEnd]) + hostList[0] + url[authority.endIndex...]
+            }
+        }
+        guard let components = URLComponents(string: single),
               ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
         else {
             throw PostgresSettingsError("the database URL must look like postgres://USER:PASSWORD@HOST:PORT/DATABASE")
@@ -32,8 +58,19 @@ public struct PostgresSettings: Sendable, Equatable {
         guard (1...1000).contains(poolSize) else {
             throw PostgresSettingsError("the pool size must be from 1 to 1000")
         }
-        self.host = host
-        self.port = components.port ?? 5432
+        for item in components.queryItems ?? [] where item.name == "target_session_attrs" && item.value != "read-write" {
+            throw PostgresSettingsError("target_session_attrs takes read-write (the only mode Chirp supports)")
+        }
+        var endpoints = [Endpoint(host: host, port: components.port ?? 5432)]
+        for extra in hostList.dropFirst() {
+            let parts = extra.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), !parts[0].isEmpty, let port = parts.count == 2 ? Int(parts[1]) : 5432, (1...65535).contains(port)
+            else {
+                throw PostgresSettingsError("the database URL's host list must look like HOST1:PORT1,HOST2:PORT2")
+            }
+            endpoints.append(Endpoint(host: String(parts[0]), port: port))
+        }
+        self.endpoints = endpoints
         self.username = user.removingPercentEncoding ?? user
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database.removingPercentEncoding ?? database
@@ -49,12 +86,16 @@ public struct PostgresSettings: Sendable, Equatable {
         components.host = host
         components.port = port
         components.path = "/" + database
-        return components.string!
+        guard endpoints.count > 1 else { return components.string! }
+        // The other hosts go after the first, as libpq lists them.
+        let url = components.string!
+        let slash = url.range(of: "/", range: url.range(of: "://")!.upperBound..<url.endIndex)!.lowerBound
+        return url[..<slash] + endpoints.dropFirst().map { ",\($0.host):\($0.port)" }.joined() + url[slash...]
     }
 
     /// The URL without the password, for logs and messages.
     public var redactedURL: String {
-        "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
+        "postgres://\(username)\(password == nil ? "" : ":***")@\(endpoints.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(database)"
     }
 }
 

@@ -2,11 +2,18 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
+    /// Group commit: the send goes into the next batch of concurrent sends, written in one
+    /// transaction (`sendBatch`), and returns after that commit.
+    func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
+        try await sends.submit(PendingSend(new: new, decisions: decisions)) { [self] batch in await sendBatch(batch) }
+    }
+
+    /// One send in a transaction of its own (a batch whose statement failed sends each alone).
     /// Five round trips: BEGIN, lock both users, the recipient's facts (blocks included) with any earlier
     /// message under this client id (reserving the new id), one statement that stores the
     /// message, both conversation rows, both events and the notification, COMMIT. (A retry
     /// reads its earlier message in one more.)
-    func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
+    func sendAlone(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         try await write { scope in
             let sender = new.sender
             let key = new.recipientKey

@@ -2,6 +2,8 @@ import ChirpModels
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
+import Synchronization
 
 /// `ChirpStorage` on PostgreSQL, for one or many server instances sharing a database.
 ///
@@ -10,23 +12,35 @@ import PostgresNIO
 /// (on any instance) queue instead of deadlocking, and a user's `seq` stays gap-free. A commit
 /// that appended events also `NOTIFY`s their user ids on `PostgresStorage.channel`, delivered to
 /// every instance's `PostgresEventBus` only once the commit is durable.
-final class PostgresStorage: ChirpStorage {
+final class PostgresStorage: ChirpStorage, Service {
     /// The LISTEN/NOTIFY channel of wake-ups and live events.
     static let channel = "chirp_events"
     /// PostgreSQL limits a notification's payload to 8,000 bytes; longer lists wake everyone.
     static let maxPayload = 7_900
 
-    let client: PostgresClient
     let settings: PostgresSettings
     let logger: Logger
     /// Names this instance in its notifications, so it can skip its own.
     let instanceId = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    /// Concurrent sends gathered into one transaction each (group commit).
+    let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>()
+    /// The pool, on the primary's host (`settings.endpoints[endpoint]`); replaced after a failover.
+    private let current: Mutex<(client: PostgresClient, endpoint: Int)>
+    /// Whether a look for a new primary is under way.
+    private let lookingForPrimary = Mutex(false)
+    /// The task running the current pool.
+    private let runningPool = Mutex<Task<Void, Never>?>(nil)
+    /// Tells `run()` that the pool was replaced.
+    private let replaced = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
-    /// Connects, applies pending migrations on a connection of its own, and prepares a pool of
-    /// `settings.poolSize` connections. The pool serves nothing until `client.run()` is running.
+    /// The pool of connections to the primary.
+    var client: PostgresClient { current.withLock { $0.client } }
+
+    /// Connects to the primary (the first host that accepts writes), applies pending migrations
+    /// on a connection of its own, and prepares a pool of `settings.poolSize` connections. The
+    /// pool serves nothing until `run()` is running.
     static func open(settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {
-        let connection = try await PostgresConnection.connect(
-            configuration: connectionConfiguration(settings), id: 0, logger: logger)
+        let (connection, endpoint) = try await PostgresPrimary.connect(settings, applicationName: "chirp", logger: logger)
         do {
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied)"]) }
@@ -35,28 +49,88 @@ final class PostgresStorage: ChirpStorage {
             try? await connection.close()
             throw error
         }
-        return PostgresStorage(settings: settings, logger: logger)
+        return PostgresStorage(settings: settings, endpoint: endpoint, logger: logger)
     }
 
-    private init(settings: PostgresSettings, logger: Logger) {
-        var configuration = PostgresClient.Configuration(
-            host: settings.host, port: settings.port, username: settings.username,
-            password: settings.password, database: settings.database, tls: .disable)
-        configuration.options.maximumConnections = settings.poolSize
-        configuration.options.minimumConnections = min(2, settings.poolSize - 1)
-        configuration.options.additionalStartupParameters = [("application_name", "chirp")]
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    private init(settings: PostgresSettings, endpoint: Int, logger: Logger) {
+        self.current = Mutex((Self.pool(settings, endpoint: endpoint, logger: logger), endpoint))
         self.settings = settings
         self.logger = logger
     }
 
-    /// A single connection's configuration (migrations and the LISTEN connection).
-    static func connectionConfiguration(_ settings: PostgresSettings, applicationName: String = "chirp") -> PostgresConnection.Configuration {
+    private static func pool(_ settings: PostgresSettings, endpoint: Int, logger: Logger) -> PostgresClient {
+        let host = settings.endpoints[endpoint]
+        var configuration = PostgresClient.Configuration(
+            host: host.host, port: host.port, username: settings.username,
+            password: settings.password, database: settings.database, tls: .disable)
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.minimumConnections = min(2, settings.poolSize - 1)
+        configuration.options.additionalStartupParameters = [("application_name", "chirp")]
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// A single connection's configuration (migrations and the LISTEN connection) for one host.
+    static func connectionConfiguration(
+        _ settings: PostgresSettings, endpoint: Int = 0, applicationName: String = "chirp"
+    ) -> PostgresConnection.Configuration {
+        let host = settings.endpoints[endpoint]
         var configuration = PostgresConnection.Configuration(
-            host: settings.host, port: settings.port, username: settings.username,
+            host: host.host, port: host.port, username: settings.username,
             password: settings.password, database: settings.database, tls: .disable)
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return configuration
+    }
+
+    /// Runs the pool until cancelled; after a failover, the new primary's pool. The old pool
+    /// is stopped without waiting for it (it fails the requests it still holds), so the new one
+    /// serves at once.
+    /// Ends on cancellation or graceful shutdown (as `PostgresClient.run()` does).
+    func run() async {
+        let first = client
+        runningPool.withLock { $0 = Task { await first.run() } }
+        await cancelWhenGracefulShutdown { [replaced] in
+            for await _ in replaced.stream {
+                let pool = self.client
+                self.runningPool.withLock {
+                    $0?.cancel()
+                    $0 = Task { await pool.run() }
+                }
+            }
+        }
+        // Cancelled: stop the pool and wait for it.
+        let last = runningPool.withLock { $0 }
+        last?.cancel()
+        await last?.value
+    }
+
+    /// After the database failed (with several hosts in the URL): finds the host that now
+    /// accepts writes and, if it is another one, moves the pool there. Requests in flight on the
+    /// old pool fail as unavailable, and clients retry them with the same ids.
+    func lookForPrimary() {
+        guard settings.endpoints.count > 1,
+              lookingForPrimary.withLock({ looking in defer { looking = true }; return !looking })
+        else { return }
+        Task {
+            defer { lookingForPrimary.withLock { $0 = false } }
+            // Until some host accepts writes (a standby is being promoted meanwhile).
+            var found: (PostgresConnection, Int)?
+            while found == nil {
+                found = try? await PostgresPrimary.connect(settings, applicationName: "chirp", logger: logger)
+                if found == nil { try? await Task.sleep(for: .milliseconds(250)) }
+            }
+            guard let (connection, endpoint) = found else { return }
+            try? await connection.close()
+            let moved = current.withLock { current -> Bool in
+                guard current.endpoint != endpoint else { return false }
+                current = (Self.pool(settings, endpoint: endpoint, logger: logger), endpoint)
+                return true
+            }
+            if moved {
+                let host = settings.endpoints[endpoint]
+                logger.warning("the PostgreSQL primary is now \(host.host):\(host.port); the pool moved there")
+                replaced.continuation.yield()
+            }
+        }
     }
 
     // MARK: running work
@@ -123,7 +197,9 @@ final class PostgresStorage: ChirpStorage {
         if let error = error as? PSQLError {
             let state = error.serverInfo?[.sqlState] ?? ""
             // Server-side: 08 connection, 53 resources, 57 operator intervention (shutdown).
-            if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") {
+            // Read-only (25006): a primary demoted to a standby.
+            if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") || state == "25006" {
+                lookForPrimary()
                 return StorageError.unavailable(cause: DatabaseFailure.describe(error))
             }
             // A character PostgreSQL cannot store (validation keeps U+0000 out of every field it
@@ -132,6 +208,11 @@ final class PostgresStorage: ChirpStorage {
                 return StorageError.unstorableText
             }
             logger.error("database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
+        }
+        // The pool that a failover replaced fails the requests it still held with its own
+        // error type (in a module postgres-nio does not export).
+        if String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") {
+            return StorageError.unavailable(cause: "the connection pool was replaced or stopped: \(error)")
         }
         return error
     }

@@ -1,0 +1,125 @@
+@testable import ChirpServer
+import ChirpModels
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// Group commit on PostgreSQL: a batch of sends in one transaction gives each send the result
+/// it would have had alone.
+@Suite("PostgreSQL group commit", .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
+struct PostgresGroupCommitTests {
+    @Test func oneFailingSendInABatchDoesNotFailTheOthers() async throws {
+        try await Self.withInstances(1) { instances in
+            let storage = instances[0]
+            let ann = try await storage.account("ann", tokenHash: [1])
+            let bea = try await storage.account("bea", tokenHash: [2])
+            func pending(_ from: Viewer, _ to: String, _ id: String, _ text: String = "hi", refuse: Bool = false) -> PendingSend {
+                PendingSend(
+                    new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: text, createdAt: .now()),
+                    decisions: RecordingDecisions(refuseAll: refuse))
+            }
+            // Decisions that refuse, a recipient that does not exist, and text PostgreSQL cannot
+            // store (U+0000: validation keeps it out; storage must still fail only that send).
+            let results = await storage.sendBatch([
+                pending(ann, "bea", "a1"), pending(ann, "nobody", "a2"), pending(bea, "ann", "b1", refuse: true),
+                pending(bea, "ann", "b2"), pending(ann, "bea", "a3", "nul \u{0} here"), pending(ann, "bea", "a4"),
+            ])
+            #expect(results.map { (try? $0.get())?.created } == [true, nil, nil, true, nil, true])
+            #expect(throws: StorageError.unstorableText) { try results[4].get() }
+            #expect(throws: RecordingDecisions.NoRecipient.self) { try results[1].get() }
+            #expect(try await storage.latestMessages(ann, "bea").map(\.clientMessageId) == ["a1", "b2", "a4"])
+            for user in [ann, bea] { try await Self.expectGapFree(storage, user.id, count: 3) }
+        }
+    }
+
+    @Test func aBatchDecidesEachSendAfterTheOnesBeforeIt() async throws {
+        try await Self.withInstances(1) { instances in
+            let storage = instances[0]
+            let ann = try await storage.account("ann", tokenHash: [1])
+            let bea = try await storage.account("bea", tokenHash: [2])
+            let replying = RecordingDecisions()
+            let results = await storage.sendBatch([
+                PendingSend(new: NewMessage(sender: bea, recipient: "ann", clientMessageId: "b1", text: "first", createdAt: .now()), decisions: RecordingDecisions()),
+                PendingSend(new: NewMessage(sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()), decisions: replying),
+                PendingSend(new: NewMessage(sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()), decisions: RecordingDecisions()),
+            ])
+            let outcomes = try results.map { try $0.get() }
+            #expect(replying.questions.first?.recipient?.hasWrittenToSender == true, "bea's message earlier in the batch counts as written")
+            #expect(outcomes.map(\.created) == [true, true, false])
+            #expect(outcomes[2].value == outcomes[1].value, "the same client id twice in a batch is one message")
+            #expect(outcomes[1].appended.map(\.event.seq) == [2, 2], "ann's and bea's second events")
+            let conversation = try #require(try await storage.conversations(viewer: bea.id, before: .max, limit: 5).first)
+            #expect(conversation.item.unreadCount == 1 && conversation.item.lastMessage.clientMessageId == "a1")
+        }
+    }
+
+    @Test func concurrentSendsOnTwoInstancesKeepStreamsGapFreeAndIdsIdempotent() async throws {
+        try await Self.withInstances(2) { instances in
+            var users: [Viewer] = []
+            for index in 0..<6 { users.append(try await instances[0].account("u\(index)", tokenHash: [UInt8(index)])) }
+            let everyone = users
+            // Every send goes twice, to both instances at once: a client retrying on another instance.
+            let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for round in 0..<20 {
+                    for (index, sender) in everyone.enumerated() {
+                        let recipient = everyone[(index + 1 + round % 5) % everyone.count]
+                        for storage in instances {
+                            group.addTask {
+                                try await storage.send(NewMessage(
+                                    sender: sender, recipient: recipient.username, clientMessageId: "r\(round)", text: "m", createdAt: .now())).created
+                            }
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(created.filter { $0 }.count == 120, "each of the 120 client ids stored once")
+            #expect(instances.map { $0.sends.statistics.largestBatch }.max()! > 1, "concurrent sends shared a transaction")
+            for user in everyone { try await Self.expectGapFree(instances[1], user.id, count: 40) }
+        }
+    }
+
+    @Test func aRetryAfterTheConnectionsWereCutReturnsTheSameMessage() async throws {
+        try await Self.withInstances(1) { instances in
+            let storage = instances[0]
+            let ann = try await storage.account("ann", tokenHash: [1])
+            _ = try await storage.account("bea", tokenHash: [2])
+            let new = NewMessage(sender: ann, recipient: "bea", clientMessageId: "cut-1", text: "hi", createdAt: .now())
+            let first = try await storage.send(new)
+            try await TestDatabase.withConnection(storage.settings) { connection, logger in
+                try await connection.query(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(storage.settings.database) AND pid <> pg_backend_pid()",
+                    logger: logger)
+            }
+            var retried: WriteOutcome<Message>?
+            for _ in 0..<20 where retried == nil {
+                do { retried = try await storage.send(new) } catch StorageError.unavailable { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let again = try #require(retried)
+            #expect(!again.created && again.value == first.value)
+            try await Self.expectGapFree(storage, ann.id, count: 1)
+        }
+    }
+
+    /// `count` events, numbered 1...count, and the head says so.
+    static func expectGapFree(_ storage: PostgresStorage, _ user: Int64, count: Int) async throws {
+        let rows = try await storage.events(userId: user, since: 0, limit: 1000)
+        #expect(rows.events.map(\.seq) == Array(1...Int64(count)) && rows.head == Int64(count), "user \(user)'s stream")
+    }
+
+    /// Runs `body` with `count` storages (instances) on one new database.
+    static func withInstances(_ count: Int, _ body: @Sendable ([PostgresStorage]) async throws -> Void) async throws {
+        let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 4))
+        try await TestDatabase.create(settings)
+        var instances: [PostgresStorage] = []
+        for _ in 0..<count { instances.append(try await PostgresStorage.open(settings: settings, logger: Logger(label: "chirp.test"))) }
+        let opened = instances
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for storage in opened { group.addTask { await storage.run() } }
+            defer { group.cancelAll() }
+            try await body(opened)
+        }
+        await TestDatabase.drop(settings)
+    }
+}
