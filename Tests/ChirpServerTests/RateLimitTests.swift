@@ -2,6 +2,7 @@
 import ChirpModels
 import ChirpTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// API.md "Limits" beyond connections: accounts per client address, tweets, follows and
@@ -143,6 +144,33 @@ struct RateLimitTests {
         #expect(RateLimits.phrase(seconds: 121) == "3 minutes")
         #expect(RateLimits.phrase(seconds: 3_600) == "60 minutes")
         #expect(RateLimits.phrase(seconds: 10_000) == "3 hours")
+    }
+
+    /// The in-memory limiter (SQLite's): an exact sliding window, expiring from the front.
+    @Test func theMemoryLimiterSlidesExactly() {
+        let base = ContinuousClock.now
+        let offset = Mutex<Duration>(.zero)
+        let limiter = SlidingWindowLimiter(limit: 3, window: .seconds(10), now: { base + offset.withLock { $0 } })
+        func at(_ seconds: Int) { offset.withLock { $0 = .seconds(seconds) } }
+        for second in [0, 1, 2] {
+            at(second)
+            #expect(limiter.acquire("k") == nil)
+        }
+        #expect(limiter.acquire("k") == 9)  // the first frees at 10 (whole seconds, rounded up past it)
+        #expect(limiter.acquire("other") == nil)
+        at(10)
+        #expect(limiter.acquire("k") == nil)
+        #expect(limiter.acquire("k") == 2)
+        limiter.release("k")
+        #expect(limiter.acquire("k") == nil)
+        // Many events in one window, then all of them slide out.
+        let busy = SlidingWindowLimiter(limit: 1_000, window: .seconds(10), now: { base + offset.withLock { $0 } })
+        at(0)
+        for _ in 0..<1_000 { #expect(busy.acquire("k") == nil) }
+        #expect(busy.acquire("k") != nil)
+        at(10)
+        for _ in 0..<1_000 { #expect(busy.acquire("k") == nil) }
+        #expect(busy.retryAfter("k") == 11)
     }
 
     /// The sliding estimate of two fixed windows, and when it lets one more through.

@@ -82,6 +82,17 @@ public final class ChirpClientApp: Sendable {
         return try await accounts.logout()
     }
 
+    /// Deletes the account on the server (the password again), then stops sync and wipes the
+    /// user's local data as `logout` does. A wrong password throws the server's 401 and keeps
+    /// everything running.
+    @discardableResult
+    public func deleteAccount(password: String) async throws -> String {
+        let username = try await accounts.deleteAccount(password: password)
+        liveSync.stop()
+        sessions.set(nil)
+        return username
+    }
+
     /// The logged-in session (opening it if start-up has not): what modules get.
     public func currentSession() async throws -> UserSession {
         try await modules.resolve(.accounts, as: (any AccountService).self).session()
