@@ -29,7 +29,7 @@ struct LoadBench: AsyncParsableCommand {
     @Option(help: "Target sends per second in total (0: as fast as possible).") var rate = 0
     @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
     @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).") var rateLimitsOn = false
-    @Flag(help: "Run twice, rate limits off then on (as --rate-limits-on), and report the ratio.") var compareRateLimits = false
+    @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.") var compareRateLimits = false
     @Flag(help: "Print the report as JSON.") var json = false
 
     /// Every rate limit on but out of reach: what the limiters cost per request.
@@ -56,8 +56,13 @@ struct LoadBench: AsyncParsableCommand {
             if let report = try await runOnce(limitsOn: rateLimitsOn) { try emit(report) { report.lines } }
             return
         }
-        guard let off = try await runOnce(limitsOn: false), let on = try await runOnce(limitsOn: true) else { return }
-        let comparison = RateLimitComparison(off: off, on: on)
+        // Off, on, on, off: a machine getting busier or quieter during the runs weighs on both alike.
+        var runs: [LoadReport] = []
+        for limitsOn in [false, true, true, false] {
+            guard let report = try await runOnce(limitsOn: limitsOn) else { return }
+            runs.append(report)
+        }
+        let comparison = RateLimitComparison(off: [runs[0], runs[3]], on: [runs[1], runs[2]])
         try emit(comparison) { comparison.lines }
     }
 
