@@ -173,6 +173,20 @@ struct RateLimitTests {
         #expect(busy.retryAfter("k") == 11)
     }
 
+    /// What a limit costs a request: a key whose window holds many events (a benchmark's
+    /// sender) still costs O(1) per event, not a scan of the window.
+    @Test func anEventCostsTheSameHoweverFullTheWindowIs() async throws {
+        var configuration = ServerConfiguration()
+        configuration.messageRateLimit = 1_000_000_000
+        let limits = RateLimits(configuration: configuration, limiter: MemoryRateLimiter())
+        let count = 200_000
+        let started = ContinuousClock.now
+        for index in 0..<count { try await limits.take(limits.messages, key: String(index % 50), refusal: "") }
+        let perEvent = (ContinuousClock.now - started) / count
+        print("rate limit: \(perEvent) per event (\(count) events over 50 keys, debug build)")
+        #expect(perEvent < .microseconds(20), "\(perEvent) per event")
+    }
+
     /// The sliding estimate of two fixed windows, and when it lets one more through.
     @Test func theSlidingEstimateWaitsUntilEnoughHasSlidOut() {
         // A minute into a 10-minute window.
