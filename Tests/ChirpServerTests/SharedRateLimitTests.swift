@@ -67,11 +67,20 @@ struct SharedRateLimitTests {
     func batchesSpareTheRoundTripAndNeverAllowMoreThanTheLimit() async throws {
         try await Self.withStorage { first, second in
             let clock = TestWallClock(999_999_960_000)
-            let limiters = [SharedRateLimiter(store: first, now: clock.read), SharedRateLimiter(store: second, now: clock.read)]
+            let stores = [CountingStore(first), CountingStore(second)]
+            let limiters = stores.map { SharedRateLimiter(store: $0, now: clock.read) }
             let rule = RateLimitRule.frequent("messages", RateLimit(count: 200, window: .seconds(900)))
             #expect(rule.batch == 10)
             var allowed = 0
-            for index in 0..<300 where try await limiters[(index / 7) % 2].acquire(rule, key: "1") == nil { allowed += 1 }
+            for index in 0..<300 {
+                if try await limiters[(index / 7) % 2].acquire(rule, key: "1") == nil { allowed += 1 }
+                if index == 149 {
+                    // Far from the limit, one database round trip per batch of 10 (and per
+                    // switch of instance, which starts a batch of its own).
+                    let trips = stores.map(\.reservations).reduce(0, +)
+                    #expect(trips <= 150 / 10 + 2, "\(trips) round trips for 150 sends")
+                }
+            }
             // At most the limit; at most one unspent batch short of it.
             #expect(allowed <= 200 && allowed >= 200 - 2 * (rule.batch - 1), "\(allowed)")
             let counted = try await first.read { scope in
@@ -90,7 +99,9 @@ struct SharedRateLimitTests {
     func twoServerInstancesTogetherAllowEachLimitOnce() async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI")
         try await TestDatabase.create(settings)
-        let arguments = ["--database", settings.url, "--db-pool-size", "4", "--tweet-limit", "3/1h", "--account-limit", "4/1h"]
+        let arguments = [
+            "--database", settings.url, "--db-pool-size", "4", "--tweet-limit", "3/1h", "--account-limit", "4/1h", "--message-limit", "3/1h",
+        ]
         let first = try await ServerProcess(arguments: arguments)
         let second = try await ServerProcess(arguments: arguments)
         let apis = [first.api, second.api]
@@ -104,6 +115,11 @@ struct SharedRateLimitTests {
         var posted: [Int] = []
         for index in 0..<5 { posted.append(try await RateLimitTests.tweet(apis[index % 2], session, "t\(index)").status) }
         #expect(posted == [201, 201, 201, 429, 429])
+        let bea = try await apis[1].login("bea").decode(AuthResponse.self)
+        try await apis[1].follow(Session(user: bea.user, token: bea.token), "ann")
+        var sent: [Int] = []
+        for index in 0..<5 { sent.append(try await apis[index % 2].sendMessage(session, to: "bea", "m\(index)").status) }
+        #expect(sent == [201, 201, 201, 429, 429])
         try await first.stop(signal: SIGTERM)
         try await second.stop(signal: SIGTERM)
         await TestDatabase.drop(settings)
@@ -116,4 +132,23 @@ final class TestWallClock: Sendable {
     init(_ start: Int64) { value = Mutex(start) }
     var read: @Sendable () -> Int64 { { self.value.withLock { $0 } } }
     func advance(by milliseconds: Int64) { value.withLock { $0 += milliseconds } }
+}
+
+/// A `RateCounterStore` that counts the reservations it passes on.
+final class CountingStore: RateCounterStore {
+    let inner: PostgresStorage
+    private let count = Mutex(0)
+    init(_ inner: PostgresStorage) { self.inner = inner }
+    var reservations: Int { count.withLock { $0 } }
+
+    func reserve(counter: String, window: RateWindow, units: Int, limit: Int) async throws -> Bool {
+        count.withLock { $0 += 1 }
+        return try await inner.reserve(counter: counter, window: window, units: units, limit: limit)
+    }
+
+    func counts(counter: String, window: RateWindow) async throws -> (previous: Int, current: Int) {
+        try await inner.counts(counter: counter, window: window)
+    }
+
+    func sweepRateCounters(now: Int64) async throws { try await inner.sweepRateCounters(now: now) }
 }

@@ -41,7 +41,7 @@ final class SharedRateLimiter: RateLimiter {
             return true
         }
         if spent { return nil }
-        try await sweepIfDue(now: window.now)
+        await sweepIfDue(now: window.now)
         let limit = rule.limit.count
         for units in rule.batch > 1 ? [rule.batch, 1] : [1] {
             if try await store.reserve(counter: counter, window: window, units: units, limit: limit) {
@@ -73,12 +73,14 @@ final class SharedRateLimiter: RateLimiter {
         }
     }
 
-    private func sweepIfDue(now: Int64) async throws {
+    /// Deletes ended windows' counters, at most once a minute per instance; a failed sweep
+    /// fails no request (the next one tries again).
+    private func sweepIfDue(now: Int64) async {
         let due = lastSweep.withLock { last in
             guard now - last >= 60_000 else { return false }
             last = now
             return true
         }
-        if due { try await store.sweepRateCounters(now: now) }
+        if due { try? await store.sweepRateCounters(now: now) }
     }
 }
