@@ -85,7 +85,7 @@ public final class APIClient: Sendable {
             } catch {
                 failure = error
             }
-            guard failure.isTransient, attempt < policy.retries(after: failure) else { throw failure }
+            guard failure.isTransient, attempt < policy.retries(after: failure), policy.waits(for: retryAfter) else { throw failure }
             let wait = policy.delay(forAttempt: attempt, random: random(), retryAfter: retryAfter)
             do { try await sleep(wait) } catch { throw .cancelled }
             attempt += 1

@@ -15,6 +15,9 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxDelay: Duration
     /// Share of the delay that is randomised (0: none, 1: "full jitter").
     public var jitter: Double
+    /// The longest `Retry-After` waited for: a server asking for more (a rate limit reached,
+    /// "try again in 40 minutes") fails the call at once, so the person sees why.
+    public var maxRetryAfter: Duration = .seconds(60)
 
     /// Creates a policy; `jitter` is clamped to 0…1.
     public init(
@@ -37,6 +40,11 @@ public struct RetryPolicy: Sendable, Hashable {
     public func retries(after failure: NetworkError) -> Int {
         if case .transport = failure { return unreachableRetries ?? maxRetries }
         return maxRetries
+    }
+
+    /// Whether a retry is worth waiting for, given the server's `Retry-After`.
+    public func waits(for retryAfter: Duration?) -> Bool {
+        retryAfter.map { $0 <= maxRetryAfter } ?? true
     }
 
     /// The wait before retry number `attempt` (0-based), given a random value in 0..<1 and the

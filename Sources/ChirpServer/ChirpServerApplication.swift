@@ -30,7 +30,8 @@ public enum ChirpServerApplication {
             let sessions = SessionCache(capacity: 0)
             let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions)
             services = ServerServices(
-                configuration: configuration, storage: storage, hub: hub, sessions: sessions, bus: bus)
+                configuration: configuration, storage: storage, hub: hub, sessions: sessions, bus: bus,
+                rateCounters: storage)
             background = [storage, bus]
         } else {
             let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)

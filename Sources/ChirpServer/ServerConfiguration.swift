@@ -14,12 +14,20 @@ public struct ServerConfiguration: Sendable {
     public var chaosRate: Double = 0
     /// Test-only: requests (`METHOD:PATH`) whose first occurrence is answered with a 500.
     public var failOnce: [String] = []
-    /// Whether the per-user direct-message limit applies.
+    /// Whether the rate limits apply (messages, accounts, tweets, follows, reactions).
     public var rateLimitsEnabled: Bool = true
     /// Messages a user may send per `messageRateWindow`.
     public var messageRateLimit: Int = 200
     /// The window of the direct-message limit.
     public var messageRateWindow: Duration = .seconds(15 * 60)
+    /// Accounts one client address may create (API.md "Limits").
+    public var accountCreationLimit = RateLimit(count: 10, window: .seconds(3_600))
+    /// Tweets one user may post.
+    public var tweetLimit = RateLimit(count: 300, window: .seconds(3 * 3_600))
+    /// Follows one user may make.
+    public var followLimit = RateLimit(count: 400, window: .seconds(86_400))
+    /// Reactions one user may add.
+    public var reactionLimit = RateLimit(count: 1_000, window: .seconds(3_600))
     /// Failed logins per username within `loginFailureWindow` before further attempts get 429.
     public var loginFailureLimit: Int = 10
     /// The window of the login throttle.

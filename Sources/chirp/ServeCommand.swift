@@ -41,8 +41,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Test only: answer the first METHOD:PATH request (such as GET:/v1/events) with a 500.", visibility: .hidden))
     var failOnce: [String] = []
 
-    @Flag(help: "Turn off the per-user direct-message rate limit (for benchmarks).")
+    @Flag(help: "Turn off the rate limits below (for benchmarks); the connection limits stay.")
     var noRateLimits = false
+
+    // Rate limits, COUNT/WINDOW with the window in s, m, h or d (shared by every instance on PostgreSQL).
+    @Option(help: ArgumentHelp("Direct messages one user may send per window.", valueName: "count/window"))
+    var messageLimit = "200/15m"
+
+    @Option(help: ArgumentHelp("Accounts one client address may create per window.", valueName: "count/window"))
+    var accountLimit = "10/1h"
+
+    @Option(help: ArgumentHelp("Tweets one user may post per window.", valueName: "count/window"))
+    var tweetLimit = "300/3h"
+
+    @Option(help: ArgumentHelp("Follows one user may make per window.", valueName: "count/window"))
+    var followLimit = "400/1d"
+
+    @Option(help: ArgumentHelp("Reactions one user may add per window.", valueName: "count/window"))
+    var reactionLimit = "1000/1h"
+
+    /// The rate-limit options, by flag name.
+    var rateLimitOptions: [(flag: String, value: String)] {
+        [("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
+         ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit)]
+    }
 
     @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
     var maxWait = 30
@@ -84,6 +106,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
             throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
         }
+        for option in rateLimitOptions where RateLimit(option.value) == nil {
+            throw ValidationError("\(option.flag) takes COUNT/WINDOW such as 10/1h, 300/3h, 400/1d or 5/30s, not '\(option.value)'.")
+        }
         for range in trustedProxy where AddressRange(range) == nil {
             throw ValidationError("--trusted-proxy takes a CIDR such as 10.0.0.0/8 or 2001:db8::/32, not '\(range)'.")
         }
@@ -124,6 +149,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.chaosRate = chaos
         configuration.failOnce = failOnce
         configuration.rateLimitsEnabled = !noRateLimits
+        let messages = RateLimit(messageLimit) ?? RateLimit(count: 200, window: .seconds(900))
+        configuration.messageRateLimit = messages.count
+        configuration.messageRateWindow = messages.window
+        configuration.accountCreationLimit = RateLimit(accountLimit) ?? configuration.accountCreationLimit
+        configuration.tweetLimit = RateLimit(tweetLimit) ?? configuration.tweetLimit
+        configuration.followLimit = RateLimit(followLimit) ?? configuration.followLimit
+        configuration.reactionLimit = RateLimit(reactionLimit) ?? configuration.reactionLimit
         configuration.maxLongPollSeconds = maxWait
         configuration.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))

@@ -68,6 +68,22 @@ struct APIClientTests {
         #expect(sleeper.recorded == [.seconds(2), .milliseconds(300), .milliseconds(600)])
     }
 
+    @Test func aRateLimitOfMinutesIsNotWaitedForButShownAtOnce() async throws {
+        let mock = MockTransport()
+        let limited = #"{"error":{"code":"rate_limited","message":"You have posted too many tweets; try again in 40 minutes."}}"#
+        mock.stub(.get, "/base/v1/users/alice", answers: [
+            .reply(TransportResponse(status: 429, headers: ["Retry-After": "2400", "Content-Type": "application/json"], body: Data(limited.utf8))),
+            .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
+        ])
+        let sleeper = SleepRecorder()
+        await #expect(throws: NetworkError.server(
+            status: 429, code: "rate_limited", message: "You have posted too many tweets; try again in 40 minutes.", field: nil)) {
+            try await makeClient(mock, sleeper: sleeper).send(GetProfile())
+        }
+        #expect(mock.requests.count == 1 && sleeper.recorded.isEmpty)
+        #expect(RetryPolicy.default.waits(for: .seconds(60)) && !RetryPolicy.default.waits(for: .seconds(61)))
+    }
+
     @Test func nonIdempotentCallsAreNeverRetried() async throws {
         let mock = MockTransport()
         mock.stub(.post, "/base/v1/users", status: 503, json: #"{"error":{"code":"unavailable","message":"busy"}}"#)

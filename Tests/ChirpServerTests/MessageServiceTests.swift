@@ -11,9 +11,12 @@ struct MessageServiceTests {
     static let cy = RecipientFacts(id: 3, username: "cyd", followsSender: false, hasWrittenToSender: false)
 
     static func service(_ store: MessageStoreDouble, hub: EventHub = EventHub(), limit: Int = 100) -> MessageService {
-        MessageService(
-            store: store, hub: hub, bus: nil, limiter: SlidingWindowLimiter(limit: limit, window: .seconds(60)),
-            rateLimited: true, metrics: ServerMetrics(), now: { Timestamp(millisecondsSince1970: 1_000) })
+        var configuration = ServerConfiguration()
+        configuration.messageRateLimit = limit
+        configuration.messageRateWindow = .seconds(60)
+        return MessageService(
+            store: store, hub: hub, bus: nil, limits: RateLimits(configuration: configuration, limiter: MemoryRateLimiter()),
+            metrics: ServerMetrics(), now: { Timestamp(millisecondsSince1970: 1_000) })
     }
 
     @Test func invalidInputNeverReachesStorage() async {

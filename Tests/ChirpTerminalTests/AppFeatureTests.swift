@@ -187,7 +187,9 @@ struct AppFeatureTests {
         }
         await store.send(.key(.down)) { $0.settingsSelection = 1 }
         await store.send(.key(.down)) { $0.settingsSelection = 2 }
-        await store.send(.key(.down))
+        // Under the themes: the account rows.
+        await store.send(.key(.down)) { $0.settingsSelection = 3 }
+        await store.send(.key(.up)) { $0.settingsSelection = 2 }
         await store.send(.key(.enter)) {
             $0.theme = .highContrast
             $0.screen = .conversations

@@ -42,13 +42,15 @@ struct RenderingTests {
             state.banner = .init("carol follows you now.", isError: false)
         case .help:
             break
+        case .account:
+            state.account = AccountFixtures.sessionsPage()
         }
         return state
     }
 
     static let screens: [(String, AppState.Screen)] = [
         ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
-        ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings),
+        ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings), ("account-sessions", .account),
     ]
 
     @Test(arguments: [(80, 24), (120, 40)])

@@ -152,4 +152,58 @@ struct TmuxEndToEndTests {
         #expect(exited.contains("chirp exited"))
         try await server.stop(signal: SIGTERM)
     }
+
+    /// The account screens against a real server: from Settings, the sessions (the other
+    /// device's ended after a `y`), then deleting the account, back to the login screen.
+    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    func sessionsAndAccountDeletionFromSettings() async throws {
+        let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let home = ServerProcess.temporaryDirectory()
+        let laptop = ServerProcess.temporaryDirectory()
+        defer { for directory in [home, laptop] { try? FileManager.default.removeItem(at: directory) } }
+        let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
+        let laptopClient = ["--server", server.baseURL.absoluteString, "--home", laptop.path]
+        #expect(try await runChirp(["register", "alice"] + client, input: "alice-password\n").status == 0)
+        #expect(try await runChirp(["login", "alice"] + laptopClient, input: "alice-password\n").status == 0)
+
+        let binary = ServerProcess.binaryURL.path
+        let pane = try Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        var screen = try await pane.waitFor("Conversations", "● live")
+        try pane.keys("s")
+        screen = try await pane.waitFor("Settings", "Delete account")
+        for _ in 0..<3 { try pane.keys("Down") }
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("Sessions", "(this device)")
+        #expect(screen.components(separatedBy: "last used").count == 3, "two sessions listed:\n\(screen)")
+        // The newest first: the laptop (logged in after this device registered) is selected.
+        try pane.keys("x")
+        screen = try await pane.waitFor("End the session of")
+        try pane.keys("y")
+        screen = try await pane.waitFor("Session ended")
+        #expect(screen.components(separatedBy: "last used").count == 2, "one session left:\n\(screen)")
+        let ended = try await runChirp(["whoami"] + laptopClient)
+        #expect(ended.status != 0, "the laptop's token stopped working: \(ended.output)")
+
+        try pane.keys("Escape")
+        screen = try await pane.waitFor("Settings", "Delete account")
+        for _ in 0..<2 { try pane.keys("Down") }
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("cannot be undone")
+        try pane.type("alice-password")
+        screen = try await pane.waitFor("••••••••••••••")
+        #expect(!screen.contains("alice-password"), "the password is not echoed:\n\(screen)")
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("for good?")
+        try pane.keys("y")
+        screen = try await pane.waitFor("Username", "Account deleted")
+        #expect(screen.contains("Account deleted"), "back to the login screen:\n\(screen)")
+        let gone = try await runChirp(["login", "alice"] + laptopClient, input: "alice-password\n")
+        #expect(gone.status != 0, "the account is gone: \(gone.output)")
+
+        try pane.keys("C-c")
+        _ = try await pane.waitFor("chirp exited")
+        try await server.stop(signal: SIGTERM)
+    }
 }

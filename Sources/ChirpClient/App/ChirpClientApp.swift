@@ -82,6 +82,25 @@ public final class ChirpClientApp: Sendable {
         return try await accounts.logout()
     }
 
+    /// Stops sync, deletes the account on the server (the password again) and wipes the user's
+    /// local data, as `logout` does. A wrong password throws the server's 401, keeps everything
+    /// and starts the live sync again if it was running.
+    @discardableResult
+    public func deleteAccount(password: String) async throws -> String {
+        // The live sync to start again if the server refuses (it was running).
+        let session = liveSync.connection != nil ? sessions.current : nil
+        liveSync.stop()
+        let username: String
+        do {
+            username = try await accounts.deleteAccount(password: password)
+        } catch {
+            if let session { liveSync.start(session) }
+            throw error
+        }
+        sessions.set(nil)
+        return username
+    }
+
     /// The logged-in session (opening it if start-up has not): what modules get.
     public func currentSession() async throws -> UserSession {
         try await modules.resolve(.accounts, as: (any AccountService).self).session()

@@ -1,15 +1,34 @@
 import Synchronization
 
 /// Counts events per key within a sliding time window; used for the direct-message limit
-/// (sends per user) and the login throttle (failures per username).
+/// (sends per user) and the login throttle (failures per username), and under
+/// `MemoryRateLimiter` for every rate limit of a single process.
 ///
-/// State is in memory, per server process. Keys whose events have all expired are pruned as
-/// the table grows, so memory stays proportional to the keys active within one window.
+/// State is in memory, per server process. A key's times are kept oldest first and expire
+/// from the front, so an event costs O(1) amortised however many the window holds. Keys whose
+/// events have all expired are pruned as the table grows, so memory stays proportional to the
+/// keys active within one window.
 final class SlidingWindowLimiter: Sendable {
+    /// One key's event times, oldest first; those before `head` have expired.
+    private struct Times {
+        var stamps: [ContinuousClock.Instant] = []
+        var head = 0
+
+        var count: Int { stamps.count - head }
+
+        mutating func expire(before cutoff: ContinuousClock.Instant) {
+            while head < stamps.count, stamps[head] <= cutoff { head += 1 }
+            if head > 0, head * 2 >= stamps.count {
+                stamps.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
     private let limit: Int
     private let window: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let entries = Mutex<[String: [ContinuousClock.Instant]]>([:])
+    private let entries = Mutex<[String: Times]>([:])
 
     init(limit: Int, window: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.limit = limit
@@ -22,8 +41,8 @@ final class SlidingWindowLimiter: Sendable {
         let now = now()
         return entries.withLock { table in
             guard var times = table[key] else { return nil }
-            times.removeAll { now - $0 >= window }
-            table[key] = times.isEmpty ? nil : times
+            times.expire(before: now - window)
+            table[key] = times.count == 0 ? nil : times
             return wait(times, now: now)
         }
     }
@@ -32,7 +51,7 @@ final class SlidingWindowLimiter: Sendable {
     func record(_ key: String) {
         let now = now()
         entries.withLock { table in
-            table[key, default: []].append(now)
+            table[key, default: Times()].stamps.append(now)
             if table.count > 10_000 { prune(&table, now: now) }
         }
     }
@@ -41,13 +60,13 @@ final class SlidingWindowLimiter: Sendable {
     func acquire(_ key: String) -> Int? {
         let now = now()
         return entries.withLock { table in
-            var times = table[key] ?? []
-            times.removeAll { now - $0 >= window }
+            var times = table.removeValue(forKey: key) ?? Times()
+            times.expire(before: now - window)
             if let wait = wait(times, now: now) {
                 table[key] = times
                 return wait
             }
-            times.append(now)
+            times.stamps.append(now)
             table[key] = times
             if table.count > 10_000 { prune(&table, now: now) }
             return nil
@@ -57,20 +76,20 @@ final class SlidingWindowLimiter: Sendable {
     /// Takes back the newest event of `key` (a send that turned out to be a replay).
     func release(_ key: String) {
         entries.withLock { table in
-            guard var times = table[key], !times.isEmpty else { return }
-            times.removeLast()
-            table[key] = times.isEmpty ? nil : times
+            guard var times = table[key], times.count > 0 else { return }
+            times.stamps.removeLast()
+            table[key] = times.count == 0 ? nil : times
         }
     }
 
-    private func wait(_ times: [ContinuousClock.Instant], now: ContinuousClock.Instant) -> Int? {
+    private func wait(_ times: Times, now: ContinuousClock.Instant) -> Int? {
         guard times.count >= limit else { return nil }
-        let freeAt = times[times.count - limit] + window
+        let freeAt = times.stamps[times.stamps.count - limit] + window
         let seconds = (freeAt - now).components.seconds + 1
         return Int(max(1, seconds))
     }
 
-    private func prune(_ table: inout [String: [ContinuousClock.Instant]], now: ContinuousClock.Instant) {
-        table = table.filter { _, times in times.contains { now - $0 < window } }
+    private func prune(_ table: inout [String: Times], now: ContinuousClock.Instant) {
+        table = table.filter { _, times in times.stamps.last.map { now - $0 < window } ?? false }
     }
 }

@@ -8,9 +8,10 @@ struct AccountRoutes {
     func register(on router: Router<ChirpRequestContext>, authenticated: RouterGroup<AuthenticatedRequestContext>) {
         let accounts = services.accounts
         let limit = services.configuration.maxBodyBytes
-        router.add(.createAccount) { request, _ in
+        router.add(.createAccount) { request, context in
             let body = try await JSONResponse.decode(RegisterRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await accounts.register(body, userAgent: request.headers[.userAgent]), status: .created)
+            let created = try await accounts.register(body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
+            return try JSONResponse.make(created, status: .created)
         }
         router.add(.login) { request, _ in
             let body = try await JSONResponse.decode(LoginRequest.self, from: request, limit: limit)

@@ -16,9 +16,12 @@ struct AccountService: Sendable {
     var bus: (any ClusterEventBus)? = nil
     /// When a session's last use is written (at most once a minute per session).
     var useRecorder = SessionUseRecorder()
+    /// The account-creation limit (`limits.accounts`, per client address).
+    var limits = RateLimits.off
 
-    /// Creates an account with its first session.
-    func register(_ request: RegisterRequest, userAgent: String? = nil) async throws -> AuthResponse {
+    /// Creates an account with its first session; `clientAddress` (the connection's, or the
+    /// one a trusted proxy forwarded) counts toward the account-creation limit.
+    func register(_ request: RegisterRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil) async throws -> AuthResponse {
         do {
             try Validation.username(request.username)
             try Validation.password(request.password)
@@ -26,6 +29,18 @@ struct AccountService: Sendable {
         } catch {
             throw APIError.validation(error)
         }
+        let limitKey = clientAddress?.description ?? "local"
+        try await limits.take(limits.accounts, key: limitKey, refusal: "Too many accounts created from this address")
+        do {
+            return try await createAccount(request, userAgent: userAgent)
+        } catch {
+            // Only accounts created count (a taken name, a failed write do not).
+            limits.giveBack(limits.accounts, key: limitKey)
+            throw error
+        }
+    }
+
+    private func createAccount(_ request: RegisterRequest, userAgent: String?) async throws -> AuthResponse {
         let now = now()
         let token = SessionTokens.generate()
         let account = NewAccount(

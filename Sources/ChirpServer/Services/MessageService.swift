@@ -8,9 +8,8 @@ struct MessageService: Sendable {
     let hub: EventHub
     /// Other instances on the same database (PostgreSQL), for live-only events; nil with SQLite.
     let bus: (any ClusterEventBus)?
-    /// Sends per sender and window, when `rateLimited`.
-    let limiter: SlidingWindowLimiter
-    let rateLimited: Bool
+    /// The direct-message limit (`limits.messages`, per sender).
+    let limits: RateLimits
     let metrics: ServerMetrics
     let now: @Sendable () -> Timestamp
 
@@ -27,28 +26,26 @@ struct MessageService: Sendable {
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.key(recipient), clientMessageId: clientMessageId,
             text: text, createdAt: now())
         let limiterKey = String(viewer.id)
-        if rateLimited, let wait = limiter.acquire(limiterKey) {
+        if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: limiterKey) {
             // A retry of a message already stored is answered even when the limit is reached.
             if let existing = try await store.message(sender: viewer.id, clientMessageId: clientMessageId),
                MessageRules.isRetry(existing, of: new) {
                 return WriteOutcome(value: existing, created: false)
             }
-            throw APIError(
-                .tooManyRequests, APIErrorCode.rateLimited,
-                "You have sent too many messages; try again in \(wait) seconds.", retryAfter: wait)
+            throw RateLimits.tooMany("You have sent too many messages", wait: wait)
         }
         let outcome: WriteOutcome<Message>
         do {
             outcome = try await store.sendMessage(new, decisions: MessageRules())
         } catch {
-            if rateLimited { limiter.release(limiterKey) }
+            limits.giveBack(limits.messages, key: limiterKey)
             throw error
         }
         if outcome.created {
             hub.publish(outcome.appended)
             metrics.messagesSent.increment()
-        } else if rateLimited {
-            limiter.release(limiterKey)
+        } else {
+            limits.giveBack(limits.messages, key: limiterKey)
         }
         return outcome
     }

@@ -15,6 +15,8 @@ struct ServerServices: Sendable {
     let events: EventService
     let logs: ClientLogService
     let safety: SafetyService
+    /// The rate limits the services apply (the reaction service takes `limits.takeReaction`).
+    let limits: RateLimits
 
     /// - Parameters:
     ///   - sessions: recently verified sessions (PostgreSQL: capacity 0, see `SessionCache`).
@@ -22,9 +24,15 @@ struct ServerServices: Sendable {
     init(
         configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
         sessions: SessionCache = SessionCache(), bus: (any ClusterEventBus)? = nil,
+        rateCounters: (any RateCounterStore)? = nil,
         now: @escaping @Sendable () -> Timestamp = { .now() }
     ) {
         let metrics = ServerMetrics()
+        // One process counts in memory; instances sharing a database count there.
+        let limiter: any RateLimiter = rateCounters.map { SharedRateLimiter(store: $0, now: { now().millisecondsSince1970 }) }
+            ?? MemoryRateLimiter()
+        let limits = RateLimits(configuration: configuration, limiter: limiter)
+        self.limits = limits
         self.configuration = configuration
         self.hub = hub
         self.keeper = StreamKeeper(pingInterval: configuration.streamPingInterval)
@@ -33,13 +41,12 @@ struct ServerServices: Sendable {
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
-            useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval))
-        self.social = SocialService(store: storage, hub: hub, now: now)
+            useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits)
+        self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,
-            limiter: SlidingWindowLimiter(limit: configuration.messageRateLimit, window: configuration.messageRateWindow),
-            rateLimited: configuration.rateLimitsEnabled, metrics: metrics, now: now)
-        self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now)
+            limits: limits, metrics: metrics, now: now)
+        self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now)
         self.safety = SafetyService(store: storage, hub: hub, now: now)

@@ -5,6 +5,8 @@ struct SocialService: Sendable {
     let store: any SocialStore
     let hub: EventHub
     let now: @Sendable () -> Timestamp
+    /// The follow limit (`limits.follows`, per follower).
+    var limits = RateLimits.off
 
     func follow(_ viewer: Viewer, username: String) async throws {
         let key = try UsernameLookup.key(username)
@@ -16,9 +18,20 @@ struct SocialService: Sendable {
         let permit: @Sendable (BlocksBetween) throws -> Void = { blocks in
             if let refusal = Self.refusal(blocks, followee: username) { throw refusal }
         }
-        guard let outcome = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), permit: permit, notice: notice) else {
+        let limitKey = String(viewer.id)
+        try await limits.take(limits.follows, key: limitKey, refusal: "You have followed too many accounts")
+        let found: WriteOutcome<Void>?
+        do {
+            found = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), permit: permit, notice: notice)
+        } catch {
+            limits.giveBack(limits.follows, key: limitKey)
+            throw error
+        }
+        guard let outcome = found else {
+            limits.giveBack(limits.follows, key: limitKey)
             throw APIError.userNotFound(username)
         }
+        if !outcome.created { limits.giveBack(limits.follows, key: limitKey) }
         hub.publish(outcome.appended)
     }
 

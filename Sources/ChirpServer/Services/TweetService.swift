@@ -7,6 +7,8 @@ struct TweetService: Sendable {
     let hub: EventHub
     let metrics: ServerMetrics
     let now: @Sendable () -> Timestamp
+    /// The tweet limit (`limits.tweets`, per author).
+    var limits = RateLimits.off
 
     /// Posts `text` under the author's `clientTweetId`: created, or the stored tweet again when
     /// it is a retry (the same text); another text under a used id is a 409.
@@ -16,13 +18,22 @@ struct TweetService: Sendable {
         }
         let text: String
         do { text = try Validation.tweetText(rawText) } catch { throw APIError.validation(error) }
-        let outcome = try await store.putTweet(
+        let limitKey = String(viewer.id)
+        try await limits.take(limits.tweets, key: limitKey, refusal: "You have posted too many tweets")
+        let outcome: WriteOutcome<Tweet>
+        do {
+            outcome = try await store.putTweet(
             NewTweet(author: viewer, clientTweetId: clientTweetId, text: text, createdAt: now()),
             replay: { existing in
                 guard existing.text == text else { throw APIError.clientTweetIdReused }
                 return existing
             },
             encode: { tweet in try APIJSON.encode(tweet) })
+        } catch {
+            limits.giveBack(limits.tweets, key: limitKey)
+            throw error
+        }
+        if !outcome.created { limits.giveBack(limits.tweets, key: limitKey) }
         if outcome.created {
             hub.publish(outcome.appended)
             metrics.tweetsPosted.increment()

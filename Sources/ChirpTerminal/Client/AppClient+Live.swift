@@ -12,10 +12,17 @@ extension AppClient {
         var client = core(app: app, holder: holder)
         client.block = { username in try await holder.require().block(username) }
         client.report = { username, reason in try await holder.require().report(username, reason: reason) }
+        client.sessions = { try await holder.require().sessions() }
+        client.endSession = { id in try await holder.require().endSession(id) }
+        client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
+        client.deleteAccount = { password in
+            try await app.deleteAccount(password: password)
+            holder.set(nil)
+        }
         return client
     }
 
-    /// Every closure but the safety ones (set by `live`).
+    /// Every closure but the safety and account ones (set by `live`).
     private static func core(app: ChirpClientApp, holder: SessionHolder) -> AppClient {
         @Sendable func started(_ report: StartupReport) throws -> String? {
             holder.set(report.session)

@@ -44,6 +44,18 @@ public struct AppClient: Sendable {
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.report was not expected")
     }
+    /// The user's sessions on the server, this one marked `current`.
+    public var sessions: @Sendable () async throws -> [SessionSummary] = { throw UnexpectedCall(description: "AppClient.sessions was not expected") }
+    /// Ends one of the user's other sessions.
+    public var endSession: @Sendable (_ id: String) async throws -> Void = { _ in throw UnexpectedCall(description: "AppClient.endSession was not expected") }
+    /// Changes the password (current, new); the user's other sessions end.
+    public var changePassword: @Sendable (_ current: String, _ new: String) async throws -> Void = { _, _ in
+        throw UnexpectedCall(description: "AppClient.changePassword was not expected")
+    }
+    /// Deletes the account (the password again) and wipes its local data, as logging out does.
+    public var deleteAccount: @Sendable (_ password: String) async throws -> Void = { _ in
+        throw UnexpectedCall(description: "AppClient.deleteAccount was not expected")
+    }
     /// Live events, connection changes and local data changes until the stream's consumer stops.
     public var updates: @Sendable () -> AsyncStream<SyncUpdate>
     public var saveTheme: @Sendable (Theme.Name) -> Void

@@ -11,7 +11,7 @@ extension AppFeature {
         }
         if state.banner != nil, state.screen != .login { state.banner = nil }
         switch state.screen {
-        case .login, .compose:
+        case .login, .compose, .account:
             return .none  // routed to the form's feature before this reducer runs
         case .help:
             state.screen = state.returnTo
@@ -213,7 +213,12 @@ extension AppFeature {
         case .up, .character("k"):
             state.settingsSelection = max(state.settingsSelection - 1, 0)
         case .down, .character("j"):
-            state.settingsSelection = min(state.settingsSelection + 1, themes.count - 1)
+            state.settingsSelection = min(state.settingsSelection + 1, themes.count + AppState.accountItems.count - 1)
+        case .enter where state.settingsSelection >= themes.count:
+            let page = AppState.accountItems[state.settingsSelection - themes.count].page
+            state.account = AccountFeature.State(page: page)
+            state.screen = .account
+            return page == .sessions ? AccountFeature(client: client).loadSessions().map(Action.account) : .none
         case .enter:
             let theme = themes[state.settingsSelection]
             state.theme = theme

@@ -16,6 +16,7 @@ public struct AppFeature: Reducer {
         case tick(ContinuousClock.Instant)
         case login(LoginFeature.Action)
         case compose(ComposeFeature.Action)
+        case account(AccountFeature.Action)
         case conversationsLoaded([ConversationSummary])
         case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
@@ -43,12 +44,15 @@ public struct AppFeature: Reducer {
         if case .key(let key) = action, key != .control("c") {
             if state.screen == .login { action = .login(.key(key)) }
             if state.screen == .compose { action = .compose(.key(key)) }
+            if state.screen == .account { action = .account(.key(key)) }
         }
         return CombineReducers<State, Action>([
             Scope(state: \State.login, action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
                   child: LoginFeature(client: client)),
             Scope(state: \State.compose, action: ActionLink(embed: Action.compose, extract: { if case .compose(let a) = $0 { a } else { nil } }),
                   child: ComposeFeature(client: client)),
+            Scope(state: \State.account, action: ActionLink(embed: Action.account, extract: { if case .account(let a) = $0 { a } else { nil } }),
+                  child: AccountFeature(client: client)),
             Reduce { state, action in self.core(&state, action) },
         ]).reduce(into: &state, action: action)
     }
@@ -74,8 +78,15 @@ public struct AppFeature: Reducer {
             return .none
         case .login(.delegate(.loggedIn(let username))):
             return sessionStarted(&state, username)
-        case .login, .compose(.key), .compose(.posted), .compose(.failed):
+        case .login, .compose(.key), .compose(.posted), .compose(.failed), .account(.key), .account(.sessionsLoaded),
+             .account(.sessionEnded), .account(.passwordChanged), .account(.failed):
             return .none
+        case .account(.delegate(.done(let banner))):
+            state.screen = .settings
+            state.banner = banner.map { .init($0, isError: false) }
+            return .none
+        case .account(.delegate(.accountDeleted)):
+            return signedOut(&state, banner: "Account deleted; its data on this device is wiped too.")
         case .compose(.delegate(.done(let posted))):
             state.screen = .timeline
             return posted ? loadTimeline(&state) : .none
@@ -130,11 +141,16 @@ public struct AppFeature: Reducer {
             state.banner = .init("Reported \(peer) to the server's operators.", isError: false)
             return .none
         case .loggedOut:
-            let theme = state.theme
-            state = AppState(now: state.now, theme: theme)
-            state.banner = .init("Logged out; this user's local data is deleted.", isError: false)
-            return .cancel(id: CancelID.sync)
+            return signedOut(&state, banner: "Logged out; this user's local data is deleted.")
         }
+    }
+
+    /// Back to the login screen with nothing of the user kept (after logout or deletion).
+    private func signedOut(_ state: inout State, banner: String) -> Effect<Action> {
+        let theme = state.theme
+        state = AppState(now: state.now, theme: theme)
+        state.banner = .init(banner, isError: false)
+        return .cancel(id: CancelID.sync)
     }
 
     /// The banner for a failed start-up: the step, the reason and what to do.

@@ -5,6 +5,8 @@ public struct AppState: Sendable, Equatable {
     /// The screens.
     public enum Screen: Sendable, Equatable {
         case login, conversations, newConversation, conversation, timeline, compose, help, settings
+        /// Sessions, password change or account deletion (`account.page`), from Settings.
+        case account
     }
 
     /// A one-line message over the key hints: an error says what to do.
@@ -30,6 +32,7 @@ public struct AppState: Sendable, Equatable {
 
     public var login = LoginFeature.State()
     public var compose = ComposeFeature.State()
+    public var account = AccountFeature.State()
 
     public var conversations: [ConversationSummary] = []
     public var selectedConversation = 0
@@ -52,6 +55,7 @@ public struct AppState: Sendable, Equatable {
     public var timelineScroll = 0
     public var newTweets = 0
 
+    /// The selected row of Settings: a theme, then `AppState.accountItems`.
     public var settingsSelection = 0
     /// A screen asked for (by a link) before the login finished.
     public var pendingDestination: AppDestination?
@@ -64,6 +68,11 @@ public struct AppState: Sendable, Equatable {
         /// "Report them for?": 1 spam, 2 abuse, 3 other; Esc cancels.
         case chooseReason
     }
+
+    /// The account rows of Settings, under the themes.
+    public static let accountItems: [(title: String, page: AccountFeature.Page)] = [
+        ("Sessions", .sessions), ("Change password", .password), ("Delete account", .delete),
+    ]
 
     /// Messages loaded per page of a conversation.
     public static let pageSize = 30

@@ -23,9 +23,12 @@ public enum AppView {
         case .compose: ComposeScreen.draw(state, in: body, on: &canvas)
         case .help: HelpScreen.draw(state, in: body, on: &canvas)
         case .settings: SettingsScreen.draw(state, noColor: noColor, in: body, on: &canvas)
+        case .account: AccountScreen.draw(state, in: body, on: &canvas)
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
+        } else if state.screen == .account, let question = accountQuestion(state) {
+            canvas.bar(y: height - 2, left: " " + question, style: theme.notice)
         } else if let banner = state.banner {
             canvas.bar(y: height - 2, left: " " + banner.text, style: banner.isError ? theme.error : theme.notice)
         }
@@ -54,7 +57,18 @@ public enum AppView {
         case .compose: "new tweet"
         case .help: "help"
         case .settings: "settings"
+        case .account: "account"
         }
+    }
+
+    /// The confirmation line before ending a session or deleting the account.
+    static func accountQuestion(_ state: AppState) -> String? {
+        let account = state.account
+        if account.confirmingDelete {
+            return "Delete the account \(state.username ?? "") for good? This cannot be undone. y: delete"
+        }
+        guard let id = account.confirmingEnd, let session = account.sessions.first(where: { $0.id == id }) else { return nil }
+        return "End the session of \(session.userAgent ?? "an unknown client")? That device is logged out. y: end"
     }
 
     /// The confirmation line before a block or a report.
@@ -80,7 +94,14 @@ public enum AppView {
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
         case .compose: "Enter post · Alt-Enter new line · Esc cancel"
         case .help: "any key: back"
-        case .settings: "↑↓ choose · Enter apply · Esc back"
+        case .settings: "↑↓ choose · Enter apply or open · Esc back"
+        case .account:
+            switch state.account.page {
+            case .sessions: state.account.confirmingEnd != nil ? "y end the session · any other key: cancel"
+                : "↑↓ select · x end the selected session · r refresh · Esc back"
+            case .password: "Tab next field · Enter change · Esc cancel"
+            case .delete: state.account.confirmingDelete ? "y delete the account · any other key: cancel" : "Enter continue · Esc cancel"
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 /// Every key, by screen.
 enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
-        ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings (theme)"), ("q", "quit (lists)"), ("L", "log out")]),
+        ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings: theme, account"), ("q", "quit (lists)"), ("L", "log out")]),
         ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"), ("r", "refresh")]),
+        ("Settings", [("↑↓ Enter", "theme, account pages"), ("x", "end a session (y: yes)"), ("Tab", "next password field")]),
         ("Conversation", [("letters", "write; peer sees typing"), ("Enter", "send"), ("Alt-Enter", "new line"),
                           ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"),
                           ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)"), ("Esc", "back")]),

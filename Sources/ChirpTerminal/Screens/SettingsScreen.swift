@@ -1,4 +1,5 @@
-/// Settings: the theme, remembered per user.
+/// Settings: the theme, remembered per user, and the account pages (sessions, password,
+/// deletion).
 enum SettingsScreen {
     static func draw(_ state: AppState, noColor: Bool, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
@@ -10,8 +11,15 @@ enum SettingsScreen {
             canvas.text((selected ? " ▸ " : "   ") + name.rawValue + current, x: 1, y: rows.lowerBound + 3 + index,
                         style: selected ? theme.selection : theme.base)
         }
+        let themes = Theme.Name.allCases.count
+        let accountTop = rows.lowerBound + 4 + themes
+        canvas.text("Account", x: 1, y: accountTop, style: theme.accent)
+        for (offset, item) in AppState.accountItems.enumerated() {
+            let selected = themes + offset == state.settingsSelection
+            canvas.text((selected ? " ▸ " : "   ") + item.title, x: 1, y: accountTop + 1 + offset, style: selected ? theme.selection : theme.base)
+        }
         if noColor {
-            canvas.text("NO_COLOR is set: themes keep only bold, underline and reverse.", x: 1, y: rows.lowerBound + 8, style: theme.muted)
+            canvas.text("NO_COLOR is set: themes keep only bold, underline and reverse.", x: 1, y: accountTop + 5, style: theme.muted)
         }
     }
 }

@@ -28,12 +28,23 @@ struct LoadBench: AsyncParsableCommand {
     @Option(help: "Seconds of sending.") var duration = 10
     @Option(help: "Target sends per second in total (0: as fast as possible).") var rate = 0
     @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
+    @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).") var rateLimitsOn = false
+    @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.") var compareRateLimits = false
     @Flag(help: "Print the report as JSON.") var json = false
+
+    /// Every rate limit on but out of reach: what the limiters cost per request.
+    static let highRateLimits = [
+        "--message-limit", "1000000000/15m", "--account-limit", "1000000/1h", "--tweet-limit", "1000000000/3h",
+        "--follow-limit", "1000000000/1d", "--reaction-limit", "1000000000/1h",
+    ]
 
     func validate() throws {
         guard instances >= 1 else { throw ValidationError("--instances takes 1 or more.") }
         guard instances == 1 || database != nil else {
             throw ValidationError("--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
+        }
+        guard server == nil || !(rateLimitsOn || compareRateLimits) else {
+            throw ValidationError("--rate-limits-on and --compare-rate-limits set the limits of the child servers bench starts.")
         }
         guard server == nil || (database == nil && instances == 1) else {
             throw ValidationError("--server loads a running server; --database and --instances are for the child servers bench starts.")
@@ -41,6 +52,22 @@ struct LoadBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard compareRateLimits else {
+            if let report = try await runOnce(limitsOn: rateLimitsOn) { try emit(report) { report.lines } }
+            return
+        }
+        // Off, on, on, off: a machine getting busier or quieter during the runs weighs on both alike.
+        var runs: [LoadReport] = []
+        for limitsOn in [false, true, true, false] {
+            guard let report = try await runOnce(limitsOn: limitsOn) else { return }
+            runs.append(report)
+        }
+        let comparison = RateLimitComparison(off: [runs[0], runs[3]], on: [runs[1], runs[2]])
+        try emit(comparison) { comparison.lines }
+    }
+
+    /// One run; nil when it reported already (idle sockets).
+    private func runOnce(limitsOn: Bool) async throws -> LoadReport? {
         var started: [ChildServer] = []
         if server == nil {
             for _ in 0..<instances {
@@ -48,13 +75,13 @@ struct LoadBench: AsyncParsableCommand {
                 // Idle sockets are one user's streams from one address: a measurement of memory
                 // per connection, so that run lifts the per-user and per-address caps.
                 let uncapped = idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
-                let arguments = Self.serveArguments(dataDirectory: directory, database: database) + uncapped
+                let arguments = Self.serveArguments(dataDirectory: directory, database: database, limitsOn: limitsOn) + uncapped
                 started.append(try await ChildServer(arguments: arguments, ownedDirectory: directory))
             }
         }
         let children = started
         do {
-            try await measure(children: children)
+            return try await measure(children: children, limitsOn: limitsOn)
         } catch {
             // Stop the servers (and remove their data) before reporting the failure.
             for child in children { await child.stop() }
@@ -62,7 +89,7 @@ struct LoadBench: AsyncParsableCommand {
         }
     }
 
-    private func measure(children: [ChildServer]) async throws {
+    private func measure(children: [ChildServer], limitsOn: Bool) async throws -> LoadReport? {
         let child = children.first
         let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let baseURLs = children.isEmpty ? [baseURL] : children.map(\.baseURL)
@@ -70,7 +97,7 @@ struct LoadBench: AsyncParsableCommand {
             let report = try await IdleSocketsRun(baseURL: baseURL, count: idleSockets, server: child).run()
             try emit(report) { report.lines }
             for child in children { await child.stop() }
-            return
+            return nil
         }
         let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
         var report = try await run.run()
@@ -82,11 +109,13 @@ struct LoadBench: AsyncParsableCommand {
         report.bareRequestsPerSecond = try await LoadRun.hammer(baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
         await bare.stop()
         report.durableToBareRatio = report.bareRequestsPerSecond > 0 ? report.sendsPerSecond / report.bareRequestsPerSecond : 0
-        try emit(report) { report.lines }
+        report.rateLimitsOn = limitsOn
+        return report
     }
 
-    static func serveArguments(dataDirectory: URL, database: String? = nil) -> [String] {
-        ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--no-rate-limits", "--log-level", "error"]
+    static func serveArguments(dataDirectory: URL, database: String? = nil, limitsOn: Bool = false) -> [String] {
+        ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "error"]
+            + (limitsOn ? highRateLimits : ["--no-rate-limits"])
             + (database.map { ["--database", $0] } ?? [])
     }
 
@@ -119,10 +148,13 @@ struct LoadReport: Encodable {
     var serverRSSBytes: Int?
     var bareRequestsPerSecond: Double = 0
     var durableToBareRatio: Double = 0
+    /// Whether the child servers ran with every rate limit on (out of reach).
+    var rateLimitsOn = false
 
     var lines: [String] {
         [
-            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s" + (instances > 1 ? ", \(instances) instances" : ""),
+            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s" + (instances > 1 ? ", \(instances) instances" : "")
+                + (rateLimitsOn ? ", rate limits on" : ""),
             String(format: "  durable sends     %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),

@@ -12,6 +12,8 @@ enum TestServer {
         configuration.port = 0
         configuration.bcryptCost = 4
         configuration.dataDirectory = temporaryDirectory()
+        // Every test registers from 127.0.0.1; the account limit's own tests set it low.
+        configuration.accountCreationLimit = RateLimit(count: 10_000, window: .seconds(3_600))
         if TestDatabase.usesPostgres {
             guard let settings = TestDatabase.postgresSettings(key: configuration.dataDirectory.lastPathComponent) else {
                 fatalError("CHIRP_TEST_DATABASE=postgres needs CHIRP_TEST_POSTGRES_URL (scripts/postgres-test-cluster prints it)")

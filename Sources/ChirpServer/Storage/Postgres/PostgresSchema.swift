@@ -157,6 +157,19 @@ enum PostgresSchema {
             "ALTER TABLE messages ADD COLUMN deleted BOOLEAN NOT NULL DEFAULT FALSE",
             "ALTER TABLE users ADD COLUMN deleted_at BIGINT",
         ]),
+        // Rate limits counted by every instance together (`SharedRateLimiter`).
+        ("v7-rate-limit-counters", [
+            """
+            CREATE TABLE rate_limit_counters (
+                key TEXT NOT NULL,
+                window_start BIGINT NOT NULL,
+                count BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                PRIMARY KEY (key, window_start)
+            )
+            """,
+            "CREATE INDEX rate_limit_counters_by_expiry ON rate_limit_counters(expires_at)",
+        ]),
     ]
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.

@@ -1,0 +1,61 @@
+import ChirpModels
+
+/// The limits of API.md "Limits" as the services apply them: which rule counts what, under
+/// which key, and the 429 `rate_limited` (with `Retry-After`) past it. Counting is the
+/// `RateLimiter`'s: in memory with SQLite, shared by every instance with PostgreSQL. Off
+/// (every call allowed) with `--no-rate-limits`.
+struct RateLimits: Sendable {
+    let limiter: any RateLimiter
+    let enabled: Bool
+    /// Accounts created per client address.
+    let accounts: RateLimitRule
+    /// Direct messages per sender.
+    let messages: RateLimitRule
+    /// Tweets per author.
+    let tweets: RateLimitRule
+    /// Follows per follower.
+    let follows: RateLimitRule
+    /// Reactions per user.
+    let reactions: RateLimitRule
+
+    init(configuration: ServerConfiguration, limiter: any RateLimiter) {
+        self.limiter = limiter
+        self.enabled = configuration.rateLimitsEnabled
+        accounts = RateLimitRule("accounts", configuration.accountCreationLimit)
+        messages = .frequent("messages", RateLimit(count: configuration.messageRateLimit, window: configuration.messageRateWindow))
+        tweets = RateLimitRule("tweets", configuration.tweetLimit)
+        follows = RateLimitRule("follows", configuration.followLimit)
+        reactions = RateLimitRule("reactions", configuration.reactionLimit)
+    }
+
+    /// Limits that allow everything (services built without a configuration, in tests).
+    static let off = RateLimits(configuration: { var off = ServerConfiguration(); off.rateLimitsEnabled = false; return off }(), limiter: MemoryRateLimiter())
+
+    /// Counts one event of `rule` for `key`, or throws the 429 whose message is `refusal`
+    /// followed by "; try again in …".
+    func take(_ rule: RateLimitRule, key: String, refusal: String) async throws {
+        guard enabled, let wait = try await limiter.acquire(rule, key: key) else { return }
+        throw Self.tooMany(refusal, wait: wait)
+    }
+
+    /// Takes back an event `take` counted (the write was a replay, or failed).
+    func giveBack(_ rule: RateLimitRule, key: String) {
+        if enabled { limiter.release(rule, key: key) }
+    }
+
+    /// The one call the reaction service makes before adding a reaction.
+    func takeReaction(_ viewer: Viewer) async throws {
+        try await take(reactions, key: String(viewer.id), refusal: "You have reacted too many times")
+    }
+
+    static func tooMany(_ refusal: String, wait: Int) -> APIError {
+        APIError(.tooManyRequests, APIErrorCode.rateLimited, "\(refusal); try again in \(phrase(seconds: wait)).", retryAfter: wait)
+    }
+
+    /// A wait as people say it: seconds up to two minutes, then minutes up to two hours, then hours.
+    static func phrase(seconds: Int) -> String {
+        if seconds < 120 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        if seconds < 7_200 { return "\((seconds + 59) / 60) minutes" }
+        return "\((seconds + 3_599) / 3_600) hours"
+    }
+}
