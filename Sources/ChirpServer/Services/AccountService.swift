@@ -7,7 +7,7 @@ struct AccountService: Sendable {
     /// Sessions verified recently (see `SessionCache`).
     let sessions: SessionCache
     let hasher: PasswordHasher
-    let loginLimiter: SlidingWindowLimiter
+    let loginThrottle: LoginThrottle
     let tokenLifetime: Duration
     let now: @Sendable () -> Timestamp
     /// Wakes the audience of `user.deleted` after an account deletion commits.
@@ -59,7 +59,7 @@ struct AccountService: Sendable {
     /// for a while (429).
     func login(_ request: LoginRequest, userAgent: String? = nil) async throws -> AuthResponse {
         let key = Validation.usernameKey(request.username)
-        if let wait = loginLimiter.retryAfter(key) {
+        if let wait = try await loginThrottle.wait(key) {
             throw APIError(
                 .tooManyRequests, APIErrorCode.rateLimited,
                 "Too many failed logins for this username; try again in \(wait) seconds.", retryAfter: wait)
@@ -67,7 +67,7 @@ struct AccountService: Sendable {
         let credentials = Validation.isPossibleUsername(request.username) ? try await store.credentials(usernameKey: key) : nil
         // The hash is checked even for an unknown name, so both take as long.
         guard try await hasher.verify(request.password, hash: credentials?.passwordHash), let credentials else {
-            loginLimiter.record(key)
+            try await loginThrottle.recordFailure(key)
             throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
         }
         let now = now()

@@ -39,7 +39,7 @@ struct ServerServices: Sendable {
         self.metrics = metrics
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
+            loginThrottle: LoginThrottle(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow, limiter: limiter),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
