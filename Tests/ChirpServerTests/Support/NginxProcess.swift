@@ -1,4 +1,5 @@
 import Foundation
+import ChirpTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ final class NginxProcess: @unchecked Sendable {
 
     let port: Int
     let prefix: URL
-    private let process = Process()
+    private var process: SpawnedProcess?
 
     /// Starts nginx on `port`, balancing over `upstreams` (the example has two).
     init(port: Int, upstreams: [Int]) async throws {
@@ -58,11 +59,13 @@ final class NginxProcess: @unchecked Sendable {
             }
             """
         try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", root, "-c", "\(root)/nginx.conf", "-g", "daemon off;"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Spawned closing every inherited descriptor, so nginx holds none of the test's sockets.
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let process = try SpawnedProcess(
+            executable: URL(fileURLWithPath: binary), arguments: ["-p", root, "-c", "\(root)/nginx.conf", "-g", "daemon off;"],
+            environment: ProcessInfo.processInfo.environment, output: devNull)
+        self.process = process
         // Ready once it accepts connections.
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -111,7 +114,7 @@ final class NginxProcess: @unchecked Sendable {
     /// Stops nginx at once (SIGTERM, its fast shutdown, which does not wait for open
     /// WebSockets; SIGKILL if it lingers) and removes its files.
     func stop() {
-        if process.isRunning {
+        if let process, process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             let deadline = Date().addingTimeInterval(2)
             while process.isRunning, Date() < deadline { usleep(10_000) }
