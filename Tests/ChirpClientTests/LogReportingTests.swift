@@ -23,19 +23,21 @@ struct LogReportingTests {
 
         // 1. A client logs 40 errors with a fatal after every 7th, keeps up to 10 in memory,
         //    never reaches its upload waterline, and is killed.
-        let emitter = Process()
-        emitter.executableURL = ServerProcess.binaryURL
-        emitter.arguments = ["logs", "emit", "--errors", "40", "--fatal-every", "7", "--max-memory", "10", "--waterline", "1000", "--hang"] + client
         let outputURL = home.appendingPathExtension("out")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        emitter.standardOutput = try FileHandle(forWritingTo: outputURL)
-        try emitter.run()
+        let output = try FileHandle(forWritingTo: outputURL)
+        // Spawned closing inherited descriptors, as every child of the tests is.
+        let emitter = try SpawnedProcess(
+            executable: ServerProcess.binaryURL,
+            arguments: ["logs", "emit", "--errors", "40", "--fatal-every", "7", "--max-memory", "10", "--waterline", "1000", "--hang"] + client,
+            environment: ProcessInfo.processInfo.environment, output: output.fileDescriptor)
+        try output.close()
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, !((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").contains("logged") {
             try await Task.sleep(for: .milliseconds(20))
         }
         kill(emitter.processIdentifier, SIGKILL)
-        emitter.waitUntilExit()
+        while emitter.isRunning { try await Task.sleep(for: .milliseconds(5)) }
         #expect(emitter.terminationReason == .uncaughtSignal)
 
         // 2. The next run uploads what is on disk, twice: the second finds nothing left.
