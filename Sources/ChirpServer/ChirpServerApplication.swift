@@ -28,10 +28,11 @@ public enum ChirpServerApplication {
             // at once, so every request asks the shared database. (Ended sessions are still
             // announced on the bus, which clears the cache, should it ever hold entries.)
             let sessions = SessionCache(capacity: 0)
-            let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions)
+            let streams = StreamRoster(limit: configuration.maxStreamsPerUser)
+            let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions, streams: streams)
             services = ServerServices(
                 configuration: configuration, storage: storage, hub: hub, sessions: sessions, bus: bus,
-                rateCounters: storage)
+                rateCounters: storage, streams: streams)
             background = [storage, bus]
         } else {
             let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)

@@ -42,4 +42,26 @@ extension ScaleOutTests {
             #expect(stream.all.filter { $0.type == EventType.typing }.count == typingBefore, "no typing after the block")
         }
     }
+
+    /// A password change through one instance ends the other sessions, and their event streams
+    /// open on the other instance close at once (1008 `session ended`).
+    @Test(.enabled(if: available || required, skipReason))
+    func aPasswordChangeThroughOneInstanceClosesStreamsOnTheOther() async throws {
+        try await Self.withCluster { cluster in
+            let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
+            let alice = try await first.register("alice")
+            let tablet = try await second.login("alice", password: "correct horse").decode(AuthResponse.self).token
+            let port = cluster.instances[1].port
+            let stream = Task {
+                try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?token=\(tablet)", timeout: .seconds(30))
+            }
+            try await StreamLimitTests.waitForOpenStreams(1, second)
+            let change = ChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple")
+            #expect(try await first.send(.PUT, "/v1/me/password", token: alice.token, json: change).status == 204)
+            let closed = try await stream.value
+            #expect(closed.endedByServer)
+            #expect(closed.closeCode == 1008)
+            #expect(closed.closeReason == "session ended")
+        }
+    }
 }

@@ -46,4 +46,31 @@ struct StreamLimitTests {
             }
         }
     }
+
+    /// A token that stops working stops its stream too: ending a session (here from another
+    /// device) closes that session's open stream with 1008 `session ended`; the user's other
+    /// stream keeps getting events.
+    @Test func aStreamClosesWhenItsSessionEnds() async throws {
+        try await TestServer.run { api in
+            let phone = try await api.register("alice")
+            let laptop = try await AccountSecurityTests.login(api, "alice", agent: "laptop")
+            let port = api.port
+            let ending = Task {
+                try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?token=\(phone.token)", timeout: .seconds(30))
+            }
+            let staying = Task {
+                try await WebSocketStreamTests.collect(port: port, query: "?token=\(laptop)", count: 1, timeout: .seconds(30))
+            }
+            try await Self.waitForOpenStreams(2, api)
+            let phoneSession = try #require(try await AccountSecurityTests.sessions(api, token: phone.token).first { $0.current })
+            #expect(try await api.send(.DELETE, "/v1/sessions/\(phoneSession.id)", token: laptop).status == 204)
+            let closed = try await ending.value
+            #expect(closed.endedByServer)
+            #expect(closed.closeCode == 1008)
+            #expect(closed.closeReason == "session ended")
+            try await Self.waitForOpenStreams(1, api)
+            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: laptop, json: TextBody(text: "still here")).status == 201)
+            #expect(try await staying.value.map(\.type) == ["tweet.created"])
+        }
+    }
 }

@@ -10,7 +10,7 @@ struct EventStream: Sendable {
 
     init(services: ServerServices) {
         self.services = services
-        self.roster = StreamRoster(limit: services.configuration.maxStreamsPerUser)
+        self.roster = services.streams
     }
     /// The path the upgrade is offered on.
     static let path = APIRoute.eventsStream.template
@@ -18,6 +18,8 @@ struct EventStream: Sendable {
     /// Who the stream is for and where it starts.
     struct Grant: Sendable {
         var userId: Int64
+        /// The session the stream is opened with (it closes when that session ends).
+        var tokenHash: [UInt8]
         var since: Int64
     }
 
@@ -35,11 +37,11 @@ struct EventStream: Sendable {
             guard let value = Int64(text), value >= 0 else { return nil }
             since = value
         }
-        return Grant(userId: viewer.id, since: since)
+        return Grant(userId: viewer.id, tokenHash: viewer.tokenHash, since: since)
     }
 
     /// The handler that serves a granted stream.
     func connection(for grant: Grant) -> EventStreamConnection {
-        EventStreamConnection(services: services, roster: roster, userId: grant.userId, since: grant.since)
+        EventStreamConnection(services: services, roster: roster, userId: grant.userId, tokenHash: grant.tokenHash, since: grant.since)
     }
 }

@@ -30,6 +30,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
     private let services: ServerServices
     private let roster: StreamRoster
     private let userId: Int64
+    private let tokenHash: [UInt8]
     private var last: Int64
     private var context: ChannelHandlerContext?
     private var listener: EventListener?
@@ -42,10 +43,11 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
     private var stall = StallClock()
     private var pingOutstanding = false
 
-    init(services: ServerServices, roster: StreamRoster, userId: Int64, since: Int64) {
+    init(services: ServerServices, roster: StreamRoster, userId: Int64, tokenHash: [UInt8], since: Int64) {
         self.services = services
         self.roster = roster
         self.userId = userId
+        self.tokenHash = tokenHash
         self.last = since
     }
 
@@ -56,8 +58,8 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
         listener = services.hub.listen(userId: userId) { loop.execute { this.value.pump() } }
         services.keeper.add(ObjectIdentifier(self)) { ping in loop.execute { this.value.keep(ping: ping) } }
         services.metrics.openStreams.increment()
-        roster.add(userId: userId, id: ObjectIdentifier(self)) {
-            loop.execute { this.value.close(code: .policyViolation, reason: "too many streams") }
+        roster.add(userId: userId, id: ObjectIdentifier(self), tokenHash: tokenHash) { reason in
+            loop.execute { this.value.close(code: .policyViolation, reason: reason) }
         }
         loop.assumeIsolated().execute { self.pump() }
     }

@@ -69,6 +69,7 @@ extension AccountService {
     private func sessionsEnded(userId: Int64) async {
         sessions.removeAll(userId: userId)
         await bus?.publishSessionsEnded(userId: userId)
+        await streams?.sessionsEnded(userId: userId, store: store)
     }
 
     /// A `User-Agent` as stored: at most 256 characters, nil when empty.

@@ -18,6 +18,8 @@ struct AccountService: Sendable {
     var useRecorder = SessionUseRecorder()
     /// The account-creation limit (`limits.accounts`, per client address).
     var limits = RateLimits.off
+    /// This instance's event streams: those of ended sessions close.
+    var streams: StreamRoster? = nil
 
     /// Creates an account with its first session; `clientAddress` (the connection's, or the
     /// one a trusted proxy forwarded) counts toward the account-creation limit.
@@ -84,6 +86,7 @@ struct AccountService: Sendable {
         try await store.deleteSession(tokenHash: viewer.tokenHash)
         sessions.remove(viewer.tokenHash)
         await bus?.publishSessionsEnded(userId: viewer.id)
+        await streams?.sessionsEnded(userId: viewer.id, store: store)
     }
 
     /// The viewer's own account.

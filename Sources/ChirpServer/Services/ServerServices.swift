@@ -7,6 +7,9 @@ struct ServerServices: Sendable {
     let hub: EventHub
     /// Pings event-stream clients and drops those that stopped reading or answering.
     let keeper: StreamKeeper
+    /// Each user's open event streams on this instance (the per-user cap; closed when their
+    /// session ends).
+    let streams: StreamRoster
     let metrics: ServerMetrics
     let accounts: AccountService
     let social: SocialService
@@ -24,7 +27,7 @@ struct ServerServices: Sendable {
     init(
         configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
         sessions: SessionCache = SessionCache(), bus: (any ClusterEventBus)? = nil,
-        rateCounters: (any RateCounterStore)? = nil,
+        rateCounters: (any RateCounterStore)? = nil, streams: StreamRoster? = nil,
         now: @escaping @Sendable () -> Timestamp = { .now() }
     ) {
         let metrics = ServerMetrics()
@@ -36,12 +39,15 @@ struct ServerServices: Sendable {
         self.configuration = configuration
         self.hub = hub
         self.keeper = StreamKeeper(pingInterval: configuration.streamPingInterval)
+        let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
+        self.streams = streams
         self.metrics = metrics
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginThrottle: LoginThrottle(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow, limiter: limiter),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
-            useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits)
+            useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
+            streams: streams)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,

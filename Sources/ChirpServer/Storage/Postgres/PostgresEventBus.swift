@@ -18,11 +18,14 @@ final class PostgresEventBus: Service, ClusterEventBus {
     /// This instance's session cache, which forgets a user's sessions when another instance
     /// ends one of them.
     private let sessions: SessionCache?
+    /// This instance's event streams, which close when their session ended on another instance.
+    private let streams: StreamRoster?
 
     init(
         storage: PostgresStorage, hub: EventHub, logger: Logger, pingPeriod: Duration = .seconds(10),
-        sessions: SessionCache? = nil
+        sessions: SessionCache? = nil, streams: StreamRoster? = nil
     ) {
+        self.streams = streams
         self.storage = storage
         self.hub = hub
         self.sessions = sessions
@@ -89,6 +92,10 @@ final class PostgresEventBus: Service, ClusterEventBus {
             hub.deliverLive(to: userId, event: event)
         case .sessionsEnded(let userId):
             sessions?.removeAll(userId: userId)
+            if let streams {
+                let storage = storage
+                Task { await streams.sessionsEnded(userId: userId, store: storage) }
+            }
         }
     }
 
