@@ -24,6 +24,13 @@ final class PostgresScope: Sendable {
         return rows
     }
 
+    /// Every row of a prepared statement's result.
+    func rows<S>(_ query: PreparedQuery<S>) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await connection.execute(query, logger: logger) { rows.append(row) }
+        return rows
+    }
+
     /// The first row of `query`'s result, if any.
     func row(_ query: PostgresQuery) async throws -> PostgresRandomAccessRow? {
         try await rows(query).first

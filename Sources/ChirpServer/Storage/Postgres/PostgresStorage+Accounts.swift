@@ -34,11 +34,7 @@ extension PostgresStorage {
 
     func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
         try await read { scope in
-            try await scope.row("""
-                SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
-                JOIN users u ON u.id = s.user_id WHERE s.token_hash = \(ByteBuffer(bytes: tokenHash))
-                """
-            ).map {
+            try await scope.rows(PreparedQuery(SessionLookup.self, Self.binds(ByteBuffer(bytes: tokenHash)))).first.map {
                 SessionInfo(
                     userId: try $0.value(0), username: try $0.value(1),
                     expiresAt: Timestamp(millisecondsSince1970: try $0.value(2)),
@@ -75,4 +71,12 @@ extension PostgresStorage {
                     \(session.userAgent))
             """)
     }
+}
+
+/// The session behind a token hash, on every authenticated request.
+private enum SessionLookup: PreparedSQL {
+    static let sql = """
+        SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
+        JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
+        """
 }

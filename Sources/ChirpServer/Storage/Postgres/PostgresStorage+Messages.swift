@@ -121,10 +121,11 @@ extension PostgresStorage {
     ) async throws -> [Message]? {
         try await read { scope in
             guard let peerId = try await Self.userId(scope, key: peerKey) else { return nil }
-            return try await Self.fetchMessages(
-                scope,
-                where: "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4 ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT $5",
-                Self.binds(min(viewer, peerId), max(viewer, peerId), after, before, limit))
+            let binds = Self.binds(min(viewer, peerId), max(viewer, peerId), after, before, limit)
+            let rows = ascending
+                ? try await scope.rows(PreparedQuery(MessagePageAscending.self, binds))
+                : try await scope.rows(PreparedQuery(MessagePageDescending.self, binds))
+            return try rows.map { try Self.message(from: $0, at: 0) }
         }
     }
 
@@ -197,4 +198,16 @@ extension PostgresStorage {
             createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6),
             deleted: try row.value(index + 7))
     }
+}
+
+/// A page of a conversation, oldest first: the pair (`$1` < `$2`), ids between `$3` and `$4`,
+/// at most `$5`.
+private enum MessagePageAscending: PreparedSQL {
+    static let sql = "SELECT \(StorageSQL.messageColumns) WHERE \(MessagePageDescending.condition) ORDER BY m.id ASC LIMIT $5"
+}
+
+/// A page of a conversation, newest first (parameters as `MessagePageAscending`).
+private enum MessagePageDescending: PreparedSQL {
+    static let condition = "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4"
+    static let sql = "SELECT \(StorageSQL.messageColumns) WHERE \(condition) ORDER BY m.id DESC LIMIT $5"
 }

@@ -63,21 +63,8 @@ extension PostgresStorage {
         let keys = sends.map(\.new.recipientKey)
         let clientIds = sends.map(\.new.clientMessageId)
         // Every user of the batch locked first, in id order, as one send locks its two.
-        try await scope.execute(
-            "SELECT id FROM users WHERE id = ANY(\(senderIds)) OR username_key = ANY(\(keys)) ORDER BY id FOR UPDATE")
-        let factRows = try await scope.rows("""
-            SELECT u.id, u.username,
-                (SELECT id FROM messages WHERE sender_id = t.sender_id AND client_message_id = t.client_message_id),
-                EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = t.sender_id),
-                EXISTS (SELECT 1 FROM conversations WHERE owner_id = t.sender_id AND peer_id = u.id AND has_received),
-                CASE WHEN u.id IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('messages', 'id')) END,
-                EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = t.sender_id),
-                EXISTS (SELECT 1 FROM blocks WHERE blocker_id = t.sender_id AND blocked_id = u.id)
-            FROM unnest(\(senderIds)::int8[], \(keys)::text[], \(clientIds)::text[]) WITH ORDINALITY
-                AS t(sender_id, recipient_key, client_message_id, ord)
-            LEFT JOIN users u ON u.username_key = t.recipient_key
-            ORDER BY t.ord
-            """)
+        _ = try await scope.rows(PreparedQuery(BatchLock.self, Self.binds(senderIds, keys)))
+        let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(senderIds, keys, clientIds)))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
         let earlierIds = try factRows.compactMap { try $0.value(2, as: Int64?.self) }
         let earlier = earlierIds.isEmpty ? [:] : Dictionary(
@@ -122,38 +109,9 @@ extension PostgresStorage {
 
         let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let type = EventType.messageCreated
-        let bases = try await scope.rows("""
-            WITH input AS (
-                SELECT * FROM unnest(\(plan.ids)::int8[], \(plan.senders)::int8[], \(plan.recipients)::int8[],
-                    \(plan.clientIds)::text[], \(plan.texts)::text[], \(plan.createdAts)::int8[], \(plan.jsons)::text[]) WITH ORDINALITY
-                    AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, ord)),
-            m AS (
-                INSERT INTO messages (id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
-                SELECT id, sender_id, recipient_id, LEAST(sender_id, recipient_id), GREATEST(sender_id, recipient_id),
-                    client_message_id, text, created_at FROM input),
-            c AS (
-                INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-                SELECT owner_id, peer_id, MAX(id), SUM(received), BOOL_OR(received = 1) FROM (
-                    SELECT sender_id AS owner_id, recipient_id AS peer_id, id, 0 AS received FROM input
-                    UNION ALL SELECT recipient_id, sender_id, id, 1 FROM input) sides
-                GROUP BY owner_id, peer_id
-                ON CONFLICT (owner_id, peer_id) DO UPDATE SET
-                    last_message_id = excluded.last_message_id,
-                    unread_count = conversations.unread_count + excluded.unread_count,
-                    has_received = conversations.has_received OR excluded.has_received),
-            ev AS (
-                SELECT sender_id AS user_id, ord, created_at, data FROM input
-                UNION ALL SELECT recipient_id, ord, created_at, data FROM input),
-            counts AS (SELECT user_id, COUNT(*) AS n FROM ev GROUP BY user_id),
-            seqs AS (
-                UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.user_id
-                RETURNING users.id, users.last_seq - counts.n AS base),
-            appended AS (
-                INSERT INTO events (user_id, seq, type, created_at, data)
-                SELECT ev.user_id, seqs.base + ROW_NUMBER() OVER (PARTITION BY ev.user_id ORDER BY ev.ord), \(type), ev.created_at, ev.data
-                FROM ev JOIN seqs ON seqs.id = ev.user_id)
-            SELECT id, base, pg_notify(\(Self.channel), \(payload))::text FROM seqs
-            """)
+        let bases = try await scope.rows(PreparedQuery(BatchInsert.self, Self.binds(
+            plan.ids, plan.senders, plan.recipients, plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
+            type, Self.channel, payload)))
         var base: [Int64: Int64] = [:]
         for row in bases { base[try row.value(0)] = try row.value(1) }
         for outcome in try plan.outcomes(bases: base, type: type) {
@@ -223,4 +181,63 @@ struct SendBatchPlan {
             return (entries[k].index, WriteOutcome(value: entries[k].message, created: true, appended: appended, json: jsons[k]))
         }
     }
+}
+
+/// Locks every user of a batch (senders `$1`, recipients' username keys `$2`) in id order.
+private enum BatchLock: PreparedSQL {
+    static let sql = "SELECT id FROM users WHERE id = ANY($1) OR username_key = ANY($2) ORDER BY id FOR UPDATE"
+}
+
+/// Every send's facts, in the batch's order: senders `$1`, recipient keys `$2`, client ids `$3`.
+private enum BatchFacts: PreparedSQL {
+    static let sql = """
+        SELECT u.id, u.username,
+            (SELECT id FROM messages WHERE sender_id = t.sender_id AND client_message_id = t.client_message_id),
+            EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = t.sender_id),
+            EXISTS (SELECT 1 FROM conversations WHERE owner_id = t.sender_id AND peer_id = u.id AND has_received),
+            CASE WHEN u.id IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('messages', 'id')) END,
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = t.sender_id),
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = t.sender_id AND blocked_id = u.id)
+        FROM unnest($1::int8[], $2::text[], $3::text[]) WITH ORDINALITY
+            AS t(sender_id, recipient_key, client_message_id, ord)
+        LEFT JOIN users u ON u.username_key = t.recipient_key
+        ORDER BY t.ord
+        """
+}
+
+/// Stores a batch's messages, conversations, events and notification: the plan's columns
+/// `$1`…`$7`, the event type `$8`, the channel `$9` and the payload `$10`.
+private enum BatchInsert: PreparedSQL {
+    static let sql = """
+        WITH input AS (
+            SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[],
+                $4::text[], $5::text[], $6::int8[], $7::text[]) WITH ORDINALITY
+                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, ord)),
+        m AS (
+            INSERT INTO messages (id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+            SELECT id, sender_id, recipient_id, LEAST(sender_id, recipient_id), GREATEST(sender_id, recipient_id),
+                client_message_id, text, created_at FROM input),
+        c AS (
+            INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
+            SELECT owner_id, peer_id, MAX(id), SUM(received), BOOL_OR(received = 1) FROM (
+                SELECT sender_id AS owner_id, recipient_id AS peer_id, id, 0 AS received FROM input
+                UNION ALL SELECT recipient_id, sender_id, id, 1 FROM input) sides
+            GROUP BY owner_id, peer_id
+            ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                last_message_id = excluded.last_message_id,
+                unread_count = conversations.unread_count + excluded.unread_count,
+                has_received = conversations.has_received OR excluded.has_received),
+        ev AS (
+            SELECT sender_id AS user_id, ord, created_at, data FROM input
+            UNION ALL SELECT recipient_id, ord, created_at, data FROM input),
+        counts AS (SELECT user_id, COUNT(*) AS n FROM ev GROUP BY user_id),
+        seqs AS (
+            UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.user_id
+            RETURNING users.id, users.last_seq - counts.n AS base),
+        appended AS (
+            INSERT INTO events (user_id, seq, type, created_at, data)
+            SELECT ev.user_id, seqs.base + ROW_NUMBER() OVER (PARTITION BY ev.user_id ORDER BY ev.ord), $8, ev.created_at, ev.data
+            FROM ev JOIN seqs ON seqs.id = ev.user_id)
+        SELECT id, base, pg_notify($9, $10)::text FROM seqs
+        """
 }

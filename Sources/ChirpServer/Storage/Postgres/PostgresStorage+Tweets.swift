@@ -56,13 +56,7 @@ extension PostgresStorage {
 
     func timeline(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>] {
         try await read { scope in
-            try await Self.fetchTweets(
-                scope, viewer: viewer, where: """
-                    (t.author_id = $1 OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $1))
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = t.author_id)
-                    AND t.id < $2 ORDER BY t.id DESC LIMIT $3
-                    """,
-                Self.binds(viewer, cursor, limit))
+            try await scope.rows(PreparedQuery(TimelinePage.self, Self.binds(viewer, cursor, limit))).map(Self.tweet(from:))
         }
     }
 
@@ -71,17 +65,36 @@ extension PostgresStorage {
         _ scope: PostgresScope, viewer: Int64, where condition: String, _ binds: PostgresBindings
     ) async throws -> [Listed<Tweet>] {
         try await scope.rows(PostgresQuery(
-            unsafeSQL: """
-                SELECT t.id, t.client_tweet_id, t.text, t.created_at, \(userColumns("u", viewer: viewer))
-                FROM tweets t JOIN users u ON u.id = t.author_id WHERE \(condition)
-                """,
-            binds: binds)
-        ).map { row in
-            let id: Int64 = try row.value(0)
-            let tweet = Tweet(
-                id: String(id), clientTweetId: try row.value(1), author: try user(from: row, at: 4), text: try row.value(2),
-                createdAt: Timestamp(millisecondsSince1970: try row.value(3)))
-            return Listed(cursor: id, item: tweet)
-        }
+            unsafeSQL: "\(tweetColumns(viewerSQL: String(viewer))) WHERE \(condition)", binds: binds)
+        ).map(tweet(from:))
     }
+
+    /// The start of a tweets query, up to its `WHERE`: the columns `tweet(from:)` reads, the
+    /// author's viewer flags for the viewer given as SQL.
+    static func tweetColumns(viewerSQL viewer: String) -> String {
+        """
+        SELECT t.id, t.client_tweet_id, t.text, t.created_at, \(userColumns("u", viewerSQL: viewer))
+        FROM tweets t JOIN users u ON u.id = t.author_id
+        """
+    }
+
+    /// Decodes a row of `tweetColumns`.
+    static func tweet(from row: PostgresRandomAccessRow) throws -> Listed<Tweet> {
+        let id: Int64 = try row.value(0)
+        let tweet = Tweet(
+            id: String(id), clientTweetId: try row.value(1), author: try user(from: row, at: 4), text: try row.value(2),
+            createdAt: Timestamp(millisecondsSince1970: try row.value(3)))
+        return Listed(cursor: id, item: tweet)
+    }
+}
+
+/// The home timeline of viewer `$1`: their tweets and those of whom they follow, minus blocked
+/// authors, ids below `$2`, at most `$3`.
+private enum TimelinePage: PreparedSQL {
+    static let sql = """
+        \(PostgresStorage.tweetColumns(viewerSQL: "$1"))
+        WHERE (t.author_id = $1 OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $1))
+            AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = t.author_id)
+            AND t.id < $2 ORDER BY t.id DESC LIMIT $3
+        """
 }

@@ -221,14 +221,18 @@ final class PostgresStorage: ChirpStorage, Service {
 
     /// The id of the user with that username key, if any.
     static func userId(_ scope: PostgresScope, key: String) async throws -> Int64? {
-        try await scope.value("SELECT id FROM users WHERE username_key = \(key)", as: Int64.self)
+        try await scope.rows(PreparedQuery(UserIdByKey.self, binds(key))).first.map { try $0.value(0, as: Int64.self) }
     }
 
     /// Columns that `user(from:at:)` reads, for a `users` alias, with the viewer flags computed
     /// for `viewer` (an integer, so it is safe to write into the SQL).
     static func userColumns(_ alias: String, viewer: Int64?) -> String {
-        let viewer = viewer ?? 0
-        return """
+        userColumns(alias, viewerSQL: String(viewer ?? 0))
+    }
+
+    /// `userColumns` with the viewer's id given as SQL (a parameter such as `$1`).
+    static func userColumns(_ alias: String, viewerSQL viewer: String) -> String {
+        """
             \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
             \(alias).followers_count, \(alias).following_count, \
             EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = \(viewer)), \
@@ -285,4 +289,9 @@ final class PostgresStorage: ChirpStorage, Service {
                 head: max(head, rows.isEmpty ? 0 : try rows[rows.count - 1].value(0, as: Int64.self)))
         }
     }
+}
+
+/// A user's id by username key (the peer of a conversation page, and others).
+private enum UserIdByKey: PreparedSQL {
+    static let sql = "SELECT id FROM users WHERE username_key = $1"
 }
