@@ -32,9 +32,8 @@ struct AdminReports: AsyncParsableCommand {
     /// An RFC 3339 time, or an age (`90m`, `24h`, `7d`) before now.
     static func parse(_ text: String, now: Timestamp = .now()) throws -> Timestamp {
         if let time = Timestamp(rfc3339: text) { return time }
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count >= 0 {
-            return Timestamp(millisecondsSince1970: now.millisecondsSince1970 - count * unit * 1000)
+        if let seconds = DurationShorthand.seconds(text) {
+            return Timestamp(millisecondsSince1970: now.millisecondsSince1970 - seconds * 1000)
         }
         throw ValidationError("--since takes an RFC 3339 time (2026-11-22T10:15:30Z) or an age such as 90m, 24h or 7d.")
     }

@@ -58,7 +58,14 @@ struct SharedRateLimitTests {
             // Counters whose windows can no longer count are swept.
             clock.advance(by: 300_000)
             #expect(try await limiters[0].acquire(rule, key: "9") == nil)
-            let left = try await first.read { scope in try await scope.value("SELECT count(*) FROM rate_limit_counters", as: Int64.self) }
+            // The sweep runs beside the request that found it due: wait for it (bounded).
+            let count = { try await first.read { scope in try await scope.value("SELECT count(*) FROM rate_limit_counters", as: Int64.self) } }
+            var left = try await count()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while left != 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                left = try await count()
+            }
             #expect(left == 1)
         }
     }

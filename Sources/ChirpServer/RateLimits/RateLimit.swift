@@ -1,3 +1,5 @@
+import ChirpModels
+
 /// One configured limit: at most `count` events per `window` (a sliding window). Written on
 /// the command line as `COUNT/WINDOW`, the window in seconds or with a unit: `10/1h`,
 /// `300/3h`, `400/1d`, `200/15m`, `5/30s`.
@@ -13,7 +15,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     /// `COUNT/WINDOW` as above; nil for anything else (a count below 1, a window below 1 s).
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let count = Int(parts[0]), count >= 1, let window = Self.seconds(parts[1]), window >= 1 else { return nil }
+        guard parts.count == 2, let count = Int(parts[0]), count >= 1, let window = DurationShorthand.seconds(parts[1]), window >= 1 else { return nil }
         self.init(count: count, window: .seconds(window))
     }
 
@@ -26,13 +28,5 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
             return "\(count)/\(seconds / size)\(unit)"
         }
         return "\(count)/\(seconds)s"
-    }
-
-    private static func seconds(_ text: Substring) -> Int64? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        if let last = text.last, let size = units[last] {
-            return Int64(text.dropLast()).map { $0 * size }
-        }
-        return Int64(text)
     }
 }

@@ -41,7 +41,7 @@ final class SharedRateLimiter: RateLimiter {
             return true
         }
         if spent { return nil }
-        await sweepIfDue(now: window.now)
+        sweepIfDue(now: window.now)
         let limit = rule.limit.count
         for units in rule.batch > 1 ? [rule.batch, 1] : [1] {
             if try await store.reserve(counter: counter, window: window, units: units, limit: limit) {
@@ -63,7 +63,7 @@ final class SharedRateLimiter: RateLimiter {
 
     func record(_ rule: RateLimitRule, key: String) async throws {
         let window = RateWindow(now: now(), length: rule.limit.windowSeconds * 1000)
-        await sweepIfDue(now: window.now)
+        sweepIfDue(now: window.now)
         // No limit on recording: the event has happened; `wait` judges the next one.
         _ = try await store.reserve(counter: rule.name + ":" + key, window: window, units: 1, limit: Int(Int32.max))
     }
@@ -88,14 +88,17 @@ final class SharedRateLimiter: RateLimiter {
         }
     }
 
-    /// Deletes ended windows' counters, at most once a minute per instance; a failed sweep
-    /// fails no request (the next one tries again).
-    private func sweepIfDue(now: Int64) async {
+    /// Deletes ended windows' counters, at most once a minute per instance, beside the request
+    /// that noticed it is due (no request waits for it); a failed sweep fails no request (the
+    /// next one due tries again).
+    private func sweepIfDue(now: Int64) {
         let due = lastSweep.withLock { last in
             guard now - last >= 60_000 else { return false }
             last = now
             return true
         }
-        if due { try? await store.sweepRateCounters(now: now) }
+        guard due else { return }
+        let store = store
+        Task { try? await store.sweepRateCounters(now: now) }
     }
 }
