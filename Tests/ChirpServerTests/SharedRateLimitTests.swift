@@ -71,30 +71,6 @@ struct SharedRateLimitTests {
     }
 
     @Test(.enabled(if: enabled, skipReason))
-    func failedLoginsCountedOnOneInstanceThrottleTheOther() async throws {
-        try await Self.withStorage { first, second in
-            let clock = TestWallClock(999_999_960_000)
-            let limit = 3
-            let throttles = [first, second].map {
-                LoginThrottle(limit: limit, window: .seconds(60), limiter: SharedRateLimiter(store: $0, now: clock.read))
-            }
-            // Failures alternate between the instances; the throttle holds after `limit` in all.
-            for attempt in 0..<limit {
-                #expect(try await throttles[attempt % 2].wait("alice") == nil)
-                try await throttles[attempt % 2].recordFailure("alice")
-            }
-            #expect(try await throttles[0].wait("alice") != nil)
-            #expect(try await throttles[1].wait("alice") != nil)
-            // Another username is not throttled; recording never refuses.
-            #expect(try await throttles[1].wait("bob") == nil)
-            try await throttles[1].recordFailure("alice")
-            // Once the failures slid out of the window (two windows on), attempts are allowed again.
-            clock.advance(by: 120_000)
-            #expect(try await throttles[1].wait("alice") == nil)
-        }
-    }
-
-    @Test(.enabled(if: enabled, skipReason))
     func batchesSpareTheRoundTripAndNeverAllowMoreThanTheLimit() async throws {
         try await Self.withStorage { first, second in
             let clock = TestWallClock(999_999_960_000)

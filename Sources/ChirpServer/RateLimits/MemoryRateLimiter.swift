@@ -18,14 +18,6 @@ final class MemoryRateLimiter: RateLimiter {
         limiter(rule).release(key)
     }
 
-    func wait(_ rule: RateLimitRule, key: String) async throws -> Int? {
-        limiter(rule).retryAfter(key)
-    }
-
-    func record(_ rule: RateLimitRule, key: String) async throws {
-        limiter(rule).record(key)
-    }
-
     private func limiter(_ rule: RateLimitRule) -> SlidingWindowLimiter {
         limiters.withLock { table in
             if let limiter = table[rule.name] { return limiter }

@@ -6,9 +6,4 @@ protocol RateLimiter: Sendable {
     func acquire(_ rule: RateLimitRule, key: String) async throws -> Int?
     /// Takes back an event `acquire` recorded (the write turned out to be a replay or failed).
     func release(_ rule: RateLimitRule, key: String)
-    /// Seconds until `rule` allows another event for `key`, recording nothing; nil when one is
-    /// allowed now (for counts of things that already happened, such as failed logins).
-    func wait(_ rule: RateLimitRule, key: String) async throws -> Int?
-    /// Records an event for `key` whatever the limit (it has happened: a failed login).
-    func record(_ rule: RateLimitRule, key: String) async throws
 }

@@ -53,21 +53,6 @@ final class SharedRateLimiter: RateLimiter {
         return window.wait(previous: counts.previous, current: counts.current, limit: limit)
     }
 
-    func wait(_ rule: RateLimitRule, key: String) async throws -> Int? {
-        let window = RateWindow(now: now(), length: rule.limit.windowSeconds * 1000)
-        let counts = try await store.counts(counter: rule.name + ":" + key, window: window)
-        let estimate = Double(counts.previous) * window.previousWeight + Double(counts.current)
-        guard estimate + 1 > Double(rule.limit.count) else { return nil }
-        return window.wait(previous: counts.previous, current: counts.current, limit: rule.limit.count)
-    }
-
-    func record(_ rule: RateLimitRule, key: String) async throws {
-        let window = RateWindow(now: now(), length: rule.limit.windowSeconds * 1000)
-        sweepIfDue(now: window.now)
-        // No limit on recording: the event has happened; `wait` judges the next one.
-        _ = try await store.reserve(counter: rule.name + ":" + key, window: window, units: 1, limit: Int(Int32.max))
-    }
-
     func release(_ rule: RateLimitRule, key: String) {
         let window = RateWindow(now: now(), length: rule.limit.windowSeconds * 1000)
         credit(rule.name + ":" + key, window: window.start, units: 1)

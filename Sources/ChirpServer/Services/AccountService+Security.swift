@@ -53,14 +53,14 @@ extension AccountService {
     /// username, and a wrong one is a failure that counts.
     private func checkPassword(_ password: String, of viewer: Viewer) async throws {
         let key = Validation.usernameKey(viewer.username)
-        if let wait = try await loginThrottle.wait(key) {
+        if let wait = loginLimiter.retryAfter(key) {
             throw APIError(
                 .tooManyRequests, APIErrorCode.rateLimited,
                 "Too many wrong passwords for this username; try again in \(wait) seconds.", retryAfter: wait)
         }
         let credentials = try await store.credentials(usernameKey: key)
         guard try await hasher.verify(password, hash: credentials?.passwordHash), credentials?.userId == viewer.id else {
-            try await loginThrottle.recordFailure(key)
+            loginLimiter.record(key)
             throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The password is wrong.", field: "password")
         }
     }

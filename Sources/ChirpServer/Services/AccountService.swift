@@ -7,7 +7,7 @@ struct AccountService: Sendable {
     /// Sessions verified recently (see `SessionCache`).
     let sessions: SessionCache
     let hasher: PasswordHasher
-    let loginThrottle: LoginThrottle
+    let loginLimiter: SlidingWindowLimiter
     let tokenLifetime: Duration
     let now: @Sendable () -> Timestamp
     /// Wakes the audience of `user.deleted` after an account deletion commits.
@@ -61,7 +61,7 @@ struct AccountService: Sendable {
     /// for a while (429).
     func login(_ request: LoginRequest, userAgent: String? = nil) async throws -> AuthResponse {
         let key = Validation.usernameKey(request.username)
-        if let wait = try await loginThrottle.wait(key) {
+        if let wait = loginLimiter.retryAfter(key) {
             throw APIError(
                 .tooManyRequests, APIErrorCode.rateLimited,
                 "Too many failed logins for this username; try again in \(wait) seconds.", retryAfter: wait)
@@ -69,7 +69,7 @@ struct AccountService: Sendable {
         let credentials = Validation.isPossibleUsername(request.username) ? try await store.credentials(usernameKey: key) : nil
         // The hash is checked even for an unknown name, so both take as long.
         guard try await hasher.verify(request.password, hash: credentials?.passwordHash), let credentials else {
-            try await loginThrottle.recordFailure(key)
+            loginLimiter.record(key)
             throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
         }
         let now = now()

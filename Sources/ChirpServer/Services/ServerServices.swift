@@ -44,7 +44,7 @@ struct ServerServices: Sendable {
         self.metrics = metrics
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            loginThrottle: LoginThrottle(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow, limiter: limiter),
+            loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
             streams: streams)
