@@ -4,7 +4,7 @@
 public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     /// An HTTP method the API uses.
     public enum Method: String, Sendable, Hashable {
-        case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
+        case get = "GET", post = "POST", put = "PUT", delete = "DELETE", patch = "PATCH"
     }
 
     public var method: Method
@@ -64,8 +64,19 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let endSession = APIRoute(.delete, "/v1/sessions/{id}")
     public static let changePassword = APIRoute(.put, "/v1/me/password")
     public static let deleteAccount = APIRoute(.delete, "/v1/me")
+    // Media (API.md part 2).
+    public static let uploadMedia = APIRoute(.put, "/v1/media/{clientMediaId}")
+    public static let mediaUploadStatus = APIRoute(.get, "/v1/media/{clientMediaId}/upload")
+    public static let downloadMedia = APIRoute(.get, "/v1/media/{id}")
+    // Message actions and search (API.md part 2).
+    public static let addReaction = APIRoute(.put, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
+    public static let removeReaction = APIRoute(.delete, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
+    public static let editMessage = APIRoute(.patch, "/v1/conversations/{username}/messages/{messageId}")
+    public static let unsendMessage = APIRoute(.delete, "/v1/conversations/{username}/messages/{messageId}")
+    public static let searchMessages = APIRoute(.get, "/v1/search/messages")
 
-    /// Every route this version of the server answers.
+    /// Every route this version of the server answers. (A part-2 route joins this list in the
+    /// change that registers it on the server.)
     public static let all: [APIRoute] = [
         createAccount, login, logout, me, user, follow, unfollow, followers, following,
         conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,

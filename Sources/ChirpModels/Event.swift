@@ -26,6 +26,10 @@ public struct Event: Sendable, Hashable, Codable {
         switch type {
         case EventType.messageCreated:
             payload = .messageCreated(try container.decode(Message.self, forKey: .data))
+        case EventType.messageUpdated:
+            payload = .messageUpdated(try container.decode(Message.self, forKey: .data))
+        case EventType.messageDeleted:
+            payload = .messageDeleted(try container.decode(MessageDeletedNotice.self, forKey: .data))
         case EventType.messageRead:
             payload = .messageRead(try container.decode(ReadReceipt.self, forKey: .data))
         case EventType.typing:
@@ -52,6 +56,8 @@ public struct Event: Sendable, Hashable, Codable {
         try container.encode(createdAt, forKey: .createdAt)
         switch payload {
         case .messageCreated(let value): try container.encode(value, forKey: .data)
+        case .messageUpdated(let value): try container.encode(value, forKey: .data)
+        case .messageDeleted(let value): try container.encode(value, forKey: .data)
         case .messageRead(let value): try container.encode(value, forKey: .data)
         case .typing(let value): try container.encode(value, forKey: .data)
         case .followCreated(let value): try container.encode(value, forKey: .data)
@@ -66,6 +72,8 @@ public struct Event: Sendable, Hashable, Codable {
 /// The wire names of event types.
 public enum EventType {
     public static let messageCreated = "message.created"
+    public static let messageUpdated = "message.updated"
+    public static let messageDeleted = "message.deleted"
     public static let messageRead = "message.read"
     public static let typing = "typing"
     public static let followCreated = "follow.created"
@@ -78,6 +86,10 @@ public enum EventType {
 /// What an event carries, by type.
 public enum EventPayload: Sendable, Hashable {
     case messageCreated(Message)
+    /// A message after an edit or a change of its reactions.
+    case messageUpdated(Message)
+    /// A message was unsent; it is a tombstone for both people.
+    case messageDeleted(MessageDeletedNotice)
     case messageRead(ReadReceipt)
     case typing(TypingNotice)
     case followCreated(FollowNotice)
@@ -95,6 +107,8 @@ public enum EventPayload: Sendable, Hashable {
     public var type: String {
         switch self {
         case .messageCreated: EventType.messageCreated
+        case .messageUpdated: EventType.messageUpdated
+        case .messageDeleted: EventType.messageDeleted
         case .messageRead: EventType.messageRead
         case .typing: EventType.typing
         case .followCreated: EventType.followCreated
@@ -117,6 +131,19 @@ public struct ReadReceipt: Sendable, Hashable, Codable {
         self.reader = reader
         self.peer = peer
         self.upTo = upTo
+    }
+}
+
+/// `message.deleted` data: the unsent message's id and its two people.
+public struct MessageDeletedNotice: Sendable, Hashable, Codable {
+    public var id: String
+    public var sender: String
+    public var recipient: String
+
+    public init(id: String, sender: String, recipient: String) {
+        self.id = id
+        self.sender = sender
+        self.recipient = recipient
     }
 }
 

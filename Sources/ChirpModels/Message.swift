@@ -8,12 +8,23 @@ public struct Message: Sendable, Hashable, Codable {
     public var text: String
     public var createdAt: Timestamp
     public var readByRecipient: Bool
-    /// A tombstone: the sender deleted their account (`text` is `""`). Absent in JSON: false.
+    /// A tombstone: the sender unsent it or deleted their account (`text` is `""`, `media` and
+    /// `reactions` empty). Absent in JSON: false.
     public var deleted: Bool
+    /// Attachments, at most 4 (API.md part 2). Absent in JSON: empty.
+    public var media: [Media]
+    /// The id of the message of the same conversation this one answers.
+    public var replyTo: String?
+    /// Reactions, one entry per distinct emoji.
+    public var reactions: [MessageReaction]
+    /// When the sender last edited the text; nil if never.
+    public var editedAt: Timestamp?
 
     public init(
         id: String, clientMessageId: String, sender: String, recipient: String, text: String,
-        createdAt: Timestamp, readByRecipient: Bool, deleted: Bool = false
+        createdAt: Timestamp, readByRecipient: Bool, deleted: Bool = false,
+        media: [Media] = [], replyTo: String? = nil, reactions: [MessageReaction] = [],
+        editedAt: Timestamp? = nil
     ) {
         self.id = id
         self.clientMessageId = clientMessageId
@@ -23,10 +34,15 @@ public struct Message: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.readByRecipient = readByRecipient
         self.deleted = deleted
+        self.media = media
+        self.replyTo = replyTo
+        self.reactions = reactions
+        self.editedAt = editedAt
     }
 
     enum CodingKeys: String, CodingKey {
         case id, clientMessageId, sender, recipient, text, createdAt, readByRecipient, deleted
+        case media, replyTo, reactions, editedAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -39,5 +55,36 @@ public struct Message: Sendable, Hashable, Codable {
         createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
         readByRecipient = try container.decode(Bool.self, forKey: .readByRecipient)
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        media = try container.decodeIfPresent([Media].self, forKey: .media) ?? []
+        replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
+        reactions = try container.decodeIfPresent([MessageReaction].self, forKey: .reactions) ?? []
+        editedAt = try container.decodeIfPresent(Timestamp.self, forKey: .editedAt)
+    }
+
+    /// Writes every field of API.md part 2, `replyTo` and `editedAt` as `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(clientMessageId, forKey: .clientMessageId)
+        try container.encode(sender, forKey: .sender)
+        try container.encode(recipient, forKey: .recipient)
+        try container.encode(text, forKey: .text)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(readByRecipient, forKey: .readByRecipient)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(media, forKey: .media)
+        try container.encode(replyTo, forKey: .replyTo)
+        try container.encode(reactions, forKey: .reactions)
+        try container.encode(editedAt, forKey: .editedAt)
+    }
+
+    /// This message as an unsent tombstone: ids, people and time kept, content removed.
+    public func tombstone() -> Message {
+        var copy = self
+        copy.text = ""
+        copy.media = []
+        copy.reactions = []
+        copy.deleted = true
+        return copy
     }
 }

@@ -40,6 +40,21 @@ public struct TextBody: Sendable, Hashable, Codable {
     public init(text: String) { self.text = text }
 }
 
+/// Body of `PUT /v1/conversations/{username}/messages/{clientMessageId}` (API.md part 2):
+/// the text, which may be empty when media are attached, up to 4 media ids, and the id of the
+/// message it replies to. Absent optional fields are left out of the JSON.
+public struct SendMessageRequest: Sendable, Hashable, Codable {
+    public var text: String
+    public var mediaIds: [String]?
+    public var replyTo: String?
+
+    public init(text: String, mediaIds: [String]? = nil, replyTo: String? = nil) {
+        self.text = text
+        self.mediaIds = mediaIds
+        self.replyTo = replyTo
+    }
+}
+
 /// Body of `POST /v1/conversations/{username}/read`.
 public struct MarkReadRequest: Sendable, Hashable, Codable {
     public var upTo: String

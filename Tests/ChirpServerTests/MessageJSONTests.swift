@@ -27,4 +27,26 @@ struct MessageJSONTests {
         let foundation = String(decoding: try APIJSON.encoder().encode(original), as: UTF8.self)
         #expect(MessageJSON.encode(original) == foundation)
     }
+
+    @Test func writesThePartTwoFieldsAsTheAPIEncoderDoes() throws {
+        var original = Self.message(text: "with \"everything\"")
+        original.media = [
+            Media(id: "7", clientMediaId: "m-1", contentType: "image/png", size: 1234, sha256: String(repeating: "a", count: 64),
+                  filename: "cat \"1\".png", createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_000)),
+            Media(id: "8", clientMediaId: "m-2", contentType: "application/pdf", size: 0, sha256: String(repeating: "b", count: 64),
+                  filename: nil, createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_001)),
+        ]
+        original.replyTo = "41"
+        original.reactions = [MessageReaction(emoji: "👍", users: ["bob", "alice"]), MessageReaction(emoji: "❤️", users: ["bob"])]
+        original.editedAt = Timestamp(millisecondsSince1970: 1_790_000_000_999)
+        let foundation = String(decoding: try APIJSON.encoder().encode(original), as: UTF8.self)
+        #expect(MessageJSON.encode(original) == foundation)
+        #expect(try JSONDecoder().decode(Message.self, from: Data(MessageJSON.encode(original).utf8)) == original)
+    }
+
+    @Test func writesAbsentOptionalFieldsAsNull() {
+        let json = MessageJSON.encode(Self.message(text: "plain"))
+        #expect(json.contains(#""replyTo":null"#) && json.contains(#""editedAt":null"#))
+        #expect(json.contains(#""media":[]"#) && json.contains(#""reactions":[]"#))
+    }
 }

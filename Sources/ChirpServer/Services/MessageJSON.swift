@@ -6,22 +6,60 @@ import ChirpModels
 enum MessageJSON {
     static func encode(_ message: Message) -> String {
         var out = #"{"clientMessageId":"#
-        out.reserveCapacity(128 + message.text.utf8.count)
+        out.reserveCapacity(200 + message.text.utf8.count)
         appendString(message.clientMessageId, to: &out)
         out += #","createdAt":"#
         appendString(message.createdAt.rfc3339, to: &out)
-        out += message.deleted ? #","deleted":true,"id":"# : #","deleted":false,"id":"#
+        out += message.deleted ? #","deleted":true,"editedAt":"# : #","deleted":false,"editedAt":"#
+        if let editedAt = message.editedAt { appendString(editedAt.rfc3339, to: &out) } else { out += "null" }
+        out += #","id":"#
         appendString(message.id, to: &out)
-        out += #","readByRecipient":"#
+        out += #","media":["#
+        for (index, media) in message.media.enumerated() {
+            if index > 0 { out += "," }
+            appendMedia(media, to: &out)
+        }
+        out += #"],"reactions":["#
+        for (index, reaction) in message.reactions.enumerated() {
+            if index > 0 { out += "," }
+            out += #"{"count":"# + String(reaction.count) + #","emoji":"#
+            appendString(reaction.emoji, to: &out)
+            out += #","users":["#
+            for (userIndex, user) in reaction.users.enumerated() {
+                if userIndex > 0 { out += "," }
+                appendString(user, to: &out)
+            }
+            out += "]}"
+        }
+        out += #"],"readByRecipient":"#
         out += message.readByRecipient ? "true" : "false"
         out += #","recipient":"#
         appendString(message.recipient, to: &out)
+        out += #","replyTo":"#
+        if let replyTo = message.replyTo { appendString(replyTo, to: &out) } else { out += "null" }
         out += #","sender":"#
         appendString(message.sender, to: &out)
         out += #","text":"#
         appendString(message.text, to: &out)
         out += "}"
         return out
+    }
+
+    /// Appends a `Media` object, keys sorted.
+    static func appendMedia(_ media: Media, to out: inout String) {
+        out += #"{"clientMediaId":"#
+        appendString(media.clientMediaId, to: &out)
+        out += #","contentType":"#
+        appendString(media.contentType, to: &out)
+        out += #","createdAt":"#
+        appendString(media.createdAt.rfc3339, to: &out)
+        out += #","filename":"#
+        if let filename = media.filename { appendString(filename, to: &out) } else { out += "null" }
+        out += #","id":"#
+        appendString(media.id, to: &out)
+        out += #","sha256":"#
+        appendString(media.sha256, to: &out)
+        out += #","size":"# + String(media.size) + "}"
     }
 
     /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped.

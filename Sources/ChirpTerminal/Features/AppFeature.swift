@@ -271,6 +271,9 @@ public struct AppFeature: Reducer {
                 }
                 if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
+            case .messageUpdated, .messageDeleted:
+                // Issue 23: the ledger applies them; the open conversation shows the change.
+                return .none
             case .messageRead(let receipt):
                 if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state, refresh: false) }
                 return .none

@@ -66,6 +66,10 @@ enum EventLine {
         switch event.payload {
         case .messageCreated(let message):
             return "\(seq)message \(message.sender) → \(message.recipient): \(message.text)"
+        case .messageUpdated(let message):
+            return "\(seq)updated \(message.sender) → \(message.recipient) #\(message.id): \(message.text)"
+        case .messageDeleted(let notice):
+            return "\(seq)unsent \(notice.sender) → \(notice.recipient) #\(notice.id)"
         case .messageRead(let receipt):
             return "\(seq)read \(receipt.reader) read your messages up to \(receipt.upTo)"
         case .typing(let notice):
