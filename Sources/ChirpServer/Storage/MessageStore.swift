@@ -33,6 +33,8 @@ struct NewMessage: Sendable {
     var clientMessageId: String
     var text: String
     var createdAt: Timestamp
+    /// Attachments, in order, each the sender's (`MediaService.attachable`).
+    var media: [Media] = []
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.
