@@ -121,16 +121,19 @@ public enum ChirpEndpoints {
         public var clientMessageId: String
         /// The text to send.
         public var text: String
+        /// The server id of the message of this conversation it answers.
+        public var replyTo: String?
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
-        public var body: TextBody? { TextBody(text: text) }
+        public var body: SendMessageRequest? { SendMessageRequest(text: text, replyTo: replyTo) }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
-        public init(to recipient: String, clientMessageId: String, text: String) {
+        public init(to recipient: String, clientMessageId: String, text: String, replyTo: String? = nil) {
             self.recipient = recipient
             self.clientMessageId = clientMessageId
             self.text = text
+            self.replyTo = replyTo
         }
     }
 

@@ -29,7 +29,7 @@ final class ClientDatabase: Sendable {
                 text TEXT NOT NULL, createdAt TEXT NOT NULL);
             CREATE TABLE sync_cursor (id TEXT PRIMARY KEY, lastSeq INTEGER NOT NULL);
             """),
-    ]
+    ] + ClientDatabase.actionMigrations
 
     /// The database file.
     let store: SQLiteStore
@@ -38,6 +38,10 @@ final class ClientDatabase: Sendable {
     let follows: any Repository<FollowEntry>
     let timeline: any Repository<TimelineEntry>
     let cursor: any Repository<SyncCursor>
+    /// Reactions, edits and unsends waiting to be sent.
+    let actions: any Repository<PendingAction>
+    /// Unsends that came before their message.
+    let earlyTombstones: any Repository<EarlyTombstone>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -48,6 +52,8 @@ final class ClientDatabase: Sendable {
         follows = try SQLiteRepository<FollowEntry>(store: store)
         timeline = try SQLiteRepository<TimelineEntry>(store: store)
         cursor = try SQLiteRepository<SyncCursor>(store: store)
+        actions = try SQLiteRepository<PendingAction>(store: store)
+        earlyTombstones = try SQLiteRepository<EarlyTombstone>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

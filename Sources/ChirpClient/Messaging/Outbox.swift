@@ -28,6 +28,8 @@ public struct OutboxReport: Sendable, Equatable {
     public var stillPending: Int = 0
     /// The last error that left messages waiting, if any.
     public var blockedBy: NetworkError?
+    /// Why the server refused queued actions (reactions, edits, unsends), which were dropped.
+    public var refusedActions: [String] = []
 
     /// Whether the outbox is empty now.
     public var isDrained: Bool { stillPending == 0 }
@@ -60,6 +62,8 @@ final class Outbox: Sendable {
     let api: ChirpAPIClient
     let retries: RetryPolicy
     private let flight: SingleFlight<OutboxReport>
+    /// Refusals of queued actions not yet taken by `takeRefusedActions()`.
+    private let refusals = ActionRefusals()
 
     /// An outbox writing through `ledger` and sending with `api`, each send retried by
     /// `retries`; failures the user does not see go to `logger`.
@@ -68,19 +72,27 @@ final class Outbox: Sendable {
         self.api = api
         self.retries = retries
         let pass = OutboxPass(ledger: ledger, api: api, retries: retries, logger: logger)
-        flight = SingleFlight { try await pass.run() }
+        let refusals = refusals
+        flight = SingleFlight {
+            let report = try await pass.run()
+            refusals.add(report.refusedActions)
+            return report
+        }
     }
 
     /// Stores a message to `recipient` as pending and starts a drain; returns the stored row
     /// (before any network call) and the drain that will send it.
-    func enqueue(to recipient: String, text: String) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+    /// `replyTo` is the server id of the message answered, or its local id while it is pending.
+    func enqueue(
+        to recipient: String, text: String, replyTo: String? = nil
+    ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
         let checked: String
         do {
             checked = try Validation.messageText(text)
         } catch {
             throw OutboxError.invalidText(error.message)
         }
-        let message = try await ledger.addPending(to: recipient, text: checked)
+        let message = try await ledger.addPending(to: recipient, text: checked, replyTo: replyTo)
         return (message, await drain())
     }
 
@@ -88,6 +100,11 @@ final class Outbox: Sendable {
     /// waits until everything pending now has been tried.
     func drain() async -> Task<OutboxReport, any Error> {
         await flight.trigger()
+    }
+
+    /// Why the server refused actions since the last call (whichever drain sent them).
+    func takeRefusedActions() -> [String] {
+        refusals.take()
     }
 
     /// Puts a failed message back in the queue (at its old place) and drains.
