@@ -1,7 +1,7 @@
 // Starts the client: restores the saved session, routes by the URL's hash to one screen at a
-// time, renders it from the store on every change, and shows the banner. The screens not
-// shown first (a conversation, search results) are loaded when first opened, which keeps the
-// first load small.
+// time, renders it from the store on every change, and shows the banner. Every screen but the
+// first two (log in, conversations) is loaded when first opened, which keeps the first load
+// small.
 import { h } from './dom.js';
 import { Store } from './store.js';
 import { UserSession } from './session.js';
@@ -9,9 +9,6 @@ import { explain, UNREACHABLE } from './errors.js';
 import { applyTheme } from './theme.js';
 import { loginView } from './view-login.js';
 import { conversationsView } from './view-conversations.js';
-import { newMessageView } from './view-new-message.js';
-import { timelineView } from './view-timeline.js';
-import { settingsView } from './view-settings.js';
 
 applyTheme();
 const store = new Store();
@@ -44,16 +41,17 @@ async function route() {
     if (current) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
   }
   const turn = ++routing;
-  const later = async (module) => { const loaded = await import(module); return turn === routing && session?.ready ? loaded : null; };
-  if (peer) {
-    const loaded = await later('./view-conversation.js');
-    if (loaded) show(loaded.conversationView(session, decodeURIComponent(peer[1]).toLowerCase(), peer[2] ? decodeURIComponent(peer[2]) : null));
-  } else if (search) {
-    const loaded = await later('./view-search.js');
-    if (loaded) show(loaded.searchView(session, navigate, decodeURIComponent(search[1])));
-  } else if (hash === '#/new') show(newMessageView(session, navigate));
-  else if (hash === '#/timeline') show(timelineView(session));
-  else if (hash === '#/settings') show(settingsView(session));
+  /** Shows the screen `make` builds from `module`, unless another route came first. */
+  const later = async (module, make) => {
+    let loaded;
+    try { loaded = await import(module); } catch { store.dispatch({ type: 'banner', banner: UNREACHABLE }); return; }
+    if (turn === routing && session?.ready) show(make(loaded));
+  };
+  if (peer) await later('./view-conversation.js', (m) => m.conversationView(session, decodeURIComponent(peer[1]).toLowerCase(), peer[2] ? decodeURIComponent(peer[2]) : null));
+  else if (search) await later('./view-search.js', (m) => m.searchView(session, navigate, decodeURIComponent(search[1])));
+  else if (hash === '#/new') await later('./view-new-message.js', (m) => m.newMessageView(session, navigate));
+  else if (hash === '#/timeline') await later('./view-timeline.js', (m) => m.timelineView(session));
+  else if (hash === '#/settings') await later('./view-settings.js', (m) => m.settingsView(session));
   else show(conversationsView(navigate));
 }
 

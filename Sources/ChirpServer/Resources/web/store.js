@@ -26,7 +26,7 @@ export const tombstone = (m) => (m.deleted ? m : { ...m, text: '', media: [], re
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
 export function withReaction(m, me, emoji, on) {
   const isMe = (u) => u.toLowerCase() === me.toLowerCase();
-  const reactions = m.reactions.map((r) => (r.emoji === emoji ? { ...r, users: r.users.filter((u) => !isMe(u)) } : r));
+  const reactions = (m.reactions || []).map((r) => (r.emoji === emoji ? { ...r, users: r.users.filter((u) => !isMe(u)) } : r));
   const at = reactions.findIndex((r) => r.emoji === emoji);
   if (on && at >= 0) reactions[at].users.push(me);
   else if (on) reactions.push({ emoji, users: [me] });
@@ -99,7 +99,9 @@ export function reduce(state, action) {
         const c = conversations[peer];
         const newIncoming = action.live ? list.filter((m) => m.state === 'received' && !(state.messages[peer] || []).some((o) => o.key === m.key)).length : 0;
         const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
-        conversations[peer] = { peer: peerUser, lastMessage: last, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
+        // A change to an old message (a reaction, an edit) leaves the newer last message in place.
+        const lastMessage = c && c.lastMessage.id && last.id && byId(last, c.lastMessage) < 0 ? c.lastMessage : last;
+        conversations[peer] = { peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
       }
       const older = action.older === undefined ? state.older : { ...state.older, [action.peer]: action.older };
       return { ...state, messages, conversations, older };
