@@ -56,6 +56,7 @@ class TwoUsersTestCase(unittest.TestCase):
         cls.bob = Browser(cls.server.url, "bob")
         for browser, peer in ((cls.alice, "bob"), (cls.bob, "alice")):
             browser.sign_in(browser.name, create=False)
+            browser.find("button", "New message")  # signed in and routed: the hash is ours now
             browser.driver.get(f"{cls.server.url}/#/c/{peer}")
             browser.find("textbox", "Message")
 
@@ -103,8 +104,14 @@ class TwoUsersTestCase(unittest.TestCase):
             return False
         browser.wait(attempt, f"the button {name!r} on the row {text!r}")
 
+    @staticmethod
+    def click_in(browser, selector, text, what):
+        """Clicks the element matching `selector` whose text is `text` (found first, clicked once:
+        the click may redraw the others)."""
+        from selenium.webdriver.common.by import By
+        found = browser.wait(lambda: next((e for e in browser.driver.find_elements(By.CSS_SELECTOR, selector) if e.text == text), None), what)
+        found.click()
+
     def pick(self, browser, emoji):
         """Clicks `emoji` in the open reaction picker."""
-        from selenium.webdriver.common.by import By
-        browser.wait(lambda: [b.click() or True for b in browser.driver.find_elements(By.CSS_SELECTOR, ".picker button")
-                              if b.text == emoji][0], f"{emoji} in the picker")
+        self.click_in(browser, ".picker button", emoji, f"{emoji} in the picker")

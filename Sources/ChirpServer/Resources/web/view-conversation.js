@@ -32,7 +32,8 @@ export function conversationView(session, peer, at = null) {
     react: (m, emoji, on) => { open('picker', null); session.react(peer, m, emoji, on); },
     reply: (m) => { ui.replyTo = m; showReply(); text.focus(); },
     edit: (m) => {
-      const input = h('textarea', { class: 'edit', rows: 2, 'aria-label': 'Edit message', value: m.text });
+      const input = h('textarea', { class: 'edit', rows: 2, 'aria-label': 'Edit message' });
+      input.value = m.text;
       input.addEventListener('keydown', (event) => {
         if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); act.save(m); }
       });
