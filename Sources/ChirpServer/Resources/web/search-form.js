@@ -3,7 +3,7 @@
 import { h, field } from './dom.js';
 
 export function searchForm(navigate, value = '') {
-  const input = h('input', { type: 'search', maxlength: 200, autocapitalize: 'none', value });
+  const input = h('input', { maxlength: 200, autocapitalize: 'none', enterkeyhint: 'search', value });
   const form = h('form', { role: 'search', class: 'search', onsubmit: (event) => {
     event.preventDefault();
     const q = input.value.trim();
