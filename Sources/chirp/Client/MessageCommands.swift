@@ -3,20 +3,29 @@ import ChirpClient
 import ChirpModels
 import Foundation
 
-/// `chirp send USER TEXT…`: stored first, then sent. When the server cannot be reached the
-/// message stays queued (exit 0) and goes out with the next command that reaches the server.
+/// `chirp send USER [--attach PATH]… TEXT…`: stored first, then sent (attachments uploaded
+/// first, with progress). When the server cannot be reached the message stays queued (exit 0)
+/// and goes out with the next command that reaches the server.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send", abstract: "Send a direct message (queued if the server cannot be reached).")
 
     @Argument(help: "Who to send it to.") var username: String
-    @Argument(parsing: .remaining, help: "The message.") var words: [String]
+    @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (repeatable, at most 4; before the text).", valueName: "path"))
+    var attachments: [String] = []
+    @Argument(parsing: .remaining, help: "The message (may be empty with attachments).") var words: [String] = []
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let text = words.joined(separator: " ")
-        let (_, (message, report)) = try await ClientRuntime(client).withSession { session in try await session.send(text, to: username) }
+        let files = attachments.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let (_, (message, report)) = try await ClientRuntime(client).withSession { session in
+            guard !files.isEmpty else { return try await session.send(text, to: username) }
+            let progress = TransferProgress.show(session.mediaTransfers())
+            defer { progress.cancel() }
+            return try await session.send(text, to: username, attachments: files)
+        }
         switch message.state {
         case .failed:
             throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
@@ -91,7 +100,11 @@ struct ConversationsCommand: AsyncParsableCommand {
 /// How a message prints: time, sender, text, and for one's own messages the delivery mark.
 enum MessageLine {
     static func text(_ message: LocalMessage, viewer: String) -> String {
-        let base = "\(message.createdAt) \(message.sender): \(message.text)"
+        var base = "\(message.createdAt) \(message.sender): \(message.text)"
+        for attachment in message.attachments {
+            base += "\n    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
+                + (attachment.mediaId.map { " — chirp media get \($0)" } ?? "")
+        }
         guard message.isOutgoing(for: viewer) else { return base }
         switch message.state {
         case .pending: return base + "  … pending"
