@@ -56,7 +56,7 @@ struct MediaBench: AsyncParsableCommand {
         for (label, speeds) in results {
             let median = speeds.sorted()[speeds.count / 2]
             medians[label] = median
-            print(String(format: "  %-34@ %8.1f MiB/s", label as NSString, median / 1_048_576))
+            print("  " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f MiB/s", median / 1_048_576))
         }
         let up = (medians["upload   PUT /v1/media/{id}"] ?? 0) / max(1, medians["upload   plain PUT /bench/static"] ?? 1)
         let down = (medians["download GET /v1/media/{id}"] ?? 0) / max(1, medians["download plain GET /bench/static"] ?? 1)
