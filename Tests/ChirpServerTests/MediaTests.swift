@@ -2,6 +2,8 @@
 import ChirpModels
 import Crypto
 import Foundation
+import Logging
+import Synchronization
 import Testing
 
 @Suite("Media (attachments)")
@@ -162,26 +164,39 @@ struct MediaTests {
     }
 
     @Test func theSweepCollectsOldUnreferencedMediaOnly() async throws {
+        // The server's clock is the test's: media get old when the test says so.
         let directory = TestServer.temporaryDirectory()
-        let configuration = TestServer.configuration {
-            $0.dataDirectory = directory
-            $0.unreferencedMediaLifetime = .milliseconds(500)
-            $0.mediaSweepInterval = .milliseconds(200)
-        }
-        try await TestServer.run(configuration) { api in
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = TestServer.configuration { $0.mediaSweepInterval = .milliseconds(100) }
+        configuration.dataDirectory = directory
+        configuration.postgres = nil
+        let clock = Mutex(Timestamp.now())
+        let storage = try SQLiteStorage(url: configuration.databaseURL)
+        let services = ServerServices(configuration: configuration, storage: storage, now: { clock.withLock { $0 } })
+        var logger = Logger(label: "chirp.test")
+        logger.logLevel = .critical
+        try await TestServer.serve(logger: logger, makeApp: { onListening in
+            ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
+        }) { api in
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
             let kept: Media = try await api.putMedia(alice, "kept", MediaBytes.random(100, seed: 1)).decode()
             let dropped: Media = try await api.putMedia(alice, "dropped", MediaBytes.random(100, seed: 2)).decode()
+            let young: Media = try await api.putMedia(alice, "young", MediaBytes.random(100, seed: 3)).decode()
             #expect(try await api.sendMessage(alice, to: "bob", "here", mediaIds: [kept.id]).status == 201)
-            let deadline = ContinuousClock.now + .seconds(30)
+            clock.withLock { $0 = Timestamp(millisecondsSince1970: $0.millisecondsSince1970 + 25 * 3_600_000) }
+            let fresh: Media = try await api.putMedia(alice, "fresh", MediaBytes.random(100, seed: 4)).decode()
+            let deadline = ContinuousClock.now + .seconds(60)
             while try await api.getMedia(alice, dropped.id).status != 404, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(50))
             }
             #expect(try await api.getMedia(alice, dropped.id).status == 404)
+            #expect(try await api.getMedia(alice, young.id).status == 404)
             #expect(try await api.getMedia(bob, kept.id).status == 200)
-            #expect(try await api.uploadStatus(alice, "dropped") == MediaUploadStatus(received: 0, total: nil))
+            #expect(try await api.getMedia(alice, fresh.id).status == 200)
+            let blob = directory.appendingPathComponent("media/\(dropped.sha256.prefix(2))/\(dropped.sha256.dropFirst(2).prefix(2))/\(dropped.sha256)")
+            #expect(!FileManager.default.fileExists(atPath: blob.path))
         }
     }
 }

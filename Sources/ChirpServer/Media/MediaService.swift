@@ -291,7 +291,7 @@ struct MediaService: Sendable {
     /// The `?filename=`: 1–255 characters, no control characters, no slashes; nil when absent.
     static func filename(_ value: String?) throws -> String? {
         guard let value else { return nil }
-        guard (1...255).contains(value.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
+        guard (1...255).contains(value.unicodeScalars.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
         else { throw APIError.badParameter("filename", "A filename is 1 to 255 characters, without slashes or control characters.") }
         return value
     }
