@@ -163,6 +163,24 @@ struct MediaTests {
         }
     }
 
+    @Test func aDeletedAccountsMediaLeaveWithIt() async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "alice")
+            let media: Media = try await api.putMedia(alice, "m", MediaBytes.png, type: "image/png").decode()
+            #expect(try await api.sendMessage(alice, to: "bob", "pic", mediaIds: [media.id]).status == 201)
+            #expect(try await api.getMedia(bob, media.id).status == 200)
+            #expect(try await api.send(.DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "correct horse")).status == 204)
+            #expect(try await api.getMedia(bob, media.id).status == 404)
+            let replayed = try await api.allEvents(bob).compactMap { event -> Message? in
+                if case .messageCreated(let message) = event.payload { return message } else { return nil }
+            }
+            let leftOver = replayed.filter { !$0.media.isEmpty }
+            #expect(leftOver.isEmpty)
+        }
+    }
+
     @Test func theSweepCollectsOldUnreferencedMediaOnly() async throws {
         // The server's clock is the test's: media get old when the test says so.
         let directory = TestServer.temporaryDirectory()

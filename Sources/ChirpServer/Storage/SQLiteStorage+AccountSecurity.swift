@@ -59,6 +59,7 @@ extension SQLiteStorage {
                 DELETE FROM follows WHERE follower_id = :u OR followee_id = :u;
                 DELETE FROM tweets WHERE author_id = :u;
                 UPDATE messages SET text = '', deleted = 1 WHERE sender_id = :u;
+                UPDATE media SET created_at = 0 WHERE owner_id = :u;
                 DELETE FROM conversations WHERE owner_id = :u;
                 DELETE FROM sessions WHERE user_id = :u;
                 DELETE FROM events WHERE user_id = :u;
