@@ -1,5 +1,6 @@
 import ChirpModels
 import ChirpNetworking
+import ChirpPersistence
 import Foundation
 
 extension UserSession {
@@ -25,5 +26,13 @@ extension UserSession {
         return try await uploader.upload(
             MediaUploader.Upload(file: file, clientMediaId: clientMediaId, contentType: described.contentType, filename: described.filename, size: described.size),
             as: .upload(localMessageId: "", index: 0, clientMediaId: clientMediaId))
+    }
+}
+
+extension UserSession {
+    /// A media this device has seen on a stored message, by its server id.
+    public func knownMedia(id: String) async throws -> Media? {
+        let carrying = try await database.messages.fetch(RecordQuery().filter("media", .notEqual, .text("[]")))
+        return carrying.lazy.flatMap(\.media).first { $0.id == id }
     }
 }

@@ -96,7 +96,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "pem"))
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp("Largest attachment accepted, in bytes (413 media_too_large above it).", valueName: "bytes"))
+    var maxMediaBytes: Int64 = 25 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Bytes of attachments one user may hold (403 quota_exceeded above it).", valueName: "bytes"))
+    var mediaQuotaBytes: Int64 = 1024 * 1024 * 1024
+
+    @Option(help: ArgumentHelp(
+        "Directory of attachment bytes (default: media in --data-dir). Instances sharing a PostgreSQL database must share it.",
+        valueName: "path"))
+    var mediaDir: String?
+
+    @Option(help: ArgumentHelp("Bench only: serve this file as-is at GET /bench/static.", visibility: .hidden))
+    var benchStaticFile: String?
+
     func validate() throws {
+        guard maxMediaBytes > 0, mediaQuotaBytes > 0 else { throw ValidationError("--max-media-bytes and --media-quota-bytes take a positive number of bytes.") }
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (0...30).contains(maxWait) else { throw ValidationError("--max-wait takes 0 to 30 seconds.") }
@@ -163,6 +178,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxStreamsPerUser = maxStreamsPerUser
         configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
         configuration.tls = try tls()
+        configuration.maxMediaBytes = maxMediaBytes
+        configuration.mediaQuotaBytes = mediaQuotaBytes
+        configuration.mediaDirectory = mediaDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        configuration.benchStaticFile = benchStaticFile.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription
         let scheme = configuration.tls == nil ? "http" : "https"

@@ -83,9 +83,14 @@ struct ProtocolTests {
                 documented.insert("\(method.uppercased()) \(path)")
             }
         }
-        // DELETE /v1/tweets/{id} shares its path template with PUT /v1/tweets/{clientTweetId}.
+        // DELETE /v1/tweets/{id} shares its path template with PUT /v1/tweets/{clientTweetId},
+        // GET /v1/media/{id} with PUT /v1/media/{clientMediaId}.
         let served = Set(APIRoute.all.map {
-            $0 == .deleteTweet ? $0.description.replacingOccurrences(of: "{id}", with: "{clientTweetId}") : $0.description
+            switch $0 {
+            case .deleteTweet: $0.description.replacingOccurrences(of: "{id}", with: "{clientTweetId}")
+            case .downloadMedia: $0.description.replacingOccurrences(of: "{id}", with: "{clientMediaId}")
+            default: $0.description
+            }
         })
         #expect(documented == served)
     }

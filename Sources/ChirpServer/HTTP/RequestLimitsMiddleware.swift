@@ -16,6 +16,6 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func isMediaUpload(_ request: Request) -> Bool {
-        request.method == .put && request.uri.path.hasPrefix("/v1/media/")
+        request.method == .put && (request.uri.path.hasPrefix("/v1/media/") || request.uri.path == "/bench/static")
     }
 }

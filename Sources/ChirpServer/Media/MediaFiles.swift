@@ -129,6 +129,10 @@ final class MediaFileWriter: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private var closed = false
+    /// Bytes gathered for the next write: one thread-pool hop per `batchBytes`, not per
+    /// network read.
+    private var pending = ByteBuffer()
+    static let batchBytes = 1 << 20
 
     private init(path: String, fd: Int32) {
         self.path = path
@@ -147,14 +151,28 @@ final class MediaFileWriter: @unchecked Sendable {
         }
     }
 
-    /// Appends the buffer's readable bytes.
+    /// Appends the buffer's readable bytes (gathered; `flush` or `sync` writes what is left).
     func append(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        pending.writeBuffer(&buffer)
+        if pending.readableBytes >= Self.batchBytes { try await flush() }
+    }
+
+    /// Writes the gathered bytes.
+    func flush() async throws {
+        guard pending.readableBytes > 0 else { return }
+        let buffer = pending
+        pending = ByteBuffer()
+        try await write(buffer)
+    }
+
+    private func write(_ buffer: ByteBuffer) async throws {
         let fd = self.fd
         try await NIOThreadPool.singleton.runIfActive {
             try buffer.withUnsafeReadableBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                     if written < 0, errno == EINTR { continue }
                     guard written > 0 else { throw MediaFileError.system("write", errno) }
                     offset += written
@@ -163,16 +181,9 @@ final class MediaFileWriter: @unchecked Sendable {
         }
     }
 
-    /// Cuts the file to `length` bytes.
-    func truncate(to length: Int64) async throws {
-        let fd = self.fd
-        try await NIOThreadPool.singleton.runIfActive {
-            guard ftruncate(fd, off_t(length)) == 0 else { throw MediaFileError.system("ftruncate", errno) }
-        }
-    }
-
-    /// Flushes the file's bytes to the disk.
+    /// Writes the gathered bytes and flushes the file to the disk.
     func sync() async throws {
+        try await flush()
         let fd = self.fd
         try await NIOThreadPool.singleton.runIfActive {
             guard fsync(fd) == 0 else { throw MediaFileError.system("fsync", errno) }

@@ -163,19 +163,34 @@ struct MediaService: Sendable {
         }
         let writer = try await MediaFileWriter.open(path: paths.part, create: false)
         defer { writer.close() }
+        // A cut keeps what arrived: the gathered bytes are written before the error goes up.
+        do { try await receivePart(body, into: writer, range: range) } catch {
+            try? await writer.flush()
+            throw error
+        }
+        try await writer.sync()
+        let now = try await files.size(paths.part) ?? 0
+        guard now == meta.total else { return .partial(MediaUploadStatus(received: now, total: meta.total)) }
+        return try await completePart(viewer, request, paths: paths, meta: meta)
+    }
+
+    private func receivePart<Body: AsyncSequence & Sendable>(
+        _ body: Body, into writer: MediaFileWriter, range: ContentRange
+    ) async throws where Body.Element == ByteBuffer {
         var written: Int64 = 0
         for try await buffer in body {
             guard written + Int64(buffer.readableBytes) <= range.length else {
-                try await writer.truncate(to: range.first + written)
+                // The bytes up to the part's end are kept (flushed by the caller), no more.
                 throw APIError.badParameter("Content-Range", "The body is longer than the part Content-Range names.")
             }
             try await writer.append(buffer)
             written += Int64(buffer.readableBytes)
         }
-        try await writer.sync()
-        let now = range.first + written
-        guard now == meta.total else { return .partial(MediaUploadStatus(received: now, total: meta.total)) }
+    }
 
+    private func completePart(
+        _ viewer: Viewer, _ request: UploadRequest, paths: (part: String, meta: String), meta: PartMeta
+    ) async throws -> UploadResult {
         let (sha256, head) = try await files.digest(paths.part, headCount: MediaTypeSniffer.headLength)
         guard MediaTypeSniffer.agrees(meta.contentType, head: head) else {
             await files.remove(paths.part)
@@ -276,7 +291,7 @@ struct MediaService: Sendable {
     /// The `?filename=`: 1–255 characters, no control characters, no slashes; nil when absent.
     static func filename(_ value: String?) throws -> String? {
         guard let value else { return nil }
-        guard (1...255).contains(value.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
+        guard (1...255).contains(value.unicodeScalars.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
         else { throw APIError.badParameter("filename", "A filename is 1 to 255 characters, without slashes or control characters.") }
         return value
     }

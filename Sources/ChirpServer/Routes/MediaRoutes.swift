@@ -56,12 +56,15 @@ struct MediaRoutes {
     /// The headers every answer about this media carries.
     static func headers(for media: Media) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.contentType] = media.contentType
+        // Only the four image types are served as declared; anything else as opaque bytes, so
+        // no uploader-chosen type (text/html, say) is ever rendered from this origin.
+        let inline = Media.inlineImageTypes.contains(media.contentType)
+        headers[.contentType] = inline ? media.contentType : "application/octet-stream"
         headers[.eTag] = "\"\(media.sha256)\""
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = "private, max-age=31536000"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        if !Media.inlineImageTypes.contains(media.contentType) {
+        if !inline {
             headers[.contentDisposition] = "attachment" + (media.filename.map(Self.filenameParameter) ?? "")
         }
         return headers

@@ -60,6 +60,7 @@ extension SQLiteStorage {
                 DELETE FROM tweets WHERE author_id = :u;
                 DELETE FROM message_search WHERE rowid IN (SELECT id FROM messages WHERE sender_id = :u AND deleted = 0);
                 UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = :u;
+                UPDATE media SET created_at = 0 WHERE owner_id = :u;
                 DELETE FROM conversations WHERE owner_id = :u;
                 DELETE FROM sessions WHERE user_id = :u;
                 DELETE FROM events WHERE user_id = :u;

@@ -49,6 +49,13 @@ extension SQLiteStorage {
                 try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE id = ?")
                     .execute(arguments: [id])
                 try SQLiteMessageSearch.remove(db, messageId: id)
+                // Edits stored earlier hold the text in their JSON (`message.created` is read
+                // from the row): both streams keep only the tombstone.
+                try db.cachedStatement(sql: """
+                    UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
+                        '$.reactions', json('[]'))
+                    WHERE user_id IN (?, ?) AND type = ? AND json_extract(data, '$.id') = ?
+                    """).execute(arguments: [sender, recipient, EventType.messageUpdated, String(id)])
                 let tombstone = message.tombstone()
                 let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
                 let appended = try Self.appendEvents(

@@ -3,24 +3,31 @@ import ChirpClient
 import ChirpModels
 import Foundation
 
-/// `chirp send USER TEXT…`: stored first, then sent. When the server cannot be reached the
-/// message stays queued (exit 0) and goes out with the next command that reaches the server.
+/// `chirp send USER [--attach PATH]… TEXT…`: stored first, then sent (attachments uploaded
+/// first, with progress). When the server cannot be reached the message stays queued (exit 0)
+/// and goes out with the next command that reaches the server.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send", abstract: "Send a direct message (queued if the server cannot be reached).")
 
     @Argument(help: "Who to send it to.") var username: String
     @Option(name: .customLong("reply-to"), help: "The #ID (as chirp messages USER shows it) of the message this answers.") var replyTo: String?
-    @Argument(parsing: .remaining, help: "The message.") var words: [String]
+    @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (repeatable, at most 4; before the text).", valueName: "path"))
+    var attachments: [String] = []
+    @Argument(parsing: .remaining, help: "The message (may be empty with attachments).") var words: [String] = []
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let text = words.joined(separator: " ")
+        let files = attachments.map { URL(fileURLWithPath: $0).standardizedFileURL }
         let (_, (message, report)) = try await ClientRuntime(client).withSession { session in
             var reply: String?
             if let replyTo { reply = try await MessageReference(peer: username, id: replyTo).localId(in: session) }
-            return try await session.send(text, to: username, replyTo: reply)
+            guard !files.isEmpty else { return try await session.send(text, to: username, replyTo: reply) }
+            let progress = TransferProgress.show(session.mediaTransfers())
+            defer { progress.cancel() }
+            return try await session.send(text, to: username, attachments: files, replyTo: reply)
         }
         switch message.state {
         case .failed:
@@ -100,9 +107,14 @@ enum MessageLine {
     static func text(_ message: LocalMessage, viewer: String) -> String {
         let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
         let content = message.deleted ? "(message unsent)" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
-        let base = "\(message.createdAt) \(message.sender): \(content)"
-        return base + state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
+        var base = "\(message.createdAt) \(message.sender): \(content)"
+        base += state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
             + (message.reactions.isEmpty ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
+        for attachment in message.attachments {
+            base += "\n    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
+                + (attachment.mediaId.map { " — chirp media get \($0)" } ?? "")
+        }
+        return base
     }
 
     private static func state(_ message: LocalMessage, viewer: String) -> String {

@@ -64,10 +64,12 @@ extension PostgresStorage {
             try await scope.execute("DELETE FROM follows WHERE follower_id = \(userId) OR followee_id = \(userId)")
             try await scope.execute("DELETE FROM tweets WHERE author_id = \(userId)")
             try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId)")
+            // The account's media go with the next sweep (no message carries them any more).
+            try await scope.execute("UPDATE media SET created_at = 0 WHERE owner_id = \(userId)")
             // Stored `message.created` events hold the message's JSON: the recipients' copies
             // become tombstones too, so reading the stream again shows no text.
             try await scope.execute("""
-                UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true}'::jsonb)::text
+                UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true, "media": []}'::jsonb)::text
                 WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId))
                   AND type = \(EventType.messageCreated) AND data::jsonb ->> 'sender' = \(username)
                 """)

@@ -54,6 +54,13 @@ extension PostgresStorage {
                 try await scope.execute("""
                     UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE id = \(id)
                     """)
+                // The stored `message.created` and edits hold the message's JSON: both streams
+                // keep only the tombstone, as on SQLite.
+                try await scope.execute("""
+                    UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text
+                    WHERE user_id IN (\(sender), \(recipient))
+                      AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
+                    """)
                 let tombstone = message.tombstone()
                 let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
                 let json = try APIJSON.encode(notice)
