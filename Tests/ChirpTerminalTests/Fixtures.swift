@@ -8,7 +8,7 @@ import Synchronization
 enum Fixtures {
     static let start = ContinuousClock.now
 
-    static func message(_ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState, failure: String? = nil) -> LocalMessage {
+    static func message(_ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState, failure: String? = nil) -> MessageRow {
         let me = sender == "alice" ? "alice" : recipient
         var message = LocalMessage(
             Message(id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
@@ -16,7 +16,12 @@ enum Fixtures {
             viewer: me)
         message.state = state
         message.failure = failure
-        return message
+        return MessageRow(message)
+    }
+
+    /// The wall-clock time of `message(id, …)`'s creation plus `minutes`.
+    static func wallClock(afterMessage id: Int, minutes: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000 + minutes * 60_000)
     }
 
     static func conversation(_ peer: String, last: String, from sender: String, unread: Int, minute: Int) -> ConversationSummary {
@@ -33,7 +38,7 @@ enum Fixtures {
                             text: text, createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000)))
     }
 
-    static let history: [LocalMessage] = [
+    static let history: [MessageRow] = [
         message(1, from: "bob", to: "alice", "Hi Alice! I'm bob, the demo bot. Send me a message and I'll answer.", state: .received),
         message(2, from: "alice", to: "bob", "Hello bob 👋 — ça va? 你好", state: .read),
         message(3, from: "bob", to: "alice", "Try the timeline with t, and compose a tweet with c.", state: .received),
@@ -62,10 +67,17 @@ enum Fixtures {
 /// A fake backend for `AppClient`: what the app would see, changed by the test between steps.
 final class FakeBackend: Sendable {
     struct Data: Sendable {
-        var messages: [LocalMessage] = []
+        var messages: [MessageRow] = []
         var conversations: [ConversationSummary] = []
         var tweets: [TimelineEntry] = []
+        /// The text of each message sent, and the whole of it.
         var sent: [String] = []
+        var outgoing: [AppClient.Outgoing] = []
+        /// `peer id emoji` (with a `-` before the emoji when taken back), `peer id text`, `peer id`.
+        var reacted: [String] = []
+        var edited: [String] = []
+        var unsent: [String] = []
+        var searched: [String] = []
         var retried: [String] = []
         var typed: [String] = []
         var savedThemes: [Theme.Name] = []
@@ -83,7 +95,15 @@ final class FakeBackend: Sendable {
         client.messages = { _, limit, _ in
             self.data.withLock { data in (Array(data.messages.suffix(limit)), data.messages.count > limit) }
         }
-        client.send = { _, text in self.data.withLock { $0.sent.append(text) } }
+        client.send = { _, message in
+            self.data.withLock {
+                $0.sent.append(message.text)
+                $0.outgoing.append(message)
+            }
+        }
+        client.react = { peer, id, emoji, remove in self.data.withLock { $0.reacted.append("\(peer) \(id) \(remove ? "-" : "")\(emoji)") } }
+        client.edit = { peer, id, text in self.data.withLock { $0.edited.append("\(peer) \(id) \(text)") } }
+        client.unsend = { peer, id in self.data.withLock { $0.unsent.append("\(peer) \(id)") } }
         client.retry = { id in self.data.withLock { $0.retried.append(id) } }
         client.typing = { peer in self.data.withLock { $0.typed.append(peer) } }
         client.timeline = { self.data.withLock { $0.tweets } }

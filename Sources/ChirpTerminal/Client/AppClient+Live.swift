@@ -52,11 +52,11 @@ extension AppClient {
             },
             messages: { peer, limit, refresh in
                 let session = try holder.require()
-                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items, page.hasOlder) }
+                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items.map { MessageRow($0) }, page.hasOlder) }
                 let page = try await session.messages(with: peer, limit: limit, refresh: false)
-                return (page.items, page.hasOlder)
+                return (page.items.map { MessageRow($0) }, page.hasOlder)
             },
-            send: { peer, text in _ = try await holder.require().enqueue(text, to: peer) },
+            send: { peer, message in _ = try await holder.require().enqueue(message.text, to: peer) },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
             typing: { peer in await holder.get()?.typing(to: peer) },
