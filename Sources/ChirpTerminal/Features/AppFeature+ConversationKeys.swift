@@ -57,7 +57,8 @@ extension AppFeature {
             }
         default:
             guard state.draft.handle(key, multiline: true) else { return .none }
-            if case .character = key {
+            // Typing notices are for a new message, not for correcting an old one.
+            if case .character = key, !state.isEditing {
                 let client = self.client
                 return .run { _ in await client.typing(peer) }
             }

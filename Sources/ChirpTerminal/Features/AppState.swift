@@ -130,6 +130,12 @@ public struct AppState: Sendable, Equatable {
         return messages.first { $0.isNamed(id) }
     }
 
+    /// Whether the draft is an edit of a sent message.
+    public var isEditing: Bool {
+        if case .edit = draftPurpose { return true }
+        return false
+    }
+
     /// Peers typing to this user now.
     public var typingPeers: [String] { typing.filter { $0.value > now }.keys.sorted() }
 }
