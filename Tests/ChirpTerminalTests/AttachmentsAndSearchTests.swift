@@ -31,7 +31,7 @@ struct AttachmentsAndSearchTests {
         let backend = FakeBackend()
         var client = backend.client()
         client.inspectFile = { path in
-            guard path == "/tmp/menu.pdf" else { throw CocoaError(.fileNoSuchFile) }
+            guard path == "/tmp/menu.pdf" else { throw AttachmentError.missing }
             return Self.pdf(path)
         }
         var state = MessageActionFixtures.conversation()
@@ -42,7 +42,7 @@ struct AttachmentsAndSearchTests {
         await store.send(.key(.character("x"))) { $0.messagePrompt = .attachPath(TextInput(text: "x")) }
         await store.send(.key(.enter)) {
             $0.messagePrompt = nil
-            $0.banner = .init("Cannot attach x: \(CocoaError(.fileNoSuchFile))", isError: true)
+            $0.banner = .init("Cannot attach x: there is no such file (check the path; ~ is your home folder)", isError: true)
         }
         await store.send(.key(.control("a"))) {
             $0.messagePrompt = .attachPath(TextInput())
@@ -68,6 +68,19 @@ struct AttachmentsAndSearchTests {
         await store.receive(.messagesLoaded(peer: "bob", messages: [], hasMore: false))
         await store.finish()
         #expect(backend.data.withLock { $0.outgoing } == [AppClient.Outgoing(text: "", attachments: [URL(fileURLWithPath: "/tmp/menu.pdf")])])
+    }
+
+    @Test func aFileIsInspectedForItsNameTypeAndSize() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-attach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appendingPathComponent("Photo.PNG")
+        try Data(count: 3000).write(to: photo)
+        let file = try AttachmentFile.inspect(path: photo.path)
+        #expect(file.summary == "Photo.PNG · image/png · 3 KB")
+        #expect(throws: AttachmentError.notAFile) { try AttachmentFile.inspect(path: folder.path) }
+        #expect(throws: AttachmentError.missing) { try AttachmentFile.inspect(path: folder.appendingPathComponent("nope").path) }
+        #expect(AttachmentFile.size(999) == "999 B" && AttachmentFile.size(1_572_864) == "1.5 MB")
     }
 
     @Test func uploadProgressShowsUntilTheUploadCompletes() async {

@@ -15,6 +15,7 @@ extension AppClient {
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }
         client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
+        client.inspectFile = { path in try AttachmentFile.inspect(path: path) }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)
