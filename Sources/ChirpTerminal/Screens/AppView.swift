@@ -116,7 +116,7 @@ public enum AppView {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
-        case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · q quit"
+        case .conversations: "↑↓ select · Enter open · n new · / search · t timeline · s settings · ? help"
         case .newConversation: "Enter open · Esc back"
         case .conversation:
             switch state.safetyPrompt {
