@@ -16,6 +16,12 @@ extension AppClient {
         client.endSession = { id in try await holder.require().endSession(id) }
         client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
         client.inspectFile = { path in try AttachmentFile.inspect(path: path) }
+        // The client kit's message actions, search and media are not in this build yet: say so.
+        client.react = { _, _, _, _ in throw PartTwoMissing(feature: "Reactions") }
+        client.edit = { _, _, _ in throw PartTwoMissing(feature: "Editing") }
+        client.unsend = { _, _ in throw PartTwoMissing(feature: "Unsending") }
+        client.search = { _, _ in throw PartTwoMissing(feature: "Search") }
+        client.download = { _, _ in throw PartTwoMissing(feature: "Saving attachments") }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)
@@ -99,6 +105,12 @@ extension AppClient {
                 }
             })
     }
+}
+
+/// A part-2 action the client kit of this build cannot do yet.
+struct PartTwoMissing: Error, CustomStringConvertible {
+    var feature: String
+    var description: String { "\(feature) needs a newer Chirp client: this build does not have it yet." }
 }
 
 /// The session the live client works on (set by restore, login, register; cleared by logout).
