@@ -63,7 +63,11 @@ extension AppClient {
                 let page = try await session.messages(with: peer, limit: limit, refresh: false)
                 return (page.items.map { MessageRow($0) }, page.hasOlder)
             },
-            send: { peer, message in _ = try await holder.require().enqueue(message.text, to: peer) },
+            send: { peer, message in
+                if !message.attachments.isEmpty { throw PartTwoMissing(feature: "Attachments") }
+                if message.replyTo != nil { throw PartTwoMissing(feature: "Replies") }
+                _ = try await holder.require().enqueue(message.text, to: peer)
+            },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
             typing: { peer in await holder.get()?.typing(to: peer) },
