@@ -97,6 +97,18 @@ struct RenderingTests {
         #expect(!frame.text.contains("message 9000"))
     }
 
+    @Test func aConversationFullOfAttachmentsStillDrawsInTheSmallestWindow() {
+        var state = MessageActionFixtures.replyWithAttachments()
+        state.attachments += state.attachments
+        state.transfers.append(TransferProgress(id: "cm10", filename: "b.png", sent: 1, total: 2))
+        state.selectedMessage = MessageActionFixtures.history[0].id
+        let frame = AppView.render(state, width: AppView.minimumSize.width, height: AppView.minimumSize.height).text
+        let rows = frame.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count == AppView.minimumSize.height)
+        #expect(frame.contains("> Count me in"), "the input stays:\n\(frame)")
+        #expect(frame.contains("↪ Replying to bob"), "what the draft is for stays:\n\(frame)")
+    }
+
     @Test func noColorKeepsEmphasisButDropsColors() {
         let frame = AppView.render(Self.state(.conversations), width: 80, height: 24, noColor: true)
         #expect(frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })

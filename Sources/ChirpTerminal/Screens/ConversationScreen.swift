@@ -40,6 +40,8 @@ enum ConversationScreen {
             case .edit: above.append(("✎ Editing your message · Enter save · Esc cancel", theme.notice))
             }
         }
+        // A small window keeps the input, the typing line and a line of history.
+        above = Array(above.suffix(max(rows.count - inputLines - 2, 0)))
         var y = inputTop - above.count
         for line in above {
             canvas.text(line.text, x: 1, y: y, style: line.style, maxX: canvas.width - 1)
@@ -49,7 +51,7 @@ enum ConversationScreen {
         if let peer = state.peer, state.typingPeers.contains(peer.lowercased()) {
             canvas.text("\(peer) is typing…", x: 1, y: typingRow, style: theme.muted)
         }
-        drawHistory(state, in: rows.lowerBound..<typingRow, on: &canvas)
+        drawHistory(state, in: rows.lowerBound..<max(typingRow, rows.lowerBound), on: &canvas)
     }
 
     /// The history, laid out from the newest message back only as far as the window needs (a
