@@ -83,6 +83,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
         block, unblock, blocks, report,
         sessions, endSession, changePassword, deleteAccount,
+        addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
     ]
 }
 

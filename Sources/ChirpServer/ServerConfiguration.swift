@@ -1,3 +1,4 @@
+import ChirpModels
 import Foundation
 
 /// Everything `chirp serve` can be told, with the defaults of the command line.
@@ -28,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var followLimit = RateLimit(count: 400, window: .seconds(86_400))
     /// Reactions one user may add.
     public var reactionLimit = RateLimit(count: 1_000, window: .seconds(3_600))
+    /// How long after sending a message its sender may edit it (API.md: 15 minutes).
+    public var messageEditWindow: Duration = Validation.editWindow
     /// Failed logins per username within `loginFailureWindow` before further attempts get 429.
     public var loginFailureLimit: Int = 10
     /// The window of the login throttle.

@@ -6,7 +6,7 @@ import Testing
 struct AuthorizationSweepTests {
     /// Concrete paths for each route template.
     static func path(for route: APIRoute, username: String = "alice") -> String {
-        route.path(["username": username, "clientMessageId": "c1", "clientTweetId": "t1", "id": "1"])
+        route.path(["username": username, "clientMessageId": "c1", "clientTweetId": "t1", "id": "1", "messageId": "1", "emoji": "👍"])
     }
 
     @Test(arguments: APIRoute.all.filter(\.requiresAuth))
@@ -31,7 +31,7 @@ struct AuthorizationSweepTests {
             let method = HTTPMethod(rawValue: route.method.rawValue)
             let body: (any Encodable & Sendable)? = switch route {
             case .markRead: MarkReadRequest(upTo: "1")
-            case .sendMessage: TextBody(text: "hello")
+            case .sendMessage, .editMessage: TextBody(text: "hello")
             default: nil
             }
             for name in ["nobody", "x", "bad%20name"] {

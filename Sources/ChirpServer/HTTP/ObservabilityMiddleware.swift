@@ -20,7 +20,7 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
             "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
             metadata: ["ms": "\(Double(nanos) / 1_000_000)"])
         metrics.record(
-            route: context.endpointPath.map(routeTable.template(forEndpointPath:)) ?? "unmatched", method: request.method.rawValue,
+            route: context.endpointPath.map { routeTable.template(forEndpointPath: $0, method: request.method.rawValue) } ?? "unmatched", method: request.method.rawValue,
             status: response.status.code, nanoseconds: nanos)
         return response
     }

@@ -13,7 +13,8 @@ struct RouteTable: Sendable {
             // Hummingbird reports `/v1/users/:p2/follow` as `/v1/users/{p2}/follow`.
             let endpoint = Self.routerPath(for: route.template).path.split(separator: "/")
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
-            templates["/" + endpoint.joined(separator: "/")] = route.template
+            // Keyed with the method: `PUT …/messages/{clientMessageId}` and `PATCH …/messages/{messageId}` share a router path.
+            templates[route.method.rawValue + " /" + endpoint.joined(separator: "/")] = route.template
         }
         self.templatesByRouterPath = templates
     }
@@ -32,9 +33,9 @@ struct RouteTable: Sendable {
     }
 
     /// The API template (`/v1/users/{username}/follow`) for Hummingbird's endpoint path
-    /// (`/v1/users/{p2}/follow`), for metrics labels.
-    func template(forEndpointPath path: String) -> String {
-        templatesByRouterPath[path] ?? path
+    /// (`/v1/users/{p2}/follow`) of a request with `method`, for metrics labels.
+    func template(forEndpointPath path: String, method: String) -> String {
+        templatesByRouterPath[method + " " + path] ?? templatesByRouterPath["GET " + path] ?? path
     }
 
     /// The methods the API allows on `path` (empty when no template matches).

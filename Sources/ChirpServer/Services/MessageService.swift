@@ -16,7 +16,10 @@ struct MessageService: Sendable {
     /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
     /// or the stored message again when it is a retry. The outcome's `json` is the message as
     /// the API's JSON when the send encoded it for its event.
-    func send(_ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String) async throws -> WriteOutcome<Message> {
+    /// `replyTo` was checked by `MessageActionService.replyTarget`.
+    func send(
+        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo: Int64? = nil
+    ) async throws -> WriteOutcome<Message> {
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
@@ -24,7 +27,7 @@ struct MessageService: Sendable {
         do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
         let new = NewMessage(
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.key(recipient), clientMessageId: clientMessageId,
-            text: text, createdAt: now())
+            text: text, createdAt: now(), replyTo: replyTo)
         let limiterKey = String(viewer.id)
         if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: limiterKey) {
             // A retry of a message already stored is answered even when the limit is reached.

@@ -14,6 +14,8 @@ struct ServerServices: Sendable {
     let accounts: AccountService
     let social: SocialService
     let messages: MessageService
+    /// Reactions, edits, unsends, reply links and search.
+    let messageActions: MessageActionService
     let tweets: TweetService
     let events: EventService
     let logs: ClientLogService
@@ -52,6 +54,8 @@ struct ServerServices: Sendable {
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,
             limits: limits, metrics: metrics, now: now)
+        self.messageActions = MessageActionService(
+            store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now)

@@ -8,4 +8,5 @@
 /// message that one, is this a retry of a stored send) is decided by the service through the
 /// decisions it hands in (`SendDecisions`, the closures of the tweet writes): storage gathers
 /// the facts, asks, and writes what it was told to.
-protocol ChirpStorage: AccountStore, SocialStore, MessageStore, TweetStore, EventStore, ClientLogStore, SafetyStore {}
+protocol ChirpStorage: AccountStore, SocialStore, MessageStore, TweetStore, EventStore, ClientLogStore, SafetyStore,
+    MessageActionStore {}

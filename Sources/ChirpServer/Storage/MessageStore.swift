@@ -33,6 +33,8 @@ struct NewMessage: Sendable {
     var clientMessageId: String
     var text: String
     var createdAt: Timestamp
+    /// The message of the same conversation this one answers (checked before the send).
+    var replyTo: Int64? = nil
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.

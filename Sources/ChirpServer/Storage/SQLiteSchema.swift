@@ -156,6 +156,7 @@ enum SQLiteSchema {
                 ALTER TABLE users ADD COLUMN deleted_at INTEGER;
                 """)
         }
+        SQLiteMessageActionsSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -58,7 +58,8 @@ extension SQLiteStorage {
                     WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = :u);
                 DELETE FROM follows WHERE follower_id = :u OR followee_id = :u;
                 DELETE FROM tweets WHERE author_id = :u;
-                UPDATE messages SET text = '', deleted = 1 WHERE sender_id = :u;
+                DELETE FROM message_search WHERE rowid IN (SELECT id FROM messages WHERE sender_id = :u AND deleted = 0);
+                UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = :u;
                 DELETE FROM conversations WHERE owner_id = :u;
                 DELETE FROM sessions WHERE user_id = :u;
                 DELETE FROM events WHERE user_id = :u;

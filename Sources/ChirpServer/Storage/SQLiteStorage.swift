@@ -201,7 +201,8 @@ final class SQLiteStorage: ChirpStorage {
             // was sent (unread); the events service encodes it as the live event carried it.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text, m.deleted
+                    SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text, m.deleted,
+                        m.reply_to
                     FROM events e
                     LEFT JOIN messages m ON m.id = e.message_id
                     LEFT JOIN users s ON s.id = m.sender_id
@@ -224,7 +225,8 @@ final class SQLiteStorage: ChirpStorage {
             }
             data = .message(Message(
                 id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
-                createdAt: createdAt, readByRecipient: false, deleted: row[9] ?? false))
+                createdAt: createdAt, readByRecipient: false, deleted: row[9] ?? false,
+                replyTo: (row[10] as Int64?).map { String($0) }))
         }
         return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
     }

@@ -170,7 +170,7 @@ enum PostgresSchema {
             """,
             "CREATE INDEX rate_limit_counters_by_expiry ON rate_limit_counters(expires_at)",
         ]),
-    ]
+    ] + PostgresMessageActionsSchema.migrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

@@ -63,7 +63,7 @@ extension PostgresStorage {
                 """)
             try await scope.execute("DELETE FROM follows WHERE follower_id = \(userId) OR followee_id = \(userId)")
             try await scope.execute("DELETE FROM tweets WHERE author_id = \(userId)")
-            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE WHERE sender_id = \(userId)")
+            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId)")
             // Stored `message.created` events hold the message's JSON: the recipients' copies
             // become tombstones too, so reading the stream again shows no text.
             try await scope.execute("""

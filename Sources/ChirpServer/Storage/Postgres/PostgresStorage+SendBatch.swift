@@ -99,7 +99,7 @@ extension PostgresStorage {
                 guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
                 let message = Message(
                     id: String(messageId), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: facts.username,
-                    text: new.text, createdAt: new.createdAt, readByRecipient: false)
+                    text: new.text, createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) })
                 plan.add(index: index, message: message, id: messageId, sender: new.sender.id, recipient: recipient, json: send.decisions.encode(message))
             } catch {
                 results[index] = .failure(error)
@@ -111,7 +111,7 @@ extension PostgresStorage {
         let type = EventType.messageCreated
         let bases = try await scope.rows(PreparedQuery(BatchInsert.self, Self.binds(
             plan.ids, plan.senders, plan.recipients, plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
-            type, Self.channel, payload)))
+            type, Self.channel, payload, plan.replyTos, plan.searchTerms)))
         var base: [Int64: Int64] = [:]
         for row in bases { base[try row.value(0)] = try row.value(1) }
         for outcome in try plan.outcomes(bases: base, type: type) {
@@ -131,6 +131,10 @@ struct SendBatchPlan {
     private(set) var texts: [String] = []
     private(set) var createdAts: [Int64] = []
     private(set) var jsons: [String] = []
+    /// The id each message replies to, 0 for none.
+    private(set) var replyTos: [Int64] = []
+    /// Each message's `SearchTerms`, space-separated.
+    private(set) var searchTerms: [String] = []
     private var entries: [(index: Int, message: Message)] = []
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
@@ -161,6 +165,8 @@ struct SendBatchPlan {
         texts.append(message.text)
         createdAts.append(message.createdAt.millisecondsSince1970)
         jsons.append(json)
+        replyTos.append(message.replyTo.flatMap { Int64($0) } ?? 0)
+        searchTerms.append(SearchTerms.indexed(message.text))
         entries.append((index, message))
         byClientId[SenderClientId(sender: sender, clientMessageId: message.clientMessageId)] = message
         pairs.insert([sender, recipient])
@@ -206,17 +212,19 @@ private enum BatchFacts: PreparedSQL {
 }
 
 /// Stores a batch's messages, conversations, events and notification: the plan's columns
-/// `$1`…`$7`, the event type `$8`, the channel `$9` and the payload `$10`.
+/// `$1`…`$7`, the event type `$8`, the channel `$9`, the payload `$10`, then the plan's reply
+/// links `$11` (0: none) and search terms `$12`.
 private enum BatchInsert: PreparedSQL {
     static let sql = """
         WITH input AS (
             SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[],
-                $4::text[], $5::text[], $6::int8[], $7::text[]) WITH ORDINALITY
-                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, ord)),
+                $4::text[], $5::text[], $6::int8[], $7::text[], $11::int8[], $12::text[]) WITH ORDINALITY
+                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, ord)),
         m AS (
-            INSERT INTO messages (id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+            INSERT INTO messages (
+                id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words)
             SELECT id, sender_id, recipient_id, LEAST(sender_id, recipient_id), GREATEST(sender_id, recipient_id),
-                client_message_id, text, created_at FROM input),
+                client_message_id, text, created_at, NULLIF(reply_to, 0), string_to_array(terms, ' ') FROM input),
         c AS (
             INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
             SELECT owner_id, peer_id, MAX(id), SUM(received), BOOL_OR(received = 1) FROM (

@@ -1,0 +1,110 @@
+import ChirpModels
+import Foundation
+
+/// Message actions and search: reactions, edits and unsends (each appended to both people's
+/// streams by the storage, then published here), reply links checked before a send, and
+/// search over the viewer's own conversations. The rules are `MessageActionRules`.
+struct MessageActionService: Sendable {
+    let store: any MessageActionStore
+    let hub: EventHub
+    /// The reaction limit (`limits.reactions`, per user).
+    let limits: RateLimits
+    /// How long after sending a message its sender may edit it.
+    let editWindow: Duration
+    let now: @Sendable () -> Timestamp
+
+    /// Checks a send's `replyTo` (a message id of the conversation with `recipient`) and
+    /// returns it as stored; 422 `invalid_reply` when it is not one, 404 without the recipient.
+    func replyTarget(_ viewer: Viewer, to recipient: String, replyTo raw: String?) async throws -> Int64? {
+        guard let raw else { return nil }
+        guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
+        switch try await store.replyTarget(id, sender: viewer.id, recipientKey: try UsernameLookup.key(recipient)) {
+        case .noSuchRecipient: throw APIError.userNotFound(recipient)
+        case .notInConversation: throw Self.invalidReply
+        case .valid: return id
+        }
+    }
+
+    /// Adds the viewer's reaction (`emoji` as the path carried it, percent-encoded), or takes
+    /// it back with `remove`. Both are idempotent.
+    func react(_ viewer: Viewer, peer: String, messageId: String, emoji rawEmoji: String, remove: Bool) async throws {
+        let emoji: String
+        do { emoji = try Validation.reaction(rawEmoji.removingPercentEncoding ?? "") } catch { throw APIError.validation(error) }
+        let rules = rules(viewer, peer: peer)
+        let key = String(viewer.id)
+        if !remove { try await limits.takeReaction(viewer) }
+        let changed: Bool
+        do {
+            changed = try await apply(viewer, peer: peer, messageId: messageId) { try rules.react(emoji, remove: remove, $0) } != nil
+        } catch {
+            if !remove { limits.giveBack(limits.reactions, key: key) }
+            throw error
+        }
+        if !remove && !changed { limits.giveBack(limits.reactions, key: key) }
+    }
+
+    /// Replaces the text of the viewer's message; the message as now stored.
+    func edit(_ viewer: Viewer, peer: String, messageId: String, text rawText: String) async throws -> Message {
+        let text: String
+        do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
+        let rules = rules(viewer, peer: peer)
+        var result: Message?
+        let changed = try await apply(viewer, peer: peer, messageId: messageId, unchanged: { result = $0 }) { try rules.edit(to: text, $0) }
+        guard let message = changed ?? result else { throw StorageError.inconsistent("an edit returned no message") }
+        return message
+    }
+
+    /// Unsends the viewer's message: a tombstone for both people. Idempotent.
+    func unsend(_ viewer: Viewer, peer: String, messageId: String) async throws {
+        let rules = rules(viewer, peer: peer)
+        _ = try await apply(viewer, peer: peer, messageId: messageId) { try rules.unsend($0) }
+    }
+
+    /// The viewer's messages (with `peer` only, when given) holding every word of `query`,
+    /// newest first; the cursor is the last message's id.
+    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, page: PageRequest) async throws -> Page<Message> {
+        let query: String
+        do { query = try Validation.searchQuery(rawQuery) } catch { throw APIError.validation(error) }
+        let peerKey = try peer.map { try UsernameLookup.key($0) }
+        guard let found = try await store.searchMessages(
+            viewer: viewer.id, peerKey: peerKey, words: SearchTerms.words(query), before: page.before, limit: page.fetch)
+        else { throw APIError.userNotFound(peer ?? "") }
+        let rows = found.compactMap { message in Int64(message.id).map { Listed(cursor: $0, item: message) } }
+        return PageBuilder.newestFirst(rows, limit: page.limit)
+    }
+
+    // MARK: helpers
+
+    private func rules(_ viewer: Viewer, peer: String) -> MessageActionRules {
+        MessageActionRules(viewer: viewer, peerName: peer, now: now(), editWindow: editWindow)
+    }
+
+    /// Runs one change through the storage and publishes its events; the changed message, or
+    /// nil when nothing changed (then `unchanged` gets the message as stored).
+    private func apply(
+        _ viewer: Viewer, peer: String, messageId: String, unchanged: (Message) -> Void = { _ in },
+        _ change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> Message? {
+        guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
+        let at = now()
+        switch try await store.changeMessage(id, viewer: viewer.id, peerKey: try UsernameLookup.key(peer), at: at, change: change) {
+        case .noSuchPeer:
+            throw APIError.userNotFound(peer)
+        case .noSuchMessage:
+            throw Self.noSuchMessage(messageId)
+        case .unchanged(let message):
+            unchanged(message)
+            return nil
+        case .changed(let message, let appended):
+            hub.publish(appended)
+            return message
+        }
+    }
+
+    static let invalidReply = APIError(
+        .unprocessableContent, APIErrorCode.invalidReply, "replyTo must be the id of a message in this conversation.", field: "replyTo")
+
+    static func noSuchMessage(_ id: String) -> APIError {
+        APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(id.prefix(24)) in this conversation.")
+    }
+}

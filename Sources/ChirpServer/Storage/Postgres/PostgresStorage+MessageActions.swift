@@ -1,0 +1,84 @@
+import ChirpModels
+import PostgresNIO
+
+extension PostgresStorage {
+    func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
+        try await read { scope in
+            guard let recipient = try await Self.userId(scope, key: recipientKey) else { return .noSuchRecipient }
+            let found = try await scope.execute("""
+                SELECT 1 FROM messages WHERE id = \(id) AND user_lo = \(min(sender, recipient)) AND user_hi = \(max(sender, recipient))
+                """) > 0
+            return found ? .valid : .notInConversation
+        }
+    }
+
+    /// Both people's rows are locked first, in id order, as sends and read markers lock them,
+    /// then the message row: concurrent changes to one message queue instead of losing one.
+    func changeMessage(
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await write { scope in
+            guard let peer = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
+            try await scope.lockUsers([viewer, peer])
+            guard let row = try await scope.row("""
+                SELECT m.sender_id, m.recipient_id,
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(viewer) AND blocked_id = \(peer)),
+                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(peer) AND blocked_id = \(viewer))
+                FROM messages m WHERE m.id = \(id) AND m.user_lo = \(min(viewer, peer)) AND m.user_hi = \(max(viewer, peer))
+                FOR UPDATE
+                """),
+                let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first
+            else { return .noSuchMessage }
+            let sender: Int64 = try row.value(0), recipient: Int64 = try row.value(1)
+            let facts = MessageFacts(
+                message: message, viewerIsSender: sender == viewer,
+                viewerBlockedPeer: try row.value(2), peerBlockedViewer: try row.value(3))
+            switch try change(facts) {
+            case .none:
+                return .unchanged(message)
+            case .update(let updated):
+                try await scope.execute("""
+                    UPDATE messages SET text = \(updated.text), edited_at = \(updated.editedAt?.millisecondsSince1970),
+                        reactions = \(ReactionsColumn.encode(updated.reactions)),
+                        search_words = string_to_array(\(SearchTerms.indexed(updated.text)), ' ')
+                    WHERE id = \(id)
+                    """)
+                let stored = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first ?? updated
+                let json = MessageJSON.encode(stored)
+                for user in [sender, recipient] {
+                    try await scope.appendEvent(userId: user, type: EventType.messageUpdated, json: json, at: at)
+                }
+                return .changed(stored, scope.appended)
+            case .unsend:
+                try await scope.execute("""
+                    UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE id = \(id)
+                    """)
+                let tombstone = message.tombstone()
+                let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
+                let json = try APIJSON.encode(notice)
+                for user in [sender, recipient] {
+                    try await scope.appendEvent(userId: user, type: EventType.messageDeleted, json: json, at: at)
+                }
+                return .changed(tombstone, scope.appended)
+            }
+        }
+    }
+
+    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+        try await read { scope in
+            var pair = ""
+            if let peerKey {
+                guard let peer = try await Self.userId(scope, key: peerKey) else { return nil }
+                pair = " AND m.user_lo = \(min(viewer, peer)) AND m.user_hi = \(max(viewer, peer))"
+            }
+            guard !words.isEmpty else { return [] }
+            return try await Self.fetchMessages(
+                scope, where: """
+                    m.search_words @> $1::text[] AND (m.sender_id = $2 OR m.recipient_id = $2) AND NOT m.deleted
+                        AND m.id < $3\(pair) ORDER BY m.id DESC LIMIT $4
+                    """,
+                Self.binds(words, viewer, before, limit))
+        }
+    }
+}

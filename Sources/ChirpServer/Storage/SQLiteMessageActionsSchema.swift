@@ -1,0 +1,25 @@
+import GRDB
+
+/// The schema of message actions and search (API.md part 2), as SQLite migrations of their own.
+enum SQLiteMessageActionsSchema {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v8-actions-messages") { db in
+            // A message's reply link, last edit and reactions (`ReactionsColumn`), and the search
+            // index: the message's `SearchTerms` and its two people (`u<id>`), written in the
+            // transaction that stores, edits or unsends the message. Whole words only: the
+            // terms are already folded, unicode61 with remove_diacritics 2 folds the query the
+            // same way; the people column confines a query to the viewer's conversations.
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN reply_to INTEGER;
+                ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+                ALTER TABLE messages ADD COLUMN reactions TEXT;
+                CREATE VIRTUAL TABLE message_search USING fts5(
+                    terms, people, tokenize = 'unicode61 remove_diacritics 2', columnsize = 0);
+                """)
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
+            while let row = try rows.next() {
+                try SQLiteMessageSearch.add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
+            }
+        }
+    }
+}

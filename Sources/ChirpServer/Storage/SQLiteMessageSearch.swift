@@ -1,0 +1,52 @@
+import ChirpModels
+import GRDB
+
+/// The SQLite search index (`message_search`, FTS5): entries written in the caller's
+/// transaction, and queries built from `SearchTerms` only, each word a quoted string, so no
+/// user text is ever read as FTS syntax.
+enum SQLiteMessageSearch {
+    /// Indexes a stored message.
+    static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
+        let terms = SearchTerms.indexed(text)
+        guard !terms.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO message_search (rowid, terms, people) VALUES (?, ?, ?)")
+            .execute(arguments: [messageId, terms, "u\(sender) u\(recipient)"])
+    }
+
+    /// Takes a message out of the index (unsent, or about to be indexed again after an edit).
+    static func remove(_ db: Database, messageId: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM message_search WHERE rowid = ?").execute(arguments: [messageId])
+    }
+
+    /// The FTS5 query for messages of `viewer` (with `peer` when given) holding every word.
+    static func match(words: [String], viewer: Int64, peer: Int64?) -> String {
+        var parts = ["people : \(quoted("u\(viewer)"))"]
+        if let peer { parts.append("people : \(quoted("u\(peer)"))") }
+        parts += words.map { "terms : \(quoted($0))" }
+        return parts.joined(separator: " AND ")
+    }
+
+    /// An FTS5 string: in double quotes, a double quote doubled.
+    static func quoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension SQLiteStorage {
+    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+        try await read { db in
+            var peer: Int64?
+            if let peerKey {
+                guard let peerId = try Self.userId(db, key: peerKey) else { return nil }
+                peer = peerId
+            }
+            guard !words.isEmpty else { return [] }
+            return try Self.fetchMessages(
+                db, where: """
+                    m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
+                    AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
+                    """,
+                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), before, limit])
+        }
+    }
+}

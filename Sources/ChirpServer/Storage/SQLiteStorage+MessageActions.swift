@@ -1,0 +1,60 @@
+import ChirpModels
+import GRDB
+
+extension SQLiteStorage {
+    func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
+        try await read { db in
+            guard let recipient = try Self.userId(db, key: recipientKey) else { return .noSuchRecipient }
+            let found = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
+                arguments: [id, min(sender, recipient), max(sender, recipient)]) == true
+            return found ? .valid : .notInConversation
+        }
+    }
+
+    func changeMessage(
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await write { db in
+            guard let peer = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT m.sender_id, m.recipient_id,
+                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?3),
+                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?3 AND blocked_id = ?2)
+                    FROM messages m WHERE m.id = ?1 AND m.user_lo = ?4 AND m.user_hi = ?5
+                    """),
+                arguments: [id, viewer, peer, min(viewer, peer), max(viewer, peer)]),
+                let message = try Self.fetchMessage(db, where: "m.id = ?", [id])
+            else { return .noSuchMessage }
+            let sender: Int64 = row[0], recipient: Int64 = row[1]
+            let facts = MessageFacts(
+                message: message, viewerIsSender: sender == viewer, viewerBlockedPeer: row[2], peerBlockedViewer: row[3])
+            switch try change(facts) {
+            case .none:
+                return .unchanged(message)
+            case .update(let updated):
+                try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?").execute(
+                    arguments: [updated.text, updated.editedAt?.millisecondsSince1970, ReactionsColumn.encode(updated.reactions), id])
+                if updated.text != message.text {
+                    try SQLiteMessageSearch.remove(db, messageId: id)
+                    try SQLiteMessageSearch.add(db, messageId: id, text: updated.text, sender: sender, recipient: recipient)
+                }
+                let stored = try Self.fetchMessage(db, where: "m.id = ?", [id]) ?? updated
+                let appended = try Self.appendEvents(
+                    db, userIds: [sender, recipient], type: EventType.messageUpdated, json: MessageJSON.encode(stored), at: at)
+                return .changed(stored, appended)
+            case .unsend:
+                try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE id = ?")
+                    .execute(arguments: [id])
+                try SQLiteMessageSearch.remove(db, messageId: id)
+                let tombstone = message.tombstone()
+                let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
+                let appended = try Self.appendEvents(
+                    db, userIds: [sender, recipient], type: EventType.messageDeleted, json: try APIJSON.encode(notice), at: at)
+                return .changed(tombstone, appended)
+            }
+        }
+    }
+}
