@@ -149,6 +149,21 @@ struct MessageActionsTests {
         #expect(backend.data.withLock { $0.outgoing } == [AppClient.Outgoing(text: "Sure", replyTo: "bob/c1")])
     }
 
+    @Test func anActionTheServerRefusedLaterShowsOnTheBanner() async {
+        let backend = FakeBackend()
+        let refusals = Mutex(["edit: the edit window closed 15 minutes after sending"])
+        var client = backend.client()
+        client.refusedActions = { refusals.withLock { value in defer { value = [] }; return value } }
+        let store = Self.store(backend, client: client)
+        await store.send(.sync(.changed(.messages(peer: "bob")))) {
+            $0.banner = .init("Not done: edit: the edit window closed 15 minutes after sending", isError: true)
+        }
+        await store.receive(.messagesLoaded(peer: "bob", messages: Self.history, hasMore: false))
+        await store.send(.sync(.changed(.messages(peer: "bob"))))  // nothing refused since
+        await store.receive(.messagesLoaded(peer: "bob", messages: Self.history, hasMore: false))
+        await store.finish()
+    }
+
     @Test func updatedAndDeletedEventsOfTheOpenConversationReloadIt() async {
         let backend = FakeBackend()
         let store = Self.store(backend)

@@ -86,6 +86,9 @@ public struct AppClient: Sendable {
     public var download: @Sendable (_ media: Media, _ destination: URL?) async throws -> URL = { _, _ in
         throw UnexpectedCall(description: "AppClient.download was not expected")
     }
+    /// Why the server refused queued message actions since the last call (each was undone
+    /// locally): an edit after the window, a reaction on an unsent message.
+    public var refusedActions: @Sendable () -> [String] = { [] }
     /// The wall clock (the edit window is 15 minutes of it).
     public var wallClock: @Sendable () -> Timestamp = { Timestamp.now() }
     /// The user's sessions on the server, this one marked `current`.

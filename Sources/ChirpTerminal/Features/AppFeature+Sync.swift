@@ -18,6 +18,8 @@ extension AppFeature {
             }
             return .none
         case .changed(.messages(let peer)):
+            let refused = client.refusedActions()
+            if !refused.isEmpty { state.banner = .init("Not done: " + refused.joined(separator: "; "), isError: true) }
             // A send acknowledged or refused, a receipt: the open conversation reads again.
             if state.screen == .conversation, state.peer?.lowercased() == peer { return reloadMessages(state, refresh: false) }
             return .none
