@@ -31,6 +31,11 @@ public final class UserSession: Sendable {
     let ledger: LocalLedger
     let outbox: Outbox
     let typingSender: TypingSender
+    /// Upload and download progress (`mediaTransfers()`).
+    let transfers = MediaTransferFeed()
+    let uploader: MediaUploader
+    /// Downloaded media (`download(_:to:)`).
+    public let mediaCache: MediaCache
 
     /// Opens `context`'s database; `api` must carry the user's token. `outboxRetries` is how
     /// the network layer retries each send of the outbox.
@@ -44,7 +49,9 @@ public final class UserSession: Sendable {
         self.ledger = ledger
         dataCenter = DataCenter(client: api.client, now: clock.now)
         ledger.register(in: dataCenter)
-        let outbox = Outbox(ledger: ledger, api: api, retries: outboxRetries ?? Outbox.sendRetries)
+        uploader = MediaUploader(api: api, feed: transfers)
+        mediaCache = MediaCache(directory: context.directory.appendingPathComponent("media-cache"))
+        let outbox = Outbox(ledger: ledger, api: api, retries: outboxRetries ?? Outbox.sendRetries, uploader: uploader)
         self.outbox = outbox
         // Back online: what was queued goes out, without holding up the stream.
         let center = dataCenter

@@ -84,6 +84,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         block, unblock, blocks, report,
         sessions, endSession, changePassword, deleteAccount,
         addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
+        uploadMedia, mediaUploadStatus, downloadMedia,
     ]
 }
 

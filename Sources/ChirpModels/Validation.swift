@@ -150,7 +150,7 @@ public enum Validation {
 extension String {
     /// The string without leading and trailing whitespace: Unicode `White_Space` plus the
     /// information separators U+001C–U+001F, which most regex engines also treat as space.
-    func trimmingSurroundingWhitespace() -> String {
+    public func trimmingSurroundingWhitespace() -> String {
         let scalars = unicodeScalars
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)

@@ -48,6 +48,8 @@ public enum ChirpServerApplication {
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let configuration = services.configuration
+        try? services.media.files.prepare()
+        let background = background + [MediaSweeper(media: services.media, interval: configuration.mediaSweepInterval, logger: logger)]
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
         return Application(
@@ -92,6 +94,8 @@ public enum ChirpServerApplication {
         EventRoutes(services: services).register(on: authenticated)
         LogRoutes(services: services).register(on: authenticated)
         SafetyRoutes(services: services).register(on: authenticated)
+        MediaRoutes(services: services).register(on: authenticated)
+        if let file = services.configuration.benchStaticFile { BenchFileRoutes(file: file).register(on: router) }
         OperationsRoutes(services: services).register(on: router)
         WebClientRoutes(assets: .bundled).register(on: router)
         return router

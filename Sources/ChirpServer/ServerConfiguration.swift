@@ -66,10 +66,28 @@ public struct ServerConfiguration: Sendable {
     /// HTTPS and WSS on the listening port instead of plain HTTP (`--tls-cert`, `--tls-key`).
     public var tls: ServerTLS?
 
+    // Media (API.md part 2, "Media").
+    /// Largest media accepted, in bytes (`--max-media-bytes`).
+    public var maxMediaBytes: Int64 = 25 * 1024 * 1024
+    /// Bytes of media one user may hold (`--media-quota-bytes`).
+    public var mediaQuotaBytes: Int64 = 1024 * 1024 * 1024
+    /// Where media bytes live; nil: `media` in the data directory. Instances sharing a
+    /// PostgreSQL database must name one shared directory (docs/scale-out.md).
+    public var mediaDirectory: URL?
+    /// How long media no message references is kept before the sweep deletes it.
+    public var unreferencedMediaLifetime: Duration = .seconds(24 * 3600)
+    /// How often the media sweep runs.
+    public var mediaSweepInterval: Duration = .seconds(15 * 60)
+    /// Bench only (`chirp serve --bench-static-file`): a file served as-is at `GET /bench/static`.
+    public var benchStaticFile: URL?
+
     public init() {}
 
     /// The SQLite database file inside the data directory.
     public var databaseURL: URL { dataDirectory.appendingPathComponent("chirp.sqlite") }
+
+    /// The directory of media bytes: `mediaDirectory`, or `media` in the data directory.
+    public var mediaURL: URL { mediaDirectory ?? dataDirectory.appendingPathComponent("media") }
 
     /// Where the data is, for people: `sqlite: PATH` or `postgres: URL` without the password.
     public var databaseDescription: String {

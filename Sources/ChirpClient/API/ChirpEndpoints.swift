@@ -121,9 +121,11 @@ public enum ChirpEndpoints {
         public var clientMessageId: String
         /// The text to send.
         public var text: String
+        /// Ids of media the sender uploaded, at most 4 (the text may then be empty).
+        public var mediaIds: [String] = []
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
-        public var body: TextBody? { TextBody(text: text) }
+        public var body: SendMessageRequest? { SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds) }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.

@@ -29,6 +29,16 @@ final class ClientDatabase: Sendable {
                 text TEXT NOT NULL, createdAt TEXT NOT NULL);
             CREATE TABLE sync_cursor (id TEXT PRIMARY KEY, lastSeq INTEGER NOT NULL);
             """),
+        // Attachments: a message's media and how it shows them; the files of pending ones.
+        .init(name: "v2-media", sql: """
+            ALTER TABLE messages ADD COLUMN media TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE messages ADD COLUMN attachments TEXT NOT NULL DEFAULT '[]';
+            CREATE TABLE pending_attachments (
+                id TEXT PRIMARY KEY, messageId TEXT NOT NULL, position INTEGER NOT NULL, path TEXT NOT NULL,
+                filename TEXT NOT NULL, contentType TEXT NOT NULL, size INTEGER NOT NULL, clientMediaId TEXT NOT NULL,
+                mediaId TEXT);
+            CREATE INDEX pending_attachments_by_message ON pending_attachments (messageId, position);
+            """),
     ]
 
     /// The database file.
@@ -38,6 +48,7 @@ final class ClientDatabase: Sendable {
     let follows: any Repository<FollowEntry>
     let timeline: any Repository<TimelineEntry>
     let cursor: any Repository<SyncCursor>
+    let attachments: any Repository<PendingAttachment>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -48,6 +59,7 @@ final class ClientDatabase: Sendable {
         follows = try SQLiteRepository<FollowEntry>(store: store)
         timeline = try SQLiteRepository<TimelineEntry>(store: store)
         cursor = try SQLiteRepository<SyncCursor>(store: store)
+        attachments = try SQLiteRepository<PendingAttachment>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

@@ -39,15 +39,30 @@ final class LocalLedger: Sendable {
     // MARK: messages
 
     /// Stores a new outgoing message as `pending` and returns it.
-    func addPending(to recipient: String, text: String, clientMessageId: String = UUID().uuidString) async throws -> LocalMessage {
-        try await write { [self] in
+    func addPending(
+        to recipient: String, text: String, clientMessageId: String = UUID().uuidString, attachments files: [URL] = []
+    ) async throws -> LocalMessage {
+        let messageId = LocalMessage.key(sender: username, clientMessageId: clientMessageId)
+        let attachments: [PendingAttachment]
+        do {
+            attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            throw OutboxError.invalidAttachment("Cannot read the file to attach: \(error.localizedDescription)")
+        }
+        return try await write { [self] in
             // Written order: microseconds since 1970, strictly increasing in this process.
             let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
             let order = lastOrder.withLock { last in
                 last = max(now, last + 1)
                 return last
             }
-            let message = LocalMessage(pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: order, at: .now())
+            let message = LocalMessage(
+                pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: order, at: .now(),
+                attachments: attachments.map(\.display))
+            // The files first: a pending message is never seen without its attachments.
+            if !attachments.isEmpty { try await database.attachments.save(attachments) }
             try await database.messages.save([message])
             return (message, [.messages(peer: message.peer)])
         }

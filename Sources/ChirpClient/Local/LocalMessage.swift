@@ -55,6 +55,10 @@ public struct LocalMessage: StoredRecord {
     public var state: DeliveryState
     /// Why the server refused it (`failed` only).
     public var failure: String?
+    /// The media the server stored with it (empty while pending).
+    public var media: [Media]
+    /// Its attachments as shown: name, type, size (pending ones before their upload too).
+    public var attachments: [LocalAttachment]
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -81,10 +85,15 @@ public struct LocalMessage: StoredRecord {
         createdAt = message.createdAt.rfc3339
         state = outgoing ? (message.readByRecipient ? .read : .delivered) : .received
         failure = nil
+        media = message.media
+        attachments = message.media.map(LocalAttachment.init)
     }
 
     /// A message written here and not yet sent.
-    init(pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64, at time: Timestamp) {
+    init(
+        pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64, at time: Timestamp,
+        attachments: [LocalAttachment] = []
+    ) {
         id = Self.key(sender: sender, clientMessageId: clientMessageId)
         self.clientMessageId = clientMessageId
         peer = recipient.lowercased()
@@ -96,6 +105,8 @@ public struct LocalMessage: StoredRecord {
         createdAt = time.rfc3339
         state = .pending
         failure = nil
+        media = []
+        self.attachments = attachments
     }
 
     /// This row updated with what the server says about it; the state only moves forward.

@@ -9,11 +9,14 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFailed(String)
     /// The text cannot be sent (empty or too long); nothing was stored.
     case invalidText(String)
+    /// An attachment cannot be sent (not a readable file, more than 4); nothing was stored.
+    case invalidAttachment(String)
 
     public var description: String {
         switch self {
         case .notFailed(let id): "no failed message \(id): only failed messages can be retried (see chirp messages USER)"
         case .invalidText(let reason): reason
+        case .invalidAttachment(let reason): reason
         }
     }
 }
@@ -63,24 +66,34 @@ final class Outbox: Sendable {
 
     /// An outbox writing through `ledger` and sending with `api`, each send retried by
     /// `retries`; failures the user does not see go to `logger`.
-    init(ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries, logger: Logger = Logger(label: "chirp.outbox")) {
+    init(
+        ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries, logger: Logger = Logger(label: "chirp.outbox"),
+        uploader: MediaUploader? = nil
+    ) {
         self.ledger = ledger
         self.api = api
         self.retries = retries
-        let pass = OutboxPass(ledger: ledger, api: api, retries: retries, logger: logger)
+        let pass = OutboxPass(ledger: ledger, api: api, retries: retries, logger: logger, uploader: uploader)
         flight = SingleFlight { try await pass.run() }
     }
 
     /// Stores a message to `recipient` as pending and starts a drain; returns the stored row
     /// (before any network call) and the drain that will send it.
-    func enqueue(to recipient: String, text: String) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+    func enqueue(
+        to recipient: String, text: String, attachments: [URL] = []
+    ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
         let checked: String
-        do {
-            checked = try Validation.messageText(text)
-        } catch {
-            throw OutboxError.invalidText(error.message)
+        if !attachments.isEmpty, text.trimmingSurroundingWhitespace().isEmpty {
+            checked = ""
+        } else {
+            do {
+                checked = try Validation.messageText(text)
+            } catch {
+                throw OutboxError.invalidText(error.message)
+            }
         }
-        let message = try await ledger.addPending(to: recipient, text: checked)
+        guard attachments.count <= 4 else { throw OutboxError.invalidAttachment("A message carries at most 4 attachments.") }
+        let message = try await ledger.addPending(to: recipient, text: checked, attachments: attachments)
         return (message, await drain())
     }
 

@@ -10,6 +10,8 @@ struct OutboxPass: Sendable {
     let api: ChirpAPIClient
     let retries: RetryPolicy
     let logger: Logger
+    /// Uploads a message's attachments before it is sent (nil: messages have none).
+    var uploader: MediaUploader?
 
     func run() async throws -> OutboxReport {
         let pending = try await ledger.database.pendingMessages()
@@ -72,6 +74,7 @@ struct OutboxPass: Sendable {
         endpoint.retryPolicy = retries
         let reply: Message
         do {
+            endpoint.mediaIds = try await uploadAttachments(of: message)
             reply = try await api.send(endpoint)
         } catch {
             if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
@@ -89,8 +92,40 @@ struct OutboxPass: Sendable {
             return .failed(failed)
         }
         try await ledger.record(reply, state: .sent)
+        try await ledger.forgetAttachments(of: message.id)
         var stored = LocalMessage(reply, viewer: ledger.username)
         stored.state = .sent
         return .sent(stored)
+    }
+
+    /// Uploads the message's attachments not uploaded yet, in order, remembering each media id
+    /// as it comes (a restart resumes after the last); returns every media id in order.
+    private func uploadAttachments(of message: LocalMessage) async throws(NetworkError) -> [String] {
+        let attachments: [PendingAttachment]
+        do { attachments = try await ledger.database.attachments.fetch(PendingAttachment.of(message.id)) } catch {
+            throw .transport("cannot read the message's attachments: \(error)")
+        }
+        guard !attachments.isEmpty else { return [] }
+        guard let uploader else { throw .transport("this client cannot upload attachments") }
+        var ids: [String] = []
+        for attachment in attachments {
+            if let id = attachment.mediaId {
+                ids.append(id)
+                continue
+            }
+            guard FileManager.default.isReadableFile(atPath: attachment.path) else {
+                throw .server(status: 422, code: "attachment_missing", message: "The file \(attachment.path) is gone or unreadable.", field: nil)
+            }
+            let media = try await uploader.upload(
+                MediaUploader.Upload(
+                    file: URL(fileURLWithPath: attachment.path), clientMediaId: attachment.clientMediaId,
+                    contentType: attachment.contentType, filename: attachment.filename, size: attachment.size),
+                as: .upload(localMessageId: message.id, index: attachment.position, clientMediaId: attachment.clientMediaId))
+            do { try await ledger.recordUpload(attachment, mediaId: media.id) } catch {
+                throw .transport("cannot record an upload: \(error)")
+            }
+            ids.append(media.id)
+        }
+        return ids
     }
 }

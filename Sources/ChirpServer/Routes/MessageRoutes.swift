@@ -15,7 +15,8 @@ struct MessageRoutes {
             let clientId = try context.pathParameter("clientMessageId")
             let body = try await JSONResponse.decode(SendMessageRequest.self, from: request, limit: limit)
             let replyTo = try await services.messageActions.replyTarget(context.viewer, to: recipient, replyTo: body.replyTo)
-            let outcome = try await messages.send(context.viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: replyTo)
+            let outcome = try await messages.send(
+                context.viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: replyTo, mediaIds: body.mediaIds ?? [])
             let status: HTTPResponse.Status = outcome.created ? .created : .ok
             if let json = outcome.json { return JSONResponse.raw(ByteBuffer(string: json), status: status) }
             return try JSONResponse.make(outcome.value, status: status)

@@ -25,6 +25,14 @@ struct MessageRules: SendDecisions {
     /// text to the same recipient.
     static func isRetry(_ existing: Message, of new: NewMessage) -> Bool {
         existing.text == new.text && Validation.usernameKey(existing.recipient) == new.recipientKey
+            && existing.media.map(\.id) == new.media.map(\.id)
+    }
+
+    /// The text to store: checked as API.md says, except that it may be empty when media
+    /// are attached.
+    static func text(_ raw: String, withMedia: Bool) throws -> String {
+        if withMedia, raw.trimmingSurroundingWhitespace().isEmpty { return "" }
+        do { return try Validation.messageText(raw) } catch { throw APIError.validation(error) }
     }
 
     /// Insert when the rule allows it. A refused send that retries a message already stored is

@@ -12,22 +12,26 @@ struct MessageService: Sendable {
     let limits: RateLimits
     let metrics: ServerMetrics
     let now: @Sendable () -> Timestamp
+    /// Resolves a send's `mediaIds`; nil: sends carry no media.
+    var media: MediaService?
 
     /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
     /// or the stored message again when it is a retry. The outcome's `json` is the message as
     /// the API's JSON when the send encoded it for its event.
     /// `replyTo` was checked by `MessageActionService.replyTarget`.
     func send(
-        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo: Int64? = nil
+        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo: Int64? = nil,
+        mediaIds: [String] = []
     ) async throws -> WriteOutcome<Message> {
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
-        let text: String
-        do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
-        let new = NewMessage(
+        let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
+        let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
+        var new = NewMessage(
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.key(recipient), clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
+        new.media = attached
         let limiterKey = String(viewer.id)
         if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: limiterKey) {
             // A retry of a message already stored is answered even when the limit is reached.

@@ -20,6 +20,7 @@ struct ServerServices: Sendable {
     let events: EventService
     let logs: ClientLogService
     let safety: SafetyService
+    let media: MediaService
     /// The rate limits the services apply (the reaction service takes `limits.takeReaction`).
     let limits: RateLimits
 
@@ -51,9 +52,13 @@ struct ServerServices: Sendable {
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
             streams: streams)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
+        let media = MediaService(
+            store: storage, files: MediaFiles(root: configuration.mediaURL), maxBytes: configuration.maxMediaBytes,
+            quotaBytes: configuration.mediaQuotaBytes, unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
+        self.media = media
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,
-            limits: limits, metrics: metrics, now: now)
+            limits: limits, metrics: metrics, now: now, media: media)
         self.messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)

@@ -35,6 +35,8 @@ struct NewMessage: Sendable {
     var createdAt: Timestamp
     /// The message of the same conversation this one answers (checked before the send).
     var replyTo: Int64? = nil
+    /// Attachments, in order, each the sender's (`MediaService.attachable`).
+    var media: [Media] = []
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.

@@ -156,6 +156,34 @@ enum SQLiteSchema {
                 ALTER TABLE users ADD COLUMN deleted_at INTEGER;
                 """)
         }
+        migrator.registerMigration("v8-media") { db in
+            // Media rows name their bytes by sha256 (files under the media directory); a message
+            // keeps its media as JSON (`media_json`, written once at the send) and, for access
+            // checks and the sweep, one `message_media` row per attachment.
+            try db.execute(sql: """
+                CREATE TABLE media (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    client_media_id TEXT NOT NULL,
+                    content_type TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    filename TEXT,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (owner_id, client_media_id)
+                );
+                CREATE INDEX media_by_sha ON media(sha256);
+                CREATE INDEX media_by_time ON media(created_at);
+                CREATE TABLE message_media (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    media_id INTEGER NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+                    PRIMARY KEY (message_id, position)
+                );
+                CREATE INDEX message_media_by_media ON message_media(media_id);
+                ALTER TABLE messages ADD COLUMN media_json TEXT NOT NULL DEFAULT '[]';
+                """)
+        }
         SQLiteMessageActionsSchema.register(in: &migrator)
         return migrator
     }

@@ -18,11 +18,11 @@ extension SQLiteStorage {
             guard let facts else { throw StorageError.inconsistent("a send was allowed to a recipient that does not exist") }
             let recipient = facts.id
             try db.cachedStatement(sql: """
-                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING
+                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING
                 """).execute(arguments: [
                     sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
-                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
+                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, MediaJSON.encode(new.media),
                 ])
             guard db.changesCount == 1 else {
                 guard let existing = try earlier() else { throw StorageError.inconsistent("a message insert conflicted with nothing") }
@@ -30,6 +30,7 @@ extension SQLiteStorage {
             }
             let messageId = db.lastInsertedRowID
             try SQLiteMessageSearch.add(db, messageId: messageId, text: new.text, sender: sender.id, recipient: recipient)
+            try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """
                 INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
@@ -41,7 +42,8 @@ extension SQLiteStorage {
                 """).execute(arguments: [sender.id, recipient, messageId])
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
-                text: new.text, createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) })
+                text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
+                replyTo: new.replyTo.map { String($0) })
             let json = decisions.encode(message)
             let appended = try Self.appendEvents(
                 db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt,
@@ -160,7 +162,8 @@ extension SQLiteStorage {
         return Message(
             id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3], text: row[index + 4],
             createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6],
-            deleted: row[index + 7], replyTo: (row[index + 8] as Int64?).map { String($0) },
+            deleted: row[index + 7], media: row[index + 7] ? [] : MediaJSON.decode(row[index + 11]),
+            replyTo: (row[index + 8] as Int64?).map { String($0) },
             reactions: ReactionsColumn.decode(row[index + 10]),
             editedAt: (row[index + 9] as Int64?).map(Timestamp.init(millisecondsSince1970:)))
     }

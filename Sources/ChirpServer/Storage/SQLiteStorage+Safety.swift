@@ -73,7 +73,7 @@ extension SQLiteStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     new.reporter.id, new.reporter.username, reported, reportedName, new.reason.rawValue, new.note,
-                    new.messageId, message?.sender, message?.text, ReportRecord.encodeMediaIds([]), new.createdAt.millisecondsSince1970,
+                    new.messageId, message?.sender, message?.text, ReportRecord.encodeMediaIds(message?.media.map(\.id) ?? []), new.createdAt.millisecondsSince1970,
                 ])
             return .filed(id: db.lastInsertedRowID)
         }

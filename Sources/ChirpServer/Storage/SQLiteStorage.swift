@@ -202,7 +202,7 @@ final class SQLiteStorage: ChirpStorage {
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text, m.deleted,
-                        m.reply_to
+                        m.reply_to, m.media_json
                     FROM events e
                     LEFT JOIN messages m ON m.id = e.message_id
                     LEFT JOIN users s ON s.id = m.sender_id
@@ -220,13 +220,14 @@ final class SQLiteStorage: ChirpStorage {
         let createdAt = Timestamp(millisecondsSince1970: row[2])
         var data = EventRow.Data.json(row[3])
         if let messageId: Int64 = row[4] {
+            let deleted: Bool = row[9] ?? false
             guard let clientMessageId: String = row[5] else {
                 throw StorageError.inconsistent("event \(row[0] as Int64) points at message \(messageId), which is missing")
             }
             data = .message(Message(
                 id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
-                createdAt: createdAt, readByRecipient: false, deleted: row[9] ?? false,
-                replyTo: (row[10] as Int64?).map { String($0) }))
+                createdAt: createdAt, readByRecipient: false, deleted: deleted,
+                media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) }))
         }
         return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
     }

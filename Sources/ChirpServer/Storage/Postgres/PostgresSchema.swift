@@ -170,6 +170,34 @@ enum PostgresSchema {
             """,
             "CREATE INDEX rate_limit_counters_by_expiry ON rate_limit_counters(expires_at)",
         ]),
+        // Media (as SQLite's v8-media): rows here, bytes in the shared media directory.
+        ("v8-media", [
+            """
+            CREATE TABLE media (
+                id BIGSERIAL PRIMARY KEY,
+                owner_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                client_media_id TEXT NOT NULL,
+                content_type TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                sha256 TEXT NOT NULL,
+                filename TEXT,
+                created_at BIGINT NOT NULL,
+                UNIQUE (owner_id, client_media_id)
+            )
+            """,
+            "CREATE INDEX media_by_sha ON media(sha256)",
+            "CREATE INDEX media_by_time ON media(created_at)",
+            """
+            CREATE TABLE message_media (
+                message_id BIGINT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                position INT NOT NULL,
+                media_id BIGINT NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+                PRIMARY KEY (message_id, position)
+            )
+            """,
+            "CREATE INDEX message_media_by_media ON message_media(media_id)",
+            "ALTER TABLE messages ADD COLUMN media_json TEXT NOT NULL DEFAULT '[]'",
+        ]),
     ] + PostgresMessageActionsSchema.migrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.

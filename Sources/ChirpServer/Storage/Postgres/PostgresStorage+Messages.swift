@@ -55,18 +55,24 @@ extension PostgresStorage {
             let messageId: Int64 = try check.value(3)
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
-                text: new.text, createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) })
+                text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
             let json = decisions.encode(message)
             let at = new.createdAt.millisecondsSince1970
             let terms = SearchTerms.indexed(new.text)
+            let mediaIds = new.media.compactMap { Int64($0.id) }
             let type = EventType.messageCreated
             let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: [sender.id, recipient].sorted())).payload
             let rows = try await scope.rows("""
                 WITH m AS (
                     INSERT INTO messages (
-                        id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words)
+                        id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words,
+                        media_json)
                     VALUES (\(messageId), \(sender.id), \(recipient), \(min(sender.id, recipient)), \(max(sender.id, recipient)),
-                            \(new.clientMessageId), \(new.text), \(at), \(new.replyTo), string_to_array(\(terms), ' '))),
+                            \(new.clientMessageId), \(new.text), \(at), \(new.replyTo), string_to_array(\(terms), ' '),
+                            \(MediaJSON.encode(new.media)))),
+                mm AS (
+                    INSERT INTO message_media (message_id, position, media_id)
+                    SELECT \(messageId), ord - 1, media_id FROM unnest(\(mediaIds)::int8[]) WITH ORDINALITY AS t(media_id, ord)),
                 own AS (
                     INSERT INTO conversations (owner_id, peer_id, last_message_id) VALUES (\(sender.id), \(recipient), \(messageId))
                     ON CONFLICT (owner_id, peer_id) DO UPDATE SET last_message_id = excluded.last_message_id),
@@ -198,7 +204,9 @@ extension PostgresStorage {
             id: String(try row.value(index, as: Int64.self)), clientMessageId: try row.value(index + 1),
             sender: try row.value(index + 2), recipient: try row.value(index + 3), text: try row.value(index + 4),
             createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6),
-            deleted: try row.value(index + 7), replyTo: try row.value(index + 8, as: Int64?.self).map { String($0) },
+            deleted: try row.value(index + 7),
+            media: try row.value(index + 7, as: Bool.self) ? [] : MediaJSON.decode(try row.value(index + 11, as: String.self)),
+            replyTo: try row.value(index + 8, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(index + 10, as: String?.self)),
             editedAt: try row.value(index + 9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)))
     }

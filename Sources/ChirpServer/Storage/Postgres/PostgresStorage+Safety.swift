@@ -75,7 +75,7 @@ extension PostgresStorage {
                     reporter_id, reporter_username, reported_id, reported_username, reason, note,
                     message_id, message_sender, message_text, message_media_ids, created_at)
                 VALUES (\(new.reporter.id), \(new.reporter.username), \(reported), \(reportedName), \(new.reason.rawValue),
-                        \(new.note), \(new.messageId), \(message?.sender), \(message?.text), \(ReportRecord.encodeMediaIds([])),
+                        \(new.note), \(new.messageId), \(message?.sender), \(message?.text), \(ReportRecord.encodeMediaIds(message?.media.map(\.id) ?? [])),
                         \(new.createdAt.millisecondsSince1970))
                 RETURNING id
                 """, as: Int64.self)

@@ -99,7 +99,7 @@ extension PostgresStorage {
                 guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
                 let message = Message(
                     id: String(messageId), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: facts.username,
-                    text: new.text, createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) })
+                    text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
                 plan.add(index: index, message: message, id: messageId, sender: new.sender.id, recipient: recipient, json: send.decisions.encode(message))
             } catch {
                 results[index] = .failure(error)
@@ -111,7 +111,8 @@ extension PostgresStorage {
         let type = EventType.messageCreated
         let bases = try await scope.rows(PreparedQuery(BatchInsert.self, Self.binds(
             plan.ids, plan.senders, plan.recipients, plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
-            type, Self.channel, payload, plan.replyTos, plan.searchTerms)))
+            type, Self.channel, payload, plan.replyTos, plan.searchTerms,
+            plan.mediaJSONs, plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media)))
         var base: [Int64: Int64] = [:]
         for row in bases { base[try row.value(0)] = try row.value(1) }
         for outcome in try plan.outcomes(bases: base, type: type) {
@@ -135,6 +136,9 @@ struct SendBatchPlan {
     private(set) var replyTos: [Int64] = []
     /// Each message's `SearchTerms`, space-separated.
     private(set) var searchTerms: [String] = []
+    /// Each message's `media_json`, and one (message, position, media) per attachment.
+    private(set) var mediaJSONs: [String] = []
+    private(set) var mediaLinks: (messages: [Int64], positions: [Int32], media: [Int64]) = ([], [], [])
     private var entries: [(index: Int, message: Message)] = []
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
@@ -167,6 +171,12 @@ struct SendBatchPlan {
         jsons.append(json)
         replyTos.append(message.replyTo.flatMap { Int64($0) } ?? 0)
         searchTerms.append(SearchTerms.indexed(message.text))
+        mediaJSONs.append(MediaJSON.encode(message.media))
+        for (position, media) in message.media.enumerated() {
+            mediaLinks.messages.append(id)
+            mediaLinks.positions.append(Int32(position))
+            mediaLinks.media.append(Int64(media.id) ?? 0)
+        }
         entries.append((index, message))
         byClientId[SenderClientId(sender: sender, clientMessageId: message.clientMessageId)] = message
         pairs.insert([sender, recipient])
@@ -213,18 +223,22 @@ private enum BatchFacts: PreparedSQL {
 
 /// Stores a batch's messages, conversations, events and notification: the plan's columns
 /// `$1`…`$7`, the event type `$8`, the channel `$9`, the payload `$10`, then the plan's reply
-/// links `$11` (0: none) and search terms `$12`.
+/// links `$11` (0: none) and search terms `$12`, each message's media JSON `$13` and its media
+/// links (`$14` message, `$15` position, `$16` media).
 private enum BatchInsert: PreparedSQL {
     static let sql = """
         WITH input AS (
             SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[],
-                $4::text[], $5::text[], $6::int8[], $7::text[], $11::int8[], $12::text[]) WITH ORDINALITY
-                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, ord)),
+                $4::text[], $5::text[], $6::int8[], $7::text[], $11::int8[], $12::text[], $13::text[]) WITH ORDINALITY
+                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
         m AS (
             INSERT INTO messages (
-                id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words)
+                id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words, media_json)
             SELECT id, sender_id, recipient_id, LEAST(sender_id, recipient_id), GREATEST(sender_id, recipient_id),
-                client_message_id, text, created_at, NULLIF(reply_to, 0), string_to_array(terms, ' ') FROM input),
+                client_message_id, text, created_at, NULLIF(reply_to, 0), string_to_array(terms, ' '), media_json FROM input),
+        mm AS (
+            INSERT INTO message_media (message_id, position, media_id)
+            SELECT * FROM unnest($14::int8[], $15::int4[], $16::int8[])),
         c AS (
             INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
             SELECT owner_id, peer_id, MAX(id), SUM(received), BOOL_OR(received = 1) FROM (

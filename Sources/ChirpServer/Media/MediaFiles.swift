@@ -1,0 +1,200 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The media directory: finished bytes content-addressed at `ab/cd/<sha256>`, uploads in
+/// progress under `uploads/<owner>/`, and bodies being received under `tmp/`. Every blocking
+/// call runs on NIO's thread pool, never on an event loop.
+///
+/// A finished file is written to `tmp/`, fsynced, renamed to its address and its directory
+/// fsynced before anyone records it, so a crash at any point leaves at worst a file nobody
+/// names (the sweep removes it), never a name without its bytes.
+struct MediaFiles: Sendable {
+    let root: URL
+
+    init(root: URL) { self.root = root }
+
+    /// Creates the directory tree (at startup).
+    func prepare() throws {
+        for sub in ["tmp", "uploads"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+    }
+
+    /// Where the bytes with this sha256 live.
+    func blobPath(_ sha256: String) -> String {
+        let chars = Array(sha256)
+        let first = chars.count >= 2 ? String(chars[0..<2]) : "00"
+        let second = chars.count >= 4 ? String(chars[2..<4]) : "00"
+        return root.appendingPathComponent(first).appendingPathComponent(second).appendingPathComponent(sha256).path
+    }
+
+    /// A new, empty file in `tmp/` opened for writing.
+    func temporaryFile() async throws -> MediaFileWriter {
+        let path = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString).path
+        return try await MediaFileWriter.open(path: path, create: true)
+    }
+
+    /// The file of an upload in parts, and its description.
+    func partPaths(owner: Int64, clientMediaId: String) -> (part: String, meta: String) {
+        let dir = root.appendingPathComponent("uploads").appendingPathComponent(String(owner))
+        return (dir.appendingPathComponent(clientMediaId + ".part").path, dir.appendingPathComponent(clientMediaId + ".json").path)
+    }
+
+    /// Makes `temporaryPath` (fsynced by its writer) the bytes of `sha256`: renamed to its
+    /// address, the directory fsynced. The bytes may already be there (the same content
+    /// uploaded before): the rename replaces them with identical ones.
+    func commit(_ temporaryPath: String, sha256: String) async throws {
+        let destination = blobPath(sha256)
+        try await NIOThreadPool.singleton.runIfActive {
+            let directory = (destination as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            guard rename(temporaryPath, destination) == 0 else { throw MediaFileError.system("rename", errno) }
+            try Self.syncDirectory(directory)
+        }
+    }
+
+    /// The size of a file, nil when it does not exist.
+    func size(_ path: String) async throws -> Int64? {
+        try await NIOThreadPool.singleton.runIfActive {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return Int64(info.st_size)
+        }
+    }
+
+    /// The SHA-256 (lowercase hex) of a file and its first `headCount` bytes, read in chunks.
+    func digest(_ path: String, headCount: Int) async throws -> (sha256: String, head: [UInt8]) {
+        try await NIOThreadPool.singleton.runIfActive {
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw MediaFileError.system("open", errno) }
+            defer { close(fd) }
+            var hasher = SHA256()
+            var head: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw MediaFileError.system("read", errno) }
+                if count == 0 { break }
+                buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if head.count < headCount { head += buffer[0..<min(count, headCount - head.count)] }
+            }
+            return (Self.hex(hasher.finalize()), head)
+        }
+    }
+
+    /// Removes a file if it exists.
+    func remove(_ path: String) async {
+        _ = try? await NIOThreadPool.singleton.runIfActive { unlink(path) }
+    }
+
+    /// Removes files under `tmp/` and `uploads/` last changed before `cutoff` (abandoned
+    /// bodies and uploads); returns how many.
+    func removeAbandoned(before cutoff: Date) async throws -> Int {
+        try await NIOThreadPool.singleton.runIfActive {
+            var removed = 0
+            for sub in ["tmp", "uploads"] {
+                let base = root.appendingPathComponent(sub)
+                guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])
+                else { continue }
+                for case let url as URL in walker {
+                    let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
+                    guard values?.isRegularFile == true, let modified = values?.contentModificationDate, modified < cutoff else { continue }
+                    if unlink(url.path) == 0 { removed += 1 }
+                }
+            }
+            return removed
+        }
+    }
+
+    static func syncDirectory(_ path: String) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw MediaFileError.system("open directory", errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw MediaFileError.system("fsync directory", errno) }
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A file being written by one request: appends on the thread pool, fsync, close.
+final class MediaFileWriter: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private var closed = false
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    /// Opens `path` for appending, creating it (exclusively) when `create`.
+    static func open(path: String, create: Bool) async throws -> MediaFileWriter {
+        try await NIOThreadPool.singleton.runIfActive {
+            let directory = (path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : O_CREAT)
+            let fd = Glibc.open(path, flags, 0o600)
+            guard fd >= 0 else { throw MediaFileError.system("open", errno) }
+            return MediaFileWriter(path: path, fd: fd)
+        }
+    }
+
+    /// Appends the buffer's readable bytes.
+    func append(_ buffer: ByteBuffer) async throws {
+        let fd = self.fd
+        try await NIOThreadPool.singleton.runIfActive {
+            try buffer.withUnsafeReadableBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else { throw MediaFileError.system("write", errno) }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    /// Cuts the file to `length` bytes.
+    func truncate(to length: Int64) async throws {
+        let fd = self.fd
+        try await NIOThreadPool.singleton.runIfActive {
+            guard ftruncate(fd, off_t(length)) == 0 else { throw MediaFileError.system("ftruncate", errno) }
+        }
+    }
+
+    /// Flushes the file's bytes to the disk.
+    func sync() async throws {
+        let fd = self.fd
+        try await NIOThreadPool.singleton.runIfActive {
+            guard fsync(fd) == 0 else { throw MediaFileError.system("fsync", errno) }
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    deinit { close() }
+}
+
+/// A failed file operation (the disk, not the request): the API answers 503.
+enum MediaFileError: Error, CustomStringConvertible {
+    case system(String, Int32)
+
+    var description: String {
+        switch self {
+        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        }
+    }
+}
