@@ -24,6 +24,7 @@ enum MessageActionFixtures {
         rows[3].editedAt = Timestamp(millisecondsSince1970: 1_795_331_100_000)
         rows[4].deleted = true
         rows[5].media = [photo]
+        rows[5].attachments = [LocalAttachment(photo)]
         return rows
     }()
 

@@ -16,12 +16,20 @@ extension AppClient {
         client.endSession = { id in try await holder.require().endSession(id) }
         client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
         client.inspectFile = { path in try AttachmentFile.inspect(path: path) }
-        // The client kit's message actions, search and media are not in this build yet: say so.
+        client.download = { media, destination in
+            // A folder typed at the prompt gets the file under its own name (never replaced).
+            var target = destination
+            var isFolder: ObjCBool = false
+            if let folder = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue {
+                target = folder.appendingPathComponent(media.displayName)
+            }
+            return try await holder.require().download(media, to: target)
+        }
+        // The client kit's message actions and search are not in this build yet: say so.
         client.react = { _, _, _, _ in throw PartTwoMissing(feature: "Reactions") }
         client.edit = { _, _, _ in throw PartTwoMissing(feature: "Editing") }
         client.unsend = { _, _ in throw PartTwoMissing(feature: "Unsending") }
         client.search = { _, _ in throw PartTwoMissing(feature: "Search") }
-        client.download = { _, _ in throw PartTwoMissing(feature: "Saving attachments") }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)
@@ -64,9 +72,13 @@ extension AppClient {
                 return (page.items.map { MessageRow($0) }, page.hasOlder)
             },
             send: { peer, message in
-                if !message.attachments.isEmpty { throw PartTwoMissing(feature: "Attachments") }
                 if message.replyTo != nil { throw PartTwoMissing(feature: "Replies") }
-                _ = try await holder.require().enqueue(message.text, to: peer)
+                let session = try holder.require()
+                if message.attachments.isEmpty {
+                    _ = try await session.enqueue(message.text, to: peer)
+                } else {
+                    _ = try await session.enqueue(message.text, to: peer, attachments: message.attachments)
+                }
             },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
@@ -83,14 +95,20 @@ extension AppClient {
                     // sync (going live drains the outbox: the session does that) …
                     let listener = UpdatesListener(continuation)
                     app.liveSync.add(listener)
-                    // … and what the ledger writes (a send acknowledged or refused, a refresh).
+                    // … what the ledger writes (a send acknowledged or refused, a refresh) …
                     let changes = Task {
                         guard let session = holder.get() else { return }
                         for await change in session.changes() { continuation.yield(.changed(change)) }
                     }
+                    // … and how far attachments have moved.
+                    let transfers = Task {
+                        guard let session = holder.get() else { return }
+                        for await transfer in session.mediaTransfers() { continuation.yield(.transfer(TransferProgress(transfer))) }
+                    }
                     continuation.onTermination = { _ in
                         app.liveSync.remove(listener)
                         changes.cancel()
+                        transfers.cancel()
                     }
                 }
             },
@@ -108,6 +126,22 @@ extension AppClient {
                     continuation.onTermination = { _ in task.cancel() }
                 }
             })
+    }
+}
+
+extension TransferProgress {
+    /// The kit's progress of one upload or download.
+    init(_ transfer: MediaTransfer) {
+        let failure: String? = if case .failed(let reason) = transfer.state { reason } else { nil }
+        let finished = transfer.state == .finished
+        let total = transfer.total ?? max(transfer.bytesDone, 1)
+        switch transfer.subject {
+        case .upload(let messageId, let index, let clientMediaId):
+            self.init(id: clientMediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: true,
+                      messageId: messageId, index: index, failure: failure)
+        case .download(let mediaId):
+            self.init(id: mediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: false, failure: failure)
+        }
     }
 }
 

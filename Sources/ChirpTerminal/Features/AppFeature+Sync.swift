@@ -10,7 +10,11 @@ extension AppFeature {
         case .connection(let text):
             state.connection = text
             return .none
-        case .transfer(let progress):
+        case .transfer(var progress):
+            if progress.filename.isEmpty { progress.filename = Self.filename(of: progress, in: state) }
+            if let failure = progress.failure {
+                state.banner = .init("\(progress.filename) did not \(progress.isUpload ? "upload" : "download"): \(failure)", isError: true)
+            }
             if let index = state.transfers.firstIndex(where: { $0.id == progress.id }) {
                 if progress.isFinished { state.transfers.remove(at: index) } else { state.transfers[index] = progress }
             } else if !progress.isFinished {
@@ -71,5 +75,15 @@ extension AppFeature {
         guard state.screen == .conversation, let peer = state.peer?.lowercased(),
               [sender.lowercased(), recipient.lowercased()].contains(peer) else { return .none }
         return reloadMessages(state, refresh: false)
+    }
+
+    /// The name of the file a transfer moves: the message's attachment at its place, or the
+    /// media's file name for a download.
+    static func filename(of progress: TransferProgress, in state: State) -> String {
+        if let id = progress.messageId, let row = state.message(id), row.attachments.indices.contains(progress.index) {
+            return row.attachments[progress.index].name
+        }
+        let media = state.messages.lazy.flatMap(\.media).first { $0.id == progress.id }
+        return media?.displayName ?? "attachment"
     }
 }

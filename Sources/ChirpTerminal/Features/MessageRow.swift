@@ -1,9 +1,10 @@
 import ChirpClient
 import ChirpModels
 
-/// One message as the conversation screen shows it: the local record (delivery state, ids)
-/// with what part 2 adds to a message (reply link, reactions, edit time, tombstone, media).
-/// The record's own fields read through it (`row.sender`, `row.state`).
+/// One message as the conversation screen shows it: the local record (delivery state, ids,
+/// media and attachments) with what the message actions add (reply link, reactions, edit
+/// time, tombstone) until the kit's record stores them. The record's own fields read through
+/// it (`row.sender`, `row.state`, `row.attachments`).
 @dynamicMemberLookup
 public struct MessageRow: Sendable, Equatable, Identifiable {
     public var message: LocalMessage
@@ -13,21 +14,16 @@ public struct MessageRow: Sendable, Equatable, Identifiable {
     public var editedAt: Timestamp?
     /// Unsent: shown as "message unsent", no text, media or reactions.
     public var deleted: Bool
-    public var media: [Media]
-    /// Names of files attached to a message still waiting to be uploaded and sent.
-    public var pendingAttachments: [String]
 
     public init(
         _ message: LocalMessage, replyTo: String? = nil, reactions: [MessageReaction] = [], editedAt: Timestamp? = nil,
-        deleted: Bool = false, media: [Media] = [], pendingAttachments: [String] = []
+        deleted: Bool = false
     ) {
         self.message = message
         self.replyTo = replyTo
         self.reactions = reactions
         self.editedAt = editedAt
         self.deleted = deleted
-        self.media = media
-        self.pendingAttachments = pendingAttachments
     }
 
     /// The local id (`sender/clientMessageId`): what the actions name a message by.

@@ -32,11 +32,10 @@ struct MessageLayout {
         for line in Canvas.wrap(row.text, width: width - 2) where !(line.isEmpty && row.text.isEmpty) {
             lines.append(("  " + line, body))
         }
-        for media in row.media {
-            let file = AttachmentFile.summary(name: media.displayName, contentType: media.contentType, size: media.size)
-            lines.append(("  📎 " + file, body))
+        for attachment in row.attachments {
+            let file = AttachmentFile.summary(name: attachment.name, contentType: attachment.contentType, size: attachment.size)
+            if attachment.mediaId == nil { lines.append(("  📎 " + file + " · to upload", quiet)) } else { lines.append(("  📎 " + file, body)) }
         }
-        for name in row.pendingAttachments { lines.append(("  📎 \(name) · waiting to upload", quiet)) }
         if !row.reactions.isEmpty {
             lines.append(("  " + row.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: "  "), quiet))
         }
@@ -48,7 +47,7 @@ struct MessageLayout {
         guard let original = state.message(id) else { return "an earlier message" }
         let who = original.sender.lowercased() == state.username?.lowercased() ? "you" : original.sender
         if original.deleted { return "\(who): message unsent" }
-        let first = original.text.split(separator: "\n").first.map(String.init) ?? (original.media.first?.displayName ?? "")
+        let first = original.text.split(separator: "\n").first.map(String.init) ?? (original.attachments.first?.name ?? "")
         return "\(who): \(first)"
     }
 }
