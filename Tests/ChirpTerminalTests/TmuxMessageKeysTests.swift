@@ -5,7 +5,8 @@ import Testing
 extension TmuxEndToEndTests {
     /// The message keys in a real terminal, on `chirp demo`: ↑ selects a message (marked ▸),
     /// + opens the reaction picker, Ctrl-A attaches a file by its path (shown with its type
-    /// and size), Backspace drops it, / opens the search screen.
+    /// and size), Backspace drops it, Enter sends it (uploaded, then shown under the message),
+    /// / opens the search screen.
     @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func messageKeysSelectAttachAndSearch() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
@@ -42,6 +43,15 @@ extension TmuxEndToEndTests {
         try pane.keys("BSpace")
         screen = try await pane.waitFor("Ctrl-A attach")
         #expect(!screen.contains("📎 notes.txt"), "Backspace dropped it:\n\(screen)")
+        // Attached again and sent alone: it uploads and shows under the message as sent.
+        try pane.keys("C-a")
+        _ = try await pane.waitFor("Attach file:")
+        try pane.type(file.path)
+        try pane.keys("Enter")
+        _ = try await pane.waitFor("📎 notes.txt · text/plain · 2 KB")
+        try pane.keys("Enter")
+        screen = try await pane.waitFor("  📎 notes.txt · text/plain · 2 KB", "✓")
+        #expect(screen.contains("  📎 notes.txt · text/plain · 2 KB") && !screen.contains("to upload"), "sent with its attachment:\n\(screen)")
 
         try pane.type("/")
         screen = try await pane.waitFor("Search messages", "in the conversation with bob")
