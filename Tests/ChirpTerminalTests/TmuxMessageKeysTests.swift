@@ -50,7 +50,12 @@ extension TmuxEndToEndTests {
         try pane.keys("Enter")
         _ = try await pane.waitFor("📎 notes.txt · text/plain · 2 KB")
         try pane.keys("Enter")
-        screen = try await pane.waitFor("  📎 notes.txt · text/plain · 2 KB", "✓")
+        screen = try await pane.waitFor("  📎 notes.txt · text/plain · 2 KB")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while screen.contains("to upload") || screen.contains("… sending"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            screen = pane.screen
+        }
         #expect(screen.contains("  📎 notes.txt · text/plain · 2 KB") && !screen.contains("to upload"), "sent with its attachment:\n\(screen)")
 
         try pane.type("/")
