@@ -3,26 +3,6 @@ import ChirpNetworking
 import Foundation
 
 extension UserSession {
-    /// Stores a message with attachments (files, at most 4) as pending and returns it at once;
-    /// the outbox uploads the attachments, in order, then sends the message, resuming after a
-    /// cut or a restart. The text may be empty when there are attachments. Throws
-    /// `OutboxError.invalidText` or `.invalidAttachment` (nothing stored).
-    @discardableResult
-    public func enqueue(_ text: String, to peer: String, attachments: [URL]) async throws -> LocalMessage {
-        let (message, _) = try await outbox.enqueue(to: peer, text: text, attachments: attachments)
-        typingSender.stopped(to: peer)
-        return message
-    }
-
-    /// `enqueue(_:to:attachments:)`, then waits for the drain that tries it; returns the
-    /// message as it stands after it (sent, still pending, or failed) and what the drain did.
-    public func send(_ text: String, to peer: String, attachments: [URL]) async throws -> (message: LocalMessage, report: OutboxReport) {
-        let (pending, drain) = try await outbox.enqueue(to: peer, text: text, attachments: attachments)
-        typingSender.stopped(to: peer)
-        let report = try await drain.value
-        return (try await database.messages.fetch(id: pending.id) ?? pending, report)
-    }
-
     /// Progress of every upload and download from now on, until the consumer stops.
     public func mediaTransfers() -> AsyncStream<MediaTransfer> {
         transfers.stream()

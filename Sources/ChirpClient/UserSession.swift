@@ -122,23 +122,33 @@ public final class UserSession: Sendable {
 
     /// Stores a message as pending and returns it at once (no network call waited for); the
     /// outbox's drain sends it in the background. Throws `OutboxError.invalidText` (nothing
-    /// stored) for an empty or too long text.
+    /// stored) for an empty or too long text. `attachments` are files (at most 4; the text may
+    /// then be empty): the outbox uploads them, in order, before it sends the message, resuming
+    /// after a cut or a restart (`OutboxError.invalidAttachment` when one cannot be read).
+    /// `replyTo` is the `LocalMessage.id` (local id) of the message of this conversation it
+    /// answers, which may itself still be pending.
     @discardableResult
-    public func enqueue(_ text: String, to peer: String) async throws -> LocalMessage {
-        try await enqueueAndDrain(text, to: peer).message
+    public func enqueue(_ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil) async throws -> LocalMessage {
+        try await enqueueAndDrain(text, to: peer, attachments: attachments, replyTo: try await replyReference(replyTo, with: peer)).message
     }
 
     /// Stores a message as pending and waits for the drain that tries it; returns the message
     /// as it stands after that (sent, still pending, or failed) and what the drain did.
-    public func send(_ text: String, to peer: String) async throws -> (message: LocalMessage, report: OutboxReport) {
-        let (pending, drain) = try await enqueueAndDrain(text, to: peer)
+    /// `attachments` and `replyTo` as for `enqueue(_:to:attachments:replyTo:)`.
+    public func send(
+        _ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil
+    ) async throws -> (message: LocalMessage, report: OutboxReport) {
+        let (pending, drain) = try await enqueueAndDrain(
+            text, to: peer, attachments: attachments, replyTo: try await replyReference(replyTo, with: peer))
         let report = try await drain.value
         let current = try await database.messages.fetch(id: pending.id) ?? pending
         return (current, report)
     }
 
-    private func enqueueAndDrain(_ text: String, to peer: String) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
-        let queued = try await outbox.enqueue(to: peer, text: text)
+    private func enqueueAndDrain(
+        _ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil
+    ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+        let queued = try await outbox.enqueue(to: peer, text: text, attachments: attachments, replyTo: replyTo)
         typingSender.stopped(to: peer)
         return queued
     }

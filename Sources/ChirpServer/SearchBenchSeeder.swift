@@ -4,7 +4,7 @@ import GRDB
 import HummingbirdBcrypt
 
 /// Fills a SQLite data directory with users and direct messages straight through the storage
-/// (not over HTTP), for `chirp bench search`: `users` accounts `u0`, `u1`, … (password
+/// (not over HTTP), for `chirp bench search`: `users` accounts `user0`, `user1`, … (password
 /// `bench-password`), and `messages` messages between random pairs, 4–14 words each drawn
 /// from a vocabulary with a Zipf-like spread (a few words very common, most rare), each
 /// indexed for search as a send would index it.
@@ -35,7 +35,7 @@ public enum SearchBenchSeeder {
             for index in 0..<users {
                 try db.execute(
                     sql: "INSERT INTO users (username, username_key, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: ["u\(index)", "u\(index)", "u\(index)", hash, start])
+                    arguments: ["user\(index)", "user\(index)", "user\(index)", hash, start])
             }
         }
         var generator = SplitMix(state: seed)

@@ -13,6 +13,7 @@ struct ChirpCommand: AsyncParsableCommand {
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
             BlockCommand.self, UnblockCommand.self, BlocksCommand.self, ReportCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self,
+            ReactCommand.self, EditCommand.self, UnsendCommand.self, SearchCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
             SessionsCommand.self, PasswordCommand.self, DeleteAccountCommand.self,

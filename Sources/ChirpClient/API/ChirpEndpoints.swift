@@ -123,16 +123,19 @@ public enum ChirpEndpoints {
         public var text: String
         /// Ids of media the sender uploaded, at most 4 (the text may then be empty).
         public var mediaIds: [String] = []
+        /// The server id of the message of this conversation it answers.
+        public var replyTo: String?
         public var method: HTTPMethod { .put }
         public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
-        public var body: SendMessageRequest? { SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds) }
+        public var body: SendMessageRequest? { SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo) }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
-        public init(to recipient: String, clientMessageId: String, text: String) {
+        public init(to recipient: String, clientMessageId: String, text: String, replyTo: String? = nil) {
             self.recipient = recipient
             self.clientMessageId = clientMessageId
             self.text = text
+            self.replyTo = replyTo
         }
     }
 

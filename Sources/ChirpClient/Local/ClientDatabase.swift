@@ -39,7 +39,7 @@ final class ClientDatabase: Sendable {
                 mediaId TEXT);
             CREATE INDEX pending_attachments_by_message ON pending_attachments (messageId, position);
             """),
-    ]
+    ] + ClientDatabase.actionMigrations
 
     /// The database file.
     let store: SQLiteStore
@@ -49,6 +49,10 @@ final class ClientDatabase: Sendable {
     let timeline: any Repository<TimelineEntry>
     let cursor: any Repository<SyncCursor>
     let attachments: any Repository<PendingAttachment>
+    /// Reactions, edits and unsends waiting to be sent.
+    let actions: any Repository<PendingAction>
+    /// Unsends that came before their message.
+    let earlyTombstones: any Repository<EarlyTombstone>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -60,6 +64,8 @@ final class ClientDatabase: Sendable {
         timeline = try SQLiteRepository<TimelineEntry>(store: store)
         cursor = try SQLiteRepository<SyncCursor>(store: store)
         attachments = try SQLiteRepository<PendingAttachment>(store: store)
+        actions = try SQLiteRepository<PendingAction>(store: store)
+        earlyTombstones = try SQLiteRepository<EarlyTombstone>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

@@ -40,7 +40,8 @@ final class LocalLedger: Sendable {
 
     /// Stores a new outgoing message as `pending` and returns it.
     func addPending(
-        to recipient: String, text: String, clientMessageId: String = UUID().uuidString, attachments files: [URL] = []
+        to recipient: String, text: String, clientMessageId: String = UUID().uuidString, attachments files: [URL] = [],
+        replyTo: String? = nil
     ) async throws -> LocalMessage {
         let messageId = LocalMessage.key(sender: username, clientMessageId: clientMessageId)
         let attachments: [PendingAttachment]
@@ -52,15 +53,9 @@ final class LocalLedger: Sendable {
             throw OutboxError.invalidAttachment("Cannot read the file to attach: \(error.localizedDescription)")
         }
         return try await write { [self] in
-            // Written order: microseconds since 1970, strictly increasing in this process.
-            let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-            let order = lastOrder.withLock { last in
-                last = max(now, last + 1)
-                return last
-            }
             let message = LocalMessage(
-                pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: order, at: .now(),
-                attachments: attachments.map(\.display))
+                pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: nextOrder(), at: .now(),
+                attachments: attachments.map(\.display), replyTo: replyTo)
             // The files first: a pending message is never seen without its attachments.
             if !attachments.isEmpty { try await database.attachments.save(attachments) }
             try await database.messages.save([message])
@@ -77,7 +72,7 @@ final class LocalLedger: Sendable {
             var incoming = LocalMessage(message, viewer: username)
             if let state { incoming.state = state }
             let stored = try await database.messages.fetch(id: incoming.id)
-            let merged = stored.map { $0.merged(with: incoming) } ?? incoming
+            let merged = try await applyingEarlyTombstones(to: [stored.map { $0.merged(with: incoming, keepingContent: true) } ?? incoming])[0]
             var changes: [LocalChange] = []
             if merged != stored {
                 try await database.messages.save([merged])
@@ -98,7 +93,7 @@ final class LocalLedger: Sendable {
         try await write { [self] in
             let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
             let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let merged = records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record }
+            let merged = try await applyingEarlyTombstones(to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
             let changed = merged.filter { byId[$0.id] != $0 }
             var changes: [LocalChange] = []
             if !changed.isEmpty {
@@ -185,7 +180,7 @@ final class LocalLedger: Sendable {
     /// Moves each message's conversation row forward to it (when it is the newest there) and
     /// adds one unread for each peer in `unread`. Runs inside a write job. Returns whether a row
     /// changed.
-    private func updateConversations(with messages: [LocalMessage], unread: Set<String>) async throws -> Bool {
+    func updateConversations(with messages: [LocalMessage], unread: Set<String>) async throws -> Bool {
         let acknowledged = messages.filter { $0.serverId != nil }
         guard !acknowledged.isEmpty else { return false }
         let peers = Array(Set(acknowledged.map(\.peer)))
@@ -287,10 +282,20 @@ final class LocalLedger: Sendable {
         }
     }
 
+    /// Written order (of messages and queued actions): microseconds since 1970, strictly
+    /// increasing in this process.
+    func nextOrder() -> Int64 {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        return lastOrder.withLock { last in
+            last = max(now, last + 1)
+            return last
+        }
+    }
+
     // MARK: one write at a time
 
     /// Runs `job` after every write submitted before it, then publishes what it changed.
-    private func write<T: Sendable>(_ job: @escaping @Sendable () async throws -> (T, [LocalChange])) async throws -> T {
+    func write<T: Sendable>(_ job: @escaping @Sendable () async throws -> (T, [LocalChange])) async throws -> T {
         let (value, changed) = try await serializer.run(job)
         changes.publish(changed)
         return value

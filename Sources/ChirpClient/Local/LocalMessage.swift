@@ -59,6 +59,15 @@ public struct LocalMessage: StoredRecord {
     public var media: [Media]
     /// Its attachments as shown: name, type, size (pending ones before their upload too).
     public var attachments: [LocalAttachment]
+    /// The server id of the message of this conversation it answers; while that one is still
+    /// pending, its local `id` (the outbox sends the server id once it has one).
+    public var replyTo: String?
+    /// Reactions, one entry per emoji, users in the order they reacted.
+    public var reactions: [MessageReaction]
+    /// When the sender last edited it (RFC 3339); nil if never.
+    public var editedAt: String?
+    /// Unsent by its sender: `text` is empty and the reactions are gone.
+    public var deleted: Bool
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -87,12 +96,17 @@ public struct LocalMessage: StoredRecord {
         failure = nil
         media = message.media
         attachments = message.media.map(LocalAttachment.init)
+        replyTo = message.replyTo
+        reactions = message.reactions
+        editedAt = message.editedAt?.rfc3339
+        deleted = message.deleted
     }
 
     /// A message written here and not yet sent.
     init(
         pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64, at time: Timestamp,
-        attachments: [LocalAttachment] = []
+        attachments: [LocalAttachment] = [],
+        replyTo: String? = nil
     ) {
         id = Self.key(sender: sender, clientMessageId: clientMessageId)
         self.clientMessageId = clientMessageId
@@ -107,14 +121,41 @@ public struct LocalMessage: StoredRecord {
         failure = nil
         media = []
         self.attachments = attachments
+        self.replyTo = replyTo
+        reactions = []
+        editedAt = nil
+        deleted = false
     }
 
     /// This row updated with what the server says about it; the state only moves forward.
-    func merged(with server: LocalMessage) -> LocalMessage {
+    ///
+    /// The server's copy brings the current text, edit and reactions (a page, a send's reply,
+    /// `message.updated`); with `keepingContent` (a `message.created` event, which carries the
+    /// message as sent) an acknowledged row keeps its own. An unsent row keeps its (empty)
+    /// content: nothing brings it back.
+    func merged(with server: LocalMessage, keepingContent: Bool = false) -> LocalMessage {
         var merged = server
         merged.state = state.advanced(to: server.state)
         if merged.state == .failed { merged.failure = failure } else { merged.failure = nil }
+        if keepingContent && serverId != nil || deleted {
+            merged.text = text
+            merged.reactions = reactions
+            merged.editedAt = editedAt
+            merged.deleted = deleted
+        }
+        if merged.deleted { merged = merged.unsent() }
         return merged
+    }
+
+    /// This message as a tombstone.
+    func unsent() -> LocalMessage {
+        var copy = self
+        copy.text = ""
+        copy.reactions = []
+        copy.media = []
+        copy.attachments = []
+        copy.deleted = true
+        return copy
     }
 }
 

@@ -31,6 +31,8 @@ public struct OutboxReport: Sendable, Equatable {
     public var stillPending: Int = 0
     /// The last error that left messages waiting, if any.
     public var blockedBy: NetworkError?
+    /// Why the server refused queued actions (reactions, edits, unsends), which were dropped.
+    public var refusedActions: [String] = []
 
     /// Whether the outbox is empty now.
     public var isDrained: Bool { stillPending == 0 }
@@ -63,6 +65,8 @@ final class Outbox: Sendable {
     let api: ChirpAPIClient
     let retries: RetryPolicy
     private let flight: SingleFlight<OutboxReport>
+    /// Refusals of queued actions not yet taken by `takeRefusedActions()`.
+    private let refusals = ActionRefusals()
 
     /// An outbox writing through `ledger` and sending with `api`, each send retried by
     /// `retries`; failures the user does not see go to `logger`.
@@ -74,13 +78,19 @@ final class Outbox: Sendable {
         self.api = api
         self.retries = retries
         let pass = OutboxPass(ledger: ledger, api: api, retries: retries, logger: logger, uploader: uploader)
-        flight = SingleFlight { try await pass.run() }
+        let refusals = refusals
+        flight = SingleFlight {
+            let report = try await pass.run()
+            refusals.add(report.refusedActions)
+            return report
+        }
     }
 
     /// Stores a message to `recipient` as pending and starts a drain; returns the stored row
     /// (before any network call) and the drain that will send it.
+    /// `replyTo` is the server id of the message answered, or its local id while it is pending.
     func enqueue(
-        to recipient: String, text: String, attachments: [URL] = []
+        to recipient: String, text: String, attachments: [URL] = [], replyTo: String? = nil
     ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
         let checked: String
         if !attachments.isEmpty, text.trimmingSurroundingWhitespace().isEmpty {
@@ -93,7 +103,7 @@ final class Outbox: Sendable {
             }
         }
         guard attachments.count <= 4 else { throw OutboxError.invalidAttachment("A message carries at most 4 attachments.") }
-        let message = try await ledger.addPending(to: recipient, text: checked, attachments: attachments)
+        let message = try await ledger.addPending(to: recipient, text: checked, attachments: attachments, replyTo: replyTo)
         return (message, await drain())
     }
 
@@ -101,6 +111,11 @@ final class Outbox: Sendable {
     /// waits until everything pending now has been tried.
     func drain() async -> Task<OutboxReport, any Error> {
         await flight.trigger()
+    }
+
+    /// Why the server refused actions since the last call (whichever drain sent them).
+    func takeRefusedActions() -> [String] {
+        refusals.take()
     }
 
     /// Puts a failed message back in the queue (at its old place) and drains.

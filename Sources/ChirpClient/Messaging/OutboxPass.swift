@@ -14,12 +14,14 @@ struct OutboxPass: Sendable {
     var uploader: MediaUploader?
 
     func run() async throws -> OutboxReport {
-        let pending = try await ledger.database.pendingMessages()
-        var queues: [String: [LocalMessage]] = [:]
+        let pending = try await ledger.database.pendingMessages().map { OutboxItem.message($0) }
+        let actions = try await ledger.database.pendingActions().map { OutboxItem.action($0) }
+        var queues: [String: [OutboxItem]] = [:]
         var order: [String] = []
-        for message in pending {
-            if queues[message.peer] == nil { order.append(message.peer) }
-            queues[message.peer, default: []].append(message)
+        for item in (pending + actions).sorted(by: { $0.order < $1.order }) {
+            let peer = switch item { case .message(let message): message.peer; case .action(let action): action.peer }
+            if queues[peer] == nil { order.append(peer) }
+            queues[peer, default: []].append(item)
         }
         let report = try await withThrowingTaskGroup(of: OutboxReport.self) { group in
             for peer in order {
@@ -32,6 +34,7 @@ struct OutboxPass: Sendable {
                 total.failed += report.failed
                 total.stillPending += report.stillPending
                 total.blockedBy = total.blockedBy ?? report.blockedBy
+                total.refusedActions += report.refusedActions
             }
             return total
         }
@@ -48,9 +51,22 @@ struct OutboxPass: Sendable {
 
     /// Sends one conversation's queue in order; stops at the first message that cannot get
     /// through, leaving it and those after it pending.
-    private func drain(_ queue: [LocalMessage]) async throws -> OutboxReport {
+    private func drain(_ queue: [OutboxItem]) async throws -> OutboxReport {
         var report = OutboxReport()
-        for (index, message) in queue.enumerated() {
+        let actions = ActionDelivery(ledger: ledger, api: api, retries: retries, logger: logger)
+        for (index, item) in queue.enumerated() {
+            guard case .message(let message) = item else {
+                guard case .action(let action) = item else { continue }
+                switch try await actions.deliver(action) {
+                case .done, .waiting: continue
+                case .refused(let reason): report.refusedActions.append(reason)
+                case .blocked(let error):
+                    report.stillPending = queue.count - index
+                    report.blockedBy = error
+                    return report
+                }
+                continue
+            }
             switch try await deliver(message) {
             case .sent(let stored): report.sent.append(stored)
             case .failed(let stored): report.failed.append(stored)
@@ -70,7 +86,9 @@ struct OutboxPass: Sendable {
     }
 
     private func deliver(_ message: LocalMessage) async throws -> Outcome {
-        var endpoint = ChirpEndpoints.SendMessage(to: message.recipient, clientMessageId: message.clientMessageId, text: message.text)
+        var endpoint = ChirpEndpoints.SendMessage(
+            to: message.recipient, clientMessageId: message.clientMessageId, text: message.text,
+            replyTo: try await serverReplyTo(message))
         endpoint.retryPolicy = retries
         let reply: Message
         do {
@@ -127,5 +145,12 @@ struct OutboxPass: Sendable {
             ids.append(media.id)
         }
         return ids
+    }
+
+    /// The server id a message answers: its `replyTo`, or, when that names a message that was
+    /// pending when this one was written, that message's server id now (nil if it never got one).
+    private func serverReplyTo(_ message: LocalMessage) async throws -> String? {
+        guard let replyTo = message.replyTo, replyTo.contains("/") else { return message.replyTo }
+        return try await ledger.database.messages.fetch(id: replyTo)?.serverId
     }
 }

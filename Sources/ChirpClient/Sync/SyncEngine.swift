@@ -206,8 +206,10 @@ public actor SyncEngine {
         case .messageCreated(let message):
             try await ledger.record(message)
             if message.sender.lowercased() != me { typing.noteMessage(from: message.sender) }
-        case .messageUpdated, .messageDeleted:
-            break // Issue 23 applies these to the ledger.
+        case .messageUpdated(let message):
+            try await ledger.applyUpdate(message)
+        case .messageDeleted(let notice):
+            try await ledger.applyDeletion(notice)
         case .messageRead(let receipt):
             if receipt.reader.lowercased() != me { try await ledger.markRead(by: receipt.reader, upTo: receipt.upTo) }
         case .typing(let notice):

@@ -5,10 +5,10 @@ enum SQLiteMessageActionsSchema {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-actions-messages") { db in
             // A message's reply link, last edit and reactions (`ReactionsColumn`), and the search
-            // index: the message's `SearchTerms` and its two people (`u<id>`), written in the
-            // transaction that stores, edits or unsends the message. Whole words only: the
-            // terms are already folded, unicode61 with remove_diacritics 2 folds the query the
-            // same way; the people column confines a query to the viewer's conversations.
+            // index (`SQLiteMessageSearch`): the message's `SearchTerms` for each of its two
+            // people and the people themselves, written in the transaction that stores, edits or
+            // unsends the message. Whole words only: the terms are already folded, unicode61
+            // with remove_diacritics 2 folds the query the same way.
             try db.execute(sql: """
                 ALTER TABLE messages ADD COLUMN reply_to INTEGER;
                 ALTER TABLE messages ADD COLUMN edited_at INTEGER;

@@ -4,11 +4,22 @@ import GRDB
 /// The SQLite search index (`message_search`, FTS5): entries written in the caller's
 /// transaction, and queries built from `SearchTerms` only, each word a quoted string, so no
 /// user text is ever read as FTS syntax.
+///
+/// A message's words are indexed once for each of its two people, as `u<id>x<word>`: a
+/// query is then the intersection of the viewer's own (short) lists of each word, not of the
+/// whole server's list of a common word with the viewer's messages (20 ms at the 99th
+/// percentile over a million messages the other way, 1–3 ms this way). `people` (`u<id>` of
+/// both) narrows a query to one conversation.
 enum SQLiteMessageSearch {
     /// Indexes a stored message.
     static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
-        let terms = SearchTerms.indexed(text)
-        guard !terms.isEmpty else { return }
+        let words = SearchTerms.words(text)
+        guard !words.isEmpty else { return }
+        var terms = ""
+        terms.reserveCapacity(words.count * 16)
+        for word in words {
+            terms += "u\(sender)x\(word) u\(recipient)x\(word) "
+        }
         try db.cachedStatement(sql: "INSERT INTO message_search (rowid, terms, people) VALUES (?, ?, ?)")
             .execute(arguments: [messageId, terms, "u\(sender) u\(recipient)"])
     }
@@ -20,9 +31,8 @@ enum SQLiteMessageSearch {
 
     /// The FTS5 query for messages of `viewer` (with `peer` when given) holding every word.
     static func match(words: [String], viewer: Int64, peer: Int64?) -> String {
-        var parts = ["people : \(quoted("u\(viewer)"))"]
+        var parts = words.map { "terms : \(quoted("u\(viewer)x\($0)"))" }
         if let peer { parts.append("people : \(quoted("u\(peer)"))") }
-        parts += words.map { "terms : \(quoted($0))" }
         return parts.joined(separator: " AND ")
     }
 

@@ -7,10 +7,8 @@ import Foundation
 enum SearchTerms {
     /// The distinct words of `text`, in order of first appearance.
     static func words(_ text: String) -> [String] {
-        // ASCII (most messages) folds by lower-casing alone; the rest goes through Foundation.
-        let folded = text.utf8.allSatisfy { $0 < 0x80 }
-            ? text.lowercased()
-            : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text) }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var words: [String] = []
         var seen = Set<String>()
         var current = String.UnicodeScalarView()
@@ -22,6 +20,30 @@ enum SearchTerms {
         }
         for scalar in folded.unicodeScalars {
             if isWordScalar(scalar) { current.append(scalar) } else { flush() }
+        }
+        flush()
+        return words
+    }
+
+    /// `words` for ASCII text (most messages, on the send path): bytes lower-cased and cut,
+    /// without Foundation.
+    private static func asciiWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var seen = Set<String>()
+        var current: [UInt8] = []
+        current.reserveCapacity(16)
+        func flush() {
+            guard !current.isEmpty else { return }
+            let word = String(decoding: current, as: UTF8.self)
+            if seen.insert(word).inserted { words.append(word) }
+            current.removeAll(keepingCapacity: true)
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 32)
+            default: flush()
+            }
         }
         flush()
         return words

@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure parts of Chirp on this machine.",
         subcommands: [
             LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self,
-            BareServerCommand.self,
+            BareServerCommand.self, SearchBench.self,
         ],
         defaultSubcommand: LoadBench.self)
 }

@@ -10,13 +10,18 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send", abstract: "Send a direct message (queued if the server cannot be reached).")
 
     @Argument(help: "Who to send it to.") var username: String
+    @Option(name: .customLong("reply-to"), help: "The #ID (as chirp messages USER shows it) of the message this answers.") var replyTo: String?
     @Argument(parsing: .remaining, help: "The message.") var words: [String]
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let text = words.joined(separator: " ")
-        let (_, (message, report)) = try await ClientRuntime(client).withSession { session in try await session.send(text, to: username) }
+        let (_, (message, report)) = try await ClientRuntime(client).withSession { session in
+            var reply: String?
+            if let replyTo { reply = try await MessageReference(peer: username, id: replyTo).localId(in: session) }
+            return try await session.send(text, to: username, replyTo: reply)
+        }
         switch message.state {
         case .failed:
             throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
@@ -90,16 +95,25 @@ struct ConversationsCommand: AsyncParsableCommand {
 
 /// How a message prints: time, sender, text, and for one's own messages the delivery mark.
 enum MessageLine {
+    /// Then the marks of issue 23: `↪ #ID` before a reply's text, `(edited)`, `(message
+    /// unsent)`, the message's `#ID` (what `chirp react USER/ID` takes) and its reactions.
     static func text(_ message: LocalMessage, viewer: String) -> String {
-        let base = "\(message.createdAt) \(message.sender): \(message.text)"
-        guard message.isOutgoing(for: viewer) else { return base }
+        let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
+        let content = message.deleted ? "(message unsent)" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
+        let base = "\(message.createdAt) \(message.sender): \(content)"
+        return base + state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
+            + (message.reactions.isEmpty ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
+    }
+
+    private static func state(_ message: LocalMessage, viewer: String) -> String {
+        guard message.isOutgoing(for: viewer) else { return "" }
         switch message.state {
-        case .pending: return base + "  … pending"
-        case .sent: return base + "  ✓ sent"
-        case .delivered: return base + "  ✓✓ delivered"
-        case .read: return base + "  ✓✓ read"
-        case .failed: return base + "  ✗ failed: \(message.failure ?? "refused") (chirp retry \(message.id))"
-        case .received: return base
+        case .pending: return "  … pending"
+        case .sent: return "  ✓ sent"
+        case .delivered: return "  ✓✓ delivered"
+        case .read: return "  ✓✓ read"
+        case .failed: return "  ✗ failed: \(message.failure ?? "refused") (chirp retry \(message.id))"
+        case .received: return ""
         }
     }
 }

@@ -1,0 +1,90 @@
+import ChirpModels
+import ChirpNetworking
+
+extension ChirpEndpoints {
+    /// `PUT` (add) or `DELETE` (remove) `/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}`;
+    /// both idempotent.
+    public struct React: Endpoint {
+        public typealias Response = EmptyResponse
+        /// The other person of the conversation.
+        public var peer: String
+        /// The message's server id.
+        public var messageId: String
+        /// One emoji (percent-encoded into the path).
+        public var emoji: String
+        /// Take the reaction back instead of adding it.
+        public var remove: Bool
+        public var method: HTTPMethod { remove ? .delete : .put }
+        public var path: String {
+            (remove ? APIRoute.removeReaction : APIRoute.addReaction).path(["username": peer, "messageId": messageId, "emoji": emoji])
+        }
+        public var retryPolicy: RetryPolicy = .default
+        /// Creates the call.
+        public init(_ emoji: String, to messageId: String, with peer: String, remove: Bool = false) {
+            self.peer = peer
+            self.messageId = messageId
+            self.emoji = emoji
+            self.remove = remove
+        }
+    }
+
+    /// `PATCH /v1/conversations/{username}/messages/{messageId}`: the sender's new text. The
+    /// same text again changes nothing, so it is retried like an idempotent call.
+    public struct EditMessage: Endpoint {
+        public typealias Response = Message
+        /// The other person of the conversation.
+        public var peer: String
+        /// The message's server id.
+        public var messageId: String
+        /// The new text.
+        public var text: String
+        public var method: HTTPMethod { .patch }
+        public var path: String { APIRoute.editMessage.path(["username": peer, "messageId": messageId]) }
+        public var body: TextBody? { TextBody(text: text) }
+        public var isIdempotent: Bool { true }
+        public var retryPolicy: RetryPolicy = .default
+        /// Creates the call.
+        public init(_ messageId: String, with peer: String, text: String) {
+            self.peer = peer
+            self.messageId = messageId
+            self.text = text
+        }
+    }
+
+    /// `DELETE /v1/conversations/{username}/messages/{messageId}`: unsend (idempotent).
+    public struct UnsendMessage: Endpoint {
+        public typealias Response = EmptyResponse
+        /// The other person of the conversation.
+        public var peer: String
+        /// The message's server id.
+        public var messageId: String
+        public var method: HTTPMethod { .delete }
+        public var path: String { APIRoute.unsendMessage.path(["username": peer, "messageId": messageId]) }
+        public var retryPolicy: RetryPolicy = .default
+        /// Creates the call.
+        public init(_ messageId: String, with peer: String) {
+            self.peer = peer
+            self.messageId = messageId
+        }
+    }
+
+    /// `GET /v1/search/messages`: the user's messages holding every word, newest first.
+    public struct SearchMessages: Endpoint {
+        public typealias Response = Page<Message>
+        /// The words to find (1–200 characters).
+        public var q: String
+        /// Only the conversation with this user.
+        public var peer: String?
+        /// Which page.
+        public var page: PageParameters
+        public var path: String { APIRoute.searchMessages.path() }
+        public var query: [(name: String, value: String)] { [("q", q)] + (peer.map { [("peer", $0)] } ?? []) + page.query }
+        public var allowsConditionalCaching: Bool { false }
+        /// Creates the call.
+        public init(_ q: String, peer: String? = nil, page: PageParameters = .init()) {
+            self.q = q
+            self.peer = peer
+            self.page = page
+        }
+    }
+}
