@@ -8,7 +8,7 @@ import Synchronization
 enum Fixtures {
     static let start = ContinuousClock.now
 
-    static func message(_ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState, failure: String? = nil) -> MessageRow {
+    static func message(_ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState, failure: String? = nil) -> LocalMessage {
         let me = sender == "alice" ? "alice" : recipient
         var message = LocalMessage(
             Message(id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
@@ -16,7 +16,7 @@ enum Fixtures {
             viewer: me)
         message.state = state
         message.failure = failure
-        return MessageRow(message)
+        return message
     }
 
     /// The wall-clock time of `message(id, …)`'s creation plus `minutes`.
@@ -38,7 +38,7 @@ enum Fixtures {
                             text: text, createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000)))
     }
 
-    static let history: [MessageRow] = [
+    static let history: [LocalMessage] = [
         message(1, from: "bob", to: "alice", "Hi Alice! I'm bob, the demo bot. Send me a message and I'll answer.", state: .received),
         message(2, from: "alice", to: "bob", "Hello bob 👋 — ça va? 你好", state: .read),
         message(3, from: "bob", to: "alice", "Try the timeline with t, and compose a tweet with c.", state: .received),
@@ -67,7 +67,7 @@ enum Fixtures {
 /// A fake backend for `AppClient`: what the app would see, changed by the test between steps.
 final class FakeBackend: Sendable {
     struct Data: Sendable {
-        var messages: [MessageRow] = []
+        var messages: [LocalMessage] = []
         var conversations: [ConversationSummary] = []
         var tweets: [TimelineEntry] = []
         /// The text of each message sent, and the whole of it.

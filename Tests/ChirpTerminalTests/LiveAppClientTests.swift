@@ -15,7 +15,7 @@ import Glibc
 struct LiveAppClientTests {
     /// Waits (up to 30 s) until the conversation with `peer`, read from the local data, passes
     /// `check`; returns it as it is then.
-    static func rows(_ client: AppClient, with peer: String, until check: ([MessageRow]) -> Bool) async throws -> [MessageRow] {
+    static func rows(_ client: AppClient, with peer: String, until check: ([LocalMessage]) -> Bool) async throws -> [LocalMessage] {
         let deadline = ContinuousClock.now + .seconds(30)
         var rows = try await client.messages(peer, 30, false).messages
         while !check(rows), ContinuousClock.now < deadline {
@@ -23,6 +23,17 @@ struct LiveAppClientTests {
             rows = try await client.messages(peer, 30, false).messages
         }
         return rows
+    }
+
+    /// Alice's copy of the conversation on the server, waiting (up to 30 s) for `check`.
+    static func serverCopy(_ alice: ChirpAPIClient, until check: ([Message]) -> Bool) async throws -> [Message] {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var messages = try await alice.send(ChirpEndpoints.ListMessages(with: "bob")).items
+        while !check(messages), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            messages = try await alice.send(ChirpEndpoints.ListMessages(with: "bob")).items
+        }
+        return messages
     }
 
     @Test func anAttachmentIsUploadedWithProgressSentAndSavedIntoAFolder() async throws {
@@ -74,6 +85,50 @@ struct LiveAppClientTests {
         #expect(try Data(contentsOf: saved) == bytes, "the exact bytes")
         let cached = try await client.download(sent.media[0], nil)
         #expect(try Data(contentsOf: cached) == bytes)
+        try await client.logout()
+        try await server.stop(signal: SIGTERM)
+    }
+
+    @Test func reactReplyEditUnsendAndSearchReachTheServer() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let alice = ChirpAPIClient(baseURL: server.baseURL)
+        let bob = ChirpAPIClient(baseURL: server.baseURL)
+        try await alice.register("alice", password: "alice-password")
+        try await bob.register("bob", password: "bob-password")
+        _ = try await bob.send(ChirpEndpoints.Follow("alice"))
+        _ = try await alice.send(ChirpEndpoints.Follow("bob"))
+        _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "1", text: "Lunch on Friday? The ramen place opened."))
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = AppClient.live(app: try ChirpClientApp(home: home, server: server.baseURL, token: bob.token))
+        #expect(try await client.restore() == "bob")
+
+        var rows = try await client.messages("alice", 30, true).messages
+        let lunch = try #require(rows.first { $0.text.hasPrefix("Lunch") }, "alice's message is there: \(rows)")
+        try await client.react("alice", lunch.id, "👍", false)
+        try await client.send("alice", AppClient.Outgoing(text: "Count me in", replyTo: lunch.id))
+        rows = try await Self.rows(client, with: "alice") { rows in rows.contains { $0.text == "Count me in" && $0.state != .pending } }
+        let reply = try #require(rows.first { $0.text == "Count me in" })
+        #expect(reply.state != .pending && reply.replyTo != nil, "the reply was sent, naming the message: \(reply)")
+        try await client.edit("alice", reply.id, "Count me in, and carol")
+
+        var seen = try await Self.serverCopy(alice) { messages in
+            messages.contains { $0.text == "Count me in, and carol" } && messages.contains { !$0.reactions.isEmpty }
+        }
+        let original = try #require(seen.first { $0.clientMessageId == "1" })
+        #expect(original.reactions.map(\.emoji) == ["👍"] && original.reactions.first?.users == ["bob"], "alice sees bob's 👍: \(original)")
+        let edited = try #require(seen.first { $0.text == "Count me in, and carol" }, "alice sees the edit: \(seen)")
+        #expect(edited.editedAt != nil && edited.replyTo == original.id, "edited, answering her message: \(edited)")
+
+        let found = try await client.search("ramen friday", nil)
+        #expect(found.map(\.id) == [original.id], "search finds the message by every word, any case: \(found)")
+
+        try await client.unsend("alice", reply.id)
+        seen = try await Self.serverCopy(alice) { messages in messages.contains { $0.id == edited.id && $0.deleted } }
+        #expect(seen.first { $0.id == edited.id }?.deleted == true, "alice sees it unsent: \(seen)")
+        rows = try await Self.rows(client, with: "alice") { rows in rows.contains { $0.id == reply.id && $0.deleted } }
+        #expect(rows.first { $0.id == reply.id }?.deleted == true, "unsent here too")
         try await client.logout()
         try await server.stop(signal: SIGTERM)
     }

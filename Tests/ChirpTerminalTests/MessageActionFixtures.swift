@@ -10,7 +10,7 @@ enum MessageActionFixtures {
                              filename: "photo.png", createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000))
 
     /// bob and alice, with a reaction, a reply, an edit, an unsent message and a photo.
-    static let history: [MessageRow] = {
+    static let history: [LocalMessage] = {
         var rows = [
             Fixtures.message(1, from: "bob", to: "alice", "Lunch on Friday? The new ramen place opened.", state: .received),
             Fixtures.message(2, from: "alice", to: "bob", "Yes! 12:30 works for me.", state: .read),
@@ -21,7 +21,7 @@ enum MessageActionFixtures {
         ]
         rows[0].reactions = [MessageReaction(emoji: "👍", users: ["alice", "carol"]), MessageReaction(emoji: "❤️", users: ["alice"])]
         rows[2].replyTo = "2"
-        rows[3].editedAt = Timestamp(millisecondsSince1970: 1_795_331_100_000)
+        rows[3].editedAt = Timestamp(millisecondsSince1970: 1_795_331_100_000).rfc3339
         rows[4].deleted = true
         rows[5].media = [photo]
         rows[5].attachments = [LocalAttachment(photo)]

@@ -87,7 +87,7 @@ struct RenderingTests {
 
     @Test func aConversationOfTenThousandMessagesRendersOnlyWhatShows() {
         var state = Self.state(.conversation)
-        state.messages = (1...10_000).map { (id: Int) -> MessageRow in
+        state.messages = (1...10_000).map { (id: Int) -> LocalMessage in
             let mine = id % 2 == 0
             return Fixtures.message(id, from: mine ? "alice" : "bob", to: mine ? "bob" : "alice", "message \(id)", state: .read)
         }

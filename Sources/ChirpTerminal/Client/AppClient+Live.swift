@@ -25,11 +25,11 @@ extension AppClient {
             }
             return try await holder.require().download(media, to: target)
         }
-        // The client kit's message actions and search are not in this build yet: say so.
-        client.react = { _, _, _, _ in throw PartTwoMissing(feature: "Reactions") }
-        client.edit = { _, _, _ in throw PartTwoMissing(feature: "Editing") }
-        client.unsend = { _, _ in throw PartTwoMissing(feature: "Unsending") }
-        client.search = { _, _ in throw PartTwoMissing(feature: "Search") }
+        client.react = { peer, id, emoji, remove in try await holder.require().react(emoji, to: id, with: peer, remove: remove) }
+        client.edit = { peer, id, text in try await holder.require().edit(id, with: peer, text: text) }
+        client.unsend = { peer, id in try await holder.require().unsend(id, with: peer) }
+        client.search = { query, peer in try await holder.require().searchMessages(query, peer: peer, limit: 50).items }
+        client.refusedActions = { holder.get()?.takeRefusedActions() ?? [] }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)
@@ -67,18 +67,12 @@ extension AppClient {
             },
             messages: { peer, limit, refresh in
                 let session = try holder.require()
-                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items.map { MessageRow($0) }, page.hasOlder) }
+                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items, page.hasOlder) }
                 let page = try await session.messages(with: peer, limit: limit, refresh: false)
-                return (page.items.map { MessageRow($0) }, page.hasOlder)
+                return (page.items, page.hasOlder)
             },
             send: { peer, message in
-                if message.replyTo != nil { throw PartTwoMissing(feature: "Replies") }
-                let session = try holder.require()
-                if message.attachments.isEmpty {
-                    _ = try await session.enqueue(message.text, to: peer)
-                } else {
-                    _ = try await session.enqueue(message.text, to: peer, attachments: message.attachments)
-                }
+                _ = try await holder.require().enqueue(message.text, to: peer, attachments: message.attachments, replyTo: message.replyTo)
             },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
@@ -143,12 +137,6 @@ extension TransferProgress {
             self.init(id: mediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: false, failure: failure)
         }
     }
-}
-
-/// A part-2 action the client kit of this build cannot do yet.
-struct PartTwoMissing: Error, CustomStringConvertible {
-    var feature: String
-    var description: String { "\(feature) needs a newer Chirp client: this build does not have it yet." }
 }
 
 /// The session the live client works on (set by restore, login, register; cleared by logout).

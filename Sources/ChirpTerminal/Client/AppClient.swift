@@ -41,7 +41,7 @@ public struct AppClient: Sendable {
     public var conversations: @Sendable (_ refresh: Bool) async throws -> [ConversationSummary]
     /// The newest `limit` messages with a peer from the local database (refreshed first with
     /// `refresh`, when the server answers); `hasMore` when older ones exist.
-    public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [MessageRow], hasMore: Bool)
+    public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [LocalMessage], hasMore: Bool)
     /// Stores a message as pending and returns at once, before any network call (the screen
     /// shows it pending); the outbox uploads its attachments and sends it in the background,
     /// and the result arrives as a `.changed` update. Throws only when it cannot be stored (an
@@ -117,7 +117,7 @@ public struct AppClient: Sendable {
         register: @escaping @Sendable (String, String) async throws -> String,
         logout: @escaping @Sendable () async throws -> Void,
         conversations: @escaping @Sendable (Bool) async throws -> [ConversationSummary],
-        messages: @escaping @Sendable (String, Int, Bool) async throws -> (messages: [MessageRow], hasMore: Bool),
+        messages: @escaping @Sendable (String, Int, Bool) async throws -> (messages: [LocalMessage], hasMore: Bool),
         send: @escaping @Sendable (String, Outgoing) async throws -> Void,
         retry: @escaping @Sendable (String) async throws -> Void,
         markRead: @escaping @Sendable (String) async -> Void,

@@ -12,7 +12,7 @@ extension AppFeature {
             return .none
         }
         let row = state.messages[index]
-        let mine = row.message.isOutgoing(for: state.username ?? "")
+        let mine = row.isOutgoing(for: state.username ?? "")
         switch key {
         case .up:
             if index > 0 {
@@ -57,7 +57,7 @@ extension AppFeature {
     }
 
     /// Why a message cannot be edited now, or nil when it can.
-    private func editRefusal(_ row: MessageRow, mine: Bool) -> String? {
+    private func editRefusal(_ row: LocalMessage, mine: Bool) -> String? {
         guard mine else { return "Only your own messages can be edited." }
         guard !row.deleted else { return "This message was unsent." }
         guard let created = Timestamp(rfc3339: row.createdAt),

@@ -19,7 +19,7 @@ public struct AppFeature: Reducer {
         case account(AccountFeature.Action)
         case search(SearchFeature.Action)
         case conversationsLoaded([ConversationSummary])
-        case messagesLoaded(peer: String, messages: [MessageRow], hasMore: Bool)
+        case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
         case sync(AppClient.SyncUpdate)
         /// A message was stored, or one changed (a reaction, an edit, an unsend): the open

@@ -41,7 +41,7 @@ public struct AppState: Sendable, Equatable {
 
     /// The open conversation.
     public var peer: String?
-    public var messages: [MessageRow] = []
+    public var messages: [LocalMessage] = []
     public var messageLimit = AppState.pageSize
     public var hasOlderMessages = false
     /// Rows scrolled up from the newest message.
@@ -125,7 +125,7 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// The message with this id (local or server), if loaded.
-    public func message(_ id: String?) -> MessageRow? {
+    public func message(_ id: String?) -> LocalMessage? {
         guard let id else { return nil }
         return messages.first { $0.isNamed(id) }
     }

@@ -11,14 +11,14 @@ struct MessageLayout {
     /// Columns for the text.
     let width: Int
 
-    func lines(for row: MessageRow, selected: Bool) -> [Line] {
+    func lines(for row: LocalMessage, selected: Bool) -> [Line] {
         let me = state.username?.lowercased() ?? ""
         let mine = row.sender.lowercased() == me
         let body = selected ? theme.selection : (mine ? theme.mine : theme.theirs)
         let quiet = selected ? theme.selection : theme.muted
         var header = "\(mine ? "you" : row.sender) · \(Canvas.clock(row.createdAt))"
         if row.editedAt != nil, !row.deleted { header += " · edited" }
-        let mark = mine ? ConversationScreen.mark(row.message) : ""
+        let mark = mine ? ConversationScreen.mark(row) : ""
         if !mark.isEmpty { header += "  " + mark }
         let headerStyle = selected ? theme.selection : row.state == .failed ? theme.error : (mine ? theme.mine : theme.accent)
         var lines: [Line] = [((selected ? "▸ " : "") + header, headerStyle)]

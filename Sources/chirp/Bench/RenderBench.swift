@@ -29,7 +29,7 @@ struct RenderBench: AsyncParsableCommand {
                         createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(index) * 1000), readByRecipient: true),
                 viewer: "alice")
             message.state = mine ? .read : .received
-            return MessageRow(message)
+            return message
         }
         var render: [Double] = []
         var diff: [Double] = []
