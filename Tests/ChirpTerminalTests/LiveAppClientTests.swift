@@ -36,15 +36,21 @@ struct LiveAppClientTests {
         return messages
     }
 
-    @Test func anAttachmentIsUploadedWithProgressSentAndSavedIntoAFolder() async throws {
-        let server = try await ServerProcess()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+    /// alice and bob, registered on `server` and following each other (so they may message).
+    static func aliceAndBob(on server: ServerProcess) async throws -> (alice: ChirpAPIClient, bob: ChirpAPIClient) {
         let alice = ChirpAPIClient(baseURL: server.baseURL)
         let bob = ChirpAPIClient(baseURL: server.baseURL)
         try await alice.register("alice", password: "alice-password")
         try await bob.register("bob", password: "bob-password")
         _ = try await alice.send(ChirpEndpoints.Follow("bob"))
         _ = try await bob.send(ChirpEndpoints.Follow("alice"))
+        return (alice, bob)
+    }
+
+    @Test func anAttachmentIsUploadedWithProgressSentAndSavedIntoAFolder() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let (alice, bob) = try await Self.aliceAndBob(on: server)
         let home = ServerProcess.temporaryDirectory()
         let folder = ServerProcess.temporaryDirectory()
         defer { for directory in [home, folder] { try? FileManager.default.removeItem(at: directory) } }
@@ -92,12 +98,7 @@ struct LiveAppClientTests {
     @Test func reactReplyEditUnsendAndSearchReachTheServer() async throws {
         let server = try await ServerProcess()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
-        let alice = ChirpAPIClient(baseURL: server.baseURL)
-        let bob = ChirpAPIClient(baseURL: server.baseURL)
-        try await alice.register("alice", password: "alice-password")
-        try await bob.register("bob", password: "bob-password")
-        _ = try await bob.send(ChirpEndpoints.Follow("alice"))
-        _ = try await alice.send(ChirpEndpoints.Follow("bob"))
+        let (alice, bob) = try await Self.aliceAndBob(on: server)
         _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "1", text: "Lunch on Friday? The ramen place opened."))
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
