@@ -14,6 +14,8 @@ struct WebClientServingTests {
             let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
             #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && policy.contains("default-src 'none'"))
             #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
+            // Attachments are fetched with the token and shown from blob: URLs.
+            #expect(policy.contains("img-src 'self' data: blob:"))
             #expect(page.headers.first(name: "X-Content-Type-Options") == "nosniff")
             #expect(page.headers.first(name: "Referrer-Policy") == "no-referrer")
             #expect(page.headers.first(name: "Cache-Control") == "no-cache")

@@ -18,7 +18,8 @@ struct WebAssets: Sendable {
 
     /// The page's policy: nothing inline, everything from this origin (`'self'` also admits
     /// `ws:`/`wss:` to the same host and port in CSP 3 browsers, which the event stream uses).
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    /// `blob:` images are attachments the page fetched itself with its bearer token.
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     private let assets: [String: Asset]

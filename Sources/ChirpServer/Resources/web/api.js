@@ -29,10 +29,7 @@ export class ApiClient {
     }
     if (response.status === 204 || response.status === 202) return null;
     const json = await response.json().catch(() => null);
-    if (!response.ok) {
-      const e = json && json.error;
-      throw new ApiError(response.status, e ? e.code : 'http_' + response.status, e ? e.message : response.statusText, e && e.field);
-    }
+    if (!response.ok) throw failure(response.status, json, response.statusText);
     return json;
   }
 
@@ -45,7 +42,46 @@ export class ApiClient {
   followers(username) { return this.call('GET', `/v1/users/${seg(username)}/followers?limit=100`); }
   conversations() { return this.call('GET', '/v1/conversations?limit=100'); }
   messages(peer, query = '') { return this.call('GET', `/v1/conversations/${seg(peer)}/messages?limit=100${query}`); }
-  send(peer, clientMessageId, text) { return this.call('PUT', `/v1/conversations/${seg(peer)}/messages/${seg(clientMessageId)}`, { text }); }
+  /** `extra`: `{mediaIds, replyTo}` when the message has them. */
+  send(peer, clientMessageId, text, extra = {}) { return this.call('PUT', `/v1/conversations/${seg(peer)}/messages/${seg(clientMessageId)}`, { text, ...extra }); }
+  react(peer, messageId, emoji, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}/reactions/${seg(emoji)}`); }
+  edit(peer, messageId, text) { return this.call('PATCH', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}`, { text }); }
+  unsend(peer, messageId) { return this.call('DELETE', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}`); }
+  search(q, cursor) { return this.call('GET', `/v1/search/messages?limit=20&q=${seg(q)}${cursor ? `&cursor=${seg(cursor)}` : ''}`); }
+  uploadStatus(clientMediaId) { return this.call('GET', `/v1/media/${seg(clientMediaId)}/upload`); }
+
+  /** An attachment's bytes as a Blob (an <img> or a link cannot send the bearer token). */
+  async media(id) {
+    let response;
+    try {
+      response = await fetch(`/v1/media/${seg(id)}`, { headers: { Authorization: `Bearer ${this.token}` } });
+    } catch {
+      throw new ApiError(0, 'unreachable', 'The server cannot be reached.');
+    }
+    if (!response.ok) throw failure(response.status, await response.json().catch(() => null), response.statusText);
+    return response.blob();
+  }
+
+  /** PUTs `blob` as (a part of) the media `clientMediaId`, reporting bytes sent to `onProgress`
+   * (fetch cannot report an upload's progress; XMLHttpRequest can). With `total`, the part
+   * starts at byte `first` of that many (`Content-Range`). Resolves to the reply's JSON. */
+  upload(clientMediaId, blob, { type, filename, first = 0, total, onProgress }) {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', `/v1/media/${seg(clientMediaId)}${filename ? `?filename=${seg(filename)}` : ''}`);
+      xhr.setRequestHeader('Authorization', `Bearer ${this.token}`);
+      xhr.setRequestHeader('Content-Type', type || 'application/octet-stream');
+      if (total !== undefined) xhr.setRequestHeader('Content-Range', `bytes ${first}-${first + blob.size - 1}/${total}`);
+      xhr.upload.onprogress = (event) => onProgress?.(first + event.loaded);
+      xhr.onload = () => {
+        let json = null;
+        try { json = JSON.parse(xhr.responseText); } catch { /* empty */ }
+        if (xhr.status >= 200 && xhr.status < 300) resolve(json); else reject(failure(xhr.status, json, xhr.statusText));
+      };
+      xhr.onerror = xhr.onabort = () => reject(new ApiError(0, 'unreachable', 'The server cannot be reached.'));
+      xhr.send(blob);
+    });
+  }
   markRead(peer, upTo) { return this.call('POST', `/v1/conversations/${seg(peer)}/read`, { upTo }); }
   typing(peer) { return this.call('POST', `/v1/conversations/${seg(peer)}/typing`); }
   timeline() { return this.call('GET', '/v1/timeline?limit=50'); }
@@ -57,6 +93,12 @@ export class ApiClient {
   endSession(id) { return this.call('DELETE', `/v1/sessions/${seg(id)}`); }
   changePassword(currentPassword, newPassword) { return this.call('PUT', '/v1/me/password', { currentPassword, newPassword }); }
   deleteAccount(password) { return this.call('DELETE', '/v1/me', { password }); }
+}
+
+/** The ApiError of a refused request, from the API's error envelope when there is one. */
+function failure(status, json, statusText) {
+  const e = json && json.error;
+  return new ApiError(status, e ? e.code : 'http_' + status, e ? e.message : statusText, e && e.field);
 }
 
 /** A fresh client id (1–64 of [A-Za-z0-9_-]); works outside secure contexts too. */

@@ -1,5 +1,7 @@
 // Starts the client: restores the saved session, routes by the URL's hash to one screen at a
-// time, renders it from the store on every change, and shows the banner.
+// time, renders it from the store on every change, and shows the banner. Every screen but the
+// first two (log in, conversations) is loaded when first opened, which keeps the first load
+// small.
 import { h } from './dom.js';
 import { Store } from './store.js';
 import { UserSession } from './session.js';
@@ -7,10 +9,6 @@ import { explain, UNREACHABLE } from './errors.js';
 import { applyTheme } from './theme.js';
 import { loginView } from './view-login.js';
 import { conversationsView } from './view-conversations.js';
-import { conversationView } from './view-conversation.js';
-import { newMessageView } from './view-new-message.js';
-import { timelineView } from './view-timeline.js';
-import { settingsView } from './view-settings.js';
 
 applyTheme();
 const store = new Store();
@@ -32,18 +30,28 @@ function show(next) {
   (next.focus ? next.focus() : next.el.querySelector('h1')?.focus());
 }
 
-function route() {
+let routing = 0;
+async function route() {
   if (!session?.ready) return; // begin() routes once the session has started
   const hash = location.hash || '#/conversations';
-  const peer = hash.match(/^#\/c\/(.+)$/);
+  const peer = hash.match(/^#\/c\/([^/]+)(?:\/([^/]+))?$/);
+  const search = hash.match(/^#\/search\/(.+)$/);
   for (const link of nav.querySelectorAll('a')) {
-    const current = hash === link.getAttribute('href') || (peer && link.getAttribute('href') === '#/conversations');
+    const current = hash === link.getAttribute('href') || ((peer || search) && link.getAttribute('href') === '#/conversations');
     if (current) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
   }
-  if (peer) show(conversationView(session, decodeURIComponent(peer[1]).toLowerCase()));
-  else if (hash === '#/new') show(newMessageView(session, navigate));
-  else if (hash === '#/timeline') show(timelineView(session));
-  else if (hash === '#/settings') show(settingsView(session));
+  const turn = ++routing;
+  /** Shows the screen `make` builds from `module`, unless another route came first. */
+  const later = async (module, make) => {
+    let loaded;
+    try { loaded = await import(module); } catch { store.dispatch({ type: 'banner', banner: UNREACHABLE }); return; }
+    if (turn === routing && session?.ready) show(make(loaded));
+  };
+  if (peer) await later('./view-conversation.js', (m) => m.conversationView(session, decodeURIComponent(peer[1]).toLowerCase(), peer[2] ? decodeURIComponent(peer[2]) : null));
+  else if (search) await later('./view-search.js', (m) => m.searchView(session, navigate, decodeURIComponent(search[1])));
+  else if (hash === '#/new') await later('./view-new-message.js', (m) => m.newMessageView(session, navigate));
+  else if (hash === '#/timeline') await later('./view-timeline.js', (m) => m.timelineView(session));
+  else if (hash === '#/settings') await later('./view-settings.js', (m) => m.settingsView(session));
   else show(conversationsView(navigate));
 }
 

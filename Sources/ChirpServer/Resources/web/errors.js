@@ -11,6 +11,16 @@ export function explain(error, context = {}) {
     case 'dm_not_allowed': return `You can't message ${context.peer || 'this user'} yet: they must follow you or write to you first. Choose someone else, or ask them to follow you.`;
     case 'not_found': return context.user ? `There is no user named ${context.user}. Check the spelling and try again.` : 'That no longer exists. Go back and try again.';
     case 'too_long': return `Too long: at most ${context.limit.toLocaleString('en')} characters. Shorten it and send again.`;
+    case 'too_many_files': return 'At most 4 attachments in one message. Remove some and send again.';
+    case 'media_too_large': return `${context.name || 'That file'} is too large: at most 25 MB a file. Choose a smaller one.`;
+    case 'quota_exceeded': return 'Your storage for attachments is full. Unsend old messages with attachments, or send this without one.';
+    case 'media_type_mismatch': return "A file's contents do not match its type (an image that is not one?). Attach it again, or another file.";
+    case 'invalid_media': return `${error.message || 'An attachment cannot be sent.'} Remove it and send again.`;
+    case 'invalid_reply': return 'The message you answered is not in this conversation any more. Send it without the reply.';
+    case 'edit_window_closed': return 'Messages can be edited for 15 minutes after sending. Send a new message instead.';
+    case 'not_sender': return 'Only your own messages can be edited or unsent.';
+    case 'message_deleted': return 'That message was unsent, so it cannot be changed.';
+    case 'invalid_reaction': return 'That reaction cannot be used. Choose one of the offered emoji.';
     case 'rate_limited': return 'Too many attempts in a short time. Wait a few minutes and try again.';
     default:
       if (error.status === 401) return 'Your session has ended. Log in again.';

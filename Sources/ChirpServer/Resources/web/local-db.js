@@ -1,8 +1,10 @@
 // One user's data in this browser: an IndexedDB database per user ("chirp-<username>") with
 // the messages seen, the outbox (unsent messages, keyed by their client message id) and small
-// values (last applied event seq, conversations, timeline). The session's only writer.
+// values (last applied event seq, conversations, timeline), and the files of attachments not
+// uploaded yet (keyed by their client media id, so an upload survives a reload). The session's
+// only writer.
 
-const VERSION = 1;
+const VERSION = 2;
 const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
 export class LocalDB {
@@ -10,11 +12,14 @@ export class LocalDB {
 
   static async open(username) {
     const open = indexedDB.open(LocalDB.name(username), VERSION);
-    open.onupgradeneeded = () => {
+    open.onupgradeneeded = (event) => {
       const db = open.result;
-      db.createObjectStore('messages', { keyPath: 'key' }).createIndex('peer', 'peer');
-      db.createObjectStore('outbox', { keyPath: 'clientMessageId' });
-      db.createObjectStore('values');
+      if (event.oldVersion < 1) {
+        db.createObjectStore('messages', { keyPath: 'key' }).createIndex('peer', 'peer');
+        db.createObjectStore('outbox', { keyPath: 'clientMessageId' });
+        db.createObjectStore('values');
+      }
+      if (event.oldVersion < 2) db.createObjectStore('files');
     };
     return new LocalDB(await request(open));
   }

@@ -36,6 +36,22 @@ export class MessageList {
     if (stick) this.el.scrollTop = this.el.scrollHeight;
   }
 
+  /** Draws the row `key` again (what is open on it changed, not its message). */
+  redraw(key) { this.nodes?.delete(key); this.render(); }
+
+  /** Scrolls so that the row `key` is a third of the way down; false when it is not a row. */
+  scrollTo(key) {
+    const at = this.rows.findIndex((r) => r.key === key);
+    if (at < 0) return false;
+    for (let pass = 0; pass < 2; pass++) { // the second with the heights the first measured
+      let offset = 0;
+      for (let i = 0; i < at; i++) offset += this.height(this.rows[i]);
+      this.el.scrollTop = Math.max(0, offset - this.el.clientHeight / 3);
+      this.render();
+    }
+    return true;
+  }
+
   /** Renders on the next frame; after the user scrolled near the top, asks for older rows. */
   schedule(scrolled) {
     this.scrolled ||= scrolled;

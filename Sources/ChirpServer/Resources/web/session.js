@@ -6,12 +6,17 @@ import { ApiClient, ApiError, newClientId } from './api.js';
 import { LocalDB } from './local-db.js';
 import { Outbox } from './outbox.js';
 import { EventStream } from './event-stream.js';
-import { localMessage } from './store.js';
+import { localMessage, tombstone, withReaction } from './store.js';
 import { explain } from './errors.js';
+import { MediaCache } from './media-cache.js';
+import { MAX_MEDIA_BYTES } from './media-upload.js';
 
 const SAVED = 'chirp.session';
 export const MAX_MESSAGE = 10000;
 export const MAX_TWEET = 280;
+export const MAX_ATTACHMENTS = 4;
+/** How long after sending a message its sender may edit it (API.md). */
+export const EDIT_WINDOW_MS = 15 * 60 * 1000;
 
 export class UserSession {
   /** The session saved in this browser, or null. */
@@ -32,6 +37,7 @@ export class UserSession {
     this.store = store;
     this.onSignedOut = onSignedOut;
     this.typingSent = 0;
+    this.media = new MediaCache(this.api);
   }
 
   get me() { return this.username; }
@@ -51,9 +57,13 @@ export class UserSession {
     this.channel.onmessage = ({ data }) => this.heard(data);
     this.outbox = new Outbox({
       api: this.api, db: this.db,
+      resolve: (ref) => this.resolve(ref),
       onSent: (m) => { this.broadcast({ kind: 'message', message: m }); return this.storeMessages([localMessage(this.me, m, 'sent')]); },
+      onApplied: (item, id) => this.applied(item, id),
       onChange: () => { this.broadcast({ kind: 'outbox' }); return this.reloadOutbox(); },
       onRefused: (error, item) => this.fail(error, { peer: item.peer }),
+      onProgress: (clientMediaId, sent) => this.dispatch({ type: 'progress', clientMediaId, sent }),
+      onUploaded: (media, file) => this.media.put(media.id, file),
     });
     this.stream = new EventStream({
       api: this.api, since: since ?? await this.head(),
@@ -108,10 +118,14 @@ export class UserSession {
 
   /** Applies a batch of the stream's events (idempotent) and remembers the last seq. */
   async apply(events) {
-    const created = events.filter((e) => e.type === 'message.created').map((e) => localMessage(this.me, e.data, 'delivered'));
+    const messages = (type) => events.filter((e) => e.type === type).map((e) => localMessage(this.me, e.data, 'delivered'));
+    const created = messages('message.created');
     if (created.length) await this.storeMessages(created, { live: true });
+    const updated = messages('message.updated');
+    if (updated.length) await this.storeMessages(updated);
     for (const { type, data } of events) {
       switch (type) {
+        case 'message.deleted': await this.unsent(data.sender.toLowerCase() === this.me.toLowerCase() ? data.recipient : data.sender, data.id); break;
         case 'message.read': {
           const peer = data.reader.toLowerCase();
           const mine = (await this.db.messagesWith(peer)).filter((m) => m.state !== 'received' && m.id && BigInt(m.id) <= BigInt(data.upTo));
@@ -133,6 +147,62 @@ export class UserSession {
     }
     const last = events.reduce((seq, e) => (e.seq != null && e.seq > seq ? e.seq : seq), 0);
     if (last) await this.db.put('values', last, 'lastSeq');
+  }
+
+  /** Makes the message `id` with `peer` a tombstone, here and in this browser's database. */
+  async unsent(peer, id) {
+    peer = peer.toLowerCase();
+    const stored = (await this.db.messagesWith(peer)).find((m) => m.id === id);
+    if (stored && !stored.deleted) await this.db.put('messages', tombstone(stored));
+    this.dispatch({ type: 'deleted', peer, id });
+  }
+
+  /** The server id of a message the outbox refers to (`{id}`, or `{clientMessageId}` for one
+   * of mine): null while it waits in the outbox, an error when it is gone. */
+  async resolve(ref) {
+    if (ref.id) return ref.id;
+    const stored = await this.db.get('messages', `${this.me.toLowerCase()}/${ref.clientMessageId}`);
+    if (stored?.id) return stored.id;
+    if (await this.db.get('outbox', ref.clientMessageId)) return null;
+    throw new ApiError(404, 'not_found', 'That message is no longer here.');
+  }
+
+  /** What an accepted reaction or unsend changes here before its event arrives. */
+  async applied(item, id) {
+    if (item.kind === 'unsend') return this.unsent(item.peer, id);
+    const stored = (await this.db.messagesWith(item.peer)).find((m) => m.id === id);
+    if (stored) await this.storeMessages([withReaction(stored, this.me, item.emoji, item.on)]);
+  }
+
+  /** A reference to `m` that the outbox can resolve once `m` is sent. */
+  static ref(m) { return m.id ? { id: m.id } : { clientMessageId: m.clientMessageId }; }
+
+  /** Adds (`on`) or removes my reaction `emoji` on `m`; waits behind `m` if it is not sent. */
+  react(peer, m, emoji, on) { return this.outbox.act(peer, newClientId(), UserSession.ref(m), { kind: 'react', emoji, on }); }
+
+  /** Replaces the text of my message `m`; false (with the banner) when it cannot be. */
+  async edit(peer, m, text) {
+    const trimmed = text.trim();
+    if (!trimmed || trimmed === m.text) return true;
+    if ([...trimmed].length > MAX_MESSAGE) { this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_MESSAGE }); return false; }
+    await this.outbox.act(peer, newClientId(), UserSession.ref(m), { kind: 'edit', text: trimmed });
+    return true;
+  }
+
+  unsend(peer, m) { return this.outbox.act(peer, newClientId(), UserSession.ref(m), { kind: 'unsend' }); }
+
+  /** One page of messages matching `q` in my conversations, newest first; null on failure. */
+  async search(q, cursor) {
+    try { return await this.api.search(q, cursor); } catch (error) { this.fail(error); return null; }
+  }
+
+  /** Opens the conversation with `peer` and pages back until the message `id` is loaded (at
+   * most 10,000 messages back); true when it is. */
+  async openAt(peer, id) {
+    await this.openConversation(peer);
+    const has = () => (this.store.state.messages[peer] || []).some((m) => m.id === id);
+    for (let page = 0; page < 100 && !has(); page++) if (!(await this.loadOlder(peer))) break;
+    return has();
   }
 
   /** Shows what this browser has for `peer`, then the newest page from the server. */
@@ -170,15 +240,19 @@ export class UserSession {
     try { await this.api.markRead(peer, last.id); } catch { delete this.readUpTo[peer]; }
   }
 
-  /** Queues a message; false (with the banner) when it cannot be sent as it is. */
-  async send(peer, text) {
+  /** Queues a message (`replyTo`: the message it answers; `files`: its attachments); false
+   * (with the banner) when it cannot be sent as it is. */
+  async send(peer, text, { replyTo = null, files = [] } = {}) {
     const trimmed = text.trim();
-    if (!trimmed) return false;
+    if (!trimmed && !files.length) return false;
     if ([...trimmed].length > MAX_MESSAGE) {
       this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_MESSAGE });
       return false;
     }
-    await this.outbox.add(peer.toLowerCase(), newClientId(), trimmed);
+    if (files.length > MAX_ATTACHMENTS) { this.fail(new ApiError(422, 'too_many_files', '')); return false; }
+    const large = files.find((f) => f.size > MAX_MEDIA_BYTES);
+    if (large) { this.fail(new ApiError(413, 'media_too_large', ''), { name: large.name }); return false; }
+    await this.outbox.add(peer.toLowerCase(), newClientId(), trimmed, { replyTo: replyTo && UserSession.ref(replyTo), files });
     return true;
   }
 
@@ -246,6 +320,7 @@ export class UserSession {
     if (!heard) this.broadcast({ kind: 'logout' });
     this.channel?.close();
     this.db?.close();
+    this.media.clear();
     await LocalDB.wipe(this.username);
     const saved = UserSession.saved();
     if (saved && saved.username === this.username) localStorage.removeItem(SAVED);

@@ -16,7 +16,33 @@ export function localMessage(me, m, state) {
     id: m.id, clientMessageId: m.clientMessageId, sender: m.sender, recipient: m.recipient,
     text: m.text, createdAt: m.createdAt,
     state: mine ? (m.readByRecipient ? 'read' : state) : 'received',
+    media: m.media || [], replyTo: m.replyTo ?? null, reactions: m.reactions || [], editedAt: m.editedAt ?? null, deleted: !!m.deleted,
   };
+}
+
+/** A message as unsent: it keeps its place, its sender and its time, nothing of its content. */
+export const tombstone = (m) => (m.deleted ? m : { ...m, text: '', media: [], reactions: [], deleted: true });
+
+/** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
+export function withReaction(m, me, emoji, on) {
+  const isMe = (u) => u.toLowerCase() === me.toLowerCase();
+  const reactions = (m.reactions || []).map((r) => (r.emoji === emoji ? { ...r, users: r.users.filter((u) => !isMe(u)) } : r));
+  const at = reactions.findIndex((r) => r.emoji === emoji);
+  if (on && at >= 0) reactions[at].users.push(me);
+  else if (on) reactions.push({ emoji, users: [me] });
+  return { ...m, reactions: reactions.map((r) => ({ ...r, count: r.users.length })).filter((r) => r.count > 0) };
+}
+
+/** `incoming` as it should replace `old` (an unsent message stays unsent, an older edit never
+ * replaces a newer one, whatever order pages and events arrive in), or `old` when they show
+ * the same thing. */
+function merged(old, incoming) {
+  const state = advanced(old.state, incoming.state);
+  let m = old.deleted ? tombstone({ ...incoming, state }) : { ...old, ...incoming, state };
+  if (!m.deleted && old.editedAt && (!incoming.editedAt || incoming.editedAt < old.editedAt)) m = { ...m, text: old.text, editedAt: old.editedAt };
+  const same = m.state === old.state && m.text === old.text && m.editedAt === old.editedAt && m.deleted === old.deleted && m.id === old.id
+    && JSON.stringify(m.reactions) === JSON.stringify(old.reactions) && (m.media || []).length === (old.media || []).length;
+  return same ? old : m;
 }
 
 export function initialState() {
@@ -25,12 +51,15 @@ export function initialState() {
     conversations: {}, // peer (lowercased) → {peer: User, lastMessage, unreadCount}
     messages: {},      // peer → local messages in ascending id
     older: {},         // peer → true while older pages may exist on the server
-    outbox: {},        // clientMessageId → {clientMessageId, peer, text, createdAt, failed, error}
+    outbox: {},        // clientMessageId → an outbox item (outbox.js): a message or an action on one
+    unsent: {},        // message id → true: unsent before this client had the message
+    progress: {},      // clientMediaId → bytes uploaded so far
     followers: [], timeline: [], typing: {},
   };
 }
 
-function mergeMessages(list = [], incoming) {
+function mergeMessages(list = [], arriving, unsent) {
+  const incoming = arriving.map((m) => (unsent[m.id] ? tombstone(m) : m));
   // The usual case, live messages newer than all shown: no index, no sort.
   const newer = incoming.every((m, i) => byId(i ? incoming[i - 1] : list[list.length - 1] || { id: '' }, m) < 0);
   if (newer) return list.concat(incoming);
@@ -46,9 +75,8 @@ function mergeMessages(list = [], incoming) {
       out.push(m);
       continue;
     }
-    const old = out[at];
-    const state = advanced(old.state, m.state);
-    if (state !== old.state || old.text !== m.text) { if (out === list) out = list.slice(); out[at] = { ...old, ...m, state }; }
+    const next = merged(out[at], m);
+    if (next !== out[at]) { if (out === list) out = list.slice(); out[at] = next; }
   }
   if (!sorted) out.sort(byId);
   return out;
@@ -66,12 +94,14 @@ export function reduce(state, action) {
       const messages = { ...state.messages };
       const conversations = { ...state.conversations };
       for (const [peer, list] of Object.entries(byPeer)) {
-        messages[peer] = mergeMessages(messages[peer], list);
+        messages[peer] = mergeMessages(messages[peer], list, state.unsent);
         const last = messages[peer][messages[peer].length - 1];
         const c = conversations[peer];
         const newIncoming = action.live ? list.filter((m) => m.state === 'received' && !(state.messages[peer] || []).some((o) => o.key === m.key)).length : 0;
         const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
-        conversations[peer] = { peer: peerUser, lastMessage: last, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
+        // A change to an old message (a reaction, an edit) leaves the newer last message in place.
+        const lastMessage = c && c.lastMessage.id && last.id && byId(last, c.lastMessage) < 0 ? c.lastMessage : last;
+        conversations[peer] = { peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
       }
       const older = action.older === undefined ? state.older : { ...state.older, [action.peer]: action.older };
       return { ...state, messages, conversations, older };
@@ -83,6 +113,18 @@ export function reduce(state, action) {
       const next = list.map((m) => (m.state !== 'received' && m.id && BigInt(m.id) <= n && m.state !== 'read' ? { ...m, state: 'read' } : m));
       return { ...state, messages: { ...state.messages, [action.peer]: next } };
     }
+    case 'deleted': { // the message `id` with `peer` was unsent
+      const list = state.messages[action.peer] || [];
+      const at = list.findIndex((m) => m.id === action.id);
+      const unsent = state.unsent[action.id] ? state.unsent : { ...state.unsent, [action.id]: true };
+      if (at < 0 || list[at].deleted) return unsent === state.unsent ? state : { ...state, unsent };
+      const next = list.slice();
+      next[at] = tombstone(list[at]);
+      const c = state.conversations[action.peer];
+      const conversations = c && c.lastMessage.id === action.id ? { ...state.conversations, [action.peer]: { ...c, lastMessage: next[at] } } : state.conversations;
+      return { ...state, unsent, conversations, messages: { ...state.messages, [action.peer]: next } };
+    }
+    case 'progress': return { ...state, progress: { ...state.progress, [action.clientMediaId]: action.sent } };
     case 'conversations': {
       const conversations = { ...state.conversations };
       for (const c of action.items) conversations[c.peer.username.toLowerCase()] = { ...c, lastMessage: localMessage(state.me.username, c.lastMessage, 'delivered') };

@@ -1,43 +1,160 @@
 // One conversation: the log (virtual, older pages load when scrolled to the top), delivery
-// marks as words, who is typing, and the input (Enter sends, Shift-Enter is a new line).
-import { h, field, time } from './dom.js';
+// marks as words, who is typing, the actions on a message (message-row.js), and the input
+// (Enter sends, Shift-Enter is a new line) with the message it answers and the files to send
+// (the Attach button, or files dropped on the conversation). What is open on a row (picker,
+// editor, long-press actions) is kept here in `ui`, by row key, never in the row itself: a
+// row is drawn again whenever its message changes. Actions still in the outbox show at once.
+import { h, field } from './dom.js';
 import { MessageList } from './message-list.js';
+import { messageRow } from './message-row.js';
+import { size } from './media-view.js';
+import { MAX_ATTACHMENTS } from './session.js';
+import { withReaction, tombstone } from './store.js';
+import { ApiError } from './api.js';
 
-export function conversationView(session, peer) {
+/** `at`: the id of a message to scroll to once it is loaded (a search result). */
+export function conversationView(session, peer, at = null) {
+  const me = session.me;
   const log = h('div', { role: 'log', 'aria-label': `Messages with ${peer}`, class: 'log', tabindex: 0 });
   const typing = h('p', { class: 'typing', 'aria-live': 'polite' });
   const text = h('textarea', { rows: 2, 'aria-describedby': 'compose-hint' });
   const title = h('h1', { tabindex: -1 }, peer);
+  const ui = { picker: null, editing: null, replyTo: null, touched: null, highlight: null, files: [] };
   let loading = false;
+  let rows = [];
+  let index = null; // message id → row, built when a quote first needs it
   const pendingRows = new WeakMap();
+  const derived = new WeakMap();
 
-  const list = new MessageList(log, renderRow, async () => {
+  const act = {
+    retry: (m) => session.retry(m.clientMessageId),
+    picker: (m) => open('picker', ui.picker === m.key ? null : m.key, () => log.querySelector('.picker button')?.focus()),
+    react: (m, emoji, on) => { open('picker', null); session.react(peer, m, emoji, on); },
+    reply: (m) => { ui.replyTo = m; showReply(); text.focus(); },
+    edit: (m) => {
+      const input = h('textarea', { class: 'edit', rows: 2, 'aria-label': 'Edit message' });
+      input.value = m.text;
+      input.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); act.save(m); }
+      });
+      open('editing', { key: m.key, input }, () => { input.focus(); input.setSelectionRange(input.value.length, input.value.length); });
+    },
+    save: async (m) => { if (ui.editing && await session.edit(peer, m, ui.editing.input.value)) open('editing', null, () => text.focus()); },
+    cancelEdit: () => open('editing', null, () => text.focus()),
+    unsend: (m) => { if (confirm('Unsend this message? It is removed for both of you.')) session.unsend(peer, m); },
+    show: (m) => { if (list.scrollTo(m.key)) highlight(m.key); },
+    touch: (m) => open('touched', m.key),
+    fail: (error) => session.fail(error),
+  };
+  const ctx = { me, ui, act, cache: session.media, progress: {}, quoted };
+  const list = new MessageList(log, (m) => messageRow(m, ctx), async () => {
     if (loading) return;
     loading = true;
     await session.loadOlder(peer);
     loading = false;
   });
 
-  function renderRow(m) {
-    const mine = m.state !== 'received';
-    const meta = [h('time', { datetime: m.createdAt }, time(m.createdAt))];
-    if (mine) meta.push(' · ', h('span', { class: `mark ${m.state}` }, m.state));
-    if (m.state === 'failed') meta.push(' ', h('button', { type: 'button', class: 'small', onclick: () => session.retry(m.clientMessageId) }, 'Retry'));
-    return h('div', { class: `msg ${mine ? 'mine' : 'theirs'}` },
-      h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
-      h('p', { class: 'text' }, m.text), h('p', { class: 'meta' }, ...meta));
+  /** Sets what is open (`picker`, `editing`, `touched`), draws the rows it concerns again. */
+  function open(what, value, then) {
+    const before = ui[what]?.key ?? ui[what];
+    ui[what] = value;
+    const after = value?.key ?? value;
+    keepFocus(() => { if (before) list.redraw(before); if (after && after !== before) list.redraw(after); });
+    then?.();
+  }
+
+  function highlight(key) {
+    open('highlight', key);
+    setTimeout(() => { if (ui.highlight === key) open('highlight', null); }, 4000);
+  }
+
+  /** Runs `draw` (which may replace rows) and gives focus back to what had it. */
+  function keepFocus(draw) {
+    const active = document.activeElement;
+    const editing = ui.editing && active === ui.editing.input ? [active.selectionStart, active.selectionEnd] : null;
+    const tag = log.contains(active) ? active.dataset.focus : null;
+    draw();
+    if (editing && ui.editing?.input.isConnected && document.activeElement !== ui.editing.input) {
+      ui.editing.input.focus();
+      ui.editing.input.setSelectionRange(...editing);
+    } else if (tag && !active.isConnected) log.querySelector(`[data-focus="${CSS.escape(tag)}"]`)?.focus();
+  }
+
+  /** The message a reply refers to: a server id, or `{clientMessageId}` of one of mine not sent yet. */
+  function quoted(ref) {
+    if (typeof ref !== 'string' && !ref.id) return rows.find((r) => r.clientMessageId === ref.clientMessageId && r.state !== 'received') || null;
+    index ||= new Map(rows.filter((r) => r.id).map((r) => [r.id, r]));
+    return index.get(ref.id || ref) || null;
+  }
+
+  /** `m` as it will be once the actions waiting for it in the outbox are applied. */
+  function withPending(m, actions) {
+    if (!actions?.length) return m;
+    const sig = actions.map((a) => a.clientMessageId).join();
+    const known = derived.get(m);
+    if (known && known.sig === sig) return known.row;
+    let row = m;
+    for (const a of actions) {
+      if (a.kind === 'react') row = withReaction(row, me, a.emoji, a.on);
+      else if (a.kind === 'edit' && !row.deleted) row = { ...row, text: a.text, editedAt: a.createdAt };
+      else if (a.kind === 'unsend') row = tombstone(row);
+    }
+    derived.set(m, { sig, row });
+    return row;
+  }
+
+  function pendingRow(o, progress) {
+    const sig = (o.attachments || []).map((a) => progress[a.clientMediaId] || 0).join();
+    const known = pendingRows.get(o);
+    if (known && known.sig === sig) return known.row;
+    const row = {
+      key: `${me.toLowerCase()}/${o.clientMessageId}`, clientMessageId: o.clientMessageId, sender: me, text: o.text, createdAt: o.createdAt,
+      state: o.failed ? 'failed' : 'sending', replyTo: o.replyTo ? o.replyTo.id || o.replyTo : null,
+      reactions: [], media: [], attachments: o.attachments, editedAt: null, deleted: false,
+    };
+    pendingRows.set(o, { sig, row });
+    return row;
   }
 
   async function send() {
     const value = text.value;
-    if (!value.trim()) return;
-    if (await session.send(peer, value)) text.value = '';
+    if (!value.trim() && !ui.files.length) return;
+    if (await session.send(peer, value, { replyTo: ui.replyTo, files: ui.files })) {
+      text.value = '';
+      ui.replyTo = null;
+      ui.files = [];
+      showReply();
+      showFiles();
+    }
   }
 
   text.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) { event.preventDefault(); send(); }
   });
   text.addEventListener('input', () => { if (text.value.trim()) session.typing(peer); });
+
+  const replyBar = h('div', { class: 'replying', hidden: true });
+  function showReply() {
+    const m = ui.replyTo;
+    replyBar.hidden = !m;
+    if (m) replyBar.replaceChildren(h('p', {}, `Replying to ${m.state === 'received' ? m.sender : 'yourself'}: `, h('q', {}, m.text || '📎')),
+      h('button', { type: 'button', class: 'small secondary', onclick: () => { ui.replyTo = null; showReply(); } }, 'Cancel reply'));
+  }
+
+  const tray = h('ul', { class: 'tray', 'aria-label': 'Files to send', hidden: true });
+  function showFiles() {
+    tray.hidden = !ui.files.length;
+    tray.replaceChildren(...ui.files.map((f, i) => h('li', {}, `📎 ${f.name} (${size(f.size)}) `,
+      h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove ${f.name}`, onclick: () => { ui.files.splice(i, 1); showFiles(); } }, '×'))));
+  }
+  function addFiles(files) {
+    ui.files.push(...files);
+    if (ui.files.length > MAX_ATTACHMENTS) { session.fail(new ApiError(422, 'too_many_files', '')); ui.files.length = MAX_ATTACHMENTS; }
+    showFiles();
+    text.focus();
+  }
+  const picker = h('input', { type: 'file', multiple: true, class: 'sr', tabindex: -1, 'aria-label': 'Files to attach',
+    onchange: () => { addFiles([...picker.files]); picker.value = ''; } });
 
   const follow = h('button', { type: 'button', class: 'secondary small', hidden: true, onclick: async () => {
     const on = follow.textContent === 'Follow';
@@ -50,26 +167,64 @@ export function conversationView(session, peer) {
     h('div', { class: 'bar' }, title, follow,
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.block(peer) }, 'Block'),
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')),
-    log, typing,
+    log, typing, replyBar, tray,
     h('form', { class: 'compose', onsubmit: (event) => { event.preventDefault(); send(); } },
-      field('Message', text),
+      field('Message', text), picker,
+      h('button', { type: 'button', class: 'secondary', onclick: () => picker.click() }, 'Attach'),
       h('button', { type: 'submit' }, 'Send')),
-    h('p', { id: 'compose-hint', class: 'hint' }, 'Enter sends, Shift-Enter starts a new line.'));
+    h('p', { id: 'compose-hint', class: 'hint' }, 'Enter sends, Shift-Enter starts a new line. Drop files here to attach them.'));
+
+  const dragging = (event) => [...(event.dataTransfer?.types || [])].includes('Files');
+  el.addEventListener('dragover', (event) => { if (dragging(event)) { event.preventDefault(); el.classList.add('dropping'); } });
+  el.addEventListener('dragleave', (event) => { if (!el.contains(event.relatedTarget)) el.classList.remove('dropping'); });
+  el.addEventListener('drop', (event) => {
+    if (!dragging(event)) return;
+    event.preventDefault();
+    el.classList.remove('dropping');
+    addFiles([...event.dataTransfer.files]);
+  });
+  el.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    if (ui.editing) act.cancelEdit();
+    else if (ui.picker) open('picker', null, () => text.focus());
+  });
+  el.addEventListener('pointerdown', (event) => {
+    if (ui.picker && !event.target.closest('.picker, .actions')) open('picker', null);
+    if (ui.touched && !event.target.closest('.touched')) open('touched', null);
+  });
 
   let shown = null;
   function update(state) {
     const c = state.conversations[peer];
     if (c) title.textContent = c.peer.username;
     const messages = state.messages[peer] || [];
-    const pending = Object.values(state.outbox).filter((o) => o.peer === peer)
+    const outbox = Object.values(state.outbox).filter((o) => o.peer === peer).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const actions = new Map(); // 'id:ID' or 'c:CLIENT ID' → the actions waiting for that message
+    for (const o of outbox) {
+      if (!o.kind || o.kind === 'message' || o.failed) continue;
+      const target = o.target.id ? `id:${o.target.id}` : `c:${o.target.clientMessageId}`;
+      actions.set(target, [...(actions.get(target) || []), o]);
+    }
+    const waiting = (m) => (actions.size ? [...(m.id ? actions.get(`id:${m.id}`) || [] : []), ...(m.state !== 'received' ? actions.get(`c:${m.clientMessageId}`) || [] : [])] : null);
+    ctx.progress = state.progress;
+    const pending = outbox.filter((o) => (!o.kind || o.kind === 'message'))
       .filter((o) => !messages.some((m) => m.clientMessageId === o.clientMessageId && m.state !== 'received'))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map((o) => pendingRows.get(o) || pendingRows.set(o, { key: `out/${o.clientMessageId}`, clientMessageId: o.clientMessageId, text: o.text, createdAt: o.createdAt, state: o.failed ? 'failed' : 'sending' }).get(o));
-    const rows = messages.concat(pending);
-    if (rows !== shown) { list.set(rows); shown = rows; }
+      .map((o) => pendingRow(o, state.progress));
+    const next = (actions.size ? messages.map((m) => withPending(m, waiting(m))) : messages).concat(actions.size ? pending.map((m) => withPending(m, waiting(m))) : pending);
+    if (next.length !== rows.length || next.some((r, i) => r !== rows[i]) || !shown) {
+      rows = next;
+      index = null;
+      shown = true;
+      keepFocus(() => list.set(rows));
+    }
     typing.textContent = (state.typing[peer] || 0) > Date.now() ? `${c ? c.peer.username : peer} is typing…` : '';
     if (c && c.unreadCount > 0) session.markRead(peer);
   }
-  session.openConversation(peer);
+  if (at) {
+    session.openAt(peer, at).then((found) => {
+      const m = found && rows.find((r) => r.id === at);
+      if (m) act.show(m); else session.dispatch({ type: 'banner', banner: 'That message is no longer in this conversation.' });
+    });
+  } else session.openConversation(peer);
   return { el, update, focus: () => text.focus() };
 }

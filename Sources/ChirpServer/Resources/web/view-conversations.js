@@ -1,5 +1,7 @@
-// The conversations: latest first with unread counts, then the followers not written to yet.
+// The conversations: the search box, then the conversations latest first with unread counts,
+// then the followers not written to yet.
 import { h } from './dom.js';
+import { searchForm } from './search-form.js';
 
 export function conversationsView(navigate) {
   const list = h('ul', { class: 'list', 'aria-label': 'Conversations' });
@@ -7,7 +9,7 @@ export function conversationsView(navigate) {
   const followersHeading = h('h2', {}, 'Followers you have not written to');
   const el = h('section', { class: 'screen' },
     h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message')),
-    list, followersHeading, followers);
+    searchForm(navigate).form, list, followersHeading, followers);
 
   let shown = {};
   const rows = new Map(); // peer → {c, li, link}: a link survives updates (keeps focus)
@@ -20,7 +22,8 @@ export function conversationsView(navigate) {
       const known = rows.get(peer);
       if (known && known.c === c) return known.li;
       const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
-      const preview = (c.lastMessage.sender.toLowerCase() === peer ? '' : 'You: ') + c.lastMessage.text;
+      const last = c.lastMessage;
+      const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? 'message unsent' : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
       link.replaceChildren(h('span', { class: 'name' }, c.peer.username),
         unread ? h('span', { class: 'badge' }, `, ${unread}`) : '',

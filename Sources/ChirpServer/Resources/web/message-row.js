@@ -1,0 +1,79 @@
+// One row of a conversation's log: the quoted message it answers, its text (or the inline
+// editor, or the "message unsent" tombstone), its attachments, its reactions, its time and
+// delivery mark, and the actions (react, reply, edit, unsend) shown on hover, on focus or
+// after a long press. What is open (the emoji picker, the editor) lives in the view's `ui`,
+// keyed by the row's key, so a row drawn again shows it again.
+import { h, time } from './dom.js';
+import { EDIT_WINDOW_MS } from './session.js';
+import { attachmentsView, uploadsView } from './media-view.js';
+
+export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
+
+/** `ctx`: {me, ui, cache, progress, quoted(m), act: {retry, picker, react, reply, edit, save,
+ * cancelEdit, unsend, show, fail}}. */
+export function messageRow(m, ctx) {
+  const { ui, act } = ctx;
+  const mine = m.state !== 'received';
+  const isMe = (u) => u.toLowerCase() === ctx.me.toLowerCase();
+  const editing = ui.editing?.key === m.key;
+  const meta = [h('time', { datetime: m.createdAt }, time(m.createdAt))];
+  if (m.editedAt && !m.deleted) meta.push(' · ', h('span', { class: 'edited' }, 'edited'));
+  if (mine) meta.push(' · ', h('span', { class: `mark ${m.state}` }, m.state));
+  if (m.state === 'failed') meta.push(' ', h('button', { type: 'button', class: 'small', onclick: () => act.retry(m) }, 'Retry'));
+
+  const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;
+  const quote = m.replyTo && !m.deleted ? h('button', { type: 'button', class: 'quote', onclick: () => quoted && act.show(quoted) },
+    h('span', { class: 'sr' }, 'In reply to '),
+    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? 'message unsent' : quoted.text || '📎'}` : 'an earlier message') : null;
+
+  // Every row has its `.text` (empty when there is none, hidden while the editor is open).
+  const body = [m.deleted ? h('p', { class: 'text unsent' }, 'message unsent') : h('p', { class: 'text', hidden: editing }, m.text)];
+  if (editing && !m.deleted) {
+    body.push(h('div', { class: 'editor' }, ui.editing.input, h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'small', onclick: () => act.save(m) }, 'Save'),
+      h('button', { type: 'button', class: 'small secondary', onclick: () => act.cancelEdit() }, 'Cancel'))));
+  }
+
+  const reactions = m.deleted || !m.reactions?.length ? null : h('div', { class: 'reactions' }, m.reactions.map((r) => {
+    const own = r.users.some(isMe);
+    return h('button', { type: 'button', class: 'reaction', 'aria-pressed': String(own), title: r.users.join(', '),
+      onclick: () => act.react(m, r.emoji, !own) }, `${r.emoji} ${r.count}`);
+  }));
+
+  const canEdit = mine && !m.deleted && m.state !== 'failed' && Date.now() - Date.parse(m.createdAt) < EDIT_WINDOW_MS;
+  const actions = m.deleted || m.state === 'failed' ? null : h('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Message actions' },
+    h('button', { type: 'button', class: 'small secondary', 'aria-expanded': String(ui.picker === m.key), onclick: () => act.picker(m) }, 'React'),
+    h('button', { type: 'button', class: 'small secondary', onclick: () => act.reply(m) }, 'Reply'),
+    canEdit && !editing ? h('button', { type: 'button', class: 'small secondary', onclick: () => act.edit(m) }, 'Edit') : null,
+    mine ? h('button', { type: 'button', class: 'small secondary', onclick: () => act.unsend(m) }, 'Unsend') : null);
+
+  const picker = ui.picker === m.key && !m.deleted ? h('div', { class: 'picker', role: 'group', 'aria-label': 'Choose a reaction' }, EMOJI.map((emoji) => {
+    const own = (m.reactions || []).some((r) => r.emoji === emoji && r.users.some(isMe));
+    return h('button', { type: 'button', class: 'reaction', 'aria-pressed': String(own), 'data-focus': `pick ${emoji}`,
+      onclick: () => act.react(m, emoji, !own) }, emoji);
+  })) : null;
+
+  const row = h('div', { class: `msg ${mine ? 'mine' : 'theirs'}${ui.touched === m.key ? ' touched' : ''}${ui.highlight === m.key ? ' found' : ''}` },
+    h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
+    quote, body,
+    m.deleted ? null : attachmentsView(m.media || [], ctx.cache, act.fail),
+    m.deleted ? null : uploadsView(m.attachments, ctx.progress),
+    reactions, h('p', { class: 'meta' }, ...meta), actions, picker);
+  longPress(row, () => act.touch(m));
+  return row;
+}
+
+/** Calls `then` after a finger rests on `el` for half a second (touch screens have no hover). */
+function longPress(el, then) {
+  let timer = null, x = 0, y = 0;
+  const stop = () => { clearTimeout(timer); timer = null; };
+  el.addEventListener('pointerdown', (event) => {
+    if (event.pointerType !== 'touch') return;
+    stop();
+    [x, y] = [event.clientX, event.clientY];
+    timer = setTimeout(then, 500);
+  });
+  el.addEventListener('pointermove', (event) => { if (Math.hypot(event.clientX - x, event.clientY - y) > 10) stop(); });
+  for (const type of ['pointerup', 'pointercancel']) el.addEventListener(type, stop);
+  el.addEventListener('contextmenu', (event) => { if (timer !== null || el.classList.contains('touched')) event.preventDefault(); });
+}

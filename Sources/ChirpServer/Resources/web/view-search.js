@@ -1,0 +1,36 @@
+// Search results (GET /v1/search/messages): my messages containing every word, newest first,
+// a page at a time; a result opens its conversation scrolled to that message.
+import { h, time } from './dom.js';
+import { searchForm } from './search-form.js';
+
+export function searchView(session, navigate, query) {
+  const { form, input } = searchForm(navigate, query);
+  const results = h('ul', { class: 'list', 'aria-label': 'Search results' });
+  const status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'Searching…');
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true, onclick: () => load(more.cursor) }, 'More results');
+  const me = session.me.toLowerCase();
+
+  function result(m) {
+    const peer = (m.sender.toLowerCase() === me ? m.recipient : m.sender).toLowerCase();
+    const who = m.sender.toLowerCase() === me ? 'You' : m.sender;
+    return h('li', {}, h('a', { class: 'conversation result', href: `#/c/${encodeURIComponent(peer)}/${encodeURIComponent(m.id)}` },
+      h('span', { class: 'name' }, peer), ' ', h('time', { datetime: m.createdAt }, `${new Date(m.createdAt).toLocaleDateString()} ${time(m.createdAt)}`),
+      h('span', { class: 'preview' }, `: ${who}: ${m.text.slice(0, 160)}`)));
+  }
+
+  async function load(cursor) {
+    more.disabled = true;
+    const page = await session.search(query, cursor);
+    more.disabled = false;
+    if (!page) { status.textContent = 'The search did not work. Try again.'; return; }
+    results.append(...page.items.map(result));
+    more.cursor = page.nextCursor;
+    more.hidden = !page.nextCursor;
+    const n = results.children.length;
+    status.textContent = n ? `${n}${page.nextCursor ? '+' : ''} message${n === 1 ? '' : 's'} with “${query}”.` : `No messages with “${query}”.`;
+  }
+
+  const el = h('section', { class: 'screen' }, h('h1', { tabindex: -1 }, 'Search'), form, status, results, more);
+  load(null);
+  return { el, focus: () => input.focus() };
+}
