@@ -4,7 +4,7 @@ import Testing
 
 extension TmuxEndToEndTests {
     /// The message keys in a real terminal, on `chirp demo`: ↑ selects a message (marked ▸),
-    /// + opens the reaction picker, Ctrl-A attaches a file by its path (shown with its type
+    /// + opens the reaction picker and 1 reacts 👍, Ctrl-A attaches a file by its path (shown with its type
     /// and size), Backspace drops it, Enter sends it (uploaded, then shown under the message),
     /// / opens the search screen.
     @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
@@ -30,7 +30,9 @@ extension TmuxEndToEndTests {
         try pane.type("+")
         screen = try await pane.waitFor("React with: 1 👍")
         #expect(screen.contains("React with: 1 👍"), "the picker shows:\n\(screen)")
-        try pane.keys("Escape")
+        try pane.type("1")
+        screen = try await pane.waitFor("   👍 1")
+        #expect(screen.contains("   👍 1"), "the reaction shows under the message:\n\(screen)")
         try pane.keys("Escape")
         screen = try await pane.waitFor("Ctrl-A attach")
 
