@@ -108,7 +108,7 @@ public enum AppView {
             "React with: " + AppState.quickReactions.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ") + "  or type one"
         case .confirmUnsend: "Unsend this message? It becomes \"message unsent\" for both of you. y: unsend"
         case .attachPath(let input): "Attach file: " + input.text + "▏"
-        case .savePath(_, let input): "Save to (empty: the download folder): " + input.text + "▏"
+        case .savePath(_, let input): "Save to (empty: the download cache): " + input.text + "▏"
         }
     }
 
