@@ -146,8 +146,8 @@ struct AppFeatureTests {
         state.messages = Array(all.suffix(2))
         state.hasOlderMessages = true
         let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
-        await store.send(.key(.up)) {
-            $0.scroll = 1
+        await store.send(.key(.pageUp)) {
+            $0.scroll = 10
             $0.messageLimit = 60
             $0.busySince = Fixtures.start
         }
@@ -156,8 +156,8 @@ struct AppFeatureTests {
             $0.hasOlderMessages = false
             $0.busySince = nil
         }
-        await store.send(.key(.pageUp)) { $0.scroll = 11 }
-        await store.send(.key(.pageDown)) { $0.scroll = 1 }
+        await store.send(.key(.pageUp)) { $0.scroll = 20 }
+        await store.send(.key(.pageDown)) { $0.scroll = 10 }
         await store.finish()
     }
 

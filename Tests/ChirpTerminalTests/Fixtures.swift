@@ -19,6 +19,11 @@ enum Fixtures {
         return message
     }
 
+    /// The wall-clock time of `message(id, …)`'s creation plus `minutes`.
+    static func wallClock(afterMessage id: Int, minutes: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000 + minutes * 60_000)
+    }
+
     static func conversation(_ peer: String, last: String, from sender: String, unread: Int, minute: Int) -> ConversationSummary {
         ConversationSummary(Conversation(
             peer: User(id: peer, username: peer, displayName: peer.capitalized, createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 1, followingCount: 1),
@@ -65,7 +70,14 @@ final class FakeBackend: Sendable {
         var messages: [LocalMessage] = []
         var conversations: [ConversationSummary] = []
         var tweets: [TimelineEntry] = []
+        /// The text of each message sent, and the whole of it.
         var sent: [String] = []
+        var outgoing: [AppClient.Outgoing] = []
+        /// `peer id emoji` (with a `-` before the emoji when taken back), `peer id text`, `peer id`.
+        var reacted: [String] = []
+        var edited: [String] = []
+        var unsent: [String] = []
+        var searched: [String] = []
         var retried: [String] = []
         var typed: [String] = []
         var savedThemes: [Theme.Name] = []
@@ -83,7 +95,15 @@ final class FakeBackend: Sendable {
         client.messages = { _, limit, _ in
             self.data.withLock { data in (Array(data.messages.suffix(limit)), data.messages.count > limit) }
         }
-        client.send = { _, text in self.data.withLock { $0.sent.append(text) } }
+        client.send = { _, message in
+            self.data.withLock {
+                $0.sent.append(message.text)
+                $0.outgoing.append(message)
+            }
+        }
+        client.react = { peer, id, emoji, remove in self.data.withLock { $0.reacted.append("\(peer) \(id) \(remove ? "-" : "")\(emoji)") } }
+        client.edit = { peer, id, text in self.data.withLock { $0.edited.append("\(peer) \(id) \(text)") } }
+        client.unsend = { peer, id in self.data.withLock { $0.unsent.append("\(peer) \(id)") } }
         client.retry = { id in self.data.withLock { $0.retried.append(id) } }
         client.typing = { peer in self.data.withLock { $0.typed.append(peer) } }
         client.timeline = { self.data.withLock { $0.tweets } }

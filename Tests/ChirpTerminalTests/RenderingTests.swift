@@ -44,6 +44,8 @@ struct RenderingTests {
             break
         case .account:
             state.account = AccountFixtures.sessionsPage()
+        case .search:
+            state = MessageActionFixtures.searchResults()
         }
         return state
     }
@@ -51,12 +53,18 @@ struct RenderingTests {
     static let screens: [(String, AppState.Screen)] = [
         ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
         ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings), ("account-sessions", .account),
+        ("search", .search),
     ]
+
+    /// Every reference frame: a state per screen, then the conversation's part-2 states.
+    static var frames: [(String, AppState)] {
+        screens.map { ($0.0, state($0.1)) } + MessageActionFixtures.frames
+    }
 
     @Test(arguments: [(80, 24), (120, 40)])
     func everyScreenMatchesItsReferenceFrame(width: Int, height: Int) throws {
-        for (name, screen) in Self.screens {
-            let frame = AppView.render(Self.state(screen), width: width, height: height)
+        for (name, state) in Self.frames {
+            let frame = AppView.render(state, width: width, height: height)
             let url = Self.framesDirectory.appendingPathComponent("\(name)-\(width)x\(height).txt")
             if ProcessInfo.processInfo.environment["RECORD_FRAMES"] != nil {
                 try FileManager.default.createDirectory(at: Self.framesDirectory, withIntermediateDirectories: true)
@@ -79,11 +87,26 @@ struct RenderingTests {
 
     @Test func aConversationOfTenThousandMessagesRendersOnlyWhatShows() {
         var state = Self.state(.conversation)
-        state.messages = (1...10_000).map { Fixtures.message($0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "message \($0)", state: .read) }
+        state.messages = (1...10_000).map { (id: Int) -> LocalMessage in
+            let mine = id % 2 == 0
+            return Fixtures.message(id, from: mine ? "alice" : "bob", to: mine ? "bob" : "alice", "message \(id)", state: .read)
+        }
         state.hasOlderMessages = false
         let frame = AppView.render(state, width: 80, height: 24)
         #expect(frame.text.contains("message 10000"))
         #expect(!frame.text.contains("message 9000"))
+    }
+
+    @Test func aConversationFullOfAttachmentsStillDrawsInTheSmallestWindow() {
+        var state = MessageActionFixtures.replyWithAttachments()
+        state.attachments += state.attachments
+        state.transfers.append(TransferProgress(id: "cm10", filename: "b.png", sent: 1, total: 2))
+        state.selectedMessage = MessageActionFixtures.history[0].id
+        let frame = AppView.render(state, width: AppView.minimumSize.width, height: AppView.minimumSize.height).text
+        let rows = frame.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.count == AppView.minimumSize.height)
+        #expect(frame.contains("> Count me in"), "the input stays:\n\(frame)")
+        #expect(frame.contains("↪ Replying to bob"), "what the draft is for stays:\n\(frame)")
     }
 
     @Test func noColorKeepsEmphasisButDropsColors() {

@@ -15,6 +15,21 @@ extension AppClient {
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }
         client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
+        client.inspectFile = { path in try AttachmentFile.inspect(path: path) }
+        client.download = { media, destination in
+            // A folder typed at the prompt gets the file under its own name (never replaced).
+            var target = destination
+            var isFolder: ObjCBool = false
+            if let folder = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue {
+                target = folder.appendingPathComponent(media.displayName)
+            }
+            return try await holder.require().download(media, to: target)
+        }
+        client.react = { peer, id, emoji, remove in try await holder.require().react(emoji, to: id, with: peer, remove: remove) }
+        client.edit = { peer, id, text in try await holder.require().edit(id, with: peer, text: text) }
+        client.unsend = { peer, id in try await holder.require().unsend(id, with: peer) }
+        client.search = { query, peer in try await holder.require().searchMessages(query, peer: peer, limit: 50).items }
+        client.refusedActions = { holder.get()?.takeRefusedActions() ?? [] }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)
@@ -56,7 +71,9 @@ extension AppClient {
                 let page = try await session.messages(with: peer, limit: limit, refresh: false)
                 return (page.items, page.hasOlder)
             },
-            send: { peer, text in _ = try await holder.require().enqueue(text, to: peer) },
+            send: { peer, message in
+                _ = try await holder.require().enqueue(message.text, to: peer, attachments: message.attachments, replyTo: message.replyTo)
+            },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
             typing: { peer in await holder.get()?.typing(to: peer) },
@@ -72,14 +89,20 @@ extension AppClient {
                     // sync (going live drains the outbox: the session does that) …
                     let listener = UpdatesListener(continuation)
                     app.liveSync.add(listener)
-                    // … and what the ledger writes (a send acknowledged or refused, a refresh).
+                    // … what the ledger writes (a send acknowledged or refused, a refresh) …
                     let changes = Task {
                         guard let session = holder.get() else { return }
                         for await change in session.changes() { continuation.yield(.changed(change)) }
                     }
+                    // … and how far attachments have moved.
+                    let transfers = Task {
+                        guard let session = holder.get() else { return }
+                        for await transfer in session.mediaTransfers() { continuation.yield(.transfer(TransferProgress(transfer))) }
+                    }
                     continuation.onTermination = { _ in
                         app.liveSync.remove(listener)
                         changes.cancel()
+                        transfers.cancel()
                     }
                 }
             },
@@ -97,6 +120,22 @@ extension AppClient {
                     continuation.onTermination = { _ in task.cancel() }
                 }
             })
+    }
+}
+
+extension TransferProgress {
+    /// The kit's progress of one upload or download.
+    init(_ transfer: MediaTransfer) {
+        let failure: String? = if case .failed(let reason) = transfer.state { reason } else { nil }
+        let finished = transfer.state == .finished
+        let total = transfer.total ?? max(transfer.bytesDone, 1)
+        switch transfer.subject {
+        case .upload(let messageId, let index, let clientMediaId):
+            self.init(id: clientMediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: true,
+                      messageId: messageId, index: index, failure: failure)
+        case .download(let mediaId):
+            self.init(id: mediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: false, failure: failure)
+        }
     }
 }
 

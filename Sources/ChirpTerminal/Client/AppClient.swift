@@ -13,6 +13,21 @@ public struct AppClient: Sendable {
         case connection(String)
         /// The local data changed (`UserSession.changes()`): a screen showing it reads again.
         case changed(LocalChange)
+        /// An attachment's upload or download moved on (bytes so far of the total).
+        case transfer(TransferProgress)
+    }
+
+    /// A message to send: its text, the message it answers, the files attached to it.
+    public struct Outgoing: Sendable, Equatable {
+        public var text: String
+        /// The local id of the message it answers, if any.
+        public var replyTo: String?
+        public var attachments: [URL]
+        public init(text: String, replyTo: String? = nil, attachments: [URL] = []) {
+            self.text = text
+            self.replyTo = replyTo
+            self.attachments = attachments
+        }
     }
 
     /// Start-up (`ChirpClientApp.start`): the username of a session kept from an earlier run,
@@ -28,9 +43,10 @@ public struct AppClient: Sendable {
     /// `refresh`, when the server answers); `hasMore` when older ones exist.
     public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [LocalMessage], hasMore: Bool)
     /// Stores a message as pending and returns at once, before any network call (the screen
-    /// shows it pending); the outbox sends it in the background and the result arrives as a
-    /// `.changed` update. Throws only when it cannot be stored (an invalid text).
-    public var send: @Sendable (_ peer: String, _ text: String) async throws -> Void
+    /// shows it pending); the outbox uploads its attachments and sends it in the background,
+    /// and the result arrives as a `.changed` update. Throws only when it cannot be stored (an
+    /// invalid text, an unreadable file).
+    public var send: @Sendable (_ peer: String, _ message: Outgoing) async throws -> Void
     /// Puts a failed message back in the outbox; the drain sends it in the background.
     public var retry: @Sendable (_ messageID: String) async throws -> Void
     public var markRead: @Sendable (_ peer: String) async -> Void
@@ -44,6 +60,37 @@ public struct AppClient: Sendable {
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.report was not expected")
     }
+    /// Adds (or, with `remove`, takes back) this user's reaction to a message (its local id).
+    public var react: @Sendable (_ peer: String, _ messageId: String, _ emoji: String, _ remove: Bool) async throws -> Void = { _, _, _, _ in
+        throw UnexpectedCall(description: "AppClient.react was not expected")
+    }
+    /// Replaces the text of one of this user's messages (within 15 minutes of sending it).
+    public var edit: @Sendable (_ peer: String, _ messageId: String, _ text: String) async throws -> Void = { _, _, _ in
+        throw UnexpectedCall(description: "AppClient.edit was not expected")
+    }
+    /// Unsends one of this user's messages: a tombstone for both people.
+    public var unsend: @Sendable (_ peer: String, _ messageId: String) async throws -> Void = { _, _ in
+        throw UnexpectedCall(description: "AppClient.unsend was not expected")
+    }
+    /// Messages of this user's conversations (only `peer`'s when given) holding every word of
+    /// `query`, newest first.
+    public var search: @Sendable (_ query: String, _ peer: String?) async throws -> [Message] = { _, _ in
+        throw UnexpectedCall(description: "AppClient.search was not expected")
+    }
+    /// Name, type and size of a file about to be attached; throws when it cannot be read.
+    public var inspectFile: @Sendable (_ path: String) throws -> AttachmentFile = { _ in
+        throw UnexpectedCall(description: "AppClient.inspectFile was not expected")
+    }
+    /// Downloads an attachment into `destination` (a file or a directory), or into the local
+    /// cache when nil; returns where the file is.
+    public var download: @Sendable (_ media: Media, _ destination: URL?) async throws -> URL = { _, _ in
+        throw UnexpectedCall(description: "AppClient.download was not expected")
+    }
+    /// Why the server refused queued message actions since the last call (each was undone
+    /// locally): an edit after the window, a reaction on an unsent message.
+    public var refusedActions: @Sendable () -> [String] = { [] }
+    /// The wall clock (the edit window is 15 minutes of it).
+    public var wallClock: @Sendable () -> Timestamp = { Timestamp.now() }
     /// The user's sessions on the server, this one marked `current`.
     public var sessions: @Sendable () async throws -> [SessionSummary] = { throw UnexpectedCall(description: "AppClient.sessions was not expected") }
     /// Ends one of the user's other sessions.
@@ -71,7 +118,7 @@ public struct AppClient: Sendable {
         logout: @escaping @Sendable () async throws -> Void,
         conversations: @escaping @Sendable (Bool) async throws -> [ConversationSummary],
         messages: @escaping @Sendable (String, Int, Bool) async throws -> (messages: [LocalMessage], hasMore: Bool),
-        send: @escaping @Sendable (String, String) async throws -> Void,
+        send: @escaping @Sendable (String, Outgoing) async throws -> Void,
         retry: @escaping @Sendable (String) async throws -> Void,
         markRead: @escaping @Sendable (String) async -> Void,
         typing: @escaping @Sendable (String) async -> Void,

@@ -11,7 +11,7 @@ extension AppFeature {
         }
         if state.banner != nil, state.screen != .login { state.banner = nil }
         switch state.screen {
-        case .login, .compose, .account:
+        case .login, .compose, .account, .search:
             return .none  // routed to the form's feature before this reducer runs
         case .help:
             state.screen = state.returnTo
@@ -73,12 +73,22 @@ extension AppFeature {
             state.screen = .newConversation
         case .character("r"):
             return loadConversations(&state)
+        case .character("/"):
+            return openSearch(&state)
         case .tab, .character("t"):
             state.screen = .timeline
             return loadTimeline(&state)
         default:
             break
         }
+        return .none
+    }
+
+    /// The search screen, over what shows now (the open conversation only, when one is).
+    func openSearch(_ state: inout State) -> Effect<Action> {
+        state.returnTo = state.screen
+        state.search = SearchFeature.State(openedFrom: state.screen == .conversation ? state.peer : nil)
+        state.screen = .search
         return .none
     }
 
@@ -96,93 +106,6 @@ extension AppFeature {
             _ = state.newPeer.handle(key)
         }
         return .none
-    }
-
-    private func conversationKey(_ key: Key, _ state: inout State) -> Effect<Action> {
-        guard let peer = state.peer else { return .none }
-        if let prompt = state.safetyPrompt { return safetyAnswer(key, to: prompt, about: peer, &state) }
-        switch key {
-        case .control("x"):
-            state.safetyPrompt = .confirmBlock
-        case .control("p"):
-            state.safetyPrompt = .chooseReason
-        case .escape:
-            state.screen = .conversations
-            state.peer = nil
-            state.messages = []
-            return .merge(.cancel(id: CancelID.load), loadConversations(&state))
-        case .enter:
-            let text = state.draft.trimmed
-            guard !text.isEmpty else { return .none }
-            state.draft = TextInput()
-            state.scroll = 0
-            let client = self.client
-            return .run { send in
-                try await client.send(peer, text)
-                await send(.sent)
-            } catch: { error, send in
-                await send(.failed(AppClient.describe(error)))
-            }
-        case .up, .pageUp:
-            state.scroll += key == .pageUp ? 10 : 1
-            let visibleFromBottom = state.messages.count
-            if state.scroll >= visibleFromBottom - 1, state.hasOlderMessages {
-                // Scrolled to the oldest loaded message: load the page before it.
-                state.messageLimit += AppState.pageSize
-                state.busySince = state.now
-                return reloadMessages(state)
-            }
-            state.scroll = min(state.scroll, max(visibleFromBottom - 1, 0))
-        case .down, .pageDown:
-            state.scroll = max(state.scroll - (key == .pageDown ? 10 : 1), 0)
-        case .control("r"):
-            guard let failed = state.messages.last(where: { $0.state == .failed }) else {
-                state.banner = .init("No failed message to retry.", isError: false)
-                return .none
-            }
-            let client = self.client
-            return .run { send in
-                try await client.retry(failed.id)
-                await send(.sent)
-            } catch: { error, send in
-                await send(.failed(AppClient.describe(error)))
-            }
-        default:
-            guard state.draft.handle(key, multiline: true) else { return .none }
-            if case .character = key {
-                let client = self.client
-                return .run { _ in await client.typing(peer) }
-            }
-        }
-        return .none
-    }
-
-    /// The key that answers a block or report question: `y` blocks; 1, 2, 3 report for spam,
-    /// abuse, other; anything else (Esc) cancels.
-    private func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
-        state.safetyPrompt = nil
-        let client = self.client
-        switch (prompt, key) {
-        case (.confirmBlock, .character("y")), (.confirmBlock, .character("Y")):
-            state.busySince = state.now
-            return .run { send in
-                try await client.block(peer)
-                await send(.blocked(peer))
-            } catch: { error, send in
-                await send(.failed(AppClient.describe(error)))
-            }
-        case (.chooseReason, .character(let digit)) where ["1", "2", "3"].contains(digit):
-            let reason: ReportReason = digit == "1" ? .spam : digit == "2" ? .abuse : .other
-            state.busySince = state.now
-            return .run { send in
-                try await client.report(peer, reason)
-                await send(.reported(peer))
-            } catch: { error, send in
-                await send(.failed(AppClient.describe(error)))
-            }
-        default:
-            return .none
-        }
     }
 
     private func timelineKey(_ key: Key, _ state: inout State) -> Effect<Action> {

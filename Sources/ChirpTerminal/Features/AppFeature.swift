@@ -17,11 +17,16 @@ public struct AppFeature: Reducer {
         case login(LoginFeature.Action)
         case compose(ComposeFeature.Action)
         case account(AccountFeature.Action)
+        case search(SearchFeature.Action)
         case conversationsLoaded([ConversationSummary])
         case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
         case sync(AppClient.SyncUpdate)
+        /// A message was stored, or one changed (a reaction, an edit, an unsend): the open
+        /// conversation reads again.
         case sent
+        /// An attachment was saved there.
+        case saved(filename: String, to: String)
         case failed(String)
         /// The open conversation's peer was blocked / reported.
         case blocked(String)
@@ -45,6 +50,7 @@ public struct AppFeature: Reducer {
             if state.screen == .login { action = .login(.key(key)) }
             if state.screen == .compose { action = .compose(.key(key)) }
             if state.screen == .account { action = .account(.key(key)) }
+            if state.screen == .search { action = .search(.key(key)) }
         }
         return CombineReducers<State, Action>([
             Scope(state: \State.login, action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
@@ -53,6 +59,8 @@ public struct AppFeature: Reducer {
                   child: ComposeFeature(client: client)),
             Scope(state: \State.account, action: ActionLink(embed: Action.account, extract: { if case .account(let a) = $0 { a } else { nil } }),
                   child: AccountFeature(client: client)),
+            Scope(state: \State.search, action: ActionLink(embed: Action.search, extract: { if case .search(let a) = $0 { a } else { nil } }),
+                  child: SearchFeature(client: client, username: state.username ?? "")),
             Reduce { state, action in self.core(&state, action) },
         ]).reduce(into: &state, action: action)
     }
@@ -79,8 +87,16 @@ public struct AppFeature: Reducer {
         case .login(.delegate(.loggedIn(let username))):
             return sessionStarted(&state, username)
         case .login, .compose(.key), .compose(.posted), .compose(.failed), .account(.key), .account(.sessionsLoaded),
-             .account(.sessionEnded), .account(.passwordChanged), .account(.failed):
+             .account(.sessionEnded), .account(.passwordChanged), .account(.failed), .search(.key), .search(.loaded), .search(.failed):
             return .none
+        case .search(.delegate(.close)):
+            state.screen = state.returnTo
+            if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+            return .none
+        case .search(.delegate(.open(let peer, let messageId))):
+            let effect = openConversation(peer, &state)
+            state.pendingSelection = messageId
+            return effect
         case .account(.delegate(.done(let banner))):
             state.screen = .settings
             state.banner = banner.map { .init($0, isError: false) }
@@ -106,7 +122,7 @@ public struct AppFeature: Reducer {
             state.busySince = nil
             state.messages = messages
             state.hasOlderMessages = hasMore
-            return .none
+            return selectPending(&state)
         case .timelineLoaded(let tweets):
             state.busySince = nil
             state.tweets = tweets
@@ -116,6 +132,10 @@ public struct AppFeature: Reducer {
             return apply(update, &state)
         case .sent:
             return reloadMessages(state, refresh: false)  // the outbox already stored the result
+        case .saved(let filename, let path):
+            state.busySince = nil
+            state.banner = .init("Saved \(filename) to \(path)", isError: false)
+            return .none
         case .failed(let message):
             state.busySince = nil
             state.banner = .init(message, isError: true)
@@ -213,6 +233,25 @@ public struct AppFeature: Reducer {
         }
     }
 
+    /// Selects the message a search result opened, once loaded; loads older pages (up to ten)
+    /// while it is not among them.
+    private func selectPending(_ state: inout State) -> Effect<Action> {
+        guard let id = state.pendingSelection else { return .none }
+        if let row = state.message(id) {
+            state.selectedMessage = row.id
+            state.pendingSelection = nil
+            return .none
+        }
+        guard state.hasOlderMessages, state.messageLimit < AppState.pageSize * 10 else {
+            state.pendingSelection = nil
+            state.banner = .init("That message is no longer in this conversation.", isError: false)
+            return .none
+        }
+        state.messageLimit += AppState.pageSize
+        state.busySince = state.now
+        return reloadMessages(state)
+    }
+
     func openConversation(_ peer: String, _ state: inout State) -> Effect<Action> {
         state.peer = peer
         state.screen = .conversation
@@ -220,6 +259,11 @@ public struct AppFeature: Reducer {
         state.messageLimit = AppState.pageSize
         state.scroll = 0
         state.draft = TextInput()
+        state.selectedMessage = nil
+        state.pendingSelection = nil
+        state.messagePrompt = nil
+        state.draftPurpose = nil
+        state.attachments = []
         state.busySince = state.now
         return reloadMessages(state).cancellable(id: CancelID.load, cancelInFlight: true)
     }
@@ -244,59 +288,6 @@ public struct AppFeature: Reducer {
         let client = self.client
         return .run { send in await send(.timelineLoaded(try await client.timeline())) } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
-        }
-    }
-
-    private func apply(_ update: AppClient.SyncUpdate, _ state: inout State) -> Effect<Action> {
-        switch update {
-        case .connection(let text):
-            state.connection = text
-            return .none
-        case .changed(.messages(let peer)):
-            // A send acknowledged or refused, a receipt: the open conversation reads again.
-            if state.screen == .conversation, state.peer?.lowercased() == peer { return reloadMessages(state, refresh: false) }
-            return .none
-        case .changed(.conversations):
-            if state.screen == .conversations { return loadConversations(&state, refresh: false) }
-            return .none
-        case .changed:
-            return .none
-        case .event(let event):
-            switch event.payload {
-            case .messageCreated(let message):
-                state.typing[message.sender.lowercased()] = nil
-                if state.screen == .conversation, let peer = state.peer,
-                   [message.sender.lowercased(), message.recipient.lowercased()].contains(peer.lowercased()) {
-                    return reloadMessages(state, refresh: false)
-                }
-                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
-                return .none
-            case .messageUpdated, .messageDeleted:
-                // Issue 23: the ledger applies them; the open conversation shows the change.
-                return .none
-            case .messageRead(let receipt):
-                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state, refresh: false) }
-                return .none
-            case .typing(let notice):
-                state.typing[notice.from.lowercased()] = state.now + .seconds(30)
-                return .none
-            case .tweetCreated:
-                state.newTweets += 1
-                return .none
-            case .followCreated(let notice):
-                state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
-                return .none
-            case .blockCreated, .blockDeleted:
-                // The ledger changed the local lists; its change reloads what is shown.
-                return .none
-            case .userDeleted(let notice):
-                // The ledger has already dropped the conversation (see `LocalLedger.forgetDeletedUser`).
-                state.banner = .init("\(notice.username) deleted their account.", isError: false)
-                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
-                return .none
-            case .unknown:
-                return .none
-            }
         }
     }
 }

@@ -4,7 +4,7 @@ import ChirpClient
 public struct AppState: Sendable, Equatable {
     /// The screens.
     public enum Screen: Sendable, Equatable {
-        case login, conversations, newConversation, conversation, timeline, compose, help, settings
+        case login, conversations, newConversation, conversation, timeline, compose, help, settings, search
         /// Sessions, password change or account deletion (`account.page`), from Settings.
         case account
     }
@@ -33,6 +33,7 @@ public struct AppState: Sendable, Equatable {
     public var login = LoginFeature.State()
     public var compose = ComposeFeature.State()
     public var account = AccountFeature.State()
+    public var search = SearchFeature.State()
 
     public var conversations: [ConversationSummary] = []
     public var selectedConversation = 0
@@ -48,6 +49,18 @@ public struct AppState: Sendable, Equatable {
     public var draft = TextInput()
     /// A question about the open conversation's peer waiting for its answer key.
     public var safetyPrompt: SafetyPrompt?
+    /// The message selected in the history (its local id), which the message keys act on.
+    public var selectedMessage: String?
+    /// A message to select once it is loaded (a search result being opened).
+    public var pendingSelection: String?
+    /// A question about the selected message, or a path being typed.
+    public var messagePrompt: MessagePrompt?
+    /// What the draft is: a reply to a message or an edit of one (nil: a new message).
+    public var draftPurpose: DraftPurpose?
+    /// Files that go with the next message sent.
+    public var attachments: [AttachmentFile] = []
+    /// Uploads and downloads under way, by transfer id, in the order they started.
+    public var transfers: [TransferProgress] = []
     /// Peer (lowercased) → when their typing notice expires.
     public var typing: [String: ContinuousClock.Instant] = [:]
 
@@ -69,6 +82,29 @@ public struct AppState: Sendable, Equatable {
         case chooseReason
     }
 
+    /// What a message key is waiting for: an emoji, a yes, or a path (`pathInput`).
+    public enum MessagePrompt: Sendable, Equatable {
+        /// "React with": 1–6 pick from `AppState.quickReactions`, any other emoji is itself.
+        case react(messageId: String)
+        /// "Unsend this message?": `y` unsends, any other key cancels.
+        case confirmUnsend(messageId: String)
+        /// "Attach file:" a path; Enter adds it to `attachments`.
+        case attachPath(TextInput)
+        /// "Save to:" a path, or empty for the download cache.
+        case savePath(messageId: String, TextInput)
+    }
+
+    /// What the draft is for, besides a new message.
+    public enum DraftPurpose: Sendable, Equatable {
+        case reply(messageId: String)
+        case edit(messageId: String)
+    }
+
+    /// The reactions the digits 1–6 stand for.
+    public static let quickReactions = ["👍", "❤️", "😂", "😮", "😢", "🙏"]
+    /// How long a sent message may be edited.
+    public static let editWindowMilliseconds: Int64 = 15 * 60 * 1000
+
     /// The account rows of Settings, under the themes.
     public static let accountItems: [(title: String, page: AccountFeature.Page)] = [
         ("Sessions", .sessions), ("Change password", .password), ("Delete account", .delete),
@@ -86,6 +122,18 @@ public struct AppState: Sendable, Equatable {
     public var showsSpinner: Bool {
         guard let busySince else { return false }
         return now - busySince >= .milliseconds(150)
+    }
+
+    /// The message with this id (local or server), if loaded.
+    public func message(_ id: String?) -> LocalMessage? {
+        guard let id else { return nil }
+        return messages.first { $0.isNamed(id) }
+    }
+
+    /// Whether the draft is an edit of a sent message.
+    public var isEditing: Bool {
+        if case .edit = draftPurpose { return true }
+        return false
     }
 
     /// Peers typing to this user now.

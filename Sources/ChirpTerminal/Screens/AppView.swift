@@ -24,9 +24,12 @@ public enum AppView {
         case .help: HelpScreen.draw(state, in: body, on: &canvas)
         case .settings: SettingsScreen.draw(state, noColor: noColor, in: body, on: &canvas)
         case .account: AccountScreen.draw(state, in: body, on: &canvas)
+        case .search: SearchScreen.draw(state, in: body, on: &canvas)
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
+        } else if state.screen == .conversation, let prompt = state.messagePrompt {
+            canvas.bar(y: height - 2, left: " " + question(prompt), style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
             canvas.bar(y: height - 2, left: " " + question, style: theme.notice)
         } else if let banner = state.banner {
@@ -58,6 +61,7 @@ public enum AppView {
         case .help: "help"
         case .settings: "settings"
         case .account: "account"
+        case .search: "search"
         }
     }
 
@@ -71,6 +75,24 @@ public enum AppView {
         return "End the session of \(session.userAgent ?? "an unknown client")? That device is logged out. y: end"
     }
 
+    /// The keys of the conversation, for what is going on in it.
+    static func conversationHints(_ state: AppState) -> String {
+        switch state.messagePrompt {
+        case .react: return "1–6 or an emoji: react (again: take it back) · any other key: cancel"
+        case .confirmUnsend: return "y unsend · any other key: cancel"
+        case .attachPath: return "Enter attach · Esc cancel"
+        case .savePath: return "Enter save · Esc cancel"
+        case nil: break
+        }
+        if state.selectedMessage != nil { return "↑↓ select · + react · r reply · e edit · d unsend · o save file · Esc back" }
+        switch state.draftPurpose {
+        case .edit: return "Enter save the edit · Esc cancel"
+        case .reply: return "Enter send the reply · Ctrl-A attach · Esc cancel"
+        case nil: break
+        }
+        return "Enter send · ↑ select · Ctrl-A attach · / search · Ctrl-R retry · Esc back"
+    }
+
     /// The confirmation line before a block or a report.
     static func question(_ prompt: AppState.SafetyPrompt, peer: String) -> String {
         switch prompt {
@@ -79,20 +101,32 @@ public enum AppView {
         }
     }
 
+    /// The line of a question about the selected message, or of a path being typed.
+    static func question(_ prompt: AppState.MessagePrompt) -> String {
+        switch prompt {
+        case .react:
+            "React with: " + AppState.quickReactions.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ") + "  or type one"
+        case .confirmUnsend: "Unsend this message? It becomes \"message unsent\" for both of you. y: unsend"
+        case .attachPath(let input): "Attach file: " + input.text + "▏"
+        case .savePath(_, let input): "Save to (empty: the download cache): " + input.text + "▏"
+        }
+    }
+
     static func hints(for state: AppState) -> String {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
-        case .conversations: "↑↓ select · Enter open · n new · t timeline · s settings · ? help · q quit"
+        case .conversations: "↑↓ select · Enter open · n new · / search · t timeline · s settings · ? help"
         case .newConversation: "Enter open · Esc back"
         case .conversation:
             switch state.safetyPrompt {
             case .confirmBlock: "y block · any other key: cancel"
             case .chooseReason: "1 spam · 2 abuse · 3 other · Esc cancel"
-            case nil: "Enter send · ↑ older · Ctrl-R retry · Ctrl-X block · Ctrl-P report · Esc back"
+            case nil: conversationHints(state)
             }
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
         case .compose: "Enter post · Alt-Enter new line · Esc cancel"
+        case .search: "type words · Enter search, then open · ↑↓ choose" + (state.search.openedFrom == nil ? "" : " · Tab all/this chat") + " · Esc back"
         case .help: "any key: back"
         case .settings: "↑↓ choose · Enter apply or open · Esc back"
         case .account:

@@ -16,7 +16,6 @@ enum ConversationScreen {
 
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
-        let me = state.username?.lowercased() ?? ""
         let width = canvas.width - 2
         // The input: up to three lines, at the bottom of the body.
         let draftLines = Canvas.wrap(state.draft.text, width: width - 2)
@@ -24,43 +23,78 @@ enum ConversationScreen {
         let inputTop = rows.upperBound - inputLines
         for offset in 0..<inputLines {
             canvas.frame.fill(row: inputTop + offset, style: theme.input)
-            let line = draftLines.suffix(inputLines).dropFirst(0)
-            let text = Array(line).indices.contains(offset) ? Array(line)[offset] : ""
+            let line = Array(draftLines.suffix(inputLines))
+            let text = line.indices.contains(offset) ? line[offset] : ""
             canvas.text((offset == 0 ? "> " : "  ") + text + (offset == inputLines - 1 ? "▏" : ""), x: 1, y: inputTop + offset, style: theme.input)
         }
-        let typingRow = inputTop - 1
+        // Over the input, bottom up: what the draft is for, the files going with it, transfers.
+        var above: [(text: String, style: CellStyle)] = []
+        for progress in state.transfers.suffix(2) {
+            above.append(("\(progress.isUpload ? "↑" : "↓") \(progress.filename) \(progress.percent) %", theme.notice))
+        }
+        for file in state.attachments { above.append(("📎 " + file.summary, theme.accent)) }
+        if let purpose = state.draftPurpose {
+            let layout = MessageLayout(state: state, theme: theme, width: width)
+            switch purpose {
+            case .reply(let id): above.append(("↪ Replying to " + layout.quote(id) + "  · Esc cancel", theme.notice))
+            case .edit: above.append(("✎ Editing your message · Enter save · Esc cancel", theme.notice))
+            }
+        }
+        // A small window keeps the input, the typing line and a line of history.
+        above = Array(above.suffix(max(rows.count - inputLines - 2, 0)))
+        var y = inputTop - above.count
+        for line in above {
+            canvas.text(line.text, x: 1, y: y, style: line.style, maxX: canvas.width - 1)
+            y += 1
+        }
+        let typingRow = inputTop - above.count - 1
         if let peer = state.peer, state.typingPeers.contains(peer.lowercased()) {
             canvas.text("\(peer) is typing…", x: 1, y: typingRow, style: theme.muted)
         }
-        // The history, laid out from the newest message back only as far as the window needs
-        // (a conversation of any length costs what the screen shows), then the window that
-        // ends `scroll` lines above the bottom.
-        let historyRows = rows.lowerBound..<typingRow
+        drawHistory(state, in: rows.lowerBound..<max(typingRow, rows.lowerBound), on: &canvas)
+    }
+
+    /// The history, laid out from the newest message back only as far as the window needs (a
+    /// conversation of any length costs what the screen shows), then the window that ends
+    /// `scroll` lines above the bottom, moved to show the selected message whole.
+    private static func drawHistory(_ state: AppState, in historyRows: Range<Int>, on canvas: inout Canvas) {
+        let theme = canvas.theme
+        let layout = MessageLayout(state: state, theme: theme, width: canvas.width - 2)
         let needed = historyRows.count + state.scroll
-        var lines: [(text: String, style: CellStyle)] = []
+        var lines: [MessageLayout.Line] = []
+        var selectedLines: Range<Int>?
         var reachedOldest = true
         for message in state.messages.reversed() {
-            if lines.count >= needed {
+            if lines.count >= needed, selectedLines != nil || state.selectedMessage == nil {
                 reachedOldest = false
                 break
             }
-            let mine = message.sender.lowercased() == me
-            let header = "\(mine ? "you" : message.sender) · \(Canvas.clock(message.createdAt))"
-            let mark = mine ? mark(message) : ""
-            var block: [(text: String, style: CellStyle)] = [
-                (header + (mark.isEmpty ? "" : "  " + mark), message.state == .failed ? theme.error : (mine ? theme.mine : theme.accent)),
-            ]
-            for line in Canvas.wrap(message.text, width: width - 2) { block.append(("  " + line, mine ? theme.mine : theme.theirs)) }
+            let selected = message.id == state.selectedMessage
+            let block = layout.lines(for: message, selected: selected)
             lines.insert(contentsOf: block, at: 0)
+            if selected { selectedLines = 0..<block.count } else if let range = selectedLines { selectedLines = range.shifted(by: block.count) }
         }
-        if reachedOldest, state.hasOlderMessages { lines.insert(("↑ older messages: scroll up to load", theme.muted), at: 0) }
+        if reachedOldest, state.hasOlderMessages {
+            lines.insert(("↑ older messages: scroll up to load", theme.muted), at: 0)
+            selectedLines = selectedLines?.shifted(by: 1)
+        }
         if state.messages.isEmpty {
             lines.append((state.busySince == nil ? "No messages yet: say hello." : "Loading…", theme.muted))
         }
-        let end = max(lines.count - state.scroll, min(lines.count, historyRows.count))
+        var end = max(lines.count - state.scroll, min(lines.count, historyRows.count))
+        if let selectedLines {
+            if selectedLines.upperBound > end { end = selectedLines.upperBound }
+            if selectedLines.lowerBound < end - historyRows.count { end = min(selectedLines.lowerBound + historyRows.count, lines.count) }
+        }
         let start = max(0, end - historyRows.count)
         for (offset, line) in lines[start..<end].enumerated() {
-            canvas.text(line.text, x: 1, y: historyRows.lowerBound + offset, style: line.style, maxX: canvas.width - 1)
+            let y = historyRows.lowerBound + offset
+            if line.style == theme.selection { canvas.frame.fill(row: y, style: theme.selection) }
+            canvas.text(line.text, x: line.text.hasPrefix("▸ ") ? 0 : 1, y: y, style: line.style, maxX: canvas.width - 1)
         }
     }
+}
+
+extension Range<Int> {
+    func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
 }

@@ -1,14 +1,17 @@
 /// Every key, by screen.
 enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
-        ("Everywhere", [("Ctrl-C", "quit"), ("?", "this help"), ("s", "settings: theme, account"), ("q", "quit (lists)"), ("L", "log out")]),
-        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"), ("r", "refresh")]),
+        ("Everywhere", [("Ctrl-C q", "quit (q: lists)"), ("? s", "this help, settings"), ("L", "log out")]),
+        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n", "message someone new"), ("t Tab", "timeline"),
+                           ("r /", "refresh, search messages")]),
+        ("Conversation", [("Enter", "send · Alt-Enter new line"), ("↑ ↓", "select a message"), ("PgUp PgDn", "scroll, older messages"),
+                          ("Ctrl-A", "attach file (Bksp: drop)"), ("/", "search (input empty)"), ("Ctrl-R", "retry the failed message"),
+                          ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)")]),
+        ("Selected message", [("+", "react: 1–6 or an emoji"), ("r", "reply (quoted over input)"), ("e", "edit yours (15 minutes)"),
+                              ("d", "unsend yours (y: yes)"), ("o", "save its attachment"), ("Esc", "back to the input")]),
+        ("Search", [("Enter", "search, then open result"), ("Tab", "this conversation or all")]),
+        ("Timeline", [("r c", "refresh, compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
         ("Settings", [("↑↓ Enter", "theme, account pages"), ("x", "end a session (y: yes)"), ("Tab", "next password field")]),
-        ("Conversation", [("letters", "write; peer sees typing"), ("Enter", "send"), ("Alt-Enter", "new line"),
-                          ("↑ PgUp", "older messages"), ("↓ PgDn", "newer"), ("Ctrl-R", "retry the failed message"),
-                          ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)"), ("Esc", "back")]),
-        ("Timeline", [("r", "refresh"), ("c", "compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
-        ("Login", [("Tab", "next field"), ("Enter", "log in / register"), ("Ctrl-R", "switch log in / register")]),
     ]
 
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
@@ -18,7 +21,7 @@ enum HelpScreen {
         var x = 1
         let columnWidth = canvas.width >= 70 ? canvas.width / 2 - 1 : canvas.width - 2
         for (title, keys) in sections {
-            if y + keys.count + 1 >= rows.upperBound, x == 1, columnWidth < canvas.width - 2 {
+            if y + keys.count + 1 > rows.upperBound, x == 1, columnWidth < canvas.width - 2 {
                 x = columnWidth + 2
                 y = rows.lowerBound + 2
             }

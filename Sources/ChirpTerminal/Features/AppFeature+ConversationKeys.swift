@@ -1,0 +1,137 @@
+import ChirpClient
+import ChirpModels
+import ChirpStore
+import Foundation
+
+extension AppFeature {
+    /// Keys in a conversation: a question waiting for its answer first, then the keys of a
+    /// selected message, then the input's.
+    func conversationKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+        guard let peer = state.peer else { return .none }
+        if let prompt = state.safetyPrompt { return safetyAnswer(key, to: prompt, about: peer, &state) }
+        if let prompt = state.messagePrompt { return messagePromptKey(key, prompt, peer: peer, &state) }
+        if let selected = state.selectedMessage { return selectedMessageKey(key, selected, peer: peer, &state) }
+        switch key {
+        case .control("x"):
+            state.safetyPrompt = .confirmBlock
+        case .control("p"):
+            state.safetyPrompt = .chooseReason
+        case .control("a"):
+            state.messagePrompt = .attachPath(TextInput())
+        case .character("/") where state.draft.text.isEmpty:
+            return openSearch(&state)
+        case .backspace where state.draft.text.isEmpty && !state.attachments.isEmpty:
+            state.attachments.removeLast()
+        case .escape where state.draftPurpose != nil:
+            if case .edit = state.draftPurpose { state.draft = TextInput() }
+            state.draftPurpose = nil
+        case .escape:
+            state.screen = .conversations
+            state.peer = nil
+            state.messages = []
+            state.attachments = []
+            state.draftPurpose = nil
+            return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+        case .enter:
+            return submitDraft(peer: peer, &state)
+        case .up:
+            // From the input, ↑ selects the newest message.
+            state.selectedMessage = state.messages.last?.id
+        case .pageUp:
+            state.scroll += 10
+            if state.scroll >= state.messages.count - 1, state.hasOlderMessages { return loadOlder(&state) }
+            state.scroll = min(state.scroll, max(state.messages.count - 1, 0))
+        case .pageDown:
+            state.scroll = max(state.scroll - 10, 0)
+        case .control("r"):
+            guard let failed = state.messages.last(where: { $0.state == .failed }) else {
+                state.banner = .init("No failed message to retry.", isError: false)
+                return .none
+            }
+            let client = self.client
+            return .run { send in
+                try await client.retry(failed.id)
+                await send(.sent)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        default:
+            guard state.draft.handle(key, multiline: true) else { return .none }
+            // Typing notices are for a new message, not for correcting an old one.
+            if case .character = key, !state.isEditing {
+                let client = self.client
+                return .run { _ in await client.typing(peer) }
+            }
+        }
+        return .none
+    }
+
+    /// The page of messages before the oldest loaded.
+    func loadOlder(_ state: inout State) -> Effect<Action> {
+        state.messageLimit += AppState.pageSize
+        state.busySince = state.now
+        return reloadMessages(state)
+    }
+
+    /// Enter in the input: sends the draft (a reply, with the attachments), or saves the edit.
+    private func submitDraft(peer: String, _ state: inout State) -> Effect<Action> {
+        let text = state.draft.trimmed
+        let client = self.client
+        if case .edit(let id) = state.draftPurpose {
+            guard !text.isEmpty else {
+                state.banner = .init("An edit needs some text: Esc keeps the message as it is, or unsend it with d.", isError: true)
+                return .none
+            }
+            state.draft = TextInput()
+            state.draftPurpose = nil
+            return .run { send in
+                try await client.edit(peer, id, text)
+                await send(.sent)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        }
+        guard !text.isEmpty || !state.attachments.isEmpty else { return .none }
+        var replyTo: String?
+        if case .reply(let id) = state.draftPurpose { replyTo = id }
+        let outgoing = AppClient.Outgoing(text: text, replyTo: replyTo, attachments: state.attachments.map(\.url))
+        state.draft = TextInput()
+        state.draftPurpose = nil
+        state.attachments = []
+        state.scroll = 0
+        return .run { send in
+            try await client.send(peer, outgoing)
+            await send(.sent)
+        } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+    }
+
+    /// The key that answers a block or report question: `y` blocks; 1, 2, 3 report for spam,
+    /// abuse, other; anything else (Esc) cancels.
+    private func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
+        state.safetyPrompt = nil
+        let client = self.client
+        switch (prompt, key) {
+        case (.confirmBlock, .character("y")), (.confirmBlock, .character("Y")):
+            state.busySince = state.now
+            return .run { send in
+                try await client.block(peer)
+                await send(.blocked(peer))
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        case (.chooseReason, .character(let digit)) where ["1", "2", "3"].contains(digit):
+            let reason: ReportReason = digit == "1" ? .spam : digit == "2" ? .abuse : .other
+            state.busySince = state.now
+            return .run { send in
+                try await client.report(peer, reason)
+                await send(.reported(peer))
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
+        default:
+            return .none
+        }
+    }
+}
