@@ -47,6 +47,14 @@ struct MediaClientTests {
         let got = try await homes["bob"]!.chirp("media", "get", id, "-o", target.path)
         #expect(got.status == 0, "\(got.output)")
         #expect(try Data(contentsOf: target) == bytes)
+        // Into a folder: the file goes in under its own name and the folder and its contents stay.
+        let folder = ServerProcess.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: folder.appendingPathComponent("other.txt"))
+        let intoFolder = try await homes["bob"]!.chirp("media", "get", id, "-o", folder.path)
+        #expect(intoFolder.status == 0, "\(intoFolder.output)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("notes.bin")) == bytes)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("other.txt")) == Data("keep".utf8))
         // Someone else's id is not found.
         let missing = try await homes["bob"]!.chirp("media", "get", "424242")
         #expect(missing.status != 0 && missing.output.contains("chirp messages"))
