@@ -84,6 +84,7 @@ struct MediaService: Sendable {
         if let media = try await store.media(owner: viewer.id, clientMediaId: clientMediaId) {
             return MediaUploadStatus(received: media.size, total: media.size)
         }
+        await locks.settle("\(viewer.id)/\(clientMediaId)")
         let paths = files.partPaths(owner: viewer.id, clientMediaId: clientMediaId)
         guard let meta = try? await PartMeta.read(paths.meta) else { return MediaUploadStatus(received: 0, total: nil) }
         return MediaUploadStatus(received: try await files.size(paths.part) ?? 0, total: meta.total)

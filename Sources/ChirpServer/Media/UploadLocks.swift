@@ -17,6 +17,20 @@ actor UploadLocks {
         }
     }
 
+    /// Whether a request of this upload is being handled on this instance.
+    func isHeld(_ key: String) -> Bool { held.contains(key) }
+
+    /// Waits (up to `limit`) until no request of this upload is being handled here: a part cut
+    /// a moment ago may still be writing what arrived before the cut, and where to resume is
+    /// known only after it.
+    func settle(_ key: String, limit: Duration = .seconds(2)) async {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while held.contains(key), clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     private func acquire(_ key: String) async {
         if !held.contains(key) {
             held.insert(key)
