@@ -84,9 +84,11 @@ struct ProtocolTests {
             }
         }
         // DELETE /v1/tweets/{id} shares its path template with PUT /v1/tweets/{clientTweetId},
-        // GET /v1/media/{id} with PUT /v1/media/{clientMediaId}.
+        // GET /v1/media/{id} with PUT /v1/media/{clientMediaId}, PATCH and DELETE
+        // /v1/conversations/{username}/messages/{messageId} with the send's {clientMessageId}.
         let served = Set(APIRoute.all.map {
             switch $0 {
+            case .editMessage, .unsendMessage: $0.description.replacingOccurrences(of: "{messageId}", with: "{clientMessageId}")
             case .deleteTweet: $0.description.replacingOccurrences(of: "{id}", with: "{clientTweetId}")
             case .downloadMedia: $0.description.replacingOccurrences(of: "{id}", with: "{clientMediaId}")
             default: $0.description
