@@ -59,28 +59,11 @@ struct PendingAttachment: StoredRecord {
         guard (attributes[.type] as? FileAttributeType) == .typeRegular else { throw OutboxError.invalidAttachment("\(url.path) is not a file") }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         let handle = try FileHandle(forReadingFrom: url)
-        let head = [UInt8](try handle.read(upToCount: 12) ?? Data())
+        let head = [UInt8](try handle.read(upToCount: MediaContentType.headLength) ?? Data())
         try? handle.close()
         return PendingAttachment(
             id: key(messageId: messageId, position: position), messageId: messageId, position: position, path: url.path,
-            filename: url.lastPathComponent, contentType: contentType(head: head, extension: url.pathExtension), size: size,
+            filename: url.lastPathComponent, contentType: MediaContentType.of(head: head, extension: url.pathExtension), size: size,
             clientMediaId: UUID().uuidString, mediaId: nil)
-    }
-
-    static func contentType(head: [UInt8], extension ext: String) -> String {
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if head.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        switch ext.lowercased() {
-        case "txt", "md", "log": return "text/plain"
-        case "pdf": return "application/pdf"
-        case "json": return "application/json"
-        case "zip": return "application/zip"
-        case "mp4": return "video/mp4"
-        case "mp3": return "audio/mpeg"
-        case "png", "jpg", "jpeg", "gif", "webp": return "application/octet-stream"
-        default: return "application/octet-stream"
-        }
     }
 }

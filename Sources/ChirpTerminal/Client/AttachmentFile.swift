@@ -1,3 +1,4 @@
+import ChirpModels
 import Foundation
 
 /// A file chosen to go with the next message: where it is, and what the conversation shows of
@@ -23,23 +24,7 @@ public struct AttachmentFile: Sendable, Equatable {
         guard attributes[.type] as? FileAttributeType == .typeRegular else { throw AttachmentError.notAFile }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw AttachmentError.unreadable }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        return AttachmentFile(url: url, contentType: contentType(forExtension: url.pathExtension), size: size)
-    }
-
-    /// The media type of a file name's extension (the four image types the server checks, a
-    /// few common documents), else `application/octet-stream`.
-    public static func contentType(forExtension pathExtension: String) -> String {
-        switch pathExtension.lowercased() {
-        case "png": "image/png"
-        case "jpg", "jpeg": "image/jpeg"
-        case "gif": "image/gif"
-        case "webp": "image/webp"
-        case "pdf": "application/pdf"
-        case "txt", "md": "text/plain"
-        case "json": "application/json"
-        case "zip": "application/zip"
-        default: "application/octet-stream"
-        }
+        return AttachmentFile(url: url, contentType: MediaContentType.named(extension: url.pathExtension), size: size)
     }
 
     /// "name · type · size", as a line of the conversation.
