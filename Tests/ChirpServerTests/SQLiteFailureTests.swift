@@ -74,9 +74,20 @@ struct SQLiteFailureTests {
 
         // Everything into the main file, then the messages table's root page overwritten on
         // disk (as a failing disk might leave it), and the readers' page caches dropped.
-        let (root, pageSize) = try await storage.pool.writeWithoutTransaction { db in
-            try db.checkpoint(.truncate)
-            return (
+        // The storage's own checkpointer runs a passive checkpoint every half second, and a
+        // second checkpoint at the same moment is refused at once (SQLITE_BUSY): try again.
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                try await storage.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let (root, pageSize) = try await storage.pool.read { db in
+            (
                 try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'messages'")!,
                 try Int.fetchOne(db, sql: "PRAGMA page_size")!)
         }
