@@ -35,7 +35,8 @@ public enum ChirpServerApplication {
                 rateCounters: storage, streams: streams)
             background = [storage, bus]
         } else {
-            let storage = try SQLiteStorage(url: configuration.databaseURL, logger: logger)
+            let storage = try SQLiteStorage(
+                url: configuration.databaseURL, logger: logger, indexesSends: !configuration.benchWithoutSearchIndex)
             services = ServerServices(configuration: configuration, storage: storage, hub: hub)
         }
         return make(services: services, background: background, logger: logger, onListening: onListening)

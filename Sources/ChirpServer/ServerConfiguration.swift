@@ -80,6 +80,9 @@ public struct ServerConfiguration: Sendable {
     public var mediaSweepInterval: Duration = .seconds(15 * 60)
     /// Bench only (`chirp serve --bench-static-file`): a file served as-is at `GET /bench/static`.
     public var benchStaticFile: URL?
+    /// Bench only (`chirp serve --bench-without-search-index`): SQLite sends are not indexed for
+    /// search, so that `chirp bench --compare-search-index` can measure what the index costs.
+    public var benchWithoutSearchIndex = false
 
     public init() {}
 

@@ -110,6 +110,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bench only: serve this file as-is at GET /bench/static.", visibility: .hidden))
     var benchStaticFile: String?
 
+    @Flag(help: ArgumentHelp("Bench only: do not index sends for search (SQLite).", visibility: .hidden))
+    var benchWithoutSearchIndex = false
+
     func validate() throws {
         guard maxMediaBytes > 0, mediaQuotaBytes > 0 else { throw ValidationError("--max-media-bytes and --media-quota-bytes take a positive number of bytes.") }
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
@@ -182,6 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.mediaQuotaBytes = mediaQuotaBytes
         configuration.mediaDirectory = mediaDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.benchStaticFile = benchStaticFile.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        configuration.benchWithoutSearchIndex = benchWithoutSearchIndex
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription
         let scheme = configuration.tls == nil ? "http" : "https"

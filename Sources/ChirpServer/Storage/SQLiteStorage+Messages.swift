@@ -6,7 +6,8 @@ extension SQLiteStorage {
     /// the insert (whose unique client id finds a retry without a lookup per send), both
     /// conversation rows (one upsert) and both events.
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
-        try await write { db in
+        let indexesSends = self.indexesSends
+        return try await write { db in
             let sender = new.sender
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
             func earlier() throws -> Message? {
@@ -29,7 +30,9 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            try SQLiteMessageSearch.add(db, messageId: messageId, text: new.text, sender: sender.id, recipient: recipient)
+            if indexesSends {
+                try SQLiteMessageSearch.add(db, messageId: messageId, text: new.text, sender: sender.id, recipient: recipient)
+            }
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """

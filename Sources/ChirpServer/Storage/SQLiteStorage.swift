@@ -13,10 +13,13 @@ final class SQLiteStorage: ChirpStorage {
     let writer: WriteCoalescer
     private let checkpointer: WALCheckpointer
     private let logger: Logger
+    /// Whether a send is indexed for search; off only for the bench's measurement of the index.
+    let indexesSends: Bool
 
     /// Opens (creating if needed) the database at `url` and migrates it to the current schema.
-    init(url: URL, logger: Logger = Logger(label: "chirp.sqlite")) throws {
+    init(url: URL, logger: Logger = Logger(label: "chirp.sqlite"), indexesSends: Bool = true) throws {
         self.logger = logger
+        self.indexesSends = indexesSends
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()

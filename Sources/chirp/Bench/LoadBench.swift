@@ -30,6 +30,7 @@ struct LoadBench: AsyncParsableCommand {
     @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
     @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).") var rateLimitsOn = false
     @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.") var compareRateLimits = false
+    @Flag(help: "Run four times, search index off, on, on, off (SQLite), and report the ratio: what indexing sends costs.") var compareSearchIndex = false
     @Flag(help: "Print the report as JSON.") var json = false
 
     /// Every rate limit on but out of reach: what the limiters cost per request.
@@ -43,8 +44,14 @@ struct LoadBench: AsyncParsableCommand {
         guard instances == 1 || database != nil else {
             throw ValidationError("--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
         }
-        guard server == nil || !(rateLimitsOn || compareRateLimits) else {
-            throw ValidationError("--rate-limits-on and --compare-rate-limits set the limits of the child servers bench starts.")
+        guard server == nil || !(rateLimitsOn || compareRateLimits || compareSearchIndex) else {
+            throw ValidationError("--rate-limits-on, --compare-rate-limits and --compare-search-index set up the child servers bench starts.")
+        }
+        guard [rateLimitsOn, compareRateLimits, compareSearchIndex].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Take one of --rate-limits-on, --compare-rate-limits and --compare-search-index.")
+        }
+        guard !compareSearchIndex || database == nil else {
+            throw ValidationError("--compare-search-index measures the SQLite index; leave out --database.")
         }
         guard server == nil || (database == nil && instances == 1) else {
             throw ValidationError("--server loads a running server; --database and --instances are for the child servers bench starts.")
@@ -52,22 +59,28 @@ struct LoadBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard compareRateLimits else {
-            if let report = try await runOnce(limitsOn: rateLimitsOn) { try emit(report) { report.lines } }
+        let (baseline, variant): (ServerVariant, ServerVariant)
+        if compareRateLimits {
+            (baseline, variant) = (.plain, .rateLimitsOn)
+        } else if compareSearchIndex {
+            (baseline, variant) = (.withoutSearchIndex, .plain)
+        } else {
+            if let report = try await runOnce(rateLimitsOn ? .rateLimitsOn : .plain) { try emit(report) { report.lines } }
             return
         }
-        // Off, on, on, off: a machine getting busier or quieter during the runs weighs on both alike.
+        // Without, with, with, without: a machine getting busier or quieter during the runs weighs on both alike.
         var runs: [LoadReport] = []
-        for limitsOn in [false, true, true, false] {
-            guard let report = try await runOnce(limitsOn: limitsOn) else { return }
+        for next in [baseline, variant, variant, baseline] {
+            guard let report = try await runOnce(next) else { return }
             runs.append(report)
         }
-        let comparison = RateLimitComparison(off: [runs[0], runs[3]], on: [runs[1], runs[2]])
+        let comparison = LoadComparison(
+            baseline: baseline, variant: variant, baselineRuns: [runs[0], runs[3]], variantRuns: [runs[1], runs[2]])
         try emit(comparison) { comparison.lines }
     }
 
     /// One run; nil when it reported already (idle sockets).
-    private func runOnce(limitsOn: Bool) async throws -> LoadReport? {
+    private func runOnce(_ variant: ServerVariant) async throws -> LoadReport? {
         var started: [ChildServer] = []
         if server == nil {
             for _ in 0..<instances {
@@ -75,13 +88,13 @@ struct LoadBench: AsyncParsableCommand {
                 // Idle sockets are one user's streams from one address: a measurement of memory
                 // per connection, so that run lifts the per-user and per-address caps.
                 let uncapped = idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
-                let arguments = Self.serveArguments(dataDirectory: directory, database: database, limitsOn: limitsOn) + uncapped
+                let arguments = Self.serveArguments(dataDirectory: directory, database: database, variant: variant) + uncapped
                 started.append(try await ChildServer(arguments: arguments, ownedDirectory: directory))
             }
         }
         let children = started
         do {
-            return try await measure(children: children, limitsOn: limitsOn)
+            return try await measure(children: children, variant: variant)
         } catch {
             // Stop the servers (and remove their data) before reporting the failure.
             for child in children { await child.stop() }
@@ -89,7 +102,7 @@ struct LoadBench: AsyncParsableCommand {
         }
     }
 
-    private func measure(children: [ChildServer], limitsOn: Bool) async throws -> LoadReport? {
+    private func measure(children: [ChildServer], variant: ServerVariant) async throws -> LoadReport? {
         let child = children.first
         let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let baseURLs = children.isEmpty ? [baseURL] : children.map(\.baseURL)
@@ -109,13 +122,13 @@ struct LoadBench: AsyncParsableCommand {
         report.bareRequestsPerSecond = try await LoadRun.hammer(baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
         await bare.stop()
         report.durableToBareRatio = report.bareRequestsPerSecond > 0 ? report.sendsPerSecond / report.bareRequestsPerSecond : 0
-        report.rateLimitsOn = limitsOn
+        report.variant = variant
         return report
     }
 
-    static func serveArguments(dataDirectory: URL, database: String? = nil, limitsOn: Bool = false) -> [String] {
+    static func serveArguments(dataDirectory: URL, database: String? = nil, variant: ServerVariant = .plain) -> [String] {
         ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "error"]
-            + (limitsOn ? highRateLimits : ["--no-rate-limits"])
+            + variant.serveArguments
             + (database.map { ["--database", $0] } ?? [])
     }
 
@@ -148,13 +161,13 @@ struct LoadReport: Encodable {
     var serverRSSBytes: Int?
     var bareRequestsPerSecond: Double = 0
     var durableToBareRatio: Double = 0
-    /// Whether the child servers ran with every rate limit on (out of reach).
-    var rateLimitsOn = false
+    /// How the child servers ran (every rate limit on, the search index off).
+    var variant = ServerVariant.plain
 
     var lines: [String] {
         [
             "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s" + (instances > 1 ? ", \(instances) instances" : "")
-                + (rateLimitsOn ? ", rate limits on" : ""),
+                + (variant == .plain ? "" : ", \(variant)"),
             String(format: "  durable sends     %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
