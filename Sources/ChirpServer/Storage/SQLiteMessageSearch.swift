@@ -13,7 +13,12 @@ import GRDB
 enum SQLiteMessageSearch {
     /// Indexes a stored message.
     static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
-        let words = SearchTerms.words(text)
+        try add(db, messageId: messageId, words: SearchTerms.words(text), sender: sender, recipient: recipient)
+    }
+
+    /// Indexes a stored message by its `SearchTerms` words (found before the write, off the
+    /// writer's thread).
+    static func add(_ db: Database, messageId: Int64, words: [String], sender: Int64, recipient: Int64) throws {
         guard !words.isEmpty else { return }
         var terms = ""
         terms.reserveCapacity(words.count * 16)

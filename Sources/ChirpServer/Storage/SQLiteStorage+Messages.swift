@@ -6,7 +6,8 @@ extension SQLiteStorage {
     /// the insert (whose unique client id finds a retry without a lookup per send), both
     /// conversation rows (one upsert) and both events.
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
-        let indexesSends = self.indexesSends
+        // The words are found here, on the request's thread: the writer's time is every send's.
+        let words = indexesSends ? SearchTerms.words(new.text) : []
         return try await write { db in
             let sender = new.sender
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
@@ -30,9 +31,7 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            if indexesSends {
-                try SQLiteMessageSearch.add(db, messageId: messageId, text: new.text, sender: sender.id, recipient: recipient)
-            }
+            try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: sender.id, recipient: recipient)
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """
