@@ -15,6 +15,6 @@ struct SearchTermsTests {
 
     @Test func queriesAreQuotedForFTS() {
         #expect(SQLiteMessageSearch.match(words: ["cafe", "x\"y"], viewer: 3, peer: 9)
-            == #"terms : "u3xcafe" AND terms : "u3xx""y" AND people : "u9""#)
+            == #""u3xcafe" AND "u3xx""y" AND "p9""#)
     }
 }

@@ -16,10 +16,20 @@ enum SQLiteMessageActionsSchema {
                 CREATE VIRTUAL TABLE message_search USING fts5(
                     terms, people, tokenize = 'unicode61 remove_diacritics 2', columnsize = 0);
                 """)
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
-            while let row = try rows.next() {
-                try SQLiteMessageSearch.add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
-            }
+            // Filled by v9, which replaced this table.
+        }
+        migrator.registerMigration("v9-search-lean") { db in
+            // The index without a copy of its terms or their positions (`SQLiteMessageSearch`).
+            try db.execute(sql: "DROP TABLE message_search")
+            try db.execute(sql: SQLiteMessageSearch.createTable)
+            try indexEveryMessage(db)
+        }
+    }
+
+    private static func indexEveryMessage(_ db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
+        while let row = try rows.next() {
+            try SQLiteMessageSearch.add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
         }
     }
 }

@@ -8,9 +8,21 @@ import GRDB
 /// A message's words are indexed once for each of its two people, as `u<id>x<word>`: a
 /// query is then the intersection of the viewer's own (short) lists of each word, not of the
 /// whole server's list of a common word with the viewer's messages (20 ms at the 99th
-/// percentile over a million messages the other way, 1–3 ms this way). `people` (`u<id>` of
-/// both) narrows a query to one conversation.
+/// percentile over a million messages the other way, 1–3 ms this way). `p<id>` of both people
+/// narrows a query to one conversation.
+///
+/// The table keeps no copy of the text (`content=''`) and no word positions (`detail=none`):
+/// a query asks only which messages hold every word, and the send path writes a third less
+/// per message. An entry is removed with FTS5's `delete` command and the terms it was indexed
+/// with, which `terms` makes again from the message's stored text: so a change to
+/// `SearchTerms` needs a migration that indexes every message again.
 enum SQLiteMessageSearch {
+    /// The index's definition (the `v9-search-lean` migration).
+    static let createTable = """
+        CREATE VIRTUAL TABLE message_search USING fts5(
+            terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2')
+        """
+
     /// Indexes a stored message.
     static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
         try add(db, messageId: messageId, words: SearchTerms.words(text), sender: sender, recipient: recipient)
@@ -20,24 +32,56 @@ enum SQLiteMessageSearch {
     /// writer's thread).
     static func add(_ db: Database, messageId: Int64, words: [String], sender: Int64, recipient: Int64) throws {
         guard !words.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO message_search (rowid, terms) VALUES (?, ?)")
+            .execute(arguments: [messageId, terms(words: words, sender: sender, recipient: recipient)])
+    }
+
+    /// Takes a message out of the index (unsent, or about to be indexed again after an edit):
+    /// `text` is the text it was indexed with, the one stored until now.
+    static func remove(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
+        let words = SearchTerms.words(text)
+        guard !words.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO message_search (message_search, rowid, terms) VALUES ('delete', ?, ?)")
+            .execute(arguments: [messageId, terms(words: words, sender: sender, recipient: recipient)])
+    }
+
+    /// A message as the index holds it: what `remove` needs.
+    struct Entry: Sendable {
+        let messageId: Int64
+        let text: String
+        let sender: Int64
+        let recipient: Int64
+    }
+
+    /// The indexed messages `sender` sent (every one not unsent).
+    static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
+        try Row.fetchAll(
+            db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0", arguments: [sender]
+        ).map { Entry(messageId: $0[0], text: $0[1], sender: sender, recipient: $0[2]) }
+    }
+
+    /// Takes `entries` out of the index.
+    static func remove(_ db: Database, _ entries: [Entry]) throws {
+        for entry in entries {
+            try remove(db, messageId: entry.messageId, text: entry.text, sender: entry.sender, recipient: entry.recipient)
+        }
+    }
+
+    /// What the index holds for a message: each word for each person, then both people.
+    static func terms(words: [String], sender: Int64, recipient: Int64) -> String {
         var terms = ""
-        terms.reserveCapacity(words.count * 16)
+        terms.reserveCapacity(words.count * 16 + 16)
         for word in words {
             terms += "u\(sender)x\(word) u\(recipient)x\(word) "
         }
-        try db.cachedStatement(sql: "INSERT INTO message_search (rowid, terms, people) VALUES (?, ?, ?)")
-            .execute(arguments: [messageId, terms, "u\(sender) u\(recipient)"])
-    }
-
-    /// Takes a message out of the index (unsent, or about to be indexed again after an edit).
-    static func remove(_ db: Database, messageId: Int64) throws {
-        try db.cachedStatement(sql: "DELETE FROM message_search WHERE rowid = ?").execute(arguments: [messageId])
+        terms += "p\(sender) p\(recipient)"
+        return terms
     }
 
     /// The FTS5 query for messages of `viewer` (with `peer` when given) holding every word.
     static func match(words: [String], viewer: Int64, peer: Int64?) -> String {
-        var parts = words.map { "terms : \(quoted("u\(viewer)x\($0)"))" }
-        if let peer { parts.append("people : \(quoted("u\(peer)"))") }
+        var parts = words.map { quoted("u\(viewer)x\($0)") }
+        if let peer { parts.append(quoted("p\(peer)")) }
         return parts.joined(separator: " AND ")
     }
 

@@ -43,7 +43,8 @@ extension SQLiteStorage {
     }
 
     func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>? {
-        try await write { db in
+        let writer = self.writer
+        return try await write { db in
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
             else { return nil }
             let audience = try Int64.fetchAll(db.cachedStatement(sql: """
@@ -51,6 +52,9 @@ extension SQLiteStorage {
                 UNION SELECT owner_id FROM conversations WHERE peer_id = ?1
                 UNION SELECT follower_id FROM follows WHERE followee_id = ?1
                 """), arguments: [userId]).filter { $0 != userId }.sorted()
+            // Out of the index at the end of the batch, after the entries of sends before it.
+            let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
+            writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed) }
             try db.execute(sql: """
                 UPDATE users SET followers_count = followers_count - 1
                     WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = :u);
@@ -58,7 +62,6 @@ extension SQLiteStorage {
                     WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = :u);
                 DELETE FROM follows WHERE follower_id = :u OR followee_id = :u;
                 DELETE FROM tweets WHERE author_id = :u;
-                DELETE FROM message_search WHERE rowid IN (SELECT id FROM messages WHERE sender_id = :u AND deleted = 0);
                 UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = :u;
                 UPDATE media SET created_at = 0 WHERE owner_id = :u;
                 DELETE FROM conversations WHERE owner_id = :u;

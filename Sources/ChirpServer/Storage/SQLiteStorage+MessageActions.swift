@@ -16,7 +16,10 @@ extension SQLiteStorage {
         _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
-        try await write { db in
+        // Index changes wait for the end of the batch (`WriteCoalescer.atBatchEnd`), in order
+        // with the sends' entries.
+        let writer = self.writer
+        return try await write { db in
             guard let peer = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
@@ -38,8 +41,11 @@ extension SQLiteStorage {
                 try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?").execute(
                     arguments: [updated.text, updated.editedAt?.millisecondsSince1970, ReactionsColumn.encode(updated.reactions), id])
                 if updated.text != message.text {
-                    try SQLiteMessageSearch.remove(db, messageId: id)
-                    try SQLiteMessageSearch.add(db, messageId: id, text: updated.text, sender: sender, recipient: recipient)
+                    let (before, after) = (message.text, updated.text)
+                    writer.atBatchEnd { db in
+                        try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
+                        try SQLiteMessageSearch.add(db, messageId: id, text: after, sender: sender, recipient: recipient)
+                    }
                 }
                 let stored = try Self.fetchMessage(db, where: "m.id = ?", [id]) ?? updated
                 let appended = try Self.appendEvents(
@@ -48,7 +54,10 @@ extension SQLiteStorage {
             case .unsend:
                 try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE id = ?")
                     .execute(arguments: [id])
-                try SQLiteMessageSearch.remove(db, messageId: id)
+                let before = message.text
+                writer.atBatchEnd { db in
+                    try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
+                }
                 // Edits stored earlier hold the text in their JSON (`message.created` is read
                 // from the row): both streams keep only the tombstone.
                 try db.cachedStatement(sql: """

@@ -8,6 +8,7 @@ extension SQLiteStorage {
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         // The words are found here, on the request's thread: the writer's time is every send's.
         let words = indexesSends ? SearchTerms.words(new.text) : []
+        let writer = self.writer
         return try await write { db in
             let sender = new.sender
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
@@ -31,7 +32,10 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: sender.id, recipient: recipient)
+            let senderId = sender.id
+            writer.atBatchEnd { db in
+                try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: senderId, recipient: recipient)
+            }
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """

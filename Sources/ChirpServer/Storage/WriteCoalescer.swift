@@ -10,6 +10,11 @@ import Synchronization
 /// only after the shared COMMIT has returned, so an acknowledged write is durable. With one
 /// writer the cost of a commit (and its fsync) is paid once per batch instead of once per
 /// request.
+///
+/// A job may leave work for the end of its batch (`atBatchEnd`): it runs in the same
+/// transaction after every job's savepoint. The FTS5 search index needs this: it writes its
+/// pending terms out as a new segment at every savepoint, so indexed in each job it would
+/// write one segment per message instead of one per batch.
 final class WriteCoalescer: Sendable {
     private struct Job: Sendable {
         /// Runs the job in its savepoint; returns the error it threw, if any.
@@ -25,6 +30,8 @@ final class WriteCoalescer: Sendable {
     private let pool: DatabasePool
     private let maxBatch: Int
     private let state = Mutex(State())
+    /// What the batch's jobs left for its end, in order; used only on the writer's queue.
+    private let batchEnd = Mutex<[@Sendable (Database) throws -> Void]>([])
 
     init(pool: DatabasePool, maxBatch: Int = 512) {
         self.pool = pool
@@ -37,11 +44,14 @@ final class WriteCoalescer: Sendable {
             let outcome = Mutex<Result<T, any Error>?>(nil)
             let job = Job(
                 run: { db in
+                    let mark = self.batchEnd.withLock { $0.count }
                     do {
                         let value = try Self.inSavepoint(db) { try operation(db) }
                         outcome.withLock { $0 = .success(value) }
                         return nil
                     } catch {
+                        // A job rolled back leaves nothing for the batch's end either.
+                        self.batchEnd.withLock { $0.removeSubrange(mark...) }
                         outcome.withLock { $0 = .failure(error) }
                         return error
                     }
@@ -71,6 +81,14 @@ final class WriteCoalescer: Sendable {
             try? db.cachedStatement(sql: "RELEASE SAVEPOINT job").execute()
             throw error
         }
+    }
+
+    /// Leaves `work` for the end of the running job's batch: it runs in the same transaction,
+    /// after the savepoints of every job, before the COMMIT, in the order left; it is dropped
+    /// if the job throws. If it throws, the whole batch fails with its error. Call it only
+    /// from inside a job's operation.
+    func atBatchEnd(_ work: @escaping @Sendable (Database) throws -> Void) {
+        batchEnd.withLock { $0.append(work) }
     }
 
     /// Writes waiting for the next transaction (for tests that need a batch of a known shape).
@@ -103,6 +121,7 @@ final class WriteCoalescer: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
+            batchEnd.withLock { $0 = [] }
             do {
                 try db.inTransaction(.immediate) {
                     for job in batch {
@@ -113,6 +132,7 @@ final class WriteCoalescer: Sendable {
                         // caused it, which says what happened (such as a full disk).
                         if let error = job.run(db), !db.isInsideTransaction { throw error }
                     }
+                    for work in batchEnd.withLock({ $0 }) { try work(db) }
                     return .commit
                 }
                 for job in batch { job.finish(nil) }

@@ -38,7 +38,11 @@ struct StoredDataInspector {
         let queue = try DatabaseQueue(path: configuration.databaseURL.path)
         return try await queue.read { db in
             var out = ""
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+            // Every stored table; a virtual table (the search index, which keeps no copy of its
+            // text) is read through the shadow tables that hold its data.
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")
+            for table in tables {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table)") {
                     out += row.description + "\n"
                     for (_, value) in row {
