@@ -33,10 +33,10 @@ struct MediaFiles: Sendable {
         return root.appendingPathComponent(first).appendingPathComponent(second).appendingPathComponent(sha256).path
     }
 
-    /// A new, empty file in `tmp/` opened for writing.
+    /// A new, empty file in `tmp/` opened for writing, hashing what is written to it.
     func temporaryFile() async throws -> MediaFileWriter {
         let path = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString).path
-        return try await MediaFileWriter.open(path: path, create: true)
+        return try await MediaFileWriter.open(path: path, create: true, hashing: true)
     }
 
     /// The file of an upload in parts, and its description.
@@ -122,81 +122,6 @@ struct MediaFiles: Sendable {
     static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { String(format: "%02x", $0) }.joined()
     }
-}
-
-/// A file being written by one request: appends on the thread pool, fsync, close.
-final class MediaFileWriter: @unchecked Sendable {
-    let path: String
-    private let fd: Int32
-    private var closed = false
-    /// Bytes gathered for the next write: one thread-pool hop per `batchBytes`, not per
-    /// network read.
-    private var pending = ByteBuffer()
-    static let batchBytes = 1 << 20
-
-    private init(path: String, fd: Int32) {
-        self.path = path
-        self.fd = fd
-    }
-
-    /// Opens `path` for appending, creating it (exclusively) when `create`.
-    static func open(path: String, create: Bool) async throws -> MediaFileWriter {
-        try await NIOThreadPool.singleton.runIfActive {
-            let directory = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : O_CREAT)
-            let fd = Glibc.open(path, flags, 0o600)
-            guard fd >= 0 else { throw MediaFileError.system("open", errno) }
-            return MediaFileWriter(path: path, fd: fd)
-        }
-    }
-
-    /// Appends the buffer's readable bytes (gathered; `flush` or `sync` writes what is left).
-    func append(_ buffer: ByteBuffer) async throws {
-        var buffer = buffer
-        pending.writeBuffer(&buffer)
-        if pending.readableBytes >= Self.batchBytes { try await flush() }
-    }
-
-    /// Writes the gathered bytes.
-    func flush() async throws {
-        guard pending.readableBytes > 0 else { return }
-        let buffer = pending
-        pending = ByteBuffer()
-        try await write(buffer)
-    }
-
-    private func write(_ buffer: ByteBuffer) async throws {
-        let fd = self.fd
-        try await NIOThreadPool.singleton.runIfActive {
-            try buffer.withUnsafeReadableBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { throw MediaFileError.system("write", errno) }
-                    offset += written
-                }
-            }
-        }
-    }
-
-    /// Writes the gathered bytes and flushes the file to the disk.
-    func sync() async throws {
-        try await flush()
-        let fd = self.fd
-        try await NIOThreadPool.singleton.runIfActive {
-            guard fsync(fd) == 0 else { throw MediaFileError.system("fsync", errno) }
-        }
-    }
-
-    func close() {
-        guard !closed else { return }
-        closed = true
-        Glibc.close(fd)
-    }
-
-    deinit { close() }
 }
 
 /// A failed file operation (the disk, not the request): the API answers 503.

@@ -163,13 +163,16 @@ struct MediaService: Sendable {
                 "The server holds \(received) of \(meta.total) bytes; send the part that starts there.", field: String(received))
         }
         let writer = try await MediaFileWriter.open(path: paths.part, create: false)
-        defer { writer.close() }
         // A cut keeps what arrived: the gathered bytes are written before the error goes up.
-        do { try await receivePart(body, into: writer, range: range) } catch {
+        do {
+            try await receivePart(body, into: writer, range: range)
+            try await writer.sync()
+            await writer.close()
+        } catch {
             try? await writer.flush()
+            await writer.close()
             throw error
         }
-        try await writer.sync()
         let now = try await files.size(paths.part) ?? 0
         guard now == meta.total else { return .partial(MediaUploadStatus(received: now, total: meta.total)) }
         return try await completePart(viewer, request, paths: paths, meta: meta)
@@ -227,27 +230,26 @@ struct MediaService: Sendable {
         var head: [UInt8]
     }
 
-    /// Streams `body` into a new temporary file, hashing as it goes; 413 past `limit` (the
-    /// file is then removed).
+    /// Streams `body` into a new temporary file, hashed as it is written (`MediaFileWriter`);
+    /// 413 past `limit` (the file is then removed).
     private func receive<Body: AsyncSequence & Sendable>(_ body: Body, limit: Int64) async throws -> Received where Body.Element == ByteBuffer {
         let writer = try await files.temporaryFile()
-        defer { writer.close() }
         do {
-            var hasher = SHA256()
             var size: Int64 = 0
             var head: [UInt8] = []
             for try await buffer in body {
                 size += Int64(buffer.readableBytes)
                 if size > limit { throw tooLarge() }
-                buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                 if head.count < MediaTypeSniffer.headLength {
                     head += buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, MediaTypeSniffer.headLength - head.count)) ?? []
                 }
                 try await writer.append(buffer)
             }
             try await writer.sync()
-            return Received(path: writer.path, size: size, sha256: MediaFiles.hex(hasher.finalize()), head: head)
+            await writer.close()
+            return Received(path: writer.path, size: size, sha256: writer.sha256() ?? "", head: head)
         } catch {
+            await writer.close()
             await files.remove(writer.path)
             throw error
         }
