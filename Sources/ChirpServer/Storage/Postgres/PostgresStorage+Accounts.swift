@@ -33,13 +33,27 @@ extension PostgresStorage {
     }
 
     func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
-        try await read { scope in
-            try await scope.rows(PreparedQuery(SessionLookup.self, Self.binds(ByteBuffer(bytes: tokenHash)))).first.map {
-                SessionInfo(
-                    userId: try $0.value(0), username: try $0.value(1),
-                    expiresAt: Timestamp(millisecondsSince1970: try $0.value(2)),
-                    publicId: try $0.value(3), lastUsedAt: Timestamp(millisecondsSince1970: try $0.value(4)))
+        try await sessionLookups.submit(tokenHash) { [self] hashes in await sessions(tokenHashes: hashes) }
+    }
+
+    /// The sessions behind `hashes`, in order, in one query (`sessionLookups`' batches).
+    private func sessions(tokenHashes hashes: [[UInt8]]) async -> [Result<SessionInfo?, any Error>] {
+        do {
+            let found = try await read { scope in
+                var found: [Int: SessionInfo] = [:]
+                let rows = try await scope.rows(
+                    PreparedQuery(SessionLookup.self, Self.binds(hashes.map { ByteBuffer(bytes: $0) })))
+                for row in rows {
+                    found[try row.value(0, as: Int.self) - 1] = SessionInfo(
+                        userId: try row.value(1), username: try row.value(2),
+                        expiresAt: Timestamp(millisecondsSince1970: try row.value(3)),
+                        publicId: try row.value(4), lastUsedAt: Timestamp(millisecondsSince1970: try row.value(5)))
+                }
+                return found
             }
+            return hashes.indices.map { .success(found[$0]) }
+        } catch {
+            return Array(repeating: .failure(error), count: hashes.count)
         }
     }
 
@@ -73,10 +87,12 @@ extension PostgresStorage {
     }
 }
 
-/// The session behind a token hash, on every authenticated request.
+/// The sessions behind token hashes (`$1`), on every authenticated request: each found one
+/// with its hash's position (from 1).
 private enum SessionLookup: PreparedSQL {
     static let sql = """
-        SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
-        JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1
+        SELECT t.ord, s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at
+        FROM unnest($1::bytea[]) WITH ORDINALITY AS t(token_hash, ord)
+        JOIN sessions s ON s.token_hash = t.token_hash JOIN users u ON u.id = s.user_id
         """
 }

@@ -24,6 +24,10 @@ final class PostgresStorage: ChirpStorage, Service {
     let instanceId = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     /// Concurrent sends gathered into one transaction each (group commit).
     let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>()
+    /// Concurrent session lookups (one per authenticated request) gathered into one query each:
+    /// there is no session cache on PostgreSQL (a logout must stop a token on every instance
+    /// at once), so this is the busiest read.
+    let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>(maxConcurrent: 2, deadline: .seconds(5))
     /// The pool, on the primary's host (`settings.endpoints[endpoint]`); replaced after a failover.
     private let current: Mutex<(client: PostgresClient, endpoint: Int)>
     /// Whether a look for a new primary is under way.
