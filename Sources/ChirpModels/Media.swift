@@ -41,6 +41,8 @@ public struct Media: Sendable, Hashable, Codable {
 
     /// The four image types the server checks against their first bytes and serves inline.
     public static let inlineImageTypes: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
+    /// The most media one message carries (API.md: `mediaIds`, at most 4).
+    public static let maxPerMessage = 4
 }
 
 /// The reply of `GET /v1/media/{clientMediaId}/upload` and of a part that does not complete an

@@ -33,9 +33,9 @@ public struct FileTransfer: Sendable {
         }
     }
 
-    /// `GET url` into `file` (appending when `append`, else replacing it); `progress` gets the
-    /// bytes written and the reply's `Content-Length`. A reply other than 200/206 leaves the
-    /// file alone and comes back with its body.
+    /// `GET url` into `file` (appending when `append` and the reply is a 206, else replacing
+    /// it); `progress` gets the bytes written and the reply's `Content-Length`. A reply other
+    /// than 200/206 leaves the file alone and comes back with its body.
     public func download(
         _ url: URL, headers: [String: String], to file: URL, append: Bool,
         progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
@@ -47,7 +47,8 @@ public struct FileTransfer: Sendable {
             guard response.status == .ok || response.status == .partialContent else {
                 return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
             }
-            if !append || !FileManager.default.fileExists(atPath: file.path) {
+            // Only a 206 continues the file: a server that ignored `Range` sends it all again.
+            if !append || response.status != .partialContent || !FileManager.default.fileExists(atPath: file.path) {
                 FileManager.default.createFile(atPath: file.path, contents: nil)
             }
             let handle = try FileHandle(forWritingTo: file)

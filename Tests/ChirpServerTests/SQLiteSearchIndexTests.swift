@@ -73,5 +73,10 @@ struct SQLiteSearchIndexTests {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_search WHERE message_search MATCH ?", arguments: ["\"p\(bea.id)\""])
         }
         #expect(left == 0)
+        // And the edit Bea's stream stored (its JSON held the new text) is a tombstone now.
+        let edits = try await storage.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT data FROM events WHERE user_id = ? AND type = ?", arguments: [bea.id, EventType.messageUpdated])
+        }
+        #expect(!edits.isEmpty && edits.allSatisfy { !$0.contains("banana") }, "\(edits)")
     }
 }

@@ -102,7 +102,9 @@ final class Outbox: Sendable {
                 throw OutboxError.invalidText(error.message)
             }
         }
-        guard attachments.count <= 4 else { throw OutboxError.invalidAttachment("A message carries at most 4 attachments.") }
+        guard attachments.count <= Media.maxPerMessage else {
+            throw OutboxError.invalidAttachment("A message carries at most \(Media.maxPerMessage) attachments.")
+        }
         let message = try await ledger.addPending(to: recipient, text: checked, attachments: attachments, replyTo: replyTo)
         return (message, await drain())
     }

@@ -110,7 +110,7 @@ struct OutboxPass: Sendable {
             return .failed(failed)
         }
         try await ledger.record(reply, state: .sent)
-        try await ledger.forgetAttachments(of: message.id)
+        if !message.attachments.isEmpty { try await ledger.forgetAttachments(of: message.id) }
         var stored = LocalMessage(reply, viewer: ledger.username)
         stored.state = .sent
         return .sent(stored)
@@ -119,6 +119,8 @@ struct OutboxPass: Sendable {
     /// Uploads the message's attachments not uploaded yet, in order, remembering each media id
     /// as it comes (a restart resumes after the last); returns every media id in order.
     private func uploadAttachments(of message: LocalMessage) async throws(NetworkError) -> [String] {
+        // A message is queued with its attachments in one write: one without any has no rows.
+        guard !message.attachments.isEmpty else { return [] }
         let attachments: [PendingAttachment]
         do { attachments = try await ledger.database.attachments.fetch(PendingAttachment.of(message.id)) } catch {
             throw .transport("cannot read the message's attachments: \(error)")

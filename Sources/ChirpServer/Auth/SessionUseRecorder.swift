@@ -8,8 +8,7 @@ final class SessionUseRecorder: Sendable {
     private let written = Mutex<[String: Int64]>([:])
 
     init(interval: Duration = .seconds(60)) {
-        let parts = interval.components
-        self.interval = parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+        self.interval = interval.milliseconds
     }
 
     /// Whether a use at `now` should be written, given the last use storage knew of

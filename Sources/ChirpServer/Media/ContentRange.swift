@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request's `Content-Range: bytes FIRST-LAST/TOTAL`: one part of a resumable upload.
-struct ContentRange: Sendable, Equatable {
+struct ContentRange: Sendable {
     var first: Int64
     var last: Int64
     var total: Int64
@@ -19,12 +19,6 @@ struct ContentRange: Sendable, Equatable {
         let bounds = slash[0].split(separator: "-", omittingEmptySubsequences: false)
         guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]) else { return nil }
         guard first >= 0, last >= first, last < total else { return nil }
-        self.first = first
-        self.last = last
-        self.total = total
-    }
-
-    init(first: Int64, last: Int64, total: Int64) {
         self.first = first
         self.last = last
         self.total = total

@@ -56,7 +56,8 @@ struct MediaService: Sendable {
             }
         }
         if let existing = try await store.media(owner: viewer.id, clientMediaId: request.clientMediaId) {
-            let received = try await receive(body, limit: maxBytes)
+            // A retry: its bytes are only compared, then dropped, so they need no fsync.
+            let received = try await receive(body, limit: maxBytes, durable: false)
             await files.remove(received.path)
             guard received.sha256 == existing.sha256 else { throw Self.clientMediaIdReused }
             return .existing(existing)
@@ -102,8 +103,8 @@ struct MediaService: Sendable {
     /// no repeats; else 422 `invalid_media`.
     func attachable(_ viewer: Viewer, ids: [String]) async throws -> [Media] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= Self.maxPerMessage else {
-            throw APIError(.unprocessableContent, Self.invalidMediaCode, "A message carries at most \(Self.maxPerMessage) media.", field: "mediaIds")
+        guard ids.count <= Media.maxPerMessage else {
+            throw APIError(.unprocessableContent, Self.invalidMediaCode, "A message carries at most \(Media.maxPerMessage) media.", field: "mediaIds")
         }
         let parsed = ids.compactMap(Validation.parseId)
         guard parsed.count == ids.count, Set(parsed).count == parsed.count else {
@@ -122,7 +123,7 @@ struct MediaService: Sendable {
     /// when nothing else names them, and abandoned uploads; returns how many media went.
     @discardableResult
     func sweep() async throws -> Int {
-        let cutoff = Timestamp(millisecondsSince1970: now().millisecondsSince1970 - Self.milliseconds(unreferencedLifetime))
+        let cutoff = Timestamp(millisecondsSince1970: now().millisecondsSince1970 - unreferencedLifetime.milliseconds)
         var deleted = 0
         while true {
             let shas = try await store.deleteUnreferencedMedia(before: cutoff, limit: 500)
@@ -132,7 +133,8 @@ struct MediaService: Sendable {
             deleted += shas.count
             if shas.count < 500 { break }
         }
-        _ = try await files.removeAbandoned(before: Date(timeIntervalSinceNow: -Double(Self.milliseconds(unreferencedLifetime)) / 1000))
+        // Files carry the wall clock's times, not the server's (injectable) clock.
+        _ = try await files.removeAbandoned(before: Date(timeIntervalSinceNow: -Double(unreferencedLifetime.milliseconds) / 1000))
         return deleted
     }
 
@@ -195,7 +197,7 @@ struct MediaService: Sendable {
     private func completePart(
         _ viewer: Viewer, _ request: UploadRequest, paths: (part: String, meta: String), meta: PartMeta
     ) async throws -> UploadResult {
-        let (sha256, head) = try await files.digest(paths.part, headCount: MediaTypeSniffer.headLength)
+        let (sha256, head) = try await files.digest(paths.part, headCount: MediaContentType.headLength)
         guard MediaTypeSniffer.agrees(meta.contentType, head: head) else {
             await files.remove(paths.part)
             await files.remove(paths.meta)
@@ -230,9 +232,11 @@ struct MediaService: Sendable {
         var head: [UInt8]
     }
 
-    /// Streams `body` into a new temporary file, hashed as it is written (`MediaFileWriter`);
-    /// 413 past `limit` (the file is then removed).
-    private func receive<Body: AsyncSequence & Sendable>(_ body: Body, limit: Int64) async throws -> Received where Body.Element == ByteBuffer {
+    /// Streams `body` into a new temporary file, hashed as it is written (`MediaFileWriter`),
+    /// and fsynced when `durable`; 413 past `limit` (the file is then removed).
+    private func receive<Body: AsyncSequence & Sendable>(
+        _ body: Body, limit: Int64, durable: Bool = true
+    ) async throws -> Received where Body.Element == ByteBuffer {
         let writer = try await files.temporaryFile()
         do {
             var size: Int64 = 0
@@ -240,12 +244,12 @@ struct MediaService: Sendable {
             for try await buffer in body {
                 size += Int64(buffer.readableBytes)
                 if size > limit { throw tooLarge() }
-                if head.count < MediaTypeSniffer.headLength {
-                    head += buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, MediaTypeSniffer.headLength - head.count)) ?? []
+                if head.count < MediaContentType.headLength {
+                    head += buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, MediaContentType.headLength - head.count)) ?? []
                 }
                 try await writer.append(buffer)
             }
-            try await writer.sync()
+            if durable { try await writer.sync() } else { try await writer.flush() }
             await writer.close()
             return Received(path: writer.path, size: size, sha256: writer.sha256() ?? "", head: head)
         } catch {
@@ -255,7 +259,6 @@ struct MediaService: Sendable {
         }
     }
 
-    static let maxPerMessage = 4
     static let invalidMediaCode = "invalid_media"
     static let offsetMismatchCode = "upload_offset_mismatch"
 
@@ -297,10 +300,6 @@ struct MediaService: Sendable {
         guard (1...255).contains(value.unicodeScalars.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
         else { throw APIError.badParameter("filename", "A filename is 1 to 255 characters, without slashes or control characters.") }
         return value
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -4,9 +4,6 @@ import ChirpModels
 /// serves inline (API.md: 422 `media_type_mismatch` when they disagree). Other types are taken
 /// as declared: they are served as attachments with `nosniff`.
 enum MediaTypeSniffer {
-    /// Bytes needed to recognise any of the four.
-    static let headLength = MediaContentType.headLength
-
     /// Whether `head` may carry `contentType`: anything for types other than the four; for
     /// them, bytes that are that image.
     static func agrees(_ contentType: String, head: [UInt8]) -> Bool {

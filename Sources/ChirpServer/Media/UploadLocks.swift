@@ -7,18 +7,9 @@ actor UploadLocks {
 
     func withLock<T: Sendable>(_ key: String, _ body: @Sendable () async throws -> T) async throws -> T {
         await acquire(key)
-        do {
-            let value = try await body()
-            release(key)
-            return value
-        } catch {
-            release(key)
-            throw error
-        }
+        defer { release(key) }
+        return try await body()
     }
-
-    /// Whether a request of this upload is being handled on this instance.
-    func isHeld(_ key: String) -> Bool { held.contains(key) }
 
     /// Waits (up to `limit`) until no request of this upload is being handled here: a part cut
     /// a moment ago may still be writing what arrived before the cut, and where to resume is

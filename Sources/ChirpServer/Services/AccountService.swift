@@ -129,9 +129,7 @@ struct AccountService: Sendable {
 
     /// When a token issued at `start` stops working.
     func tokenExpiry(from start: Timestamp) -> Timestamp {
-        let lifetime = tokenLifetime.components
-        let ms = lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
-        return Timestamp(millisecondsSince1970: start.millisecondsSince1970 + ms)
+        Timestamp(millisecondsSince1970: start.millisecondsSince1970 + tokenLifetime.milliseconds)
     }
 
     static let accountGone = APIError(.notFound, APIErrorCode.userNotFound, "This account no longer exists.")

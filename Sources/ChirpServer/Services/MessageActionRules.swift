@@ -46,10 +46,10 @@ struct MessageActionRules: Sendable {
     func edit(to text: String, _ facts: MessageFacts) throws -> MessageChange {
         guard facts.viewerIsSender else { throw Self.notSender("edit") }
         if facts.message.deleted { throw Self.deleted }
-        guard now.millisecondsSince1970 - facts.message.createdAt.millisecondsSince1970 <= Self.milliseconds(editWindow) else {
+        guard now.millisecondsSince1970 - facts.message.createdAt.millisecondsSince1970 <= editWindow.milliseconds else {
             throw APIError(
                 .forbidden, APIErrorCode.editWindowClosed,
-                "A message can be edited for \(Self.milliseconds(editWindow) / 60_000) minutes after it was sent.")
+                "A message can be edited for \(editWindow.milliseconds / 60_000) minutes after it was sent.")
         }
         if let refusal = blockRefusal(facts) { throw refusal }
         guard text != facts.message.text else { return .none }
@@ -76,10 +76,5 @@ struct MessageActionRules: Sendable {
 
     static func notSender(_ action: String) -> APIError {
         APIError(.forbidden, APIErrorCode.notSender, "Only the sender can \(action) a message.")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -4,23 +4,21 @@ import GRDB
 enum SQLiteMessageActionsSchema {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v8-actions-messages") { db in
-            // A message's reply link, last edit and reactions (`ReactionsColumn`), and the search
-            // index (`SQLiteMessageSearch`): the message's `SearchTerms` for each of its two
-            // people and the people themselves, written in the transaction that stores, edits or
-            // unsends the message. Whole words only: the terms are already folded, unicode61
-            // with remove_diacritics 2 folds the query the same way.
+            // A message's reply link, last edit and reactions (`ReactionsColumn`). (Databases
+            // that ran an earlier form of this migration also got a search table, which v9
+            // replaces.)
             try db.execute(sql: """
                 ALTER TABLE messages ADD COLUMN reply_to INTEGER;
                 ALTER TABLE messages ADD COLUMN edited_at INTEGER;
                 ALTER TABLE messages ADD COLUMN reactions TEXT;
-                CREATE VIRTUAL TABLE message_search USING fts5(
-                    terms, people, tokenize = 'unicode61 remove_diacritics 2', columnsize = 0);
                 """)
-            // Filled by v9, which replaced this table.
         }
         migrator.registerMigration("v9-search-lean") { db in
-            // The index without a copy of its terms or their positions (`SQLiteMessageSearch`).
-            try db.execute(sql: "DROP TABLE message_search")
+            // The search index (`SQLiteMessageSearch`): the message's `SearchTerms` for each of
+            // its two people and the people themselves, written in the transaction that stores,
+            // edits or unsends the message. Whole words only: the terms are already folded,
+            // unicode61 with remove_diacritics 2 folds the query the same way.
+            try db.execute(sql: "DROP TABLE IF EXISTS message_search")
             try db.execute(sql: SQLiteMessageSearch.createTable)
             try indexEveryMessage(db)
         }

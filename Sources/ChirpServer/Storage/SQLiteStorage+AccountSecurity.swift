@@ -55,6 +55,9 @@ extension SQLiteStorage {
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
             writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed) }
+            // The recipients' stored edits of those messages hold their text: tombstones too.
+            try Self.tombstoneStoredEdits(
+                db, streams: Array(Set(indexed.map(\.recipient))), messageIds: indexed.map(\.messageId))
             try db.execute(sql: """
                 UPDATE users SET followers_count = followers_count - 1
                     WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = :u);

@@ -2,6 +2,22 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
+    /// Makes the stored edits (`message.updated`, which hold the message's JSON) of
+    /// `messageIds` in the streams of `streams` tombstones: no text, media or reactions left.
+    /// (`message.created` is read from the row, which the caller has already emptied.)
+    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64]) throws {
+        guard !streams.isEmpty, !messageIds.isEmpty else { return }
+        try db.cachedStatement(sql: """
+            UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
+                '$.reactions', json('[]'))
+            WHERE user_id IN (SELECT value FROM json_each(?)) AND type = ?
+              AND json_extract(data, '$.id') IN (SELECT value FROM json_each(?))
+            """).execute(arguments: [
+                "[\(streams.map(String.init).joined(separator: ","))]", EventType.messageUpdated,
+                "[\(messageIds.map { "\"\($0)\"" }.joined(separator: ","))]",
+            ])
+    }
+
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { db in
             guard let recipient = try Self.userId(db, key: recipientKey) else { return .noSuchRecipient }
@@ -60,11 +76,7 @@ extension SQLiteStorage {
                 }
                 // Edits stored earlier hold the text in their JSON (`message.created` is read
                 // from the row): both streams keep only the tombstone.
-                try db.cachedStatement(sql: """
-                    UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
-                        '$.reactions', json('[]'))
-                    WHERE user_id IN (?, ?) AND type = ? AND json_extract(data, '$.id') = ?
-                    """).execute(arguments: [sender, recipient, EventType.messageUpdated, String(id)])
+                try Self.tombstoneStoredEdits(db, streams: [sender, recipient], messageIds: [id])
                 let tombstone = message.tombstone()
                 let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
                 let appended = try Self.appendEvents(

@@ -32,9 +32,11 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            let senderId = sender.id
-            writer.atBatchEnd { db in
-                try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: senderId, recipient: recipient)
+            if !words.isEmpty {
+                let senderId = sender.id
+                writer.atBatchEnd { db in
+                    try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: senderId, recipient: recipient)
+                }
             }
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.

@@ -131,8 +131,8 @@ extension AppFeature {
     /// Adds the file at `path` to the next message (at most four).
     private func attach(path: String, _ state: inout State) -> Effect<Action> {
         guard !path.isEmpty else { return .none }
-        guard state.attachments.count < 4 else {
-            state.banner = .init("A message carries at most 4 attachments: send these first.", isError: true)
+        guard state.attachments.count < Media.maxPerMessage else {
+            state.banner = .init("A message carries at most \(Media.maxPerMessage) attachments: send these first.", isError: true)
             return .none
         }
         do {

@@ -7,7 +7,7 @@ import ChirpStore
 /// conversation it searches that one; Tab switches to all conversations and back.
 public struct SearchFeature: Reducer {
     public struct State: Sendable, Equatable {
-        public var input = TextInput(limit: 200)
+        public var input = TextInput(limit: Validation.searchQueryLength)
         /// Only this peer's conversation, when set.
         public var peer: String?
         /// The conversation search was opened from (what Tab switches back to).

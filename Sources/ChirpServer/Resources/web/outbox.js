@@ -74,7 +74,13 @@ export class Outbox {
     for (const [index, attachment] of (item.attachments || []).entries()) {
       if (attachment.mediaId) continue;
       const file = await this.db.get('files', attachment.clientMediaId);
-      const media = await uploadMedia(this.api, attachment, file, (sent) => this.onProgress(attachment.clientMediaId, sent));
+      // The browser reports progress many times a second; the view redraws the row only when
+      // the whole percent changes.
+      let shown = -1;
+      const media = await uploadMedia(this.api, attachment, file, (sent) => {
+        const percent = attachment.size > 0 ? Math.floor((sent * 100) / attachment.size) : 100;
+        if (percent !== shown) { shown = percent; this.onProgress(attachment.clientMediaId, sent); }
+      });
       this.onUploaded(media, file);
       item = { ...item, attachments: item.attachments.map((a, i) => (i === index ? { ...a, mediaId: media.id } : a)) };
       await this.db.put('outbox', item);

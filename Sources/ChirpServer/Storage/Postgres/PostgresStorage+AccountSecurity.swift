@@ -66,12 +66,12 @@ extension PostgresStorage {
             try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId)")
             // The account's media go with the next sweep (no message carries them any more).
             try await scope.execute("UPDATE media SET created_at = 0 WHERE owner_id = \(userId)")
-            // Stored `message.created` events hold the message's JSON: the recipients' copies
-            // become tombstones too, so reading the stream again shows no text.
+            // Stored `message.created` events and edits hold the message's JSON: the recipients'
+            // copies become tombstones too, so reading the stream again shows no text.
             try await scope.execute("""
-                UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true, "media": []}'::jsonb)::text
+                UPDATE events SET data = \(unescaped: Self.tombstonePatch)
                 WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId))
-                  AND type = \(EventType.messageCreated) AND data::jsonb ->> 'sender' = \(username)
+                  AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'sender' = \(username)
                 """)
             try await scope.execute("DELETE FROM conversations WHERE owner_id = \(userId)")
             try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId)")

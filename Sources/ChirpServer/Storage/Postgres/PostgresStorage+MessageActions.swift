@@ -2,6 +2,10 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
+    /// A stored message's JSON made a tombstone (unsend, account deletion): no text, media or
+    /// reactions left.
+    static let tombstonePatch = #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text"#
+
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { scope in
             guard let recipient = try await Self.userId(scope, key: recipientKey) else { return .noSuchRecipient }
@@ -57,7 +61,7 @@ extension PostgresStorage {
                 // The stored `message.created` and edits hold the message's JSON: both streams
                 // keep only the tombstone, as on SQLite.
                 try await scope.execute("""
-                    UPDATE events SET data = (data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text
+                    UPDATE events SET data = \(unescaped: Self.tombstonePatch)
                     WHERE user_id IN (\(sender), \(recipient))
                       AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
                     """)
