@@ -1,8 +1,8 @@
 import ChirpModels
-import Crypto
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 
 /// Attachments (API.md part 2, "Media"): uploads streamed to disk with their sha256 computed
 /// on the way (whole or in parts, idempotent by client id), access checks for downloads, the
@@ -309,13 +309,19 @@ struct PartMeta: Codable, Sendable {
     var contentType: String
     var filename: String?
 
+    // File calls block: on NIO's thread pool, as every other media file call (`MediaFiles`).
     static func read(_ path: String) async throws -> PartMeta {
-        try JSONDecoder().decode(PartMeta.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+        try await NIOThreadPool.singleton.runIfActive {
+            try JSONDecoder().decode(PartMeta.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
     }
 
     func write(_ path: String) async throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONEncoder().encode(self).write(to: url, options: .atomic)
+        let meta = self
+        try await NIOThreadPool.singleton.runIfActive {
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try JSONEncoder().encode(meta).write(to: url, options: .atomic)
+        }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 final class PostgresScope: Sendable {
     let connection: PostgresConnection
     let logger: Logger
-    private let grown = Mutex<(events: [AppendedEvent], notified: Bool)>(([], false))
+    private let grown = Mutex<[AppendedEvent]>([])
 
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -70,24 +70,12 @@ final class PostgresScope: Sendable {
             VALUES (\(userId), \(seq), \(type), \(at.millisecondsSince1970), \(json))
             """)
         let appended = AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
-        grown.withLock { $0.events.append(appended) }
+        grown.withLock { $0.append(appended) }
         return appended
     }
 
-    /// Records events that a statement of the caller's own appended; `notified` says the
-    /// statement also ran the `pg_notify` for them.
-    func record(_ events: [AppendedEvent], notified: Bool) {
-        grown.withLock {
-            $0.events += events
-            $0.notified = $0.notified || notified
-        }
-    }
-
     /// Every event this scope appended, in order.
-    var appended: [AppendedEvent] { grown.withLock { $0.events } }
-
-    /// Whether the notification for the appended events was already sent in the transaction.
-    var alreadyNotified: Bool { grown.withLock { $0.notified } }
+    var appended: [AppendedEvent] { grown.withLock { $0 } }
 
 }
 

@@ -1,10 +1,22 @@
 import ChirpModels
 import PostgresNIO
 
-/// One send waiting for the next batch.
+/// One send waiting for the next batch, with what its insert needs that can be worked out
+/// before it: on the request's task, not in the batch's transaction while its users are locked.
 struct PendingSend: Sendable {
     let new: NewMessage
     let decisions: any SendDecisions
+    /// The text's `SearchTerms`, space-separated.
+    let searchTerms: String
+    /// The media as the `media_json` column holds them.
+    let mediaJSON: String
+
+    init(new: NewMessage, decisions: any SendDecisions) {
+        self.new = new
+        self.decisions = decisions
+        searchTerms = SearchTerms.indexed(new.text)
+        mediaJSON = MediaJSON.encode(new.media)
+    }
 }
 
 extension PostgresStorage {
@@ -38,11 +50,10 @@ extension PostgresStorage {
             } catch let error as PSQLError where Self.isRetryable(error) && attempt < 5 {
                 try? await Task.sleep(for: .milliseconds(attempt * 5))
             } catch let error as PSQLError where sends.count > 1 && !isUnavailable(error) {
-                // One statement failed for one send's values: find it by sending each alone.
+                // One statement failed for one send's values: find it by sending each alone (a
+                // batch of one, whose failure is its own).
                 var results: [Result<WriteOutcome<Message>, any Error>] = []
-                for send in sends {
-                    do { results.append(.success(try await sendAlone(send.new, decisions: send.decisions))) } catch { results.append(.failure(error)) }
-                }
+                for send in sends { results.append(await sendBatch([send])[0]) }
                 return results
             } catch {
                 return Array(repeating: .failure(translate(error)), count: sends.count)
@@ -100,7 +111,7 @@ extension PostgresStorage {
                 let message = Message(
                     id: String(messageId), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: facts.username,
                     text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
-                plan.add(index: index, message: message, id: messageId, sender: new.sender.id, recipient: recipient, json: send.decisions.encode(message))
+                plan.add(index: index, message: message, of: send, id: messageId, recipient: recipient, json: send.decisions.encode(message))
             } catch {
                 results[index] = .failure(error)
             }
@@ -161,7 +172,8 @@ struct SendBatchPlan {
         byClientId[SenderClientId(sender: sender, clientMessageId: clientMessageId)]
     }
 
-    mutating func add(index: Int, message: Message, id: Int64, sender: Int64, recipient: Int64, json: String) {
+    mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, recipient: Int64, json: String) {
+        let sender = send.new.sender.id
         ids.append(id)
         senders.append(sender)
         recipients.append(recipient)
@@ -170,8 +182,8 @@ struct SendBatchPlan {
         createdAts.append(message.createdAt.millisecondsSince1970)
         jsons.append(json)
         replyTos.append(message.replyTo.flatMap { Int64($0) } ?? 0)
-        searchTerms.append(SearchTerms.indexed(message.text))
-        mediaJSONs.append(MediaJSON.encode(message.media))
+        searchTerms.append(send.searchTerms)
+        mediaJSONs.append(send.mediaJSON)
         for (position, media) in message.media.enumerated() {
             mediaLinks.messages.append(id)
             mediaLinks.positions.append(Int32(position))

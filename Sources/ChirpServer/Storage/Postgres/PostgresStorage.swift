@@ -177,7 +177,7 @@ final class PostgresStorage: ChirpStorage, Service {
         do {
             let value = try await body(scope)
             let grown = scope.appended.userIds
-            if !grown.isEmpty, !scope.alreadyNotified {
+            if !grown.isEmpty {
                 // Delivered to listeners only when (and if) the COMMIT succeeds.
                 let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: grown)).payload
                 try await scope.execute("SELECT pg_notify(\(channel), \(payload))")
