@@ -26,12 +26,7 @@ extension AppFeature {
             if case .edit = state.draftPurpose { state.draft = TextInput() }
             state.draftPurpose = nil
         case .escape:
-            state.screen = .conversations
-            state.peer = nil
-            state.messages = []
-            state.attachments = []
-            state.draftPurpose = nil
-            return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+            return closeConversation(&state)
         case .enter:
             return submitDraft(peer: peer, &state)
         case .up:

@@ -150,10 +150,7 @@ public struct AppFeature: Reducer {
             state.busySince = nil
             state.banner = .init("Blocked \(peer): they cannot message or follow you. chirp unblock \(peer) undoes it.", isError: false)
             if state.screen == .conversation, state.peer?.lowercased() == peer.lowercased() {
-                state.screen = .conversations
-                state.peer = nil
-                state.messages = []
-                return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+                return closeConversation(&state)
             }
             return .none
         case .reported(let peer):
@@ -253,8 +250,24 @@ public struct AppFeature: Reducer {
     }
 
     func openConversation(_ peer: String, _ state: inout State) -> Effect<Action> {
+        resetConversation(&state)
         state.peer = peer
         state.screen = .conversation
+        state.busySince = state.now
+        return reloadMessages(state).cancellable(id: CancelID.load, cancelInFlight: true)
+    }
+
+    /// Leaves the open conversation for the list (Escape, or blocking its peer).
+    func closeConversation(_ state: inout State) -> Effect<Action> {
+        resetConversation(&state)
+        state.peer = nil
+        state.screen = .conversations
+        return .merge(.cancel(id: CancelID.load), loadConversations(&state))
+    }
+
+    /// Everything a conversation screen holds, back to nothing: opening or leaving one never
+    /// carries the last one's draft, selection or attachments along.
+    private func resetConversation(_ state: inout State) {
         state.messages = []
         state.messageLimit = AppState.pageSize
         state.scroll = 0
@@ -264,8 +277,6 @@ public struct AppFeature: Reducer {
         state.messagePrompt = nil
         state.draftPurpose = nil
         state.attachments = []
-        state.busySince = state.now
-        return reloadMessages(state).cancellable(id: CancelID.load, cancelInFlight: true)
     }
 
     /// Reads the open conversation's newest `messageLimit` messages and marks them read; with
