@@ -3,6 +3,7 @@ import ChirpModels
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// Group commit on PostgreSQL: a batch of sends in one transaction gives each send the result
@@ -51,6 +52,34 @@ struct PostgresGroupCommitTests {
             #expect(outcomes[1].appended.map(\.event.seq) == [2, 2], "ann's and bea's second events")
             let conversation = try #require(try await storage.conversations(viewer: bea.id, before: .max, limit: 5).first)
             #expect(conversation.item.unreadCount == 1 && conversation.item.lastMessage.clientMessageId == "a1")
+        }
+    }
+
+    /// The facts are read without locks and checked again under them: a block committed in
+    /// between is seen, and the send is decided again (and refused), with nothing written.
+    @Test func aBlockCommittedBetweenTheFactsAndTheWriteIsHonoured() async throws {
+        try await Self.withInstances(1) { instances in
+            let storage = instances[0]
+            let ann = try await storage.account("ann", tokenHash: [1])
+            let bea = try await storage.account("bea", tokenHash: [2])
+            _ = try await storage.follow(followerId: bea.id, followeeKey: "ann", at: .now(), permit: { _ in }, notice: { _ in "{}" })
+            let blocked = Mutex(false)
+            storage.afterBatchFacts.withLock { hook in
+                hook = {
+                    guard !blocked.withLock({ $0 }) else { return }
+                    blocked.withLock { $0 = true }
+                    _ = try await storage.block(blockerId: bea.id, blockedKey: "ann", at: .now(), notice: { _ in "{}" })
+                }
+            }
+            let send = PendingSend(
+                new: NewMessage(sender: ann, recipient: "bea", clientMessageId: "a1", text: "hello", createdAt: .now()),
+                decisions: MessageRules())
+            let result = await storage.sendBatch([send])
+            #expect(blocked.withLock { $0 }, "the block was committed after the facts were read")
+            #expect(throws: APIError.self) { try result[0].get() }
+            #expect(try await storage.latestMessages(ann, "bea").isEmpty)
+            let annEvents = try await storage.events(userId: ann.id, since: 0, limit: 10).events
+            #expect(!annEvents.contains { $0.type == EventType.messageCreated })
         }
     }
 

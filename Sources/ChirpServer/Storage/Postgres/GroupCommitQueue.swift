@@ -18,11 +18,24 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
         let continuation: CheckedContinuation<Output, any Error>
     }
 
+    /// A batch being written by one drain.
+    private struct InFlight {
+        let waiting: [Waiting]
+        let started: ContinuousClock.Instant
+        /// The drain writing it, cancelled when the batch is given up.
+        var drain: Task<Void, Never>?
+    }
+
     private struct State {
         var pending: [Waiting] = []
         var running = 0
         var largestBatch = 0
         var batches = 0
+        /// Batches being written, by drain.
+        var inFlight: [Int: InFlight] = [:]
+        var drains: [Int: Task<Void, Never>] = [:]
+        var nextDrain = 0
+        var watchdog = false
     }
 
     private let maxBatch: Int
@@ -33,7 +46,9 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
     /// A batch not written within `deadline` fails as `StorageError.unavailable` (its outcome is
     /// unknown, and a retry with the same ids finds out): a connection that died under a
     /// query can leave postgres-nio waiting for ever (seen when a primary was killed during
-    /// a synchronous commit), and one stuck batch would hold every later one.
+    /// a synchronous commit), and one stuck batch would hold every later one. One watchdog
+    /// task per queue, awake only while batches run, checks every quarter of `deadline`:
+    /// a timer per batch cost a dispatch timer, two tasks and several thread wake-ups a batch.
     init(maxBatch: Int = 256, maxConcurrent: Int = 2, deadline: Duration = .seconds(5)) {
         self.maxBatch = maxBatch
         self.maxConcurrent = maxConcurrent
@@ -50,78 +65,80 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
                 state.running += 1
                 return true
             }
-            if start { Task { await self.drain(run) } }
+            if start { startDrain(run) }
         }
     }
 
     /// The most items one batch held, and how many batches ran (for tests and figures).
     var statistics: (largestBatch: Int, batches: Int) { state.withLock { ($0.largestBatch, $0.batches) } }
 
-    /// `run(items)`, or failures for all once `deadline` passed first (the run is cancelled
-    /// and left to end whenever it does).
-    private func runWithDeadline(_ run: @escaping Run, _ items: [Item]) async -> [Result<Output, any Error>] {
-        let race = FirstAnswer<[Result<Output, any Error>]>()
-        let deadline = deadline
-        return await withCheckedContinuation { continuation in
-            race.wait(continuation)
-            let work = Task {
-                race.answer(await run(items))
-            }
-            race.timer = Task {
-                try? await Task.sleep(for: deadline)
-                guard !Task.isCancelled else { return }
-                let failure = StorageError.unavailable(cause: "the database did not answer within \(deadline)")
-                if race.answer(Array(repeating: .failure(failure), count: items.count)) { work.cancel() }
-            }
+    /// Starts a drain in a slot already counted in `running`.
+    private func startDrain(_ run: @escaping Run) {
+        let id = state.withLock { state in
+            defer { state.nextDrain += 1 }
+            return state.nextDrain
+        }
+        let task = Task { await self.drain(run, id: id) }
+        state.withLock { state in
+            state.drains[id] = task
+            state.inFlight[id]?.drain = task
         }
     }
 
-    private func drain(_ run: @escaping Run) async {
+    private func drain(_ run: @escaping Run, id: Int) async {
+        defer { _ = state.withLock { $0.drains.removeValue(forKey: id) } }
         while true {
-            let batch = state.withLock { state -> [Waiting] in
+            let (batch, watch) = state.withLock { state -> ([Waiting], Bool) in
                 guard !state.pending.isEmpty else {
                     state.running -= 1
-                    return []
+                    return ([], false)
                 }
                 let batch = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(batch.count)
                 state.largestBatch = max(state.largestBatch, batch.count)
                 state.batches += 1
-                return batch
+                state.inFlight[id] = InFlight(waiting: batch, started: .now, drain: state.drains[id])
+                defer { state.watchdog = true }
+                return (batch, !state.watchdog)
             }
             guard !batch.isEmpty else { return }
-            let results = await runWithDeadline(run, batch.map(\.item))
+            if watch { Task { await self.watch(run) } }
+            let results = await run(batch.map(\.item))
+            // Given up by the watchdog: its waiters were answered and this slot handed on.
+            guard state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil else { return }
             for (index, waiting) in batch.enumerated() {
                 waiting.continuation.resume(
                     with: index < results.count ? results[index] : .failure(StorageError.inconsistent("a batch returned too few results")))
             }
         }
     }
-}
 
-/// Resumes a waiter with whichever answer comes first (the work's or the timer's).
-private final class FirstAnswer<Value: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, timer: Task<Void, Never>?)>((nil, nil))
-
-    func wait(_ continuation: CheckedContinuation<Value, Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    /// The timer, cancelled when the answer comes.
-    var timer: Task<Void, Never>? {
-        get { state.withLock { $0.timer } }
-        set { state.withLock { $0.timer = newValue } }
-    }
-
-    /// Resumes the waiter unless an answer came before; says whether this one was first.
-    @discardableResult
-    func answer(_ value: Value) -> Bool {
-        let (continuation, timer) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.timer)
+    /// Fails batches older than `deadline` and hands their slots to new drains, until no batch
+    /// is in flight.
+    private func watch(_ run: @escaping Run) async {
+        while true {
+            try? await Task.sleep(for: deadline / 4)
+            let now = ContinuousClock.now
+            let (expired, restarts, done) = state.withLock { state -> ([InFlight], Int, Bool) in
+                let late = state.inFlight.filter { now - $0.value.started >= deadline }
+                for id in late.keys { state.inFlight[id] = nil }
+                state.running -= late.count
+                var restarts = 0
+                while state.running < maxConcurrent, state.pending.count > restarts * maxBatch {
+                    state.running += 1
+                    restarts += 1
+                }
+                let done = state.inFlight.isEmpty
+                if done { state.watchdog = false }
+                return (Array(late.values), restarts, done)
+            }
+            let failure = StorageError.unavailable(cause: "the database did not answer within \(deadline)")
+            for batch in expired {
+                batch.drain?.cancel()
+                for waiting in batch.waiting { waiting.continuation.resume(throwing: failure) }
+            }
+            for _ in 0..<restarts { startDrain(run) }
+            if done { return }
         }
-        timer?.cancel()
-        continuation?.resume(returning: value)
-        return continuation != nil
     }
 }

@@ -198,7 +198,7 @@ enum PostgresSchema {
             "CREATE INDEX message_media_by_media ON message_media(media_id)",
             "ALTER TABLE messages ADD COLUMN media_json TEXT NOT NULL DEFAULT '[]'",
         ]),
-    ] + PostgresMessageActionsSchema.migrations
+    ] + PostgresMessageActionsSchema.migrations + PostgresSendBatchSchema.migrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

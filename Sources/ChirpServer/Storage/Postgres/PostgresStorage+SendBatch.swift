@@ -20,26 +20,41 @@ struct PendingSend: Sendable {
 }
 
 extension PostgresStorage {
-    /// Writes a batch of sends in one transaction of five round trips whatever its size: BEGIN,
-    /// lock every user of the batch in id order, read every send's facts (and earlier message
-    /// under its client id, reserving ids), one statement that stores every allowed message,
-    /// both sides' conversation rows, all events and the notification, COMMIT.
+    /// Writes a batch of sends in two round trips whatever its size, with no transaction held
+    /// open between them: one statement reads every send's facts (and earlier message under its
+    /// client id, reserving ids), `MessageRules` decides each send, and `chirp_send_batch` locks
+    /// the batch's users, checks those facts again under the locks and stores every allowed
+    /// message, both sides' conversation rows, all events and the notification in one
+    /// autocommitted statement (`PostgresSendBatchSchema`).
+    ///
+    /// A fact that changed in between (a follow, a block, a first reply, the same client id
+    /// through another instance) writes nothing, and the batch is decided again; after
+    /// `optimisticAttempts` such rounds it is decided under the locks instead, in a transaction
+    /// (BEGIN, lock, facts, the same function, COMMIT), which cannot be overtaken.
     ///
     /// The decisions are asked in the batch's order, each seeing the sends decided before it
     /// (a reply earlier in the batch counts as written; a client id used earlier in the batch is
     /// a retry of that message), so the result is the one sending them one by one would give.
     /// A decision that throws fails only its own send. A statement that fails (a value
-    /// PostgreSQL refuses) rolls the batch back, and then every send runs alone, so only the
+    /// PostgreSQL refuses) writes nothing, and then every send runs alone, so only the
     /// failing one fails. Deadlocks and serialization failures retry the batch.
     func sendBatch(_ sends: [PendingSend]) async -> [Result<WriteOutcome<Message>, any Error>] {
         var attempt = 0
+        var staleRounds = 0
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
+                let locked = staleRounds >= Self.optimisticAttempts
+                let written = try await client.withConnection { connection in
+                    let scope = PostgresScope(connection: connection, logger: logger)
+                    guard locked else { return try await writeBatch(scope, sends) }
                     try await connection.query("BEGIN", logger: logger)
                     do {
-                        let results = try await writeBatch(PostgresScope(connection: connection, logger: logger), sends)
+                        _ = try await scope.rows(PreparedQuery(BatchLock.self, Self.binds(
+                            sends.map(\.new.sender.id), sends.map(\.new.recipientKey))))
+                        guard let results = try await writeBatch(scope, sends) else {
+                            throw StorageError.inconsistent("a batch's facts changed under its locks")
+                        }
                         try await connection.query("COMMIT", logger: logger)
                         return results
                     } catch {
@@ -47,6 +62,11 @@ extension PostgresStorage {
                         throw error
                     }
                 }
+                guard let written else {
+                    staleRounds += 1
+                    continue
+                }
+                return written
             } catch let error as PSQLError where Self.isRetryable(error) && attempt < 5 {
                 try? await Task.sleep(for: .milliseconds(attempt * 5))
             } catch let error as PSQLError where sends.count > 1 && !isUnavailable(error) {
@@ -61,6 +81,9 @@ extension PostgresStorage {
         }
     }
 
+    /// Rounds decided from an unlocked read before a batch is decided under its locks.
+    static let optimisticAttempts = 3
+
     /// Whether `error` means the database cannot serve (every send of the batch fails with it)
     /// rather than that a statement failed on some send's values.
     private func isUnavailable(_ error: PSQLError) -> Bool {
@@ -68,13 +91,12 @@ extension PostgresStorage {
         return false
     }
 
-    /// The batch's work inside its transaction.
-    private func writeBatch(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>] {
+    /// Reads the batch's facts, decides every send and writes the allowed ones; nil when a fact
+    /// changed before the write (nothing was written).
+    private func writeBatch(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
         let senderIds = sends.map(\.new.sender.id)
         let keys = sends.map(\.new.recipientKey)
         let clientIds = sends.map(\.new.clientMessageId)
-        // Every user of the batch locked first, in id order, as one send locks its two.
-        _ = try await scope.rows(PreparedQuery(BatchLock.self, Self.binds(senderIds, keys)))
         let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(senderIds, keys, clientIds)))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
         let earlierIds = try factRows.compactMap { try $0.value(2, as: Int64?.self) }
@@ -92,13 +114,14 @@ extension PostgresStorage {
                     _ = try send.decisions.decide(nil, for: new, earlier: { nil })
                     throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
                 }
-                let facts = RecipientFacts(
+                let stored = RecipientFacts(
                     id: recipient, username: try row.value(1),
-                    followsSender: try row.value(3, as: Bool.self),
-                    hasWrittenToSender: try row.value(4, as: Bool.self) || plan.wrote(from: recipient, to: new.sender.id),
+                    followsSender: try row.value(3, as: Bool.self), hasWrittenToSender: try row.value(4, as: Bool.self),
                     blockedSender: try row.value(6), blockedBySender: try row.value(7))
-                let stored = try row.value(2, as: Int64?.self).flatMap { earlier[String($0)] }
-                let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? stored
+                var facts = stored
+                facts.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: recipient, to: new.sender.id)
+                let storedMessage = try row.value(2, as: Int64?.self).flatMap { earlier[String($0)] }
+                let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? storedMessage
                 if case .replay(let earlier) = try send.decisions.decide(facts, for: new, earlier: { existing }) {
                     results[index] = .success(WriteOutcome(value: earlier, created: false))
                     continue
@@ -111,21 +134,28 @@ extension PostgresStorage {
                 let message = Message(
                     id: String(messageId), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: facts.username,
                     text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
-                plan.add(index: index, message: message, of: send, id: messageId, recipient: recipient, json: send.decisions.encode(message))
+                plan.add(index: index, message: message, of: send, id: messageId, decidedOn: stored, json: send.decisions.encode(message))
             } catch {
                 results[index] = .failure(error)
             }
         }
         guard !plan.isEmpty else { return results.map { $0! } }
+        if let hook = afterBatchFacts.withLock({ $0 }) { try await hook() }
 
         let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let type = EventType.messageCreated
-        let bases = try await scope.rows(PreparedQuery(BatchInsert.self, Self.binds(
-            plan.ids, plan.senders, plan.recipients, plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
-            type, Self.channel, payload, plan.replyTos, plan.searchTerms,
-            plan.mediaJSONs, plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media)))
+        let bases = try await scope.rows(PreparedQuery(BatchWrite.self, Self.binds(
+            plan.users, plan.ids, plan.senders, plan.recipients, plan.recipientKeys,
+            plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
+            plan.replyTos, plan.searchTerms, plan.mediaJSONs,
+            plan.decidedOn.follows, plan.decidedOn.hasReceived, plan.decidedOn.blocked, plan.decidedOn.blockedBy,
+            plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
+            type, Self.channel, payload)))
         var base: [Int64: Int64] = [:]
-        for row in bases { base[try row.value(0)] = try row.value(1) }
+        for row in bases {
+            guard let user = try row.value(0, as: Int64?.self), let first = try row.value(1, as: Int64?.self) else { return nil }
+            base[user] = first
+        }
         for outcome in try plan.outcomes(bases: base, type: type) {
             results[outcome.index] = .success(outcome.outcome)
         }
@@ -139,6 +169,11 @@ struct SendBatchPlan {
     private(set) var ids: [Int64] = []
     private(set) var senders: [Int64] = []
     private(set) var recipients: [Int64] = []
+    /// Each recipient's username key, as the facts were read by.
+    private(set) var recipientKeys: [String] = []
+    /// The stored facts each message was decided on (`RecipientFacts`, without the batch's own
+    /// earlier sends), which `chirp_send_batch` checks again under its locks.
+    private(set) var decidedOn: (follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool]) = ([], [], [], [])
     private(set) var clientIds: [String] = []
     private(set) var texts: [String] = []
     private(set) var createdAts: [Int64] = []
@@ -172,11 +207,16 @@ struct SendBatchPlan {
         byClientId[SenderClientId(sender: sender, clientMessageId: clientMessageId)]
     }
 
-    mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, recipient: Int64, json: String) {
+    mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String) {
         let sender = send.new.sender.id
         ids.append(id)
         senders.append(sender)
-        recipients.append(recipient)
+        recipients.append(facts.id)
+        recipientKeys.append(send.new.recipientKey)
+        decidedOn.follows.append(facts.followsSender)
+        decidedOn.hasReceived.append(facts.hasWrittenToSender)
+        decidedOn.blocked.append(facts.blockedSender)
+        decidedOn.blockedBy.append(facts.blockedBySender)
         clientIds.append(message.clientMessageId)
         texts.append(message.text)
         createdAts.append(message.createdAt.millisecondsSince1970)
@@ -191,7 +231,7 @@ struct SendBatchPlan {
         }
         entries.append((index, message))
         byClientId[SenderClientId(sender: sender, clientMessageId: message.clientMessageId)] = message
-        pairs.insert([sender, recipient])
+        pairs.insert([sender, facts.id])
     }
 
     /// Each inserted send's outcome, its events numbered from each user's `bases` (the stream's
@@ -233,45 +273,15 @@ private enum BatchFacts: PreparedSQL {
         """
 }
 
-/// Stores a batch's messages, conversations, events and notification: the plan's columns
-/// `$1`…`$7`, the event type `$8`, the channel `$9`, the payload `$10`, then the plan's reply
-/// links `$11` (0: none) and search terms `$12`, each message's media JSON `$13` and its media
-/// links (`$14` message, `$15` position, `$16` media).
-private enum BatchInsert: PreparedSQL {
+/// Locks the batch's users, checks the facts its messages were decided on and stores them
+/// (`PostgresSendBatchSchema`): every user to lock `$1`, the plan's columns `$2`…`$12`, the
+/// facts decided on `$13`…`$16`, the media links `$17`…`$19`, the event type `$20`, the
+/// channel `$21` and the payload `$22`. Returns each user's stream head before the batch, or
+/// one row of NULLs when a fact changed (nothing written).
+private enum BatchWrite: PreparedSQL {
     static let sql = """
-        WITH input AS (
-            SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[],
-                $4::text[], $5::text[], $6::int8[], $7::text[], $11::int8[], $12::text[], $13::text[]) WITH ORDINALITY
-                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
-        m AS (
-            INSERT INTO messages (
-                id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, search_words, media_json)
-            SELECT id, sender_id, recipient_id, LEAST(sender_id, recipient_id), GREATEST(sender_id, recipient_id),
-                client_message_id, text, created_at, NULLIF(reply_to, 0), string_to_array(terms, ' '), media_json FROM input),
-        mm AS (
-            INSERT INTO message_media (message_id, position, media_id)
-            SELECT * FROM unnest($14::int8[], $15::int4[], $16::int8[])),
-        c AS (
-            INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-            SELECT owner_id, peer_id, MAX(id), SUM(received), BOOL_OR(received = 1) FROM (
-                SELECT sender_id AS owner_id, recipient_id AS peer_id, id, 0 AS received FROM input
-                UNION ALL SELECT recipient_id, sender_id, id, 1 FROM input) sides
-            GROUP BY owner_id, peer_id
-            ON CONFLICT (owner_id, peer_id) DO UPDATE SET
-                last_message_id = excluded.last_message_id,
-                unread_count = conversations.unread_count + excluded.unread_count,
-                has_received = conversations.has_received OR excluded.has_received),
-        ev AS (
-            SELECT sender_id AS user_id, ord, created_at, data FROM input
-            UNION ALL SELECT recipient_id, ord, created_at, data FROM input),
-        counts AS (SELECT user_id, COUNT(*) AS n FROM ev GROUP BY user_id),
-        seqs AS (
-            UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.user_id
-            RETURNING users.id, users.last_seq - counts.n AS base),
-        appended AS (
-            INSERT INTO events (user_id, seq, type, created_at, data)
-            SELECT ev.user_id, seqs.base + ROW_NUMBER() OVER (PARTITION BY ev.user_id ORDER BY ev.ord), $8, ev.created_at, ev.data
-            FROM ev JOIN seqs ON seqs.id = ev.user_id)
-        SELECT id, base, pg_notify($9, $10)::text FROM seqs
+        SELECT * FROM chirp_send_batch($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
+            $8::int8[], $9::text[], $10::int8[], $11::text[], $12::text[], $13::bool[], $14::bool[], $15::bool[], $16::bool[],
+            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text)
         """
 }

@@ -28,6 +28,9 @@ final class PostgresStorage: ChirpStorage, Service {
     /// there is no session cache on PostgreSQL (a logout must stop a token on every instance
     /// at once), so this is the busiest read.
     let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>(maxConcurrent: 2, deadline: .seconds(5))
+    /// Tests only: runs after a send batch read its facts and before it writes, where another
+    /// transaction can change them.
+    let afterBatchFacts = Mutex<(@Sendable () async throws -> Void)?>(nil)
     /// The pool, on the primary's host (`settings.endpoints[endpoint]`); replaced after a failover.
     private let current: Mutex<(client: PostgresClient, endpoint: Int)>
     /// Whether a look for a new primary is under way.

@@ -1,0 +1,92 @@
+/// The PostgreSQL function that writes a batch of sends in one round trip (issue 25).
+///
+/// `chirp_send_batch` runs as one autocommitted statement: it locks every user of the batch in
+/// id order, reads again, under those locks, the facts each insert was decided on (Swift's
+/// `MessageRules` decided them from an unlocked read), and only if none changed stores every
+/// message, both sides' conversation rows, all events and the notification. A changed fact
+/// writes nothing and returns one row of NULLs, and the batch is decided again. In PL/pgSQL
+/// each statement of a volatile function takes a fresh snapshot, so the check sees every
+/// commit that happened before the locks were granted.
+enum PostgresSendBatchSchema {
+    static let migrations: [(name: String, sql: [String])] = [
+        ("v9-send-batch-function", [
+            """
+            CREATE FUNCTION chirp_send_batch(
+                p_users int8[],
+                p_ids int8[], p_senders int8[], p_recipients int8[], p_recipient_keys text[],
+                p_client_ids text[], p_texts text[], p_created_ats int8[], p_jsons text[],
+                p_reply_tos int8[], p_terms text[], p_media_jsons text[],
+                p_follows bool[], p_has_received bool[], p_blocked bool[], p_blocked_by bool[],
+                p_mm_messages int8[], p_mm_positions int4[], p_mm_media int8[],
+                p_type text, p_channel text, p_payload text)
+            RETURNS TABLE (user_id int8, base int8)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM 1 FROM users WHERE id = ANY(p_users) ORDER BY id FOR UPDATE;
+                -- Each fact probed per send (LATERAL ... LIMIT 1): as plain EXISTS in a WHERE,
+                -- the planner may hash whole tables (users, follows, blocks) for a few sends.
+                IF EXISTS (
+                    SELECT 1 FROM unnest(p_senders, p_recipients, p_recipient_keys, p_client_ids,
+                            p_follows, p_has_received, p_blocked, p_blocked_by)
+                        AS e(sender_id, recipient_id, recipient_key, client_message_id, follows, has_received, blocked, blocked_by)
+                    LEFT JOIN LATERAL (SELECT u.username_key FROM users u WHERE u.id = e.recipient_id LIMIT 1) u ON true
+                    LEFT JOIN LATERAL (SELECT 1 AS x FROM messages m
+                        WHERE m.sender_id = e.sender_id AND m.client_message_id = e.client_message_id LIMIT 1) taken ON true
+                    LEFT JOIN LATERAL (SELECT 1 AS x FROM follows f
+                        WHERE f.follower_id = e.recipient_id AND f.followee_id = e.sender_id LIMIT 1) fo ON true
+                    LEFT JOIN LATERAL (SELECT 1 AS x FROM conversations c
+                        WHERE c.owner_id = e.sender_id AND c.peer_id = e.recipient_id AND c.has_received LIMIT 1) hr ON true
+                    LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
+                        WHERE b.blocker_id = e.recipient_id AND b.blocked_id = e.sender_id LIMIT 1) bl ON true
+                    LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
+                        WHERE b.blocker_id = e.sender_id AND b.blocked_id = e.recipient_id LIMIT 1) bb ON true
+                    WHERE u.username_key IS DISTINCT FROM e.recipient_key OR taken.x IS NOT NULL
+                        OR (fo.x IS NOT NULL) <> e.follows OR (hr.x IS NOT NULL) <> e.has_received
+                        OR (bl.x IS NOT NULL) <> e.blocked OR (bb.x IS NOT NULL) <> e.blocked_by)
+                THEN
+                    RETURN QUERY SELECT NULL::int8, NULL::int8;
+                    RETURN;
+                END IF;
+                PERFORM pg_notify(p_channel, p_payload);
+                RETURN QUERY
+                WITH input AS (
+                    SELECT * FROM unnest(p_ids, p_senders, p_recipients, p_client_ids, p_texts, p_created_ats, p_jsons,
+                        p_reply_tos, p_terms, p_media_jsons) WITH ORDINALITY
+                        AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
+                m AS (
+                    INSERT INTO messages (
+                        id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to,
+                        search_words, media_json)
+                    SELECT i.id, i.sender_id, i.recipient_id, LEAST(i.sender_id, i.recipient_id), GREATEST(i.sender_id, i.recipient_id),
+                        i.client_message_id, i.text, i.created_at, NULLIF(i.reply_to, 0), string_to_array(i.terms, ' '), i.media_json
+                    FROM input i),
+                mm AS (
+                    INSERT INTO message_media (message_id, position, media_id)
+                    SELECT * FROM unnest(p_mm_messages, p_mm_positions, p_mm_media)),
+                c AS (
+                    INSERT INTO conversations AS cv (owner_id, peer_id, last_message_id, unread_count, has_received)
+                    SELECT sides.owner_id, sides.peer_id, MAX(sides.id), SUM(sides.received), BOOL_OR(sides.received = 1) FROM (
+                        SELECT i.sender_id AS owner_id, i.recipient_id AS peer_id, i.id, 0 AS received FROM input i
+                        UNION ALL SELECT i.recipient_id, i.sender_id, i.id, 1 FROM input i) sides
+                    GROUP BY sides.owner_id, sides.peer_id
+                    ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                        last_message_id = excluded.last_message_id,
+                        unread_count = cv.unread_count + excluded.unread_count,
+                        has_received = cv.has_received OR excluded.has_received),
+                ev AS (
+                    SELECT i.sender_id AS owner, i.ord, i.created_at, i.data FROM input i
+                    UNION ALL SELECT i.recipient_id, i.ord, i.created_at, i.data FROM input i),
+                counts AS (SELECT ev.owner, COUNT(*) AS n FROM ev GROUP BY ev.owner),
+                seqs AS (
+                    UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.owner
+                    RETURNING users.id, users.last_seq - counts.n AS first),
+                appended AS (
+                    INSERT INTO events (user_id, seq, type, created_at, data)
+                    SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, ev.data
+                    FROM ev JOIN seqs ON seqs.id = ev.owner)
+                SELECT seqs.id, seqs.first FROM seqs;
+            END $$
+            """,
+        ]),
+    ]
+}
