@@ -1,6 +1,8 @@
 import ChirpModels
 
 /// The decisions a send asks for inside its transaction (implemented by `MessageRules`).
+/// A storage may ask about one send more than once (PostgreSQL first decides from facts that
+/// earlier batches read, and again when those changed), so answers must have no side effects.
 protocol SendDecisions: Sendable {
     /// Given the recipient (nil: none) and, only if asked for, the sender's earlier message
     /// with the same client id: insert the message, answer with an earlier one, or throw.

@@ -21,6 +21,12 @@ final class RecordingDecisions: SendDecisions {
 
     var questions: [Asked] { asked.withLock { $0 } }
 
+    /// The questions without a repeat of the one just before (a storage may ask again with the
+    /// same facts, `SendDecisions`).
+    var distinctQuestions: [Asked] {
+        questions.reduce(into: []) { kept, question in if kept.last != question { kept.append(question) } }
+    }
+
     func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision {
         asked.withLock { $0.append(Asked(recipient: recipient)) }
         guard recipient != nil else { throw NoRecipient() }

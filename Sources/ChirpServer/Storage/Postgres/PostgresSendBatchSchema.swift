@@ -4,7 +4,9 @@
 /// id order, reads again, under those locks, the facts each insert was decided on (Swift's
 /// `MessageRules` decided them from an unlocked read), and only if none changed stores every
 /// message, both sides' conversation rows, all events and the notification. A changed fact
-/// writes nothing and returns one row of NULLs, and the batch is decided again. In PL/pgSQL
+/// writes nothing and returns one row of NULLs, and the batch is decided again. After the
+/// stream heads it returns `(0, id)` rows: message ids reserved for the next batch, which may
+/// then skip reading its facts (`SendFactsCache`). In PL/pgSQL
 /// each statement of a volatile function takes a fresh snapshot, so the check sees every
 /// commit that happened before the locks were granted.
 enum PostgresSendBatchSchema {
@@ -18,7 +20,7 @@ enum PostgresSendBatchSchema {
                 p_reply_tos int8[], p_terms text[], p_media_jsons text[],
                 p_follows bool[], p_has_received bool[], p_blocked bool[], p_blocked_by bool[],
                 p_mm_messages int8[], p_mm_positions int4[], p_mm_media int8[],
-                p_type text, p_channel text, p_payload text)
+                p_type text, p_channel text, p_payload text, p_reserve int4)
             RETURNS TABLE (user_id int8, base int8)
             LANGUAGE plpgsql AS $$
             BEGIN
@@ -85,6 +87,8 @@ enum PostgresSendBatchSchema {
                     SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, ev.data
                     FROM ev JOIN seqs ON seqs.id = ev.owner)
                 SELECT seqs.id, seqs.first FROM seqs;
+                RETURN QUERY SELECT 0::int8, nextval(pg_get_serial_sequence('messages', 'id'))
+                    FROM generate_series(1, p_reserve);
             END $$
             """,
         ]),

@@ -25,7 +25,9 @@ extension PostgresStorage {
     /// client id, reserving ids), `MessageRules` decides each send, and `chirp_send_batch` locks
     /// the batch's users, checks those facts again under the locks and stores every allowed
     /// message, both sides' conversation rows, all events and the notification in one
-    /// autocommitted statement (`PostgresSendBatchSchema`).
+    /// autocommitted statement (`PostgresSendBatchSchema`). When every send's facts are known
+    /// from earlier batches and the last batch reserved enough ids (`SendFactsCache`), and
+    /// every send is allowed, the first statement is skipped: one round trip.
     ///
     /// A fact that changed in between (a follow, a block, a first reply, the same client id
     /// through another instance) writes nothing, and the batch is decided again; after
@@ -45,9 +47,12 @@ extension PostgresStorage {
             attempt += 1
             do {
                 let locked = staleRounds >= Self.optimisticAttempts
-                let written = try await client.withConnection { connection in
+                let written = try await client.withConnection { connection -> [Result<WriteOutcome<Message>, any Error>]? in
                     let scope = PostgresScope(connection: connection, logger: logger)
-                    guard locked else { return try await writeBatch(scope, sends) }
+                    guard locked else {
+                        if staleRounds == 0, let written = try await writeFromCache(scope, sends) { return written }
+                        return try await writeBatch(scope, sends)
+                    }
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         _ = try await scope.rows(PreparedQuery(BatchLock.self, Self.binds(
@@ -118,6 +123,7 @@ extension PostgresStorage {
                     id: recipient, username: try row.value(1),
                     followsSender: try row.value(3, as: Bool.self), hasWrittenToSender: try row.value(4, as: Bool.self),
                     blockedSender: try row.value(6), blockedBySender: try row.value(7))
+                factsCache.remember(stored, sender: new.sender.id, recipientKey: new.recipientKey)
                 var facts = stored
                 facts.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: recipient, to: new.sender.id)
                 let storedMessage = try row.value(2, as: Int64?.self).flatMap { earlier[String($0)] }
@@ -139,25 +145,61 @@ extension PostgresStorage {
                 results[index] = .failure(error)
             }
         }
+        return try await writePlan(scope, plan, results)
+    }
+
+    /// The batch decided from `factsCache` alone, and written; nil (nothing written) when a
+    /// send's facts or an id are not at hand, when a send is not a plain insert (a refusal or a
+    /// retry needs the stored earlier message), or when a fact changed.
+    private func writeFromCache(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
+        guard let (facts, ids) = factsCache.take(for: sends) else { return nil }
+        var plan = SendBatchPlan()
+        for (index, send) in sends.enumerated() {
+            let new = send.new, stored = facts[index]
+            guard plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) == nil else { return nil }
+            var decidedOn = stored
+            decidedOn.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: stored.id, to: new.sender.id)
+            guard (try? send.decisions.decide(decidedOn, for: new, earlier: { nil })) == .insert else { return nil }
+            let message = Message(
+                id: String(ids[index]), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: stored.username,
+                text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
+            plan.add(index: index, message: message, of: send, id: ids[index], decidedOn: stored, json: send.decisions.encode(message))
+        }
+        return try await writePlan(scope, plan, Array(repeating: nil, count: sends.count))
+    }
+
+    /// Writes the plan's messages with `chirp_send_batch` and completes `results` with their
+    /// outcomes; nil (nothing written) when a fact changed. The call also reserves ids for the
+    /// next batch.
+    private func writePlan(
+        _ scope: PostgresScope, _ plan: SendBatchPlan, _ decided: [Result<WriteOutcome<Message>, any Error>?]
+    ) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
+        var results = decided
         guard !plan.isEmpty else { return results.map { $0! } }
         if let hook = afterBatchFacts.withLock({ $0 }) { try await hook() }
 
         let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let type = EventType.messageCreated
-        let bases = try await scope.rows(PreparedQuery(BatchWrite.self, Self.binds(
+        let reserve = Int32(min(256, max(16, 2 * plan.ids.count)))
+        let rows = try await scope.rows(PreparedQuery(BatchWrite.self, Self.binds(
             plan.users, plan.ids, plan.senders, plan.recipients, plan.recipientKeys,
             plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
             plan.replyTos, plan.searchTerms, plan.mediaJSONs,
             plan.decidedOn.follows, plan.decidedOn.hasReceived, plan.decidedOn.blocked, plan.decidedOn.blockedBy,
             plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
-            type, Self.channel, payload)))
+            type, Self.channel, payload, reserve)))
         var base: [Int64: Int64] = [:]
-        for row in bases {
-            guard let user = try row.value(0, as: Int64?.self), let first = try row.value(1, as: Int64?.self) else { return nil }
-            base[user] = first
+        var reserved: [Int64] = []
+        for row in rows {
+            guard let user = try row.value(0, as: Int64?.self), let value = try row.value(1, as: Int64?.self) else { return nil }
+            if user == 0 { reserved.append(value) } else { base[user] = value }
         }
+        factsCache.reserve(reserved)
         for outcome in try plan.outcomes(bases: base, type: type) {
             results[outcome.index] = .success(outcome.outcome)
+        }
+        for (sender, recipient) in zip(plan.senders, plan.recipients) {
+            factsCache.recordSent(sender: sender, senderKey: plan.senderKey(of: sender), recipient: recipient)
         }
         return results.map { $0! }
     }
@@ -186,6 +228,7 @@ struct SendBatchPlan {
     private(set) var mediaJSONs: [String] = []
     private(set) var mediaLinks: (messages: [Int64], positions: [Int32], media: [Int64]) = ([], [], [])
     private var entries: [(index: Int, message: Message)] = []
+    private var senderKeys: [Int64: String] = [:]
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
 
@@ -195,6 +238,9 @@ struct SendBatchPlan {
     }
 
     var isEmpty: Bool { ids.isEmpty }
+
+    /// The username key of a sender of the batch.
+    func senderKey(of sender: Int64) -> String { senderKeys[sender] ?? "" }
 
     /// Every user whose stream grows, ascending.
     var users: [Int64] { Set(senders + recipients).sorted() }
@@ -209,6 +255,7 @@ struct SendBatchPlan {
 
     mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String) {
         let sender = send.new.sender.id
+        senderKeys[sender] = Validation.usernameKey(message.sender)
         ids.append(id)
         senders.append(sender)
         recipients.append(facts.id)
@@ -276,12 +323,13 @@ private enum BatchFacts: PreparedSQL {
 /// Locks the batch's users, checks the facts its messages were decided on and stores them
 /// (`PostgresSendBatchSchema`): every user to lock `$1`, the plan's columns `$2`…`$12`, the
 /// facts decided on `$13`…`$16`, the media links `$17`…`$19`, the event type `$20`, the
-/// channel `$21` and the payload `$22`. Returns each user's stream head before the batch, or
-/// one row of NULLs when a fact changed (nothing written).
+/// channel `$21`, the payload `$22` and how many ids to reserve for the next batch `$23`.
+/// Returns each user's stream head before the batch and then `(0, id)` for each reserved id,
+/// or one row of NULLs when a fact changed (nothing written).
 private enum BatchWrite: PreparedSQL {
     static let sql = """
         SELECT * FROM chirp_send_batch($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
             $8::int8[], $9::text[], $10::int8[], $11::text[], $12::text[], $13::bool[], $14::bool[], $15::bool[], $16::bool[],
-            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text)
+            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text, $23::int4)
         """
 }

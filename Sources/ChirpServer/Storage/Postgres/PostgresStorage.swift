@@ -23,11 +23,13 @@ final class PostgresStorage: ChirpStorage, Service {
     /// Names this instance in its notifications, so it can skip its own.
     let instanceId = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     /// Concurrent sends gathered into one transaction each (group commit).
-    let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>()
+    let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>(maxConcurrent: 1)
     /// Concurrent session lookups (one per authenticated request) gathered into one query each:
     /// there is no session cache on PostgreSQL (a logout must stop a token on every instance
     /// at once), so this is the busiest read.
     let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>(maxConcurrent: 2, deadline: .seconds(5))
+    /// Facts and reserved ids earlier send batches learned (`writeFromCache`).
+    let factsCache = SendFactsCache()
     /// Tests only: runs after a send batch read its facts and before it writes, where another
     /// transaction can change them.
     let afterBatchFacts = Mutex<(@Sendable () async throws -> Void)?>(nil)

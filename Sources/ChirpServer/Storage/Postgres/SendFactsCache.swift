@@ -1,0 +1,74 @@
+import Synchronization
+
+/// What earlier send batches learned, so that the next one can skip reading its facts: each
+/// (sender, recipient key)'s `RecipientFacts` as stored, and the message ids the last batch
+/// reserved for the next. `chirp_send_batch` checks every fact again under its locks, so a
+/// stale entry costs one more round trip, never a wrong decision.
+///
+/// Reserved ids are used only while fresh (`idLifetime`): ids order messages, and an id held
+/// back longer could place a message behind one another instance stored after it.
+final class SendFactsCache: Sendable {
+    private struct Key: Hashable {
+        var sender: Int64
+        var recipientKey: String
+    }
+
+    private struct State {
+        var facts: [Key: RecipientFacts] = [:]
+        var ids: [Int64] = []
+        var idsReservedAt = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+    private let idLifetime: Duration
+
+    init(capacity: Int = 65_536, idLifetime: Duration = .milliseconds(50)) {
+        self.capacity = capacity
+        self.idLifetime = idLifetime
+    }
+
+    /// The stored facts of every send, in order, and one fresh reserved id each (taken), or nil
+    /// when any is missing.
+    func take(for sends: [PendingSend]) -> (facts: [RecipientFacts], ids: [Int64])? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard state.ids.count >= sends.count, now - state.idsReservedAt < idLifetime else { return nil }
+            var facts: [RecipientFacts] = []
+            facts.reserveCapacity(sends.count)
+            for send in sends {
+                guard let known = state.facts[Key(sender: send.new.sender.id, recipientKey: send.new.recipientKey)] else { return nil }
+                facts.append(known)
+            }
+            let ids = Array(state.ids.prefix(sends.count))
+            state.ids.removeFirst(sends.count)
+            return (facts, ids)
+        }
+    }
+
+    /// Remembers the stored facts of a send from `sender` to `recipientKey`.
+    func remember(_ facts: RecipientFacts, sender: Int64, recipientKey: String) {
+        state.withLock { state in
+            // Full: start over rather than track recency; the next batches refill it.
+            if state.facts.count >= capacity { state.facts.removeAll(keepingCapacity: true) }
+            state.facts[Key(sender: sender, recipientKey: recipientKey)] = facts
+        }
+    }
+
+    /// A message from `sender` (whose key is `senderKey`) to `recipient` was stored: the
+    /// recipient has now been written to by the sender.
+    func recordSent(sender: Int64, senderKey: String, recipient: Int64) {
+        state.withLock { state in
+            state.facts[Key(sender: recipient, recipientKey: senderKey)]?.hasWrittenToSender = true
+        }
+    }
+
+    /// Ids reserved for the next batch, ascending; replaces any left over.
+    func reserve(_ ids: [Int64]) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.ids = ids.sorted()
+            state.idsReservedAt = now
+        }
+    }
+}
