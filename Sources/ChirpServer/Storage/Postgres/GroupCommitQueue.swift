@@ -3,10 +3,9 @@ import Synchronization
 /// Group commit for PostgreSQL: requests that arrive while a batch is being written wait in a
 /// queue, then all go to the next batch, which `run` writes in one transaction.
 ///
-/// At most `maxConcurrent` batches run at once (two by default: a lone request starts at once, a
-/// busy server gathers the requests of one commit's time into the next, and one batch's
-/// statements overlap the other's commit; two cut the ack p99 from 45 to 13-15 ms in
-/// `chirp bench --database`). `run` returns
+/// At most `maxConcurrent` batches run at once (two by default, as for session lookups: a lone
+/// request starts at once, and a busy server gathers the requests of one query's time into
+/// the next while one batch's query overlaps the other's). `run` returns
 /// one result per item, in order; each caller gets its own, so one item's failure is not the
 /// others'. Callers resume only after `run` returned, that is after the shared COMMIT.
 final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
