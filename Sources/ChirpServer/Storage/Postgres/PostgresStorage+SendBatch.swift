@@ -17,6 +17,13 @@ struct PendingSend: Sendable {
         searchTerms = SearchTerms.indexed(new.text)
         mediaJSON = MediaJSON.encode(new.media)
     }
+
+    /// The message this send stores under `id`, to `recipient` (the username as stored).
+    func message(id: Int64, recipient: String) -> Message {
+        Message(
+            id: String(id), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: recipient,
+            text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
+    }
 }
 
 extension PostgresStorage {
@@ -137,9 +144,7 @@ extension PostgresStorage {
                     continue
                 }
                 guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
-                let message = Message(
-                    id: String(messageId), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: facts.username,
-                    text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
+                let message = send.message(id: messageId, recipient: facts.username)
                 plan.add(index: index, message: message, of: send, id: messageId, decidedOn: stored, json: send.decisions.encode(message))
             } catch {
                 results[index] = .failure(error)
@@ -160,9 +165,7 @@ extension PostgresStorage {
             var decidedOn = stored
             decidedOn.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: stored.id, to: new.sender.id)
             guard (try? send.decisions.decide(decidedOn, for: new, earlier: { nil })) == .insert else { return nil }
-            let message = Message(
-                id: String(ids[index]), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: stored.username,
-                text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
+            let message = send.message(id: ids[index], recipient: stored.username)
             plan.add(index: index, message: message, of: send, id: ids[index], decidedOn: stored, json: send.decisions.encode(message))
         }
         return try await writePlan(scope, plan, Array(repeating: nil, count: sends.count))
