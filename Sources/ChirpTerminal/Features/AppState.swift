@@ -104,7 +104,7 @@ public struct AppState: Sendable, Equatable {
     /// The reactions the digits 1–6 stand for.
     public static let quickReactions = ["👍", "❤️", "😂", "😮", "😢", "🙏"]
     /// How long a sent message may be edited.
-    public static let editWindowMilliseconds: Int64 = Validation.editWindow.components.seconds * 1000
+    public static let editWindowMilliseconds: Int64 = Validation.editWindow.milliseconds
 
     /// The account rows of Settings, under the themes.
     public static let accountItems: [(title: String, page: AccountFeature.Page)] = [

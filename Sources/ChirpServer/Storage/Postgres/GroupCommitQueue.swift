@@ -21,8 +21,6 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
     private struct InFlight {
         let waiting: [Waiting]
         let started: ContinuousClock.Instant
-        /// The drain writing it, cancelled when the batch is given up.
-        var drain: Task<Void, Never>?
     }
 
     private struct State {
@@ -30,7 +28,8 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
         var running = 0
         var largestBatch = 0
         var batches = 0
-        /// Batches being written, by drain.
+        /// Batches being written, and the drains writing them (cancelled when a batch is given
+        /// up), by drain.
         var inFlight: [Int: InFlight] = [:]
         var drains: [Int: Task<Void, Never>] = [:]
         var nextDrain = 0
@@ -78,10 +77,7 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
             return state.nextDrain
         }
         let task = Task { await self.drain(run, id: id) }
-        state.withLock { state in
-            state.drains[id] = task
-            state.inFlight[id]?.drain = task
-        }
+        state.withLock { $0.drains[id] = task }
     }
 
     private func drain(_ run: @escaping Run, id: Int) async {
@@ -96,9 +92,10 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
                 state.pending.removeFirst(batch.count)
                 state.largestBatch = max(state.largestBatch, batch.count)
                 state.batches += 1
-                state.inFlight[id] = InFlight(waiting: batch, started: .now, drain: state.drains[id])
-                defer { state.watchdog = true }
-                return (batch, !state.watchdog)
+                state.inFlight[id] = InFlight(waiting: batch, started: .now)
+                let startWatchdog = !state.watchdog
+                state.watchdog = true
+                return (batch, startWatchdog)
             }
             guard !batch.isEmpty else { return }
             if watch { Task { await self.watch(run) } }
@@ -118,7 +115,7 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
         while true {
             try? await Task.sleep(for: deadline / 4)
             let now = ContinuousClock.now
-            let (expired, restarts, done) = state.withLock { state -> ([InFlight], Int, Bool) in
+            let (expired, restarts, done) = state.withLock { state -> ([(batch: InFlight, drain: Task<Void, Never>?)], Int, Bool) in
                 let late = state.inFlight.filter { now - $0.value.started >= deadline }
                 for id in late.keys { state.inFlight[id] = nil }
                 state.running -= late.count
@@ -129,11 +126,11 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
                 }
                 let done = state.inFlight.isEmpty
                 if done { state.watchdog = false }
-                return (Array(late.values), restarts, done)
+                return (late.map { ($0.value, state.drains[$0.key]) }, restarts, done)
             }
             let failure = StorageError.unavailable(cause: "the database did not answer within \(deadline)")
-            for batch in expired {
-                batch.drain?.cancel()
+            for (batch, drain) in expired {
+                drain?.cancel()
                 for waiting in batch.waiting { waiting.continuation.resume(throwing: failure) }
             }
             for _ in 0..<restarts { startDrain(run) }

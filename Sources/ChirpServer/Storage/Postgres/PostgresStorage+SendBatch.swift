@@ -112,44 +112,21 @@ extension PostgresStorage {
         let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(senderIds, keys, clientIds)))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
         let earlierIds = try factRows.compactMap { try $0.value(2, as: Int64?.self) }
-        let earlier = earlierIds.isEmpty ? [:] : Dictionary(
+        let earlierById = earlierIds.isEmpty ? [:] : Dictionary(
             try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(earlierIds)).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
-        var freeIds = try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted()[...]
-
-        var plan = SendBatchPlan()
-        var results: [Result<WriteOutcome<Message>, any Error>?] = Array(repeating: nil, count: sends.count)
-        for (index, send) in sends.enumerated() {
-            let new = send.new, row = factRows[index]
-            do {
-                guard let recipient = try row.value(0, as: Int64?.self) else {
-                    _ = try send.decisions.decide(nil, for: new, earlier: { nil })
-                    throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
-                }
-                let stored = RecipientFacts(
+        let facts = try factRows.map { row in
+            try row.value(0, as: Int64?.self).map { recipient in
+                RecipientFacts(
                     id: recipient, username: try row.value(1),
                     followsSender: try row.value(3, as: Bool.self), hasWrittenToSender: try row.value(4, as: Bool.self),
                     blockedSender: try row.value(6), blockedBySender: try row.value(7))
-                factsCache.remember(stored, sender: new.sender.id, recipientKey: new.recipientKey)
-                var facts = stored
-                facts.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: recipient, to: new.sender.id)
-                let storedMessage = try row.value(2, as: Int64?.self).flatMap { earlier[String($0)] }
-                let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? storedMessage
-                if case .replay(let earlier) = try send.decisions.decide(facts, for: new, earlier: { existing }) {
-                    results[index] = .success(WriteOutcome(value: earlier, created: false))
-                    continue
-                }
-                if let existing {
-                    results[index] = .success(WriteOutcome(value: try send.decisions.replay(existing, for: new), created: false))
-                    continue
-                }
-                guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
-                let message = send.message(id: messageId, recipient: facts.username)
-                plan.add(index: index, message: message, of: send, id: messageId, decidedOn: stored, json: send.decisions.encode(message))
-            } catch {
-                results[index] = .failure(error)
             }
         }
+        factsCache.remember(facts, of: sends)
+        let (plan, results) = Self.decide(
+            sends, facts: facts, earlier: try factRows.map { try $0.value(2, as: Int64?.self).flatMap { earlierById[String($0)] } },
+            ids: try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted())
         return try await writePlan(scope, plan, results)
     }
 
@@ -158,17 +135,48 @@ extension PostgresStorage {
     /// retry needs the stored earlier message), or when a fact changed.
     private func writeFromCache(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
         guard let (facts, ids) = factsCache.take(for: sends) else { return nil }
+        let (plan, results) = Self.decide(sends, facts: facts, earlier: Array(repeating: nil, count: sends.count), ids: ids)
+        // Anything decided other than an insert was decided without the stored messages.
+        guard results.allSatisfy({ $0 == nil }) else { return nil }
+        return try await writePlan(scope, plan, results)
+    }
+
+    /// Asks each send's decisions in the batch's order, given its recipient's stored `facts` (nil:
+    /// no such user) and its `earlier` stored message under the client id, each seeing the sends
+    /// decided before it; plans the inserts under `ids` (ascending, one per insert at least).
+    /// Returns the plan and each send's result, nil for a planned insert.
+    private static func decide(
+        _ sends: [PendingSend], facts: [RecipientFacts?], earlier: [Message?], ids: [Int64]
+    ) -> (SendBatchPlan, [Result<WriteOutcome<Message>, any Error>?]) {
+        var freeIds = ids[...]
         var plan = SendBatchPlan()
+        var results: [Result<WriteOutcome<Message>, any Error>?] = Array(repeating: nil, count: sends.count)
         for (index, send) in sends.enumerated() {
-            let new = send.new, stored = facts[index]
-            guard plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) == nil else { return nil }
-            var decidedOn = stored
-            decidedOn.hasWrittenToSender = stored.hasWrittenToSender || plan.wrote(from: stored.id, to: new.sender.id)
-            guard (try? send.decisions.decide(decidedOn, for: new, earlier: { nil })) == .insert else { return nil }
-            let message = send.message(id: ids[index], recipient: stored.username)
-            plan.add(index: index, message: message, of: send, id: ids[index], decidedOn: stored, json: send.decisions.encode(message))
+            let new = send.new
+            do {
+                guard let known = facts[index] else {
+                    _ = try send.decisions.decide(nil, for: new, earlier: { nil })
+                    throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
+                }
+                var facts = known
+                facts.hasWrittenToSender = known.hasWrittenToSender || plan.wrote(from: known.id, to: new.sender.id)
+                let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? earlier[index]
+                if case .replay(let answer) = try send.decisions.decide(facts, for: new, earlier: { existing }) {
+                    results[index] = .success(WriteOutcome(value: answer, created: false))
+                    continue
+                }
+                if let existing {
+                    results[index] = .success(WriteOutcome(value: try send.decisions.replay(existing, for: new), created: false))
+                    continue
+                }
+                guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
+                let message = send.message(id: messageId, recipient: known.username)
+                plan.add(index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message))
+            } catch {
+                results[index] = .failure(error)
+            }
         }
-        return try await writePlan(scope, plan, Array(repeating: nil, count: sends.count))
+        return (plan, results)
     }
 
     /// Writes the plan's messages with `chirp_send_batch` and completes `results` with their
@@ -201,9 +209,7 @@ extension PostgresStorage {
         for outcome in try plan.outcomes(bases: base, type: type) {
             results[outcome.index] = .success(outcome.outcome)
         }
-        for (sender, recipient) in zip(plan.senders, plan.recipients) {
-            factsCache.recordSent(sender: sender, senderKey: plan.senderKey(of: sender), recipient: recipient)
-        }
+        factsCache.recordSent(plan.sent)
         return results.map { $0! }
     }
 }
@@ -231,7 +237,6 @@ struct SendBatchPlan {
     private(set) var mediaJSONs: [String] = []
     private(set) var mediaLinks: (messages: [Int64], positions: [Int32], media: [Int64]) = ([], [], [])
     private var entries: [(index: Int, message: Message)] = []
-    private var senderKeys: [Int64: String] = [:]
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
 
@@ -242,8 +247,10 @@ struct SendBatchPlan {
 
     var isEmpty: Bool { ids.isEmpty }
 
-    /// The username key of a sender of the batch.
-    func senderKey(of sender: Int64) -> String { senderKeys[sender] ?? "" }
+    /// Each message's sender, the sender's username key and its recipient.
+    var sent: [(sender: Int64, senderKey: String, recipient: Int64)] {
+        entries.indices.map { (senders[$0], Validation.usernameKey(entries[$0].message.sender), recipients[$0]) }
+    }
 
     /// Every user whose stream grows, ascending.
     var users: [Int64] { Set(senders + recipients).sorted() }
@@ -258,7 +265,6 @@ struct SendBatchPlan {
 
     mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String) {
         let sender = send.new.sender.id
-        senderKeys[sender] = Validation.usernameKey(message.sender)
         ids.append(id)
         senders.append(sender)
         recipients.append(facts.id)

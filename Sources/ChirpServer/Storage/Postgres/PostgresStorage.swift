@@ -30,11 +30,11 @@ final class PostgresStorage: ChirpStorage, Service {
     /// Concurrent session lookups (one per authenticated request) gathered into one query each:
     /// there is no session cache on PostgreSQL (a logout must stop a token on every instance
     /// at once), so this is the busiest read.
-    let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>(maxConcurrent: 2, deadline: .seconds(5))
+    let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>()
     /// Facts and reserved ids earlier send batches learned (`writeFromCache`).
     let factsCache = SendFactsCache()
-    /// Tests only: runs after a send batch read its facts and before it writes, where another
-    /// transaction can change them.
+    /// Tests only: runs just before a send batch is written (its facts read, or taken from
+    /// `factsCache`), where another transaction can change them.
     let afterBatchFacts = Mutex<(@Sendable () async throws -> Void)?>(nil)
     /// The pool, on the primary's host (`settings.endpoints[endpoint]`); replaced after a failover.
     private let current: Mutex<(client: PostgresClient, endpoint: Int)>

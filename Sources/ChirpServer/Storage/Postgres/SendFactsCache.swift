@@ -46,20 +46,25 @@ final class SendFactsCache: Sendable {
         }
     }
 
-    /// Remembers the stored facts of a send from `sender` to `recipientKey`.
-    func remember(_ facts: RecipientFacts, sender: Int64, recipientKey: String) {
+    /// Remembers the stored facts of each send's recipient (nil: none, nothing kept).
+    func remember(_ facts: [RecipientFacts?], of sends: [PendingSend]) {
         state.withLock { state in
             // Full: start over rather than track recency; the next batches refill it.
-            if state.facts.count >= capacity { state.facts.removeAll(keepingCapacity: true) }
-            state.facts[Key(sender: sender, recipientKey: recipientKey)] = facts
+            if state.facts.count + sends.count > capacity { state.facts.removeAll(keepingCapacity: true) }
+            for (send, known) in zip(sends, facts) {
+                guard let known else { continue }
+                state.facts[Key(sender: send.new.sender.id, recipientKey: send.new.recipientKey)] = known
+            }
         }
     }
 
-    /// A message from `sender` (whose key is `senderKey`) to `recipient` was stored: the
-    /// recipient has now been written to by the sender.
-    func recordSent(sender: Int64, senderKey: String, recipient: Int64) {
+    /// Messages were stored from each sender (whose key is `senderKey`) to each recipient:
+    /// each recipient has now been written to by that sender.
+    func recordSent(_ sent: [(sender: Int64, senderKey: String, recipient: Int64)]) {
         state.withLock { state in
-            state.facts[Key(sender: recipient, recipientKey: senderKey)]?.hasWrittenToSender = true
+            for message in sent {
+                state.facts[Key(sender: message.recipient, recipientKey: message.senderKey)]?.hasWrittenToSender = true
+            }
         }
     }
 
