@@ -31,8 +31,22 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `chirp serve` on `port` (0: a free one) and `dataDirectory`, and waits for its
-    /// "listening" line.
-    public init(dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []) async throws {
+    /// "listening" line. A restart on a given port that finds it still held (by a socket the
+    /// killed server left, or an outgoing connection the kernel gave that port meanwhile) is
+    /// tried again for up to 10 s.
+    public convenience init(dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                try await self.init(starting: dataDirectory, port: requestedPort, arguments: arguments)
+                return
+            } catch let error as StartError where requestedPort != 0 && error.description.contains("Address already in use") && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    private init(starting dataDirectory: URL, port requestedPort: Int, arguments: [String]) async throws {
         let binary = Self.binaryURL
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw StartError(description: "no chirp binary at \(binary.path): run `swift build` first or set CHIRP_BINARY")

@@ -45,7 +45,7 @@ struct DurabilityCheck: AsyncParsableCommand {
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        var server = try await ChildServer(arguments: serveArguments(port: 0, data: data))
+        var server = try await startServer(data: data)
         let port = server.baseURL.port ?? 0
         let client = LoadClient(baseURL: server.baseURL, connections: senders + 2)
         defer { Task { await client.shutdown() } }
@@ -95,7 +95,7 @@ struct DurabilityCheck: AsyncParsableCommand {
             let at = killTimes.removeFirst()
             try await Task.sleep(until: start + .seconds(at))
             await server.stop(signal: SIGKILL)
-            server = try await ChildServer(arguments: serveArguments(port: port, data: data))
+            server = try await restartServer(port: port, data: data)
         }
         for task in senderTasks { await task.value }
         stop.add()
@@ -133,6 +133,46 @@ struct DurabilityCheck: AsyncParsableCommand {
             print("  lost \(lost) · duplicated \(duplicated) · stream gaps \(gaps) (\(streams) streams checked)")
         }
         if lost + duplicated + gaps > 0 { throw ExitCode(1) }
+    }
+
+    /// The first server, on a port below the kernel's ephemeral range: the restarts reuse the
+    /// port, and a port the kernel hands out (as `--port 0` would) may meanwhile be taken by any
+    /// outgoing connection or another test's server. A port someone already listens on is
+    /// skipped for another.
+    func startServer(data: URL) async throws -> ChildServer {
+        let below = Self.ephemeralPortsStart()
+        var failure: any Error = CommandFailure("no free port below \(below)")
+        for _ in 0..<20 {
+            let port = Int.random(in: max(1024, below - 12_000)..<below)
+            do { return try await ChildServer(arguments: serveArguments(port: port, data: data)) } catch {
+                guard Self.isPortInUse(error) else { throw error }
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    /// The server again on `port` after a kill; a port briefly still held (a socket the killed
+    /// process left behind) is tried again for up to 10 s.
+    func restartServer(port: Int, data: URL) async throws -> ChildServer {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do { return try await ChildServer(arguments: serveArguments(port: port, data: data)) } catch {
+                guard Self.isPortInUse(error), ContinuousClock.now < deadline else { throw error }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    static func isPortInUse(_ error: any Error) -> Bool {
+        String(describing: error).contains("Address already in use")
+    }
+
+    /// The first port of the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`),
+    /// 32768 where that cannot be read.
+    static func ephemeralPortsStart() -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }.map { max($0, 2048) } ?? 32768
     }
 
     /// Runs `command` with `/bin/sh -c`; throws unless it exits 0.
