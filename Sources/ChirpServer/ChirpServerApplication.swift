@@ -24,10 +24,10 @@ public enum ChirpServerApplication {
         var background: [any Service] = []
         if let settings = configuration.postgres {
             let storage = try await PostgresStorage.open(settings: settings, logger: logger)
-            // No session cache: a logout on one instance must stop the token on all of them
-            // at once, so every request asks the shared database. (Ended sessions are still
-            // announced on the bus, which clears the cache, should it ever hold entries.)
-            let sessions = SessionCache(capacity: 0)
+            // A logout on one instance must stop the token on all of them at once: every
+            // request asks the shared database, except a send, whose write confirms the
+            // session itself (`SessionCache.sharedDatabase`).
+            let sessions = SessionCache(sharedDatabase: true)
             let streams = StreamRoster(limit: configuration.maxStreamsPerUser)
             let bus = PostgresEventBus(storage: storage, hub: hub, logger: logger, sessions: sessions, streams: streams)
             services = ServerServices(
@@ -87,9 +87,14 @@ public enum ChirpServerApplication {
         let authenticated = router.group()
             .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts)))
             .group(context: AuthenticatedRequestContext.self)
+        // The send alone may take a session this instance verified before without asking
+        // storage again: its own write confirms the session (`Viewer.sessionConfirmedByWrite`).
+        let sending = router.group()
+            .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts, forSends: true)))
+            .group(context: AuthenticatedRequestContext.self)
         AccountRoutes(services: services).register(on: router, authenticated: authenticated)
         SocialRoutes(services: services).register(on: authenticated)
-        MessageRoutes(services: services).register(on: authenticated)
+        MessageRoutes(services: services).register(on: authenticated, sends: sending)
         MessageActionRoutes(services: services).register(on: authenticated)
         TweetRoutes(services: services).register(on: authenticated)
         EventRoutes(services: services).register(on: authenticated)

@@ -54,7 +54,7 @@ struct BlockRulesTests {
             let asked = RecordingDecisions()
             _ = try await storage.sendMessage(
                 NewMessage(sender: bea, recipient: "ann", clientMessageId: "b1", text: "hi", createdAt: .now()), decisions: asked)
-            #expect(asked.distinctQuestions == [.init(recipient: toAnn)], "a send gathers the same block facts")
+            #expect(asked.decisiveQuestions == [.init(recipient: toAnn)], "a send gathers the same block facts")
 
             let seen = Mutex<[BlocksBetween]>([])
             _ = try await storage.follow(

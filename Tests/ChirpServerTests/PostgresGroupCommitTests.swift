@@ -83,6 +83,40 @@ struct PostgresGroupCommitTests {
         }
     }
 
+    /// A viewer taken from an instance's session cache (`sessionConfirmedByWrite`) is written
+    /// only while its session lives: here the session ends (as on another instance, with no
+    /// word to this one) just before a batch this instance decides from cached facts. The
+    /// write refuses that send, and the fresh read decides it again: 401 for it, the rest of
+    /// its batch stored.
+    @Test func aSendWhoseSessionEndedElsewhereIsRefusedByItsWrite() async throws {
+        try await Self.withInstances(1, reservedIdLifetime: .seconds(60)) { instances in
+            let storage = instances[0]
+            var ann = try await storage.account("ann", tokenHash: [1])
+            ann.sessionConfirmedByWrite = true
+            let bea = try await storage.account("bea", tokenHash: [2])
+            func pending(_ from: Viewer, _ to: String, _ id: String, _ decisions: RecordingDecisions = RecordingDecisions()) -> PendingSend {
+                PendingSend(new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: "hi", createdAt: .now()), decisions: decisions)
+            }
+            // Facts and ids for both directions become known; ann's session is live.
+            for batch in [[pending(ann, "bea", "a1")], [pending(ann, "bea", "a2"), pending(bea, "ann", "b1")]] {
+                #expect(try await storage.sendBatch(batch).map { try $0.get().created } == Array(repeating: true, count: batch.count))
+            }
+            try await storage.deleteSession(tokenHash: [1])
+            let annDecisions = RecordingDecisions()
+            let results = await storage.sendBatch([pending(ann, "bea", "a3", annDecisions), pending(bea, "ann", "b2")])
+            #expect(annDecisions.questions.count == 1, "decided once, from the cached facts; the write refused it, the fresh read ended it")
+            #expect(throws: RecordingDecisions.SessionEnded.self) { try results[0].get() }
+            #expect(try results[1].get().created, "bea's send in the same batch is stored")
+            #expect(try await storage.latestMessages(bea, "ann").map(\.clientMessageId) == ["a1", "a2", "b1", "b2"])
+            try await Self.expectGapFree(storage, ann.id, count: 4)
+            // Decided from a fresh read (nothing cached for this pair), the session is found gone too.
+            _ = try await storage.account("cid", tokenHash: [3])
+            let fresh = await storage.sendBatch([pending(ann, "cid", "c1")])
+            #expect(throws: RecordingDecisions.SessionEnded.self) { try fresh[0].get() }
+            #expect(try await storage.latestMessages(ann, "cid").isEmpty)
+        }
+    }
+
     @Test func concurrentSendsOnTwoInstancesKeepStreamsGapFreeAndIdsIdempotent() async throws {
         try await Self.withInstances(2) { instances in
             var users: [Viewer] = []
@@ -138,11 +172,17 @@ struct PostgresGroupCommitTests {
     }
 
     /// Runs `body` with `count` storages (instances) on one new database.
-    static func withInstances(_ count: Int, _ body: @Sendable ([PostgresStorage]) async throws -> Void) async throws {
+    /// `reservedIdLifetime`: see `PostgresStorage.open`.
+    static func withInstances(
+        _ count: Int, reservedIdLifetime: Duration = .milliseconds(50), _ body: @Sendable ([PostgresStorage]) async throws -> Void
+    ) async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 4))
         try await TestDatabase.create(settings)
         var instances: [PostgresStorage] = []
-        for _ in 0..<count { instances.append(try await PostgresStorage.open(settings: settings, logger: Logger(label: "chirp.test"))) }
+        for _ in 0..<count {
+            instances.append(try await PostgresStorage.open(
+                settings: settings, logger: Logger(label: "chirp.test"), reservedIdLifetime: reservedIdLifetime))
+        }
         let opened = instances
         try await withThrowingTaskGroup(of: Void.self) { group in
             for storage in opened { group.addTask { await storage.run() } }

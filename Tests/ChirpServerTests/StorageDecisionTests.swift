@@ -25,29 +25,51 @@ struct StorageDecisionTests {
 
             let nobody = RecordingDecisions()
             await #expect(throws: RecordingDecisions.NoRecipient.self) { _ = try await send(ann, "nobody", "c0", nobody) }
-            #expect(nobody.distinctQuestions == [.init(recipient: nil)])
+            #expect(nobody.decisiveQuestions == [.init(recipient: nil)])
 
             let first = RecordingDecisions()
             let sent = try await send(ann, "bea", "c1", first)
-            #expect(sent.created && first.distinctQuestions == [.init(recipient: facts(false, false))], "neither follows nor wrote")
+            #expect(sent.created && first.decisiveQuestions == [.init(recipient: facts(false, false))], "neither follows nor wrote")
             #expect(sent.json == MessageJSON.encode(sent.value), "the event's JSON is the decisions' encoding")
 
             try await storage.follow(bea, "ann")
             let afterFollow = RecordingDecisions()
             _ = try await send(ann, "BEA", "c2", afterFollow)
-            #expect(afterFollow.distinctQuestions == [.init(recipient: facts(true, false))])
+            #expect(afterFollow.decisiveQuestions == [.init(recipient: facts(true, false))])
             #expect(try await storage.recipientFacts(sender: ann.id, recipientKey: "bea") == facts(true, false), "typing reads the same facts")
 
             _ = try await send(bea, "ann", "b1", RecordingDecisions())
             let afterReply = RecordingDecisions()
             let again = try await send(ann, "bea", "c1", afterReply)
             #expect(!again.created && again.value == sent.value, "the taken client id is answered by the decisions' replay")
-            #expect(afterReply.distinctQuestions == [.init(recipient: facts(true, true)), .init(replayed: sent.value)])
+            #expect(afterReply.decisiveQuestions == [.init(recipient: facts(true, true)), .init(replayed: sent.value)])
 
             let refusing = RecordingDecisions(refuseAll: true)
             let replayed = try await send(ann, "bea", "c2", refusing)
-            #expect(!replayed.created && replayed.value.clientMessageId == "c2" && refusing.distinctQuestions.count == 1)
+            #expect(!replayed.created && replayed.value.clientMessageId == "c2" && refusing.decisiveQuestions.count == 1)
             #expect(try await storage.latestMessages(ann, "bea").map(\.clientMessageId) == ["c1", "c2", "b1"])
+        }
+    }
+
+    /// A viewer whose session the write confirms (`Viewer.sessionConfirmedByWrite`) is stored
+    /// only while that session exists and has not expired at the send's time; otherwise the
+    /// send fails with the decisions' `sessionEnded`, and nothing is stored.
+    @Test(arguments: StorageKind.available)
+    func bothStoragesStoreASendOnlyWhileTheSessionItsWriteConfirmsLives(kind: StorageKind) async throws {
+        try await kind.withStorage { storage in
+            var ann = try await storage.account("ann", tokenHash: [1])
+            ann.sessionConfirmedByWrite = true
+            let bea = try await storage.account("bea", tokenHash: [2])
+            func send(_ id: String, at time: Timestamp = .now()) async throws -> WriteOutcome<Message> {
+                try await storage.sendMessage(
+                    NewMessage(sender: ann, recipient: "bea", clientMessageId: id, text: "hi", createdAt: time), decisions: RecordingDecisions())
+            }
+            #expect(try await send("c1").created)
+            let afterExpiry = Timestamp(millisecondsSince1970: Timestamp.now().millisecondsSince1970 + 2 * 86_400_000)
+            await #expect(throws: RecordingDecisions.SessionEnded.self, "expired") { _ = try await send("c2", at: afterExpiry) }
+            try await storage.deleteSession(tokenHash: [1])
+            await #expect(throws: RecordingDecisions.SessionEnded.self, "ended") { _ = try await send("c3") }
+            #expect(try await storage.latestMessages(bea, "ann").map(\.clientMessageId) == ["c1"])
         }
     }
 }

@@ -3,10 +3,13 @@ import Synchronization
 
 /// Sessions verified recently, by token digest, so that most requests skip a storage read.
 ///
-/// Only for a single instance (SQLite): logging out removes the entry at once, and no other
-/// process can revoke a session behind its back. (Instances sharing PostgreSQL use a cache of
-/// capacity 0, which holds nothing.) Entries also lapse after `lifetime`, and the session's own
-/// expiry is checked on every request either way.
+/// Alone on its database (SQLite), an instance is the only one that ends sessions: logging out
+/// removes the entry at once, so every request may trust it. Instances sharing PostgreSQL
+/// (`sharedDatabase`) cannot know at once what another one ended, so there an entry spares
+/// only the lookup of a write that confirms the session in its own statement (the send, see
+/// `Viewer.sessionConfirmedByWrite`); every other request asks the database. Ended sessions
+/// announced on the bus are forgotten either way. Entries also lapse after `lifetime`, and
+/// the session's own expiry is checked on every request.
 final class SessionCache: Sendable {
     private struct Entry {
         var session: SessionInfo
@@ -16,10 +19,14 @@ final class SessionCache: Sendable {
     private let entries = Mutex<[[UInt8]: Entry]>([:])
     private let capacity: Int
     private let lifetime: Duration
+    /// Other instances may end sessions behind this one's back: an entry is trusted only by
+    /// writes that confirm it.
+    let sharedDatabase: Bool
 
-    init(capacity: Int = 50_000, lifetime: Duration = .seconds(30)) {
+    init(capacity: Int = 50_000, lifetime: Duration = .seconds(30), sharedDatabase: Bool = false) {
         self.capacity = capacity
         self.lifetime = lifetime
+        self.sharedDatabase = sharedDatabase
     }
 
     /// The cached session for this digest, if it is fresh.

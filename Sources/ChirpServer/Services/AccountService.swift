@@ -104,19 +104,21 @@ struct AccountService: Sendable {
     }
 
     /// The viewer a bearer token belongs to, or a 401 (unknown, logged out, expired).
+    /// `confirmedByWrite` (the send route): a session cached while other instances share the
+    /// database is taken as it is, and the send's write confirms it.
     ///
     /// Tokens are never compared as text: the token is hashed (SHA-256) and the digest looked
     /// up, so the time a lookup takes says nothing about how much of a guess was right.
-    func viewer(token: String) async throws -> Viewer {
+    func viewer(token: String, confirmedByWrite: Bool = false) async throws -> Viewer {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.invalidToken }
         let hash = SessionTokens.hash(token)
         let session: SessionInfo
-        if let cached = sessions.session(for: hash) {
+        var unconfirmed = false
+        if let cached = sessions.session(for: hash), !sessions.sharedDatabase || confirmedByWrite {
             session = cached
+            unconfirmed = sessions.sharedDatabase
         } else {
-            guard let stored = try await store.session(tokenHash: hash) else { throw APIError.invalidToken }
-            sessions.store(stored, for: hash)
-            session = stored
+            session = try await storedSession(hash)
         }
         let now = now()
         guard session.expiresAt > now else { throw APIError.expiredToken }
@@ -124,7 +126,31 @@ struct AccountService: Sendable {
             // Last use is informational: a failed write does not fail the request.
             try? await store.touchSession(publicId: session.publicId, at: now)
         }
-        return Viewer(id: session.userId, username: session.username, tokenHash: hash, sessionId: session.publicId)
+        return Viewer(
+            id: session.userId, username: session.username, tokenHash: hash, sessionId: session.publicId,
+            sessionConfirmedByWrite: unconfirmed)
+    }
+
+    /// The viewer with its session confirmed in storage, for a send route that needs it
+    /// confirmed before its write (it reads on the viewer's behalf first).
+    func confirmed(_ viewer: Viewer) async throws -> Viewer {
+        guard viewer.sessionConfirmedByWrite else { return viewer }
+        let session = try await storedSession(viewer.tokenHash)
+        guard session.userId == viewer.id else { throw APIError.invalidToken }
+        guard session.expiresAt > now() else { throw APIError.expiredToken }
+        var confirmed = viewer
+        confirmed.sessionConfirmedByWrite = false
+        return confirmed
+    }
+
+    /// The session stored under `hash` (401 if none), remembered in the cache.
+    private func storedSession(_ hash: [UInt8]) async throws -> SessionInfo {
+        guard let stored = try await store.session(tokenHash: hash) else {
+            sessions.remove(hash)
+            throw APIError.invalidToken
+        }
+        sessions.store(stored, for: hash)
+        return stored
     }
 
     /// When a token issued at `start` stops working.

@@ -54,4 +54,9 @@ struct MessageRules: SendDecisions {
     func encode(_ message: Message) -> String {
         MessageJSON.encode(message)
     }
+
+    /// The token stopped working (logged out, or expired) before the send was written: 401.
+    func sessionEnded() -> any Error {
+        APIError.invalidToken
+    }
 }

@@ -55,6 +55,13 @@ extension SQLiteStorage {
         }
     }
 
+    /// Whether `userId`'s session under `tokenHash` exists and has not expired at `time`.
+    static func sessionIsLive(_ db: Database, tokenHash: [UInt8], userId: Int64, at time: Timestamp) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sessions WHERE token_hash = ? AND user_id = ? AND expires_at > ?)"),
+            arguments: [Data(tokenHash), userId, time.millisecondsSince1970]) ?? false
+    }
+
     func deleteSession(tokenHash: [UInt8]) async throws {
         try await write { db in
             try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [Data(tokenHash)])

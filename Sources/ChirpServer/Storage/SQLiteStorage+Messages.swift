@@ -11,6 +11,9 @@ extension SQLiteStorage {
         let writer = self.writer
         return try await write { db in
             let sender = new.sender
+            if sender.sessionConfirmedByWrite, try !Self.sessionIsLive(db, tokenHash: sender.tokenHash, userId: sender.id, at: new.createdAt) {
+                throw decisions.sessionEnded()
+            }
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
             func earlier() throws -> Message? {
                 try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])

@@ -12,6 +12,9 @@ protocol SendDecisions: Sendable {
     func replay(_ existing: Message, for new: NewMessage) throws -> Message
     /// The message as its event's data.
     func encode(_ message: Message) -> String
+    /// What a send fails with when its sender's session, which its write was to confirm
+    /// (`Viewer.sessionConfirmedByWrite`), is gone or expired.
+    func sessionEnded() -> any Error
 }
 
 /// What a send does after `SendDecisions.decide`.

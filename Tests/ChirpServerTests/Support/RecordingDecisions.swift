@@ -13,6 +13,9 @@ final class RecordingDecisions: SendDecisions {
     /// A send to nobody.
     struct NoRecipient: Error {}
 
+    /// A send whose session its write found ended.
+    struct SessionEnded: Error {}
+
     private let asked = Mutex<[Asked]>([])
     /// Refuse every send (and answer with the earlier message, when there is one).
     let refuseAll: Bool
@@ -21,10 +24,14 @@ final class RecordingDecisions: SendDecisions {
 
     var questions: [Asked] { asked.withLock { $0 } }
 
-    /// The questions without a repeat of the one just before (a storage may ask again with the
-    /// same facts, `SendDecisions`).
-    var distinctQuestions: [Asked] {
-        questions.reduce(into: []) { kept, question in if kept.last != question { kept.append(question) } }
+    /// The questions the outcome rests on: a `decide` asked again straight after (a storage may
+    /// decide first from facts earlier batches read, and again from facts read afresh,
+    /// `SendDecisions`) replaces the one before it.
+    var decisiveQuestions: [Asked] {
+        questions.reduce(into: []) { kept, question in
+            if question.replayed == nil, let last = kept.last, last.replayed == nil { kept.removeLast() }
+            kept.append(question)
+        }
     }
 
     func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision {
@@ -43,4 +50,6 @@ final class RecordingDecisions: SendDecisions {
     func encode(_ message: Message) -> String {
         MessageJSON.encode(message)
     }
+
+    func sessionEnded() -> any Error { SessionEnded() }
 }

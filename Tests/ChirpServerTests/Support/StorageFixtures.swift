@@ -7,7 +7,8 @@ extension ChirpStorage {
     func account(_ name: String, tokenHash: [UInt8], at now: Timestamp = .now()) async throws -> Viewer {
         let user = try await createAccount(
             NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
-            session: NewSession(userId: 0, tokenHash: tokenHash, createdAt: now, expiresAt: now))
+            session: NewSession(
+                userId: 0, tokenHash: tokenHash, createdAt: now, expiresAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 86_400_000)))
         guard let user else { throw FixtureError.usernameTaken(name) }
         return Viewer(id: Int64(user.id)!, username: user.username, tokenHash: tokenHash)
     }

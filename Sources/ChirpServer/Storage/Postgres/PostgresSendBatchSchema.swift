@@ -1,4 +1,4 @@
-/// The PostgreSQL function that writes a batch of sends in one round trip (issue 25).
+/// The PostgreSQL functions that write a batch of sends in one round trip (issue 25).
 ///
 /// `chirp_send_batch` runs as one autocommitted statement: it locks every user of the batch in
 /// id order, reads again, under those locks, the facts each insert was decided on (Swift's
@@ -8,12 +8,11 @@
 /// stream heads it returns `(0, id)` rows: message ids reserved for the next batch, which may
 /// then skip reading its facts (`SendFactsCache`). In PL/pgSQL
 /// each statement of a volatile function takes a fresh snapshot, so the check sees every
-/// commit that happened before the locks were granted.
+/// commit that happened before the locks were granted. `chirp_send_batch_confirming` calls it
+/// once the sessions the batch takes from instance caches are found still live.
 enum PostgresSendBatchSchema {
-    static let migrations: [(name: String, sql: [String])] = [
-        ("v9-send-batch-function", [
-            """
-            CREATE FUNCTION chirp_send_batch(
+    /// `chirp_send_batch`'s parameters, which `chirp_send_batch_confirming` takes too.
+    private static let batchParameters = """
                 p_users int8[],
                 p_ids int8[], p_senders int8[], p_recipients int8[], p_recipient_keys text[],
                 p_client_ids text[], p_texts text[], p_created_ats int8[], p_jsons text[],
@@ -21,6 +20,13 @@ enum PostgresSendBatchSchema {
                 p_follows bool[], p_has_received bool[], p_blocked bool[], p_blocked_by bool[],
                 p_mm_messages int8[], p_mm_positions int4[], p_mm_media int8[],
                 p_type text, p_channel text, p_payload text, p_reserve int4)
+            """
+
+    static let migrations: [(name: String, sql: [String])] = [
+        ("v9-send-batch-function", [
+            """
+            CREATE FUNCTION chirp_send_batch(
+            \(batchParameters)
             RETURNS TABLE (user_id int8, base int8)
             LANGUAGE plpgsql AS $$
             BEGIN
@@ -89,6 +95,32 @@ enum PostgresSendBatchSchema {
                 SELECT seqs.id, seqs.first FROM seqs;
                 RETURN QUERY SELECT 0::int8, nextval(pg_get_serial_sequence('messages', 'id'))
                     FROM generate_series(1, p_reserve);
+            END $$
+            """,
+        ]),
+        // A send whose viewer came from the instance's session cache (`Viewer.sessionConfirmedByWrite`)
+        // is written only if its session is still there: a logout on another instance stops
+        // the token at once, as a lookup per request would.
+        ("v10-send-batch-confirms-sessions", [
+            """
+            CREATE FUNCTION chirp_send_batch_confirming(
+                p_sessions bytea[], p_session_users int8[], p_session_ats int8[],
+            \(batchParameters)
+            RETURNS TABLE (user_id int8, base int8)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF EXISTS (
+                    SELECT 1 FROM unnest(p_sessions, p_session_users, p_session_ats) AS c(token_hash, owner, at)
+                    WHERE NOT EXISTS (SELECT 1 FROM sessions s
+                        WHERE s.token_hash = c.token_hash AND s.user_id = c.owner AND s.expires_at > c.at))
+                THEN
+                    RETURN QUERY SELECT NULL::int8, NULL::int8;
+                    RETURN;
+                END IF;
+                RETURN QUERY SELECT * FROM chirp_send_batch(p_users, p_ids, p_senders, p_recipients, p_recipient_keys,
+                    p_client_ids, p_texts, p_created_ats, p_jsons, p_reply_tos, p_terms, p_media_jsons,
+                    p_follows, p_has_received, p_blocked, p_blocked_by, p_mm_messages, p_mm_positions, p_mm_media,
+                    p_type, p_channel, p_payload, p_reserve);
             END $$
             """,
         ]),

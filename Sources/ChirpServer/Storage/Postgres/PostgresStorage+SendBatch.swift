@@ -109,7 +109,9 @@ extension PostgresStorage {
         let senderIds = sends.map(\.new.sender.id)
         let keys = sends.map(\.new.recipientKey)
         let clientIds = sends.map(\.new.clientMessageId)
-        let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(senderIds, keys, clientIds)))
+        let sessions = sends.map { ByteBuffer(bytes: $0.new.sender.sessionConfirmedByWrite ? $0.new.sender.tokenHash : []) }
+        let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(
+            senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
         let earlierIds = try factRows.compactMap { try $0.value(2, as: Int64?.self) }
         let earlierById = earlierIds.isEmpty ? [:] : Dictionary(
@@ -126,7 +128,8 @@ extension PostgresStorage {
         factsCache.remember(facts, of: sends)
         let (plan, results) = Self.decide(
             sends, facts: facts, earlier: try factRows.map { try $0.value(2, as: Int64?.self).flatMap { earlierById[String($0)] } },
-            ids: try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted())
+            ids: try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted(),
+            sessionsLive: try factRows.map { try $0.value(8, as: Bool.self) })
         return try await writePlan(scope, plan, results)
     }
 
@@ -135,7 +138,8 @@ extension PostgresStorage {
     /// retry needs the stored earlier message), or when a fact changed.
     private func writeFromCache(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
         guard let (facts, ids) = factsCache.take(for: sends) else { return nil }
-        let (plan, results) = Self.decide(sends, facts: facts, earlier: Array(repeating: nil, count: sends.count), ids: ids)
+        let (plan, results) = Self.decide(
+            sends, facts: facts, earlier: Array(repeating: nil, count: sends.count), ids: ids, sessionsLive: nil)
         // Anything decided other than an insert was decided without the stored messages.
         guard results.allSatisfy({ $0 == nil }) else { return nil }
         return try await writePlan(scope, plan, results)
@@ -144,9 +148,12 @@ extension PostgresStorage {
     /// Asks each send's decisions in the batch's order, given its recipient's stored `facts` (nil:
     /// no such user) and its `earlier` stored message under the client id, each seeing the sends
     /// decided before it; plans the inserts under `ids` (ascending, one per insert at least).
-    /// Returns the plan and each send's result, nil for a planned insert.
+    /// `sessionsLive`: whether each sender's session was found live in the same read (nil: not
+    /// read, so the write confirms the sessions of viewers taken from the cache,
+    /// `Viewer.sessionConfirmedByWrite`). Returns the plan and each send's result, nil for a
+    /// planned insert.
     private static func decide(
-        _ sends: [PendingSend], facts: [RecipientFacts?], earlier: [Message?], ids: [Int64]
+        _ sends: [PendingSend], facts: [RecipientFacts?], earlier: [Message?], ids: [Int64], sessionsLive: [Bool]?
     ) -> (SendBatchPlan, [Result<WriteOutcome<Message>, any Error>?]) {
         var freeIds = ids[...]
         var plan = SendBatchPlan()
@@ -154,6 +161,7 @@ extension PostgresStorage {
         for (index, send) in sends.enumerated() {
             let new = send.new
             do {
+                if let sessionsLive, !sessionsLive[index] { throw send.decisions.sessionEnded() }
                 guard let known = facts[index] else {
                     _ = try send.decisions.decide(nil, for: new, earlier: { nil })
                     throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
@@ -171,7 +179,9 @@ extension PostgresStorage {
                 }
                 guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
                 let message = send.message(id: messageId, recipient: known.username)
-                plan.add(index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message))
+                plan.add(
+                    index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message),
+                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmedByWrite)
             } catch {
                 results[index] = .failure(error)
             }
@@ -198,7 +208,8 @@ extension PostgresStorage {
             plan.replyTos, plan.searchTerms, plan.mediaJSONs,
             plan.decidedOn.follows, plan.decidedOn.hasReceived, plan.decidedOn.blocked, plan.decidedOn.blockedBy,
             plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
-            type, Self.channel, payload, reserve)))
+            type, Self.channel, payload, reserve,
+            plan.sessions.hashes, plan.sessions.users, plan.sessions.ats)))
         var base: [Int64: Int64] = [:]
         var reserved: [Int64] = []
         for row in rows {
@@ -236,6 +247,10 @@ struct SendBatchPlan {
     /// Each message's `media_json`, and one (message, position, media) per attachment.
     private(set) var mediaJSONs: [String] = []
     private(set) var mediaLinks: (messages: [Int64], positions: [Int32], media: [Int64]) = ([], [], [])
+    /// The sessions the write confirms (`Viewer.sessionConfirmedByWrite`): token digest, user
+    /// and the time it must be live at, once per session.
+    private(set) var sessions: (hashes: [ByteBuffer], users: [Int64], ats: [Int64]) = ([], [], [])
+    private var confirming: Set<[UInt8]> = []
     private var entries: [(index: Int, message: Message)] = []
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
@@ -263,8 +278,15 @@ struct SendBatchPlan {
         byClientId[SenderClientId(sender: sender, clientMessageId: clientMessageId)]
     }
 
-    mutating func add(index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String) {
+    mutating func add(
+        index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String, confirmingSession: Bool
+    ) {
         let sender = send.new.sender.id
+        if confirmingSession, confirming.insert(send.new.sender.tokenHash).inserted {
+            sessions.hashes.append(ByteBuffer(bytes: send.new.sender.tokenHash))
+            sessions.users.append(sender)
+            sessions.ats.append(send.new.createdAt.millisecondsSince1970)
+        }
         ids.append(id)
         senders.append(sender)
         recipients.append(facts.id)
@@ -312,7 +334,9 @@ private enum BatchLock: PreparedSQL {
     static let sql = "SELECT id FROM users WHERE id = ANY($1) OR username_key = ANY($2) ORDER BY id FOR UPDATE"
 }
 
-/// Every send's facts, in the batch's order: senders `$1`, recipient keys `$2`, client ids `$3`.
+/// Every send's facts, in the batch's order: senders `$1`, recipient keys `$2`, client ids `$3`,
+/// and whether the sender's session (`$4`, its token digest, empty when confirmed already) is
+/// live at the send's time (`$5`).
 private enum BatchFacts: PreparedSQL {
     static let sql = """
         SELECT u.id, u.username,
@@ -321,23 +345,27 @@ private enum BatchFacts: PreparedSQL {
             EXISTS (SELECT 1 FROM conversations WHERE owner_id = t.sender_id AND peer_id = u.id AND has_received),
             CASE WHEN u.id IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('messages', 'id')) END,
             EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = t.sender_id),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = t.sender_id AND blocked_id = u.id)
-        FROM unnest($1::int8[], $2::text[], $3::text[]) WITH ORDINALITY
-            AS t(sender_id, recipient_key, client_message_id, ord)
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = t.sender_id AND blocked_id = u.id),
+            length(t.session) = 0 OR EXISTS (
+                SELECT 1 FROM sessions s WHERE s.token_hash = t.session AND s.user_id = t.sender_id AND s.expires_at > t.at)
+        FROM unnest($1::int8[], $2::text[], $3::text[], $4::bytea[], $5::int8[]) WITH ORDINALITY
+            AS t(sender_id, recipient_key, client_message_id, session, at, ord)
         LEFT JOIN users u ON u.username_key = t.recipient_key
         ORDER BY t.ord
         """
 }
 
-/// Locks the batch's users, checks the facts its messages were decided on and stores them
-/// (`PostgresSendBatchSchema`): every user to lock `$1`, the plan's columns `$2`…`$12`, the
-/// facts decided on `$13`…`$16`, the media links `$17`…`$19`, the event type `$20`, the
-/// channel `$21`, the payload `$22` and how many ids to reserve for the next batch `$23`.
-/// Returns each user's stream head before the batch and then `(0, id)` for each reserved id,
-/// or one row of NULLs when a fact changed (nothing written).
+/// Confirms the sessions `$24`…`$26` (digests, users, times) and then locks the batch's users,
+/// checks the facts its messages were decided on and stores them (`PostgresSendBatchSchema`):
+/// every user to lock `$1`, the plan's columns `$2`…`$12`, the facts decided on `$13`…`$16`,
+/// the media links `$17`…`$19`, the event type `$20`, the channel `$21`, the payload `$22`
+/// and how many ids to reserve for the next batch `$23`. Returns each user's stream head
+/// before the batch and then `(0, id)` for each reserved id, or one row of NULLs when a
+/// session ended or a fact changed (nothing written).
 private enum BatchWrite: PreparedSQL {
     static let sql = """
-        SELECT * FROM chirp_send_batch($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
+        SELECT * FROM chirp_send_batch_confirming($24::bytea[], $25::int8[], $26::int8[],
+            $1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
             $8::int8[], $9::text[], $10::int8[], $11::text[], $12::text[], $13::bool[], $14::bool[], $15::bool[], $16::bool[],
             $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text, $23::int4)
         """

@@ -27,12 +27,13 @@ final class PostgresStorage: ChirpStorage, Service {
     /// the first one's user locks (`chirp bench --database`: 2,587-2,731 sends/s with two at a
     /// time against 2,582-3,085 with one, with a higher ack p99).
     let sends = GroupCommitQueue<PendingSend, WriteOutcome<Message>>(maxConcurrent: 1)
-    /// Concurrent session lookups (one per authenticated request) gathered into one query each:
-    /// there is no session cache on PostgreSQL (a logout must stop a token on every instance
-    /// at once), so this is the busiest read.
+    /// Concurrent session lookups (one per authenticated request but sends) gathered into one
+    /// query each: on PostgreSQL only a send may take a cached session, which its own write
+    /// confirms (a logout must stop a token on every instance at once), so this is the busiest
+    /// read.
     let sessionLookups = GroupCommitQueue<[UInt8], SessionInfo?>()
     /// Facts and reserved ids earlier send batches learned (`writeFromCache`).
-    let factsCache = SendFactsCache()
+    let factsCache: SendFactsCache
     /// Tests only: runs just before a send batch is written (its facts read, or taken from
     /// `factsCache`), where another transaction can change them.
     let afterBatchFacts = Mutex<(@Sendable () async throws -> Void)?>(nil)
@@ -50,8 +51,12 @@ final class PostgresStorage: ChirpStorage, Service {
 
     /// Connects to the primary (the first host that accepts writes), applies pending migrations
     /// on a connection of its own, and prepares a pool of `settings.poolSize` connections. The
-    /// pool serves nothing until `run()` is running.
-    static func open(settings: PostgresSettings, logger: Logger) async throws -> PostgresStorage {
+    /// pool serves nothing until `run()` is running. `reservedIdLifetime`: how long message ids
+    /// one send batch reserved may serve the next (`SendFactsCache`; tests lengthen it to
+    /// follow one way of writing a batch).
+    static func open(
+        settings: PostgresSettings, logger: Logger, reservedIdLifetime: Duration = .milliseconds(50)
+    ) async throws -> PostgresStorage {
         let (connection, endpoint) = try await PostgresPrimary.connect(settings, applicationName: "chirp", logger: logger)
         do {
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
@@ -61,10 +66,11 @@ final class PostgresStorage: ChirpStorage, Service {
             try? await connection.close()
             throw error
         }
-        return PostgresStorage(settings: settings, endpoint: endpoint, logger: logger)
+        return PostgresStorage(settings: settings, endpoint: endpoint, logger: logger, reservedIdLifetime: reservedIdLifetime)
     }
 
-    private init(settings: PostgresSettings, endpoint: Int, logger: Logger) {
+    private init(settings: PostgresSettings, endpoint: Int, logger: Logger, reservedIdLifetime: Duration) {
+        self.factsCache = SendFactsCache(idLifetime: reservedIdLifetime)
         self.current = Mutex((Self.pool(settings, endpoint: endpoint, logger: logger), endpoint))
         self.settings = settings
         self.logger = logger
