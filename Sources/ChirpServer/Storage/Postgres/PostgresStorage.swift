@@ -293,20 +293,32 @@ final class PostgresStorage: ChirpStorage, Service {
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows {
         try await read { scope in
-            let rows = try await scope.rows("""
-                SELECT seq, type, created_at, data FROM events
-                WHERE user_id = \(userId) AND seq > \(since) ORDER BY seq LIMIT \(limit)
-                """)
-            let head = try await scope.value("SELECT last_seq FROM users WHERE id = \(userId)", as: Int64.self) ?? 0
-            return EventRows(
-                events: try rows.map {
-                    EventRow(
-                        seq: try $0.value(0), type: try $0.value(1),
-                        createdAt: Timestamp(millisecondsSince1970: try $0.value(2)), data: .json(try $0.value(3)))
-                },
-                head: max(head, rows.isEmpty ? 0 : try rows[rows.count - 1].value(0, as: Int64.self)))
+            let rows = try await scope.rows(PreparedQuery(EventsAfter.self, Self.binds(userId, since, Int64(limit))))
+            var events: [EventRow] = []
+            var head: Int64 = 0
+            for row in rows {
+                head = max(head, try row.value(0, as: Int64.self))
+                guard let seq = try row.value(1, as: Int64?.self) else { continue }
+                events.append(EventRow(
+                    seq: seq, type: try row.value(2), createdAt: Timestamp(millisecondsSince1970: try row.value(3)),
+                    data: .json(try row.value(4))))
+                head = max(head, seq)
+            }
+            return EventRows(events: events, head: head)
         }
     }
+}
+
+/// A user's events after a seq (`$1` user, `$2` seq, `$3` limit) and the stream's head, from
+/// one snapshot in one round trip: one row per event, or one row with no event.
+private enum EventsAfter: PreparedSQL {
+    static let sql = """
+        SELECT u.last_seq, e.seq, e.type, e.created_at, e.data FROM users u
+        LEFT JOIN LATERAL (
+            SELECT seq, type, created_at, data FROM events WHERE user_id = u.id AND seq > $2 ORDER BY seq LIMIT $3) e ON true
+        WHERE u.id = $1
+        ORDER BY e.seq
+        """
 }
 
 /// A user's id by username key (the peer of a conversation page, and others).
