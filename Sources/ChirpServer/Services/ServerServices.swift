@@ -25,7 +25,7 @@ struct ServerServices: Sendable {
     let limits: RateLimits
 
     /// - Parameters:
-    ///   - sessions: recently verified sessions (PostgreSQL: capacity 0, see `SessionCache`).
+    ///   - sessions: recently verified sessions (PostgreSQL: `sharedDatabase`, trusted by sends only, see `SessionCache`).
     ///   - bus: other instances on the same database (PostgreSQL); nil with SQLite.
     init(
         configuration: ServerConfiguration, storage: any ChirpStorage, hub: EventHub = EventHub(),
