@@ -36,4 +36,27 @@ struct SharedDatabaseSessionTests {
             #expect(try await api.send(.GET, "/v1/me", token: bob.token).status == 200)
         }
     }
+
+    /// At the message limit a retry is answered with the stored message, which is a read: a
+    /// cached session is confirmed first.
+    @Test func aRetryAtTheMessageLimitIsAnsweredOnlyWhileTheSessionLives() async throws {
+        let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI")
+        let configuration = TestServer.configuration {
+            $0.postgres = settings
+            $0.messageRateLimit = 2
+        }
+        try await TestServer.run(configuration) { api in
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "alice")
+            for id in ["m1", "m2"] { #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: id).status == 201) }
+            #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: "m3").status == 429)
+            #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: "m2").status == 200, "a retry at the limit")
+            try await TestDatabase.withConnection(settings) { connection, logger in
+                try await connection.query("DELETE FROM sessions WHERE user_id = \(Int64(alice.user.id)!)", logger: logger)
+            }
+            let retry = try await api.sendMessage(alice, to: "bob", "hello", clientId: "m2")
+            #expect(retry.status == 401, "\(retry.status) \(retry.text)")
+        }
+    }
 }

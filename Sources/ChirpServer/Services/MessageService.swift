@@ -14,6 +14,9 @@ struct MessageService: Sendable {
     let now: @Sendable () -> Timestamp
     /// Resolves a send's `mediaIds`; nil: sends carry no media.
     var media: MediaService?
+    /// Confirms a viewer's session in storage (`AccountService.confirmed`) before the send
+    /// reads on its behalf, when its write was to confirm it (`Viewer.sessionConfirmedByWrite`).
+    var confirmSession: @Sendable (Viewer) async throws -> Viewer = { $0 }
 
     /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
     /// or the stored message again when it is a retry. The outcome's `json` is the message as
@@ -34,7 +37,9 @@ struct MessageService: Sendable {
         new.media = attached
         let limiterKey = String(viewer.id)
         if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: limiterKey) {
-            // A retry of a message already stored is answered even when the limit is reached.
+            // A retry of a message already stored is answered even when the limit is reached
+            // (to a session that is still there: the answer is a read).
+            _ = try await confirmSession(viewer)
             if let existing = try await store.message(sender: viewer.id, clientMessageId: clientMessageId),
                MessageRules.isRetry(existing, of: new) {
                 return WriteOutcome(value: existing, created: false)

@@ -56,9 +56,10 @@ struct ServerServices: Sendable {
             store: storage, files: MediaFiles(root: configuration.mediaURL), maxBytes: configuration.maxMediaBytes,
             quotaBytes: configuration.mediaQuotaBytes, unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
         self.media = media
+        let accounts = self.accounts
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,
-            limits: limits, metrics: metrics, now: now, media: media)
+            limits: limits, metrics: metrics, now: now, media: media, confirmSession: { try await accounts.confirmed($0) })
         self.messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
