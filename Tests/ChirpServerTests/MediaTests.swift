@@ -217,4 +217,21 @@ struct MediaTests {
             #expect(!FileManager.default.fileExists(atPath: blob.path))
         }
     }
+
+    /// A media record whose file the disk cannot give (here, removed under the server) is the
+    /// server's trouble: 503 in the error envelope, whole or in part, never a 500.
+    @Test func aFileTheDiskCannotGiveAnswers503() async throws {
+        let configuration = TestServer.configuration()
+        try await TestServer.run(configuration) { api in
+            let alice = try await api.register("alice")
+            let image: Media = try await api.putMedia(alice, "img", MediaBytes.png, type: "image/png").decode()
+            #expect(try await api.getMedia(alice, image.id).status == 200)
+            try FileManager.default.removeItem(atPath: MediaFiles(root: configuration.mediaURL).blobPath(image.sha256))
+            for headers in [[], [("Range", "bytes=0-3")]] {
+                let reply = try await api.getMedia(alice, image.id, headers: headers)
+                #expect(reply.status == 503 && reply.text.contains(APIErrorCode.unavailable), "\(reply.status) \(reply.text)")
+                #expect(reply.headers.first(name: "Retry-After") == "1")
+            }
+        }
+    }
 }

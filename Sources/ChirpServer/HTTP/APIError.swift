@@ -64,6 +64,10 @@ struct APIError: Error, Sendable {
     static let databaseUnavailable = APIError(
         .serviceUnavailable, APIErrorCode.unavailable, "The database is unavailable; retry shortly.", retryAfter: 1)
 
+    /// A media file the disk cannot give right now (missing or unreadable under its record).
+    static let mediaFileUnavailable = APIError(
+        .serviceUnavailable, APIErrorCode.unavailable, "The media's file cannot be read right now; retry shortly.", retryAfter: 1)
+
     static func userNotFound(_ username: String) -> APIError {
         APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(username.prefix(32)).")
     }

@@ -37,7 +37,7 @@ struct MediaRoutes {
             let range: ClosedRange<Int64>
             switch request.headers[.range].map({ ByteRange.parse($0, size: stored.size) }) ?? .whole {
             case .whole:
-                return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
+                return Response(status: .ok, headers: headers, body: try await Self.fileBody { try await fileIO.loadFile(path: path, context: context) })
             case .unsatisfiable:
                 var response = JSONResponse.error(APIError(
                     .rangeNotSatisfiable, "range_not_satisfiable", "The media is \(stored.size) bytes; ask for a range within it.",
@@ -48,8 +48,20 @@ struct MediaRoutes {
                 range = part
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(stored.size)"
-            let body = try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+            let body = try await Self.fileBody {
+                try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+            }
             return Response(status: .partialContent, headers: headers, body: body)
+        }
+    }
+
+    /// The body `load` opens, or 503 when the disk cannot give the file: the media's record
+    /// exists, so a missing or unreadable file is the server's trouble, not the request's.
+    static func fileBody(_ load: () async throws -> ResponseBody) async throws -> ResponseBody {
+        do {
+            return try await load()
+        } catch {
+            throw APIError.mediaFileUnavailable
         }
     }
 
