@@ -12,6 +12,13 @@ import Testing
 @Suite("Sessions on a shared database", .enabled(if: TestDatabase.postgresAdminURL != nil || ProcessInfo.processInfo.environment["CI"] != nil,
     "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
 struct SharedDatabaseSessionTests {
+    /// Deletes the user's sessions straight in the database, with no word on the bus.
+    static func endSessionsUnannounced(of user: Session, in settings: PostgresSettings) async throws {
+        try await TestDatabase.withConnection(settings) { connection, logger in
+            try await connection.query("DELETE FROM sessions WHERE user_id = \(Int64(user.user.id)!)", logger: logger)
+        }
+    }
+
     @Test func aSessionEndedBehindTheInstancesBackStopsItsSendsAtOnce() async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI")
         let configuration = TestServer.configuration { $0.postgres = settings }
@@ -22,9 +29,7 @@ struct SharedDatabaseSessionTests {
             for text in ["one", "two"] { #expect(try await api.sendMessage(alice, to: "bob", text).status == 201) }
             let first = try #require(try await api.messages(bob, with: "alice").items.first)
 
-            try await TestDatabase.withConnection(settings) { connection, logger in
-                try await connection.query("DELETE FROM sessions WHERE user_id = \(Int64(alice.user.id)!)", logger: logger)
-            }
+            try await Self.endSessionsUnannounced(of: alice, in: settings)
             let refused = try await api.sendMessage(alice, to: "bob", "three")
             #expect(refused.status == 401 && refused.text.contains(APIErrorCode.invalidToken), "\(refused.status) \(refused.text)")
             let reply = try await api.send(
@@ -52,9 +57,7 @@ struct SharedDatabaseSessionTests {
             for id in ["m1", "m2"] { #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: id).status == 201) }
             #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: "m3").status == 429)
             #expect(try await api.sendMessage(alice, to: "bob", "hello", clientId: "m2").status == 200, "a retry at the limit")
-            try await TestDatabase.withConnection(settings) { connection, logger in
-                try await connection.query("DELETE FROM sessions WHERE user_id = \(Int64(alice.user.id)!)", logger: logger)
-            }
+            try await Self.endSessionsUnannounced(of: alice, in: settings)
             let retry = try await api.sendMessage(alice, to: "bob", "hello", clientId: "m2")
             #expect(retry.status == 401, "\(retry.status) \(retry.text)")
         }

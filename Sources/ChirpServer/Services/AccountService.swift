@@ -118,7 +118,8 @@ struct AccountService: Sendable {
             session = cached
             unconfirmed = sessions.sharedDatabase
         } else {
-            session = try await storedSession(hash)
+            // On a shared database only sends read the cache: other routes do not fill it.
+            session = try await storedSession(hash, remember: !sessions.sharedDatabase || confirmedByWrite)
         }
         let now = now()
         guard session.expiresAt > now else { throw APIError.expiredToken }
@@ -135,7 +136,7 @@ struct AccountService: Sendable {
     /// confirmed before its write (it reads on the viewer's behalf first).
     func confirmed(_ viewer: Viewer) async throws -> Viewer {
         guard viewer.sessionConfirmedByWrite else { return viewer }
-        let session = try await storedSession(viewer.tokenHash)
+        let session = try await storedSession(viewer.tokenHash, remember: true)
         guard session.userId == viewer.id else { throw APIError.invalidToken }
         guard session.expiresAt > now() else { throw APIError.expiredToken }
         var confirmed = viewer
@@ -143,13 +144,14 @@ struct AccountService: Sendable {
         return confirmed
     }
 
-    /// The session stored under `hash` (401 if none), remembered in the cache.
-    private func storedSession(_ hash: [UInt8]) async throws -> SessionInfo {
+    /// The session stored under `hash` (401 if none, and forgotten by the cache), remembered
+    /// in the cache when `remember`.
+    private func storedSession(_ hash: [UInt8], remember: Bool) async throws -> SessionInfo {
         guard let stored = try await store.session(tokenHash: hash) else {
             sessions.remove(hash)
             throw APIError.invalidToken
         }
-        sessions.store(stored, for: hash)
+        if remember { sessions.store(stored, for: hash) }
         return stored
     }
 

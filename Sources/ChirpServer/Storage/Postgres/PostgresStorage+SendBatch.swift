@@ -113,9 +113,10 @@ extension PostgresStorage {
         let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(
             senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
-        let earlierIds = try factRows.compactMap { try $0.value(2, as: Int64?.self) }
-        let earlierById = earlierIds.isEmpty ? [:] : Dictionary(
-            try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(earlierIds)).map { ($0.id, $0) },
+        let earlierIds = try factRows.map { try $0.value(2, as: Int64?.self) }
+        let found = earlierIds.compactMap { $0 }
+        let earlierById = found.isEmpty ? [:] : Dictionary(
+            try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(found)).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         let facts = try factRows.map { row in
             try row.value(0, as: Int64?.self).map { recipient in
@@ -127,7 +128,7 @@ extension PostgresStorage {
         }
         factsCache.remember(facts, of: sends)
         let (plan, results) = Self.decide(
-            sends, facts: facts, earlier: try factRows.map { try $0.value(2, as: Int64?.self).flatMap { earlierById[String($0)] } },
+            sends, facts: facts, earlier: earlierIds.map { $0.flatMap { earlierById[String($0)] } },
             ids: try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted(),
             sessionsLive: try factRows.map { try $0.value(8, as: Bool.self) })
         return try await writePlan(scope, plan, results)
