@@ -211,6 +211,13 @@ extension PostgresStorage {
             plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
             type, Self.channel, payload, reserve,
             plan.sessions.hashes, plan.sessions.users, plan.sessions.ats)))
+        // The rows arrive before the autocommit: in the extended protocol PostgreSQL sends them
+        // and CommandComplete at Execute, and commits (and waits for the synchronous standby)
+        // only at Sync; postgres-nio ends the row stream at CommandComplete. A primary killed
+        // in that wait still flushes them, so nothing may be acknowledged yet. The next
+        // statement on the connection runs only after ReadyForQuery, that is after the commit;
+        // if the connection dies first, it fails and so does the batch (503, retried by id).
+        try await scope.execute("SELECT 1")
         var base: [Int64: Int64] = [:]
         var reserved: [Int64] = []
         for row in rows {
