@@ -62,7 +62,40 @@ struct PostgresUnitTests {
         #expect(many.payload == "w|o|*")
     }
 
-    @Test(arguments: ["", "w", "w|o", "w|o|", "w|o|x,y", "l|o|1|2|typing", "l|o|one|2|t|{}", "q|o|1"])
+    @Test func aBatchsEventsNotificationCarriesEachEventNumberedFromTheStreamHeads() throws {
+        let at = Timestamp(millisecondsSince1970: 1_700_000_000_123)
+        let messages: [PostgresBusMessage.NotifiedMessage] = [
+            .init(sender: 1, recipient: 2, createdAt: at, json: #"{"text":"a|b","e":"é🙂"}"#),
+            .init(sender: 2, recipient: 1, createdAt: at, json: #"{"text":"||"}"#),
+            .init(sender: 1, recipient: 3, createdAt: at, json: "{}"),
+        ]
+        let prefix = try #require(PostgresBusMessage.appendedPayload(origin: "abc", type: "message.created", messages: messages))
+        // chirp_send_batch appends each user's head before the batch.
+        let parsed = try #require(PostgresBusMessage(payload: prefix + "1,2,3|10,20,0"))
+        #expect(parsed == PostgresBusMessage(
+            origin: "abc", content: .appended(type: "message.created", messages: messages, heads: [1: 10, 2: 20, 3: 0])))
+        #expect(PostgresBusMessage(payload: parsed.payload) == parsed)
+        let events = try #require(parsed.appendedEvents)
+        #expect(events.map { [$0.userId, $0.event.seq] } == [[1, 11], [2, 21], [2, 22], [1, 12], [1, 13], [3, 1]])
+        #expect(events.map(\.event.json) == messages.flatMap { [$0.json, $0.json] })
+        #expect(events.allSatisfy { $0.event.type == "message.created" && $0.event.createdAt == at })
+        #expect(PostgresBusMessage.payload(prefix, isFrom: "abc") && !PostgresBusMessage.payload(prefix, isFrom: "ab"))
+        // A user without a head, or a JSON cut short, is not trusted.
+        #expect(PostgresBusMessage(payload: prefix + "1,2|10,20") == nil)
+        #expect(PostgresBusMessage(payload: prefix.replacingOccurrences(of: "{}", with: "{") + "1,2,3|10,20,0") == nil)
+    }
+
+    @Test func aBatchTooLargeForOneNotificationIsAWakeUp() {
+        let text = String(repeating: "x", count: 1_000)
+        let messages = (0..<8).map { _ in PostgresBusMessage.NotifiedMessage(sender: 1, recipient: 2, createdAt: .now(), json: text) }
+        #expect(PostgresBusMessage.appendedPayload(origin: "o", type: "t", messages: Array(messages.prefix(7))) != nil)
+        #expect(PostgresBusMessage.appendedPayload(origin: "o", type: "t", messages: messages) == nil)
+    }
+
+    @Test(arguments: [
+        "", "w", "w|o", "w|o|", "w|o|x,y", "l|o|1|2|typing", "l|o|one|2|t|{}", "q|o|1",
+        "e|o|t|1,2,3|{}|1,2|0,0", "e|o|t|1,2,3,2|{}|1,2|0", "e|o|t|1,2,3,9|{}|1,2|0,0", "e|o|t||{}|1|0",
+    ])
     func malformedPayloadsAreIgnored(payload: String) {
         #expect(PostgresBusMessage(payload: payload) == nil)
     }

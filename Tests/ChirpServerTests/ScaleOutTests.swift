@@ -109,6 +109,29 @@ struct ScaleOutTests {
     }
 
     @Test(.enabled(if: available || required, skipReason))
+    func aStreamOnTheOtherInstanceSendsTheNotifiedEventsWithoutReadingTheDatabase() async throws {
+        try await Self.withCluster { cluster in
+            let (sending, streaming) = (cluster.instances[0], cluster.instances[1])
+            let alice = try await sending.api.register("alice")
+            let bob = try await sending.api.register("bob")
+            try await sending.api.follow(bob, "alice")
+            let bobStream = ResumingStream(port: streaming.port, token: bob.token)
+            let task = Task { await bobStream.run() }
+            defer { task.cancel() }
+            // The first message shows the stream is open and the other instance's notifications arrive.
+            try await Self.sendReliably(sending.api, alice, to: "bob", "first")
+            #expect(await bobStream.wait(timeout: .seconds(5)) { _ in bobStream.stored.count == 1 })
+            let readsBefore = try await Self.metric("chirp_event_stream_reads_total", on: streaming)
+            for n in 0..<10 { try await Self.sendReliably(sending.api, alice, to: "bob", "more \(n)") }
+            #expect(await bobStream.wait(timeout: .seconds(5)) { _ in bobStream.stored.count == 11 })
+            #expect(bobStream.stored.compactMap(\.seq) == Array(1...11), "every seq once, in order")
+            #expect(bobStream.stored.last.map { if case .messageCreated(let m) = $0.payload { m.text == "more 9" } else { false } } == true)
+            let reads = try await Self.metric("chirp_event_stream_reads_total", on: streaming) - readsBefore
+            #expect(reads == 0, "the notifications carried the events; the stream read the database \(reads) times")
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
     func eightWritersAcrossBothInstancesLeaveEveryStreamGapFree() async throws {
         try await Self.withCluster { cluster in
             let api = cluster.api

@@ -113,6 +113,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
 
     private func readStorage(context: ChannelHandlerContext) {
         reading = true
+        services.metrics.streamReads.increment()
         let events = services.events
         let userId = self.userId
         let since = last

@@ -29,6 +29,9 @@ final class ServerMetrics: Sendable {
     let openConnections: CoreMetrics.Meter
     /// Connections closed unread because their address held the most allowed.
     let refusedConnections: CoreMetrics.Counter
+    /// Pages event streams read from storage; a stream that is up to date sends the events
+    /// handed over with their commit (its own instance's, or another's notification) unread.
+    let streamReads: CoreMetrics.Counter
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -38,6 +41,7 @@ final class ServerMetrics: Sendable {
         openStreams = CoreMetrics.Meter(label: "chirp_event_streams_open", factory: factory)
         openConnections = CoreMetrics.Meter(label: "chirp_connections_open", factory: factory)
         refusedConnections = CoreMetrics.Counter(label: "chirp_connections_refused_total", factory: factory)
+        streamReads = CoreMetrics.Counter(label: "chirp_event_stream_reads_total", factory: factory)
     }
 
     /// Records one finished request under its route template (not its concrete path, which

@@ -5,7 +5,8 @@ import ServiceLifecycle
 
 /// Cross-instance fan-out over PostgreSQL's LISTEN/NOTIFY: one connection per instance
 /// `LISTEN`s on `PostgresStorage.channel` and wakes this instance's listeners for commits made
-/// by other instances; live-only events (typing) are sent and received the same way.
+/// by other instances, handing them a batch of sends' events when its notification carries
+/// them; live-only events (typing) are sent and received the same way.
 ///
 /// Notifications are not stored, so a lost connection is re-established with backoff, and once
 /// it listens again every local stream is woken to re-read the database after its last seq:
@@ -82,12 +83,17 @@ final class PostgresEventBus: Service, ClusterEventBus {
     }
 
     private func handle(_ payload: String) {
-        guard let message = PostgresBusMessage(payload: payload), message.origin != storage.instanceId else { return }
+        // This instance's own notifications are the most frequent: skip them unparsed.
+        guard !PostgresBusMessage.payload(payload, isFrom: storage.instanceId),
+            let message = PostgresBusMessage(payload: payload)
+        else { return }
         switch message.content {
         case .wake(nil):
             hub.wakeAll()
         case .wake(let users?):
             hub.notify(users)
+        case .appended:
+            if let events = message.appendedEvents { hub.publish(events) }
         case .live(let userId, let event):
             hub.deliverLive(to: userId, event: event)
         case .sessionsEnded(let userId):

@@ -22,6 +22,82 @@ enum PostgresSendBatchSchema {
                 p_type text, p_channel text, p_payload text, p_reserve int4)
             """
 
+    /// Locks every user of the batch in id order and checks, under the locks, the facts each
+    /// send was decided on; a changed fact returns one row of NULLs and writes nothing.
+    private static let lockAndCheck = """
+        PERFORM 1 FROM users WHERE id = ANY(p_users) ORDER BY id FOR UPDATE;
+        -- Each fact probed per send (LATERAL ... LIMIT 1): as plain EXISTS in a WHERE,
+        -- the planner may hash whole tables (users, follows, blocks) for a few sends.
+        IF EXISTS (
+            SELECT 1 FROM unnest(p_senders, p_recipients, p_recipient_keys, p_client_ids,
+                    p_follows, p_has_received, p_blocked, p_blocked_by)
+                AS e(sender_id, recipient_id, recipient_key, client_message_id, follows, has_received, blocked, blocked_by)
+            LEFT JOIN LATERAL (SELECT u.username_key FROM users u WHERE u.id = e.recipient_id LIMIT 1) u ON true
+            LEFT JOIN LATERAL (SELECT 1 AS x FROM messages m
+                WHERE m.sender_id = e.sender_id AND m.client_message_id = e.client_message_id LIMIT 1) taken ON true
+            LEFT JOIN LATERAL (SELECT 1 AS x FROM follows f
+                WHERE f.follower_id = e.recipient_id AND f.followee_id = e.sender_id LIMIT 1) fo ON true
+            LEFT JOIN LATERAL (SELECT 1 AS x FROM conversations c
+                WHERE c.owner_id = e.sender_id AND c.peer_id = e.recipient_id AND c.has_received LIMIT 1) hr ON true
+            LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
+                WHERE b.blocker_id = e.recipient_id AND b.blocked_id = e.sender_id LIMIT 1) bl ON true
+            LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
+                WHERE b.blocker_id = e.sender_id AND b.blocked_id = e.recipient_id LIMIT 1) bb ON true
+            WHERE u.username_key IS DISTINCT FROM e.recipient_key OR taken.x IS NOT NULL
+                OR (fo.x IS NOT NULL) <> e.follows OR (hr.x IS NOT NULL) <> e.has_received
+                OR (bl.x IS NOT NULL) <> e.blocked OR (bb.x IS NOT NULL) <> e.blocked_by)
+        THEN
+            RETURN QUERY SELECT NULL::int8, NULL::int8;
+            RETURN;
+        END IF;
+    """
+
+    /// The statement that stores the batch: messages, media links, both sides' conversation
+    /// rows, each user's stream head moved on (`seqs`: the user, the head before) and the events.
+    private static let writes = """
+        WITH input AS (
+            SELECT * FROM unnest(p_ids, p_senders, p_recipients, p_client_ids, p_texts, p_created_ats, p_jsons,
+                p_reply_tos, p_terms, p_media_jsons) WITH ORDINALITY
+                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
+        m AS (
+            INSERT INTO messages (
+                id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to,
+                search_words, media_json)
+            SELECT i.id, i.sender_id, i.recipient_id, LEAST(i.sender_id, i.recipient_id), GREATEST(i.sender_id, i.recipient_id),
+                i.client_message_id, i.text, i.created_at, NULLIF(i.reply_to, 0), string_to_array(i.terms, ' '), i.media_json
+            FROM input i),
+        mm AS (
+            INSERT INTO message_media (message_id, position, media_id)
+            SELECT * FROM unnest(p_mm_messages, p_mm_positions, p_mm_media)),
+        c AS (
+            INSERT INTO conversations AS cv (owner_id, peer_id, last_message_id, unread_count, has_received)
+            SELECT sides.owner_id, sides.peer_id, MAX(sides.id), SUM(sides.received), BOOL_OR(sides.received = 1) FROM (
+                SELECT i.sender_id AS owner_id, i.recipient_id AS peer_id, i.id, 0 AS received FROM input i
+                UNION ALL SELECT i.recipient_id, i.sender_id, i.id, 1 FROM input i) sides
+            GROUP BY sides.owner_id, sides.peer_id
+            ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                last_message_id = excluded.last_message_id,
+                unread_count = cv.unread_count + excluded.unread_count,
+                has_received = cv.has_received OR excluded.has_received),
+        ev AS (
+            SELECT i.sender_id AS owner, i.ord, i.created_at, i.data FROM input i
+            UNION ALL SELECT i.recipient_id, i.ord, i.created_at, i.data FROM input i),
+        counts AS (SELECT ev.owner, COUNT(*) AS n FROM ev GROUP BY ev.owner),
+        seqs AS (
+            UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.owner
+            RETURNING users.id, users.last_seq - counts.n AS first),
+        appended AS (
+            INSERT INTO events (user_id, seq, type, created_at, data)
+            SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, ev.data
+            FROM ev JOIN seqs ON seqs.id = ev.owner)
+    """
+
+    /// Returns `p_reserve` message ids reserved for the next batch as `(0, id)` rows.
+    private static let reserveIds = """
+        RETURN QUERY SELECT 0::int8, nextval(pg_get_serial_sequence('messages', 'id'))
+            FROM generate_series(1, p_reserve);
+    """
+
     static let migrations: [(name: String, sql: [String])] = [
         ("v9-send-batch-function", [
             """
@@ -30,71 +106,12 @@ enum PostgresSendBatchSchema {
             RETURNS TABLE (user_id int8, base int8)
             LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM 1 FROM users WHERE id = ANY(p_users) ORDER BY id FOR UPDATE;
-                -- Each fact probed per send (LATERAL ... LIMIT 1): as plain EXISTS in a WHERE,
-                -- the planner may hash whole tables (users, follows, blocks) for a few sends.
-                IF EXISTS (
-                    SELECT 1 FROM unnest(p_senders, p_recipients, p_recipient_keys, p_client_ids,
-                            p_follows, p_has_received, p_blocked, p_blocked_by)
-                        AS e(sender_id, recipient_id, recipient_key, client_message_id, follows, has_received, blocked, blocked_by)
-                    LEFT JOIN LATERAL (SELECT u.username_key FROM users u WHERE u.id = e.recipient_id LIMIT 1) u ON true
-                    LEFT JOIN LATERAL (SELECT 1 AS x FROM messages m
-                        WHERE m.sender_id = e.sender_id AND m.client_message_id = e.client_message_id LIMIT 1) taken ON true
-                    LEFT JOIN LATERAL (SELECT 1 AS x FROM follows f
-                        WHERE f.follower_id = e.recipient_id AND f.followee_id = e.sender_id LIMIT 1) fo ON true
-                    LEFT JOIN LATERAL (SELECT 1 AS x FROM conversations c
-                        WHERE c.owner_id = e.sender_id AND c.peer_id = e.recipient_id AND c.has_received LIMIT 1) hr ON true
-                    LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
-                        WHERE b.blocker_id = e.recipient_id AND b.blocked_id = e.sender_id LIMIT 1) bl ON true
-                    LEFT JOIN LATERAL (SELECT 1 AS x FROM blocks b
-                        WHERE b.blocker_id = e.sender_id AND b.blocked_id = e.recipient_id LIMIT 1) bb ON true
-                    WHERE u.username_key IS DISTINCT FROM e.recipient_key OR taken.x IS NOT NULL
-                        OR (fo.x IS NOT NULL) <> e.follows OR (hr.x IS NOT NULL) <> e.has_received
-                        OR (bl.x IS NOT NULL) <> e.blocked OR (bb.x IS NOT NULL) <> e.blocked_by)
-                THEN
-                    RETURN QUERY SELECT NULL::int8, NULL::int8;
-                    RETURN;
-                END IF;
+            \(lockAndCheck)
                 PERFORM pg_notify(p_channel, p_payload);
                 RETURN QUERY
-                WITH input AS (
-                    SELECT * FROM unnest(p_ids, p_senders, p_recipients, p_client_ids, p_texts, p_created_ats, p_jsons,
-                        p_reply_tos, p_terms, p_media_jsons) WITH ORDINALITY
-                        AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
-                m AS (
-                    INSERT INTO messages (
-                        id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to,
-                        search_words, media_json)
-                    SELECT i.id, i.sender_id, i.recipient_id, LEAST(i.sender_id, i.recipient_id), GREATEST(i.sender_id, i.recipient_id),
-                        i.client_message_id, i.text, i.created_at, NULLIF(i.reply_to, 0), string_to_array(i.terms, ' '), i.media_json
-                    FROM input i),
-                mm AS (
-                    INSERT INTO message_media (message_id, position, media_id)
-                    SELECT * FROM unnest(p_mm_messages, p_mm_positions, p_mm_media)),
-                c AS (
-                    INSERT INTO conversations AS cv (owner_id, peer_id, last_message_id, unread_count, has_received)
-                    SELECT sides.owner_id, sides.peer_id, MAX(sides.id), SUM(sides.received), BOOL_OR(sides.received = 1) FROM (
-                        SELECT i.sender_id AS owner_id, i.recipient_id AS peer_id, i.id, 0 AS received FROM input i
-                        UNION ALL SELECT i.recipient_id, i.sender_id, i.id, 1 FROM input i) sides
-                    GROUP BY sides.owner_id, sides.peer_id
-                    ON CONFLICT (owner_id, peer_id) DO UPDATE SET
-                        last_message_id = excluded.last_message_id,
-                        unread_count = cv.unread_count + excluded.unread_count,
-                        has_received = cv.has_received OR excluded.has_received),
-                ev AS (
-                    SELECT i.sender_id AS owner, i.ord, i.created_at, i.data FROM input i
-                    UNION ALL SELECT i.recipient_id, i.ord, i.created_at, i.data FROM input i),
-                counts AS (SELECT ev.owner, COUNT(*) AS n FROM ev GROUP BY ev.owner),
-                seqs AS (
-                    UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.owner
-                    RETURNING users.id, users.last_seq - counts.n AS first),
-                appended AS (
-                    INSERT INTO events (user_id, seq, type, created_at, data)
-                    SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, ev.data
-                    FROM ev JOIN seqs ON seqs.id = ev.owner)
+            \(writes)
                 SELECT seqs.id, seqs.first FROM seqs;
-                RETURN QUERY SELECT 0::int8, nextval(pg_get_serial_sequence('messages', 'id'))
-                    FROM generate_series(1, p_reserve);
+            \(reserveIds)
             END $$
             """,
         ]),
@@ -121,6 +138,32 @@ enum PostgresSendBatchSchema {
                     p_client_ids, p_texts, p_created_ats, p_jsons, p_reply_tos, p_terms, p_media_jsons,
                     p_follows, p_has_received, p_blocked, p_blocked_by, p_mm_messages, p_mm_positions, p_mm_media,
                     p_type, p_channel, p_payload, p_reserve);
+            END $$
+            """,
+        ]),
+        // Carries a batch's events to the other instances in its notification (an events
+        // payload, `PostgresBusMessage.appendedPayload`), completed here with each user's
+        // stream head before the batch, which only this statement knows: an up-to-date stream
+        // on another instance then sends them without reading the database. A wake-up list
+        // (a batch too large for one notification) goes as it is.
+        ("v11-send-batch-notifies-events", [
+            """
+            CREATE OR REPLACE FUNCTION chirp_send_batch(
+            \(batchParameters)
+            RETURNS TABLE (user_id int8, base int8)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_users int8[];
+                v_heads int8[];
+            BEGIN
+            \(lockAndCheck)
+            \(writes)
+                SELECT array_agg(seqs.id), array_agg(seqs.first) INTO v_users, v_heads FROM seqs;
+                PERFORM pg_notify(p_channel, CASE WHEN left(p_payload, 2) = 'e|'
+                    THEN p_payload || array_to_string(v_users, ',') || '|' || array_to_string(v_heads, ',')
+                    ELSE p_payload END);
+                RETURN QUERY SELECT * FROM unnest(v_users, v_heads);
+            \(reserveIds)
             END $$
             """,
         ]),

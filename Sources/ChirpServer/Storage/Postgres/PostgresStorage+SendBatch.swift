@@ -200,8 +200,10 @@ extension PostgresStorage {
         guard !plan.isEmpty else { return results.map { $0! } }
         if let hook = afterBatchFacts.withLock({ $0 }) { try await hook() }
 
-        let payload = PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let type = EventType.messageCreated
+        // Other instances' streams get the events themselves when they fit in a notification.
+        let payload = PostgresBusMessage.appendedPayload(origin: instanceId, type: type, messages: plan.notified)
+            ?? PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let reserve = Int32(min(256, max(16, 2 * plan.ids.count)))
         let rows = try await scope.rows(PreparedQuery(BatchWrite.self, Self.binds(
             plan.users, plan.ids, plan.senders, plan.recipients, plan.recipientKeys,
@@ -320,14 +322,18 @@ struct SendBatchPlan {
         pairs.insert([sender, facts.id])
     }
 
+    /// The messages as the batch's events notification carries them.
+    var notified: [PostgresBusMessage.NotifiedMessage] {
+        entries.indices.map { .init(sender: senders[$0], recipient: recipients[$0], createdAt: entries[$0].message.createdAt, json: jsons[$0]) }
+    }
+
     /// Each inserted send's outcome, its events numbered from each user's `bases` (the stream's
     /// head before the batch) in the batch's order, as the insert statement numbered them.
     func outcomes(bases: [Int64: Int64], type: String) throws -> [(index: Int, outcome: WriteOutcome<Message>)] {
-        var next = bases
+        var numbering = StreamNumbering(heads: bases)
         func event(_ user: Int64, _ k: Int) throws -> AppendedEvent {
-            guard let seq = next[user].map({ $0 + 1 }) else { throw StorageError.inconsistent("user \(user) is missing") }
-            next[user] = seq
-            return AppendedEvent(userId: user, event: StoredEvent(seq: seq, type: type, createdAt: entries[k].message.createdAt, json: jsons[k]))
+            AppendedEvent(userId: user, event: StoredEvent(
+                seq: try numbering.next(user), type: type, createdAt: entries[k].message.createdAt, json: jsons[k]))
         }
         return try entries.indices.map { k in
             // Sender first, as SQLite orders them.
