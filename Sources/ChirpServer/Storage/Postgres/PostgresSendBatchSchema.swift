@@ -3,7 +3,9 @@
 /// `chirp_send_batch` runs as one autocommitted statement: it locks every user of the batch in
 /// id order, reads again, under those locks, the facts each insert was decided on (Swift's
 /// `MessageRules` decided them from an unlocked read), and only if none changed stores every
-/// message, both sides' conversation rows, all events and the notification. A changed fact
+/// message, both sides' conversation rows, all events and the notification (since v11 an
+/// events payload gets each user's stream head before the batch appended, so other instances
+/// can hand the events to their streams: `PostgresBusMessage`). A changed fact
 /// writes nothing and returns one row of NULLs, and the batch is decided again. After the
 /// stream heads it returns `(0, id)` rows: message ids reserved for the next batch, which may
 /// then skip reading its facts (`SendFactsCache`). In PL/pgSQL
