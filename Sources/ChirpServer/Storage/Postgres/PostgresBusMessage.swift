@@ -124,10 +124,10 @@ struct PostgresBusMessage: Equatable {
         let users = tail[1].split(separator: ",").map { Int64($0) }
         let heads = tail[2].split(separator: ",").map { Int64($0) }
         guard users.count == heads.count, !users.contains(nil), !heads.contains(nil) else { return nil }
-        let message = PostgresBusMessage(origin: String(parts[1]), content: .appended(
-            type: String(parts[2]), messages: messages,
-            heads: Dictionary(zip(users.map { $0! }, heads.map { $0! }), uniquingKeysWith: { first, _ in first })))
-        return message.appendedEvents == nil ? nil : message
+        let headOf = Dictionary(zip(users.map { $0! }, heads.map { $0! }), uniquingKeysWith: { first, _ in first })
+        // Every user of the batch has a head, so `appendedEvents` can number them all.
+        guard messages.allSatisfy({ headOf[$0.sender] != nil && headOf[$0.recipient] != nil }) else { return nil }
+        return PostgresBusMessage(origin: String(parts[1]), content: .appended(type: String(parts[2]), messages: messages, heads: headOf))
     }
 
     /// The events of an `.appended` message, numbered; nil for other content, or when a user
@@ -135,14 +135,6 @@ struct PostgresBusMessage: Equatable {
     var appendedEvents: [AppendedEvent]? {
         guard case .appended(let type, let messages, let heads) = content else { return nil }
         var numbering = StreamNumbering(heads: heads)
-        var events: [AppendedEvent] = []
-        for message in messages {
-            for user in [message.sender, message.recipient] {
-                guard let seq = try? numbering.next(user) else { return nil }
-                events.append(AppendedEvent(
-                    userId: user, event: StoredEvent(seq: seq, type: type, createdAt: message.createdAt, json: message.json)))
-            }
-        }
-        return events
+        return try? messages.flatMap { try numbering.events(of: $0, type: type) }
     }
 }

@@ -331,14 +331,10 @@ struct SendBatchPlan {
     /// head before the batch) in the batch's order, as the insert statement numbered them.
     func outcomes(bases: [Int64: Int64], type: String) throws -> [(index: Int, outcome: WriteOutcome<Message>)] {
         var numbering = StreamNumbering(heads: bases)
-        func event(_ user: Int64, _ k: Int) throws -> AppendedEvent {
-            AppendedEvent(userId: user, event: StoredEvent(
-                seq: try numbering.next(user), type: type, createdAt: entries[k].message.createdAt, json: jsons[k]))
-        }
-        return try entries.indices.map { k in
+        return try zip(entries, notified).enumerated().map { k, pair in
             // Sender first, as SQLite orders them.
-            let appended = [try event(senders[k], k), try event(recipients[k], k)]
-            return (entries[k].index, WriteOutcome(value: entries[k].message, created: true, appended: appended, json: jsons[k]))
+            let appended = try numbering.events(of: pair.1, type: type)
+            return (pair.0.index, WriteOutcome(value: pair.0.message, created: true, appended: appended, json: jsons[k]))
         }
     }
 }

@@ -9,8 +9,15 @@ struct StreamNumbering {
         self.heads = heads
     }
 
-    /// The seq of `user`'s next event.
-    mutating func next(_ user: Int64) throws -> Int64 {
+    /// The next message's two events, its sender's and then its recipient's; throws when
+    /// either user has no head.
+    mutating func events(of message: PostgresBusMessage.NotifiedMessage, type: String) throws -> [AppendedEvent] {
+        try [message.sender, message.recipient].map { user in
+            AppendedEvent(userId: user, event: StoredEvent(seq: try next(user), type: type, createdAt: message.createdAt, json: message.json))
+        }
+    }
+
+    private mutating func next(_ user: Int64) throws -> Int64 {
         guard let head = heads[user] else { throw StorageError.inconsistent("user \(user) is missing") }
         heads[user] = head + 1
         return head + 1
