@@ -30,18 +30,18 @@ public final class ServerProcess: @unchecked Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent("chirp-test-\(UUID().uuidString)")
     }
 
-    /// Starts `chirp serve` on `port` (0: a free one) and `dataDirectory`, and waits for its
-    /// "listening" line. A restart on a given port that finds it still held (by a socket the
-    /// killed server left, or an outgoing connection the kernel gave that port meanwhile) is
-    /// tried again for up to 10 s.
+    /// Starts `chirp serve` on `port` (0: one of `TestServerPorts`, the next one if that is
+    /// taken) and `dataDirectory`, and waits for its "listening" line. A restart on a given
+    /// port that finds it still held (by a socket the killed server left) is tried again for
+    /// up to 10 s.
     public convenience init(dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
             do {
-                try await self.init(starting: dataDirectory, port: requestedPort, arguments: arguments)
+                try await self.init(starting: dataDirectory, port: requestedPort == 0 ? TestServerPorts.next() : requestedPort, arguments: arguments)
                 return
-            } catch let error as StartError where requestedPort != 0 && error.description.contains("Address already in use") && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
+            } catch let error as StartError where error.description.contains("Address already in use") && ContinuousClock.now < deadline {
+                if requestedPort != 0 { try await Task.sleep(for: .milliseconds(200)) }
             }
         }
     }
