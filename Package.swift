@@ -23,7 +23,10 @@ let package = Package(
         .library(name: "ChirpTerminal", targets: ["ChirpTerminal"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // No traits: hummingbird-auth and hummingbird-websocket ask for none, and with the default
+        // traits here the build of the tests and the build of the app enabled different sets, so
+        // `swift build` and `swift test` recompiled Hummingbird for each other (a minute each run).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -176,9 +179,13 @@ let package = Package(
         ),
 
         // MARK: tests
+        // Before any test runs and between fork and exec, in C: the run's own temporary
+        // directory (TMPDIR, removed at exit) and a spawner whose children die with the tests.
+        .target(name: "CChirpTestRun"),
         .target(
             name: "ChirpTestSupport",
             dependencies: [
+                "CChirpTestRun",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -18,32 +18,45 @@ struct TmuxEndToEndTests {
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
 
     /// One tmux server of its own, one session running a command.
+    ///
+    /// The server runs in the foreground (`-D`) as this process's child, so it ends with the
+    /// test process even when that crashes, and the app in its pane with it (the pane's
+    /// terminal hangs up). A daemonized server outlived a crashed run with `chirp demo` inside.
     final class Pane {
-        let socket = "chirp-test-\(UUID().uuidString.prefix(8))"
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
         let tmux: String
+        private let server: SpawnedProcess
 
         init(tmux: String, command: String, width: Int = 100, height: Int = 30) throws {
             self.tmux = tmux
+            let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { close(devNull) }
+            server = try SpawnedProcess(
+                executable: URL(fileURLWithPath: tmux), arguments: ["-S", socket, "-D"],
+                environment: ProcessInfo.processInfo.environment, output: devNull)
+            // A client finding no server would start a daemon of its own: wait for the socket.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !FileManager.default.fileExists(atPath: socket) {
+                guard server.isRunning, ContinuousClock.now < deadline else {
+                    throw TmuxError(description: "the tmux server did not start (\(server.isRunning ? "no socket after 10 s" : "it exited"))")
+                }
+                usleep(10_000)
+            }
             try run(["new-session", "-d", "-s", "app", "-x", String(width), "-y", String(height), command])
         }
 
-        /// Runs a tmux command and waits for it; its output goes to a file, never a pipe (the
-        /// tmux server that the first command starts would inherit a pipe and keep it open).
-        /// Spawned as a `SpawnedProcess`, which passes the child no descriptor but the standard
-        /// three: the tmux server outlives the command and once held this process's sockets
-        /// (other tests' connections and listeners) for the whole test, so closing them sent no
-        /// FIN. (Foundation's `Process` is not used: it was seen to leave the short-lived tmux
-        /// client unreaped, and it lets descriptors opened meanwhile through.)
+        /// Runs a tmux client command against this pane's server and waits for it; returns what
+        /// it printed.
         @discardableResult
         func run(_ arguments: [String]) throws -> String {
-            let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out").path
+            let outputPath = "\(socket)-\(UUID().uuidString).out"
             defer { try? FileManager.default.removeItem(atPath: outputPath) }
             let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard output >= 0 else { throw TmuxError(description: "cannot create \(outputPath)") }
             defer { close(output) }
             do {
                 let process = try SpawnedProcess(
-                    executable: URL(fileURLWithPath: tmux), arguments: ["-L", socket] + arguments,
+                    executable: URL(fileURLWithPath: tmux), arguments: ["-S", socket] + arguments,
                     environment: ProcessInfo.processInfo.environment, output: output)
                 process.waitUntilExit()
             } catch {
@@ -68,7 +81,14 @@ struct TmuxEndToEndTests {
             return current
         }
 
-        deinit { _ = try? run(["kill-server"]) }
+        deinit {
+            _ = try? run(["kill-server"])
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            server.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: socket)
+        }
     }
 
     @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))

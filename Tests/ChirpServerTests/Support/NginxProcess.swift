@@ -60,7 +60,7 @@ final class NginxProcess: @unchecked Sendable {
             """
         try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         // Spawned closing every inherited descriptor, so nginx holds none of the test's sockets.
-        let devNull = open("/dev/null", O_WRONLY)
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(devNull) }
         let process = try SpawnedProcess(
             executable: URL(fileURLWithPath: binary), arguments: ["-p", root, "-c", "\(root)/nginx.conf", "-g", "daemon off;"],
@@ -81,7 +81,7 @@ final class NginxProcess: @unchecked Sendable {
     var errorLog: String { (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
 
     static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -95,7 +95,7 @@ final class NginxProcess: @unchecked Sendable {
 
     /// A free loopback port (bound, then released).
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
