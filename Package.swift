@@ -247,6 +247,7 @@ let package = Package(
                 "ChirpServer",
                 "ChirpModels",
                 "ChirpTestSupport",
+                "CChirpTestRun",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

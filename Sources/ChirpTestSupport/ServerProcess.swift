@@ -25,7 +25,8 @@ public final class ServerProcess: @unchecked Sendable {
             .appendingPathComponent(".build/debug/chirp")
     }
 
-    /// A fresh directory under the system's temporary directory.
+    /// A fresh directory path under the temporary directory (in a test process, the run's own,
+    /// removed when the process exits: see `CChirpTestRun`).
     public static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("chirp-test-\(UUID().uuidString)")
     }

@@ -116,7 +116,7 @@ struct SyncEngineTests {
         let engine = SyncEngine(ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock,
                                 logger: logs.logger("chirp.sync"))
         let run = Task { await engine.run() }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(90)
         while logs.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         run.cancel()
         await run.value

@@ -104,7 +104,9 @@ struct TLSTests {
         #expect(ContinuousClock.now - opened >= .milliseconds(900))
         // Plain HTTP to the TLS port: no HTTP answer, the connection is closed.
         let plain = try await RawConnection.open(port: server.port)
-        try await plain.write(RawConnection.healthRequest())
+        // On a loaded machine the head timeout may have closed it before the write: either way
+        // it must end without an HTTP answer.
+        try? await plain.write(RawConnection.healthRequest())
         #expect(try await plain.closedByServer(within: .seconds(5)))
         #expect(!String(decoding: plain.collector.bytes, as: UTF8.self).contains("HTTP/1.1"))
         // And the server still answers HTTPS.

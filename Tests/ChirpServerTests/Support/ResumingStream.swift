@@ -53,7 +53,7 @@ final class ResumingStream: Sendable {
     }
 
     /// Waits until `condition` holds for what was received, up to `timeout`.
-    func wait(timeout: Duration = .seconds(10), until condition: ([Event]) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(60), until condition: ([Event]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(all) { return true }
