@@ -2,6 +2,7 @@
 import Foundation
 import ServiceLifecycle
 import Logging
+import Testing
 
 /// Runs a Chirp server in this process on a real loopback socket with its own temporary data directory (or, with `CHIRP_TEST_DATABASE=postgres`, its
 /// own PostgreSQL database), and hands the test an `APIHarness` for it.
@@ -81,7 +82,13 @@ enum TestServer {
     ) async throws -> T {
         let (ports, announce) = AsyncStream<Int>.makeStream()
         let app = try await makeApp { _, port in announce.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [app], logger: logger)
+        // Something a test leaves open (a stream, a long poll, a raw connection) must not hold
+        // the shutdown, and with it the whole test run, forever: after the limit the shutdown
+        // becomes a cancellation, and the test fails saying so.
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownLimit
+        groupConfiguration.maximumCancellationDuration = .seconds(10)
+        let group = ServiceGroup(configuration: groupConfiguration)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 // Ends the wait below if the server stops (or fails to start) first.
@@ -95,14 +102,28 @@ enum TestServer {
             }
             do {
                 let value = try await body(APIHarness(port: port))
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
+                try await shutDown(group, tasks: &tasks)
                 return value
             } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
+                try? await shutDown(group, tasks: &tasks)
                 throw error
             }
         }
+    }
+
+    /// How long a graceful shutdown may take after a test before it counts as stuck.
+    static let shutdownLimit: Duration = .seconds(60)
+
+    /// Shuts the group down gracefully and waits for it; records an issue when that took the
+    /// whole `shutdownLimit` (the group then ended by cancellation).
+    private static func shutDown(_ group: ServiceGroup, tasks: inout ThrowingTaskGroup<Void, any Error>) async throws {
+        let started = ContinuousClock.now
+        await group.triggerGracefulShutdown()
+        defer {
+            if ContinuousClock.now - started >= shutdownLimit {
+                Issue.record("the server did not shut down within \(shutdownLimit) after the test: something it opened (a stream, a long poll, a raw connection) was still open")
+            }
+        }
+        try await tasks.waitForAll()
     }
 }
