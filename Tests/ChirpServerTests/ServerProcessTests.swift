@@ -167,6 +167,14 @@ struct BenchCommandTests {
         #expect(report["readErrors"] as? Int == 0)
         #expect((report["timelineReadsPerSecond"] as? Double ?? 0) > 0)
         #expect((report["bareRequestsPerSecond"] as? Double ?? 0) > 0)
+        #expect((report["serverCPUPerSendMilliseconds"] as? Double ?? 0) > 0, "the child server's CPU per send is measured")
+    }
+
+    /// `--compare-build` needs a chirp binary to compare with, and says how to make one.
+    @Test func compareBuildRefusesAPathThatIsNoBinary() async throws {
+        let (status, output) = try await runChirp(["bench", "--compare-build", "/nonexistent/chirp"])
+        #expect(status != 0)
+        #expect(output.contains("/nonexistent/chirp is not an executable file"), "\(output)")
     }
 
     @Test func idleSocketsBenchHoldsEveryConnection() async throws {

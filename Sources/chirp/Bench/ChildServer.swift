@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A `chirp` child process (this same binary) that prints a "listening on" line: the server
-/// under load runs in its own process, so its RSS and CPU are its own.
+/// A `chirp` child process (this same binary, or another build of it) that prints a "listening
+/// on" line: the server under load runs in its own process, so its RSS and CPU are its own.
 final class ChildServer: @unchecked Sendable {
     let process = Process()
     let baseURL: URL
@@ -12,14 +12,14 @@ final class ChildServer: @unchecked Sendable {
     /// A directory the child works in that is removed once it has stopped.
     private let ownedDirectory: URL?
 
-    /// Starts `chirp ARGUMENTS` and waits (up to 60 s) for its listening line; `ownedDirectory`
-    /// (its data directory, say) is removed when it stops.
-    init(arguments: [String], ownedDirectory: URL? = nil) async throws {
+    /// Starts `chirp ARGUMENTS` (`executable`, or this binary) and waits (up to 60 s) for its
+    /// listening line; `ownedDirectory` (its data directory, say) is removed when it stops.
+    init(executable: URL? = nil, arguments: [String], ownedDirectory: URL? = nil) async throws {
         self.ownedDirectory = ownedDirectory
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.executableURL = executable ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = output
@@ -46,6 +46,17 @@ final class ChildServer: @unchecked Sendable {
               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return kilobytes * 1024
+    }
+
+    /// CPU time the process has used so far, user and system, in seconds (Linux: `/proc/PID/stat`).
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let afterName = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (name)": state is field 3, utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Stops the process (SIGTERM, then SIGKILL after 10 s) and removes its owned directory.

@@ -31,6 +31,10 @@ struct LoadBench: AsyncParsableCommand {
     @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).") var rateLimitsOn = false
     @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.") var compareRateLimits = false
     @Flag(help: "Run four times, search index off, on, on, off (SQLite), and report the ratio: what indexing sends costs.") var compareSearchIndex = false
+    @Option(help: ArgumentHelp(
+        "Another chirp binary (say main's build) to run the same load against, alternating with this one (that, this, this, that, …); prints both and the ratio.",
+        valueName: "path")) var compareBuild: String?
+    @Option(help: "With --compare-build: runs of each build.") var runs = 2
     @Flag(help: "Print the report as JSON.") var json = false
 
     /// Every rate limit on but out of reach: what the limiters cost per request.
@@ -44,11 +48,18 @@ struct LoadBench: AsyncParsableCommand {
         guard instances == 1 || database != nil else {
             throw ValidationError("--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
         }
-        guard server == nil || !(rateLimitsOn || compareRateLimits || compareSearchIndex) else {
-            throw ValidationError("--rate-limits-on, --compare-rate-limits and --compare-search-index set up the child servers bench starts.")
+        guard server == nil || !(rateLimitsOn || compareRateLimits || compareSearchIndex || compareBuild != nil) else {
+            throw ValidationError("--rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build set up the child servers bench starts.")
         }
-        guard [rateLimitsOn, compareRateLimits, compareSearchIndex].filter({ $0 }).count <= 1 else {
-            throw ValidationError("Take one of --rate-limits-on, --compare-rate-limits and --compare-search-index.")
+        guard [rateLimitsOn, compareRateLimits, compareSearchIndex, compareBuild != nil].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Take one of --rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build.")
+        }
+        if let compareBuild {
+            guard FileManager.default.isExecutableFile(atPath: compareBuild) else {
+                throw ValidationError("--compare-build takes the path of a chirp binary; \(compareBuild) is not an executable file (build one with `swift build -c release` in a checkout of the other commit).")
+            }
+            guard runs >= 1 else { throw ValidationError("--runs takes 1 or more.") }
+            guard idleSockets == 0 else { throw ValidationError("--compare-build compares loads; leave out --idle-sockets.") }
         }
         guard !compareSearchIndex || database == nil else {
             throw ValidationError("--compare-search-index measures the SQLite index; leave out --database.")
@@ -59,6 +70,10 @@ struct LoadBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let compareBuild {
+            try await compareBuilds(other: URL(fileURLWithPath: compareBuild))
+            return
+        }
         let (baseline, variant): (ServerVariant, ServerVariant)
         if compareRateLimits {
             (baseline, variant) = (.plain, .rateLimitsOn)
@@ -75,12 +90,31 @@ struct LoadBench: AsyncParsableCommand {
             runs.append(report)
         }
         let comparison = LoadComparison(
-            baseline: baseline, variant: variant, baselineRuns: [runs[0], runs[3]], variantRuns: [runs[1], runs[2]])
+            baseline: baseline.description, variant: variant.description, baselineRuns: [runs[0], runs[3]], variantRuns: [runs[1], runs[2]])
         try emit(comparison) { comparison.lines }
     }
 
-    /// One run; nil when it reported already (idle sockets).
-    private func runOnce(_ variant: ServerVariant) async throws -> LoadReport? {
+    /// `--compare-build`: the other binary and this one in turns (that, this, this, that, and
+    /// again for more runs), so a machine getting busier or quieter weighs on both alike.
+    private func compareBuilds(other: URL) async throws {
+        let this = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var thoseRuns: [LoadReport] = []
+        var theseRuns: [LoadReport] = []
+        for turn in 0..<(2 * runs) {
+            let runsOther = turn % 4 == 0 || turn % 4 == 3
+            let label = runsOther ? "that build" : "this build"
+            FileHandle.standardError.write(Data("bench: run \(turn + 1) of \(2 * runs), \(label)\n".utf8))
+            guard let report = try await runOnce(.plain, executable: runsOther ? other : this) else { return }
+            if runsOther { thoseRuns.append(report) } else { theseRuns.append(report) }
+        }
+        let comparison = LoadComparison(
+            baseline: "that build (\(other.path))", variant: "this build (\(this.path))", baselineRuns: thoseRuns, variantRuns: theseRuns)
+        try emit(comparison) { comparison.lines }
+    }
+
+    /// One run (on child servers of `executable`, or this binary); nil when it reported already
+    /// (idle sockets).
+    private func runOnce(_ variant: ServerVariant, executable: URL? = nil) async throws -> LoadReport? {
         var started: [ChildServer] = []
         if server == nil {
             for _ in 0..<instances {
@@ -89,7 +123,7 @@ struct LoadBench: AsyncParsableCommand {
                 // per connection, so that run lifts the per-user and per-address caps.
                 let uncapped = idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
                 let arguments = Self.serveArguments(dataDirectory: directory, database: database, variant: variant) + uncapped
-                started.append(try await ChildServer(arguments: arguments, ownedDirectory: directory))
+                started.append(try await ChildServer(executable: executable, arguments: arguments, ownedDirectory: directory))
             }
         }
         let children = started
@@ -112,7 +146,8 @@ struct LoadBench: AsyncParsableCommand {
             for child in children { await child.stop() }
             return nil
         }
-        let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate)
+        let cpu: @Sendable () -> Double? = { children.isEmpty ? nil : children.compactMap(\.cpuSeconds).reduce(0, +) }
+        let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate, serverCPUSeconds: cpu)
         var report = try await run.run()
         report.instances = baseURLs.count
         report.serverRSSBytes = children.isEmpty ? nil : children.compactMap(\.residentBytes).reduce(0, +)
@@ -159,6 +194,8 @@ struct LoadReport: Encodable {
     var messagePageReadsPerSecond: Double
     var readErrors: Int
     var serverRSSBytes: Int?
+    /// CPU time of the server process(es) during the sending, per durable send, in milliseconds.
+    var serverCPUPerSendMilliseconds: Double?
     var bareRequestsPerSecond: Double = 0
     var durableToBareRatio: Double = 0
     /// How the child servers ran (every rate limit on, the search index off).
@@ -173,6 +210,7 @@ struct LoadReport: Encodable {
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
             String(format: "  timeline reads    %8.0f /s", timelineReadsPerSecond),
             String(format: "  message pages     %8.0f /s   (%d read errors)", messagePageReadsPerSecond, readErrors),
+            "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a (external server)"),
             "  server RSS        " + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)") + (instances > 1 ? " (all instances)" : ""),
             String(format: "  bare route        %8.0f req/s · durable sends are %.0f%% of it", bareRequestsPerSecond, durableToBareRatio * 100),
         ]
@@ -187,6 +225,8 @@ struct LoadRun {
     let senders: Int
     let duration: Int
     let rate: Int
+    /// CPU seconds the server process(es) have used so far, when bench started them.
+    var serverCPUSeconds: @Sendable () -> Double? = { nil }
 
     func run() async throws -> LoadReport {
         let client = LoadClient(baseURL: baseURLs[0], connections: 8)
@@ -228,6 +268,7 @@ struct LoadRun {
         let expected = Tally()
         let errors = Tally()
         let start = ContinuousClock.now
+        let cpuAtStart = serverCPUSeconds()
         let deadline = NIODeadline.now() + .seconds(Int64(duration))
         let interval: TimeAmount? = rate > 0 ? .nanoseconds(Int64(1e9 * Double(senders) / Double(rate))) : nil
         let sends = sendersAccounts.enumerated().map { index, sender in
@@ -255,6 +296,9 @@ struct LoadRun {
         // Let the last deliveries arrive (up to 5 s).
         let drain = ContinuousClock.now + .seconds(5)
         while Int(delivery.count) < sent, ContinuousClock.now < drain { try await Task.sleep(for: .milliseconds(20)) }
+        // The server's CPU for the sends and their deliveries (the reads below are not counted).
+        let cpuAtEnd = serverCPUSeconds()
+        let cpuDuringSends: Double? = if let cpuAtStart, let cpuAtEnd { cpuAtEnd - cpuAtStart } else { nil }
         for listeners in sockets { listeners.close() }
 
         // Reads: the timeline and a page of a conversation, alternately, at the same concurrency.
@@ -290,7 +334,8 @@ struct LoadRun {
             undelivered: max(0, sent - Int(delivery.count)),
             timelineReadsPerSecond: Double(timelineReads.value) / Double(readSeconds),
             messagePageReadsPerSecond: Double(pageReads.value) / Double(readSeconds),
-            readErrors: readErrors.value, serverRSSBytes: nil)
+            readErrors: readErrors.value, serverRSSBytes: nil,
+            serverCPUPerSendMilliseconds: cpuDuringSends.flatMap { sent > 0 ? $0 * 1000 / Double(sent) : nil })
     }
 
     /// Requests per second of `GET path` with `workers` concurrent keep-alive connections.

@@ -1,14 +1,14 @@
 import Foundation
 
-/// `chirp bench --compare-rate-limits` and `--compare-search-index`: the same load run on child
-/// servers without and with one change, in the order without, with, with, without (a machine
-/// getting busier or quieter during the runs weighs on both alike), and the ratio of the mean
-/// durable sends per second.
+/// `chirp bench --compare-rate-limits`, `--compare-search-index` and `--compare-build`: the same
+/// load run on child servers without and with one change (or of two builds), in the order
+/// without, with, with, without (a machine getting busier or quieter during the runs weighs on
+/// both alike), and the ratios of the means: durable sends per second, server CPU per send.
 struct LoadComparison: Encodable {
-    /// The run the ratio is against.
-    let baseline: ServerVariant
-    /// The run whose cost is measured.
-    let variant: ServerVariant
+    /// The runs the ratio is against.
+    let baseline: String
+    /// The runs whose cost is measured.
+    let variant: String
     let baselineRuns: [LoadReport]
     let variantRuns: [LoadReport]
 
@@ -23,17 +23,41 @@ struct LoadComparison: Encodable {
         var lines: [String] = []
         for (variant, reports) in [(baseline, baselineRuns), (variant, variantRuns)] {
             for (index, report) in reports.enumerated() {
-                lines.append("\(variant.description), run \(index + 1):")
+                lines.append("\(variant), run \(index + 1):")
                 lines += report.lines.map { "  " + $0 }
             }
         }
+        lines.append("")
+        lines.append("                  durable sends/s   server CPU/send   ack p99   delivered p99   delivered max")
+        for (label, reports) in [("baseline", baselineRuns), ("variant", variantRuns)] {
+            for report in reports {
+                lines.append(String(
+                    format: "  %@  %10.0f       %@      %7.2f ms   %9.2f ms   %9.2f ms",
+                    label.padding(toLength: 9, withPad: " ", startingAt: 0), report.sendsPerSecond,
+                    report.serverCPUPerSendMilliseconds.map { String(format: "%7.3f ms", $0) } ?? "    n/a   ",
+                    report.sendAck.p99, report.delivery.p99, report.delivery.max))
+            }
+        }
+        lines.append("  baseline: \(baseline); variant: \(variant)")
         lines.append(String(
-            format: "durable sends %@: %.0f /s against %.0f /s %@ (means of two runs each) = %.1f%%",
-            variant.description, Self.mean(variantRuns), baseline.description, Self.mean(baselineRuns), ratio * 100))
+            format: "durable sends: %.0f /s against the baseline's %.0f /s (means of %d and %d runs) = %.1f%%",
+            Self.mean(variantRuns), Self.mean(baselineRuns), variantRuns.count, baselineRuns.count, ratio * 100))
+        if let cpuRatio {
+            lines.append(String(format: "server CPU per send: %.1f%% of the baseline's", cpuRatio * 100))
+        }
         return lines
     }
 
-    private enum CodingKeys: String, CodingKey { case baseline, variant, baselineRuns, variantRuns, ratio }
+    /// Server CPU per send with the change, as a share of that without it (when measured).
+    var cpuRatio: Double? {
+        let variantCPU = variantRuns.compactMap(\.serverCPUPerSendMilliseconds)
+        let baselineCPU = baselineRuns.compactMap(\.serverCPUPerSendMilliseconds)
+        guard !variantCPU.isEmpty, !baselineCPU.isEmpty else { return nil }
+        let baselineMean = baselineCPU.reduce(0, +) / Double(baselineCPU.count)
+        return baselineMean > 0 ? variantCPU.reduce(0, +) / Double(variantCPU.count) / baselineMean : nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case baseline, variant, baselineRuns, variantRuns, ratio, cpuRatio }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -42,6 +66,7 @@ struct LoadComparison: Encodable {
         try container.encode(baselineRuns, forKey: .baselineRuns)
         try container.encode(variantRuns, forKey: .variantRuns)
         try container.encode(ratio, forKey: .ratio)
+        try container.encodeIfPresent(cpuRatio, forKey: .cpuRatio)
     }
 }
 
