@@ -36,10 +36,12 @@ public final class ChirpProcess: @unchecked Sendable {
         return condition(output)
     }
 
-    /// Sends a signal and waits for the process to exit.
-    public func stop(signal: Int32 = SIGTERM) {
+    /// Sends a signal and waits for the process to exit (killing it after 30 s); returns false
+    /// when it did not end by the signal given.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM) -> Bool {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
+        return process.waitUntilExit(killingAfter: .seconds(30))
     }
 
     deinit {

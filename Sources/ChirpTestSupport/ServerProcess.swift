@@ -113,8 +113,10 @@ public final class ServerProcess: @unchecked Sendable {
 /// `environment` adds to the inherited one. It waits by polling, never by blocking a thread:
 /// the tests share a cooperative pool of one thread per core, and a command that takes a
 /// second or two (a client run ends by sending its error reports) would stall every test.
+/// A command still running after `limit` is killed, and its output says so: a client retrying
+/// forever against a server that is gone must fail its test, not hold the whole run.
 public func runChirp(
-    _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:], limit: Duration = .seconds(120)
 ) async throws -> (status: Int32, output: String) {
     let outputURL = ServerProcess.temporaryDirectory().appendingPathExtension("out")
     FileManager.default.createFile(atPath: outputURL.path, contents: nil)
@@ -129,14 +131,36 @@ public func runChirp(
     try? stdin.fileHandleForReading.close()
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try? stdin.fileHandleForWriting.close()
-    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
-    return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self))
+    let killed = try await waitForExit(of: process, limit: limit, pollingEvery: .milliseconds(5))
+    let printed = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
+    return (process.terminationStatus, printed + (killed ? killedNote(arguments, limit) : ""))
+}
+
+/// Polls until `process` exits; kills it once `limit` has passed. Returns whether it was killed.
+func waitForExit(of process: SpawnedProcess, limit: Duration, pollingEvery interval: Duration) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while process.isRunning {
+        if ContinuousClock.now >= deadline {
+            kill(process.processIdentifier, SIGKILL)
+            while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+            return true
+        }
+        try await Task.sleep(for: interval)
+    }
+    return false
+}
+
+/// What a killed command's output ends with.
+func killedNote(_ arguments: [String], _ limit: Duration) -> String {
+    "\n[test support: `chirp \(arguments.joined(separator: " "))` was still running after \(limit) and was killed]\n"
 }
 
 /// `runChirp` for async tests: waits for the process by polling, so a long run (a bench, the
 /// durability check) does not hold one of the few cooperative threads the other tests share.
-public func runChirpInBackground(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+public func runChirpInBackground(
+    _ arguments: [String], environment: [String: String] = [:], limit: Duration = .seconds(300)
+) async throws -> (status: Int32, output: String) {
     let run = try ChirpProcess(arguments, environment: environment)
-    while run.process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-    return (run.process.terminationStatus, run.output)
+    let killed = try await waitForExit(of: run.process, limit: limit, pollingEvery: .milliseconds(50))
+    return (run.process.terminationStatus, run.output + (killed ? killedNote(arguments, limit) : ""))
 }

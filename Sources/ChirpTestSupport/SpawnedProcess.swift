@@ -57,8 +57,20 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to exit (blocking this thread; poll `isRunning` from async code).
-    public func waitUntilExit() {
-        while isRunning { usleep(5_000) }
+    /// A process still running after `limit` is killed (SIGKILL), so no wait in a test is
+    /// endless; returns false when it had to be.
+    @discardableResult
+    public func waitUntilExit(killingAfter limit: Duration = .seconds(60)) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while isRunning {
+            if ContinuousClock.now >= deadline {
+                kill(processIdentifier, SIGKILL)
+                while isRunning { usleep(5_000) }
+                return false
+            }
+            usleep(5_000)
+        }
+        return true
     }
 
     /// The exit status, or the signal that ended it.

@@ -78,8 +78,8 @@ struct EndToEndTests {
         // bob's `messages` marked alice's message read; alice's watch hears of it.
         _ = try await homes["bob"]!.chirp("messages", "alice")
         #expect(try await aliceWatch.waitFor { $0.contains("read bob read your messages") })
-        aliceWatch.stop()
-        bobWatch.stop()
+        #expect(aliceWatch.stop(), "chirp watch ends on SIGTERM")
+        #expect(bobWatch.stop(), "chirp watch ends on SIGTERM")
     }
 
     @Test func messagesQueuedWhileTheServerIsDownAreDeliveredOnceInOrderBySync() async throws {
@@ -185,7 +185,7 @@ struct EndToEndTests {
         #expect(try await alice.drainOutbox().isDrained)
         for index in 0..<5 { _ = try await alice.send("after \(index)", to: "bob") }
         #expect(try await watch.waitFor(timeout: .seconds(30)) { $0.contains("after 4") }, "\(watch.output)")
-        watch.stop()
+        #expect(watch.stop(), "chirp watch ends on SIGTERM")
 
         let events = watch.lines.filter { $0.hasPrefix("{") }.compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
         let seqs = events.compactMap(\.seq)
