@@ -44,14 +44,8 @@ final class LocalLedger: Sendable {
         replyTo: String? = nil
     ) async throws -> LocalMessage {
         let messageId = LocalMessage.key(sender: username, clientMessageId: clientMessageId)
-        let attachments: [PendingAttachment]
-        do {
-            attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
-        } catch let error as OutboxError {
-            throw error
-        } catch {
-            throw OutboxError.invalidAttachment("Cannot read the file to attach: \(error.localizedDescription)")
-        }
+        // Each file named in the error when it cannot be read: with several, the user sees which.
+        let attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
         return try await write { [self] in
             let message = LocalMessage(
                 pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: nextOrder(), at: .now(),
