@@ -66,14 +66,16 @@ struct TmuxHistoryTests {
             try await Task.sleep(for: .milliseconds(20))
             current = pane.screen
         }
-        // A frame may reach tmux in more than one write: the screen once it stays the same.
-        var settled = current
-        repeat {
-            current = settled
-            try await Task.sleep(for: .milliseconds(30))
-            settled = pane.screen
-        } while settled != current
-        return settled
+        // A frame larger than the terminal's buffer reaches tmux in parts, further apart on a
+        // busy machine: the screen once it has stayed the same for 100 ms.
+        var unchanged = 0
+        while unchanged < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+            let next = pane.screen
+            unchanged = next == current ? unchanged + 1 : 0
+            current = next
+        }
+        return current
     }
 
     /// The screen without its status line.

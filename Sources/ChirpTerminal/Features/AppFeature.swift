@@ -124,6 +124,9 @@ public struct AppFeature: Reducer {
             return .none
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }
+            // Reads run at once and may answer out of order: one that lacks the newest message
+            // shown was read before it was stored, and would take the view back.
+            if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) { return .none }
             state.busySince = nil
             state.loadingOlder = false
             // Scrolled up, the view stays on its messages while newer ones arrive below.
