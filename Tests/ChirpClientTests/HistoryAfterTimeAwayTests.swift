@@ -95,7 +95,7 @@ struct HistoryAfterTimeAwayTests {
         _ = try await bob.conversations(refresh: true, includingFollowers: false)
         #expect(try await pair.localUnread(bob) == 520)
         let newest = try await bob.messages(with: "alice", limit: 30, refresh: true)
-        #expect(newest.items.last?.text == "n520" && newest.hasOlder)
+        #expect(newest.items.count == 30 && newest.hasOlder)
         #expect(try await bob.history(with: "alice").stretches.count == 2)
         // Then the stream catches up: the 500 events count nothing the list already counted.
         try await bob.sync.catchUp()
