@@ -126,7 +126,12 @@ export class UserSession {
     const created = messages('message.created');
     if (created.length) {
       await this.storeMessages(created, { live: true });
-      for (const m of created) await this.updateHistory(m.peer, (h) => addStreamed(h, Number(m.id)));
+      const byPeer = new Map();
+      for (const m of created) {
+        if (!byPeer.has(m.peer)) byPeer.set(m.peer, []);
+        byPeer.get(m.peer).push(Number(m.id));
+      }
+      for (const [peer, ids] of byPeer) await this.updateHistory(peer, (h) => ids.reduce(addStreamed, h));
     }
     const updated = messages('message.updated');
     if (updated.length) await this.storeMessages(updated);
@@ -214,12 +219,13 @@ export class UserSession {
   }
 
   /** Changes the stored history stretches of `peer`'s conversation, one change at a time (a
-   * page and the stream may both be writing), and shows them. */
-  updateHistory(peer, change) {
+   * page and the stream may both be writing), and shows them, with `messages` when given (the
+   * page they came in: shown together, a page never shows beside the wrong stretches). */
+  updateHistory(peer, change, messages = null) {
     this.historyWrites = this.historyWrites.then(async () => {
       const history = change(await this.db.history(peer));
       await this.db.putHistory(peer, history);
-      this.dispatch({ type: 'history', peer, history });
+      this.dispatch(messages ? { type: 'messages', messages, peer, history } : { type: 'history', peer, history });
     }).catch(() => {});
     return this.historyWrites;
   }
@@ -229,8 +235,9 @@ export class UserSession {
   async readPage(peer, bound) {
     const query = bound.before != null ? `&before=${bound.before}` : bound.after != null ? `&after=${bound.after}` : '';
     const page = await this.api.messages(peer, query);
-    await this.storeMessages(page.items.map((m) => localMessage(this.me, m, 'delivered')));
-    await this.updateHistory(peer, (h) => addPage(h, page.items.map((m) => Number(m.id)), bound, PAGE));
+    const messages = page.items.map((m) => localMessage(this.me, m, 'delivered'));
+    await this.db.putMany('messages', messages);
+    await this.updateHistory(peer, (h) => addPage(h, page.items.map((m) => Number(m.id)), bound, PAGE), messages);
   }
 
   /** Shows what this browser has for `peer`, then the newest page from the server. */
