@@ -61,22 +61,35 @@ struct TmuxHistoryTests {
     /// handled and drawn; the status line's spinner does not count); the screen once drawn.
     static func change(of old: String, in pane: Pane, timeout: Duration = .seconds(5)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
-        var current = pane.screen
+        var current = await capture(pane)
         while historyLines(current) == historyLines(old), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            current = pane.screen
+            current = await capture(pane)
         }
         // A frame larger than the terminal's buffer reaches tmux in parts, further apart on a
         // busy machine: the screen once it has stayed the same for 100 ms.
         var unchanged = 0
         while unchanged < 2 {
             try await Task.sleep(for: .milliseconds(50))
-            let next = pane.screen
+            let next = await capture(pane)
             unchanged = next == current ? unchanged + 1 : 0
             current = next
         }
         return current
     }
+
+    /// The screen, captured on a thread of its own: tmux runs as a child process that is waited
+    /// for, and this test captures often, so it keeps that wait off the threads other tests'
+    /// tasks run on.
+    static func capture(_ pane: Pane) async -> String {
+        let pane = UncheckedPane(pane: pane)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: pane.pane.screen) }
+        }
+    }
+
+    /// A pane handed to another thread for one capture.
+    struct UncheckedPane: @unchecked Sendable { let pane: Pane }
 
     /// The screen without its status line.
     static func historyLines(_ screen: String) -> [Substring] { Array(screen.split(separator: "\n").dropFirst()) }
