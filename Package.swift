@@ -164,6 +164,7 @@ let package = Package(
                 "ChirpPersistence",
                 "ChirpLogging",
                 "ChirpModules",
+                "ChirpStore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

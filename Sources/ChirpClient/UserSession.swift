@@ -80,16 +80,6 @@ public final class UserSession: Sendable {
         return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
     }
 
-    /// The newest `limit` messages with `peer`, oldest first, and whether older ones are
-    /// stored. With `refresh`, the newest page (at most 100) is merged from the server first.
-    public func messages(with peer: String, limit: Int, refresh: Bool) async throws -> (items: [LocalMessage], hasOlder: Bool) {
-        if refresh {
-            try await dataCenter.update(LocalMessage.self, with: ChirpEndpoints.ListMessages(with: peer, limit: min(max(limit, 1), 100)))
-        }
-        let rows = try await database.messages(with: peer, limit: limit + 1)
-        return (Array(rows.suffix(limit)), rows.count > limit)
-    }
-
     /// `owner`'s followers or following list (first 100), newest follow first.
     public func follows(_ relation: ChirpEndpoints.ListUsers.Relation, of owner: String, refresh: Bool) async throws -> [FollowEntry] {
         let request = ChirpEndpoints.ListUsers(relation, of: owner, page: PageParameters(limit: 100))

@@ -60,6 +60,12 @@ struct MediaClientTests {
         #expect(missing.status != 0 && missing.output.contains("chirp messages"))
         // Text alone still needs text.
         #expect(try await homes["alice"]!.chirp("send", "bob", "--attach", picture.path).status == 0)
+        // A file that is not there is named, among several: nothing is sent.
+        let gone = ServerProcess.temporaryDirectory().appendingPathComponent("gone.png").path
+        let refused = try await homes["alice"]!.chirp("send", "bob", "--attach", picture.path, "--attach", gone, "with a missing file")
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("Cannot attach \(gone): there is no such file."), "\(refused.output)")
+        #expect(try await homes["alice"]!.chirp("send", "bob", "--attach", folder.path, "a folder").output.contains("Cannot attach \(folder.path): it is a folder"))
     }
 
     @Test func theOutboxUploadsAttachmentsAfterARestartWithProgressAndDownloadsIntoTheCache() async throws {

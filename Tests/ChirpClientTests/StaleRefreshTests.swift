@@ -23,7 +23,9 @@ struct StaleRefreshTests {
         if writeRefreshesAroundTheLedger {
             // The old write path: the data center saving the reply's rows over the stored ones.
             let database = session.database
-            session.dataCenter.register(RecordWriter<LocalMessage> { records, _ in try await database.messages.save(records) })
+            session.dataCenter.register(RecordWriter<HistoryPage> { pages, _ in
+                try await database.messages.save(pages.flatMap { $0.items.map { LocalMessage($0, viewer: "alice") } })
+            })
         }
 
         let refresh = Task { try await session.messages(with: "bob", limit: 10, refresh: true) }

@@ -147,17 +147,44 @@ struct AppFeatureTests {
         state.hasOlderMessages = true
         let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
         await store.send(.key(.pageUp)) {
-            $0.scroll = 10
-            $0.messageLimit = 60
+            // A page is 8 messages at 24 rows; near the oldest loaded, the next 100 are asked for.
+            $0.scroll = 1
+            $0.messageLimit = 130
+            $0.loadingOlder = true
             $0.busySince = Fixtures.start
         }
         await store.receive(.messagesLoaded(peer: "bob", messages: all, hasMore: false)) {
             $0.messages = all
             $0.hasOlderMessages = false
+            $0.loadingOlder = false
             $0.busySince = nil
         }
-        await store.send(.key(.pageUp)) { $0.scroll = 20 }
-        await store.send(.key(.pageDown)) { $0.scroll = 10 }
+        await store.send(.key(.pageUp)) { $0.scroll = 9 }
+        await store.send(.key(.pageUp)) { $0.scroll = 17 }
+        await store.send(.key(.pageDown)) { $0.scroll = 9 }
+        // ↑ selects the message at the bottom of the view, not the newest.
+        await store.send(.key(.up)) { $0.selectedMessage = all[30].id }
+        // Paging with a selection leaves it and pages from where the view is.
+        await store.send(.key(.pageUp)) {
+            $0.selectedMessage = nil
+            $0.scroll = 17
+        }
+        await store.finish()
+    }
+
+    @Test func newMessagesArrivingWhileScrolledUpLeaveTheViewWhereItIs() async {
+        let backend = FakeBackend()
+        let all = (1...40).map { Fixtures.message($0, from: "bob", to: "alice", "m\($0)", state: .received) }
+        var state = Self.loggedIn(.conversation)
+        state.peer = "bob"
+        state.messages = Array(all.prefix(38))
+        state.scroll = 5
+        let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
+        await store.send(.messagesLoaded(peer: "bob", messages: all, hasMore: false)) {
+            $0.messages = all
+            $0.scroll = 7
+        }
+        #expect(store.state.messages[store.state.bottomIndex].text == "m33")
         await store.finish()
     }
 

@@ -97,6 +97,28 @@ struct RenderingTests {
         #expect(!frame.text.contains("message 9000"))
     }
 
+    @Test func theViewOfALongHistoryIsWhereItsScrollAndSelectionSay() {
+        var state = Self.state(.conversation)
+        state.messages = (1...10_000).map { Fixtures.message($0, from: "bob", to: "alice", "message \($0)", state: .received) }
+        state.hasOlderMessages = true
+        state.scroll = 5_000  // messages from the newest: the bottom shows message 5000
+        var rows = AppView.render(state, width: 80, height: 24).text.split(separator: "\n").map(String.init)
+        let shown = rows.compactMap { $0.contains("message ") ? Int($0.split(separator: " ").last ?? "") : nil }
+        #expect(shown.last == 5000 && shown.count >= 8, "\(shown)")
+        #expect(shown == Array((5001 - shown.count)...5000))
+        // A selection above the view heads it; one below ends it.
+        state.selectedMessage = state.messages[99].id
+        rows = AppView.render(state, width: 80, height: 24).text.split(separator: "\n").map(String.init)
+        #expect(rows.firstIndex { $0.hasPrefix("▸ ") } == 1, "\(rows)")
+        state.selectedMessage = state.messages[9_000].id
+        rows = AppView.render(state, width: 80, height: 24).text.split(separator: "\n").map(String.init)
+        #expect(rows.last { $0.contains("message ") }?.hasSuffix("message 9001") == true, "\(rows)")
+        // At the oldest loaded, the marker says PgUp loads more.
+        state.selectedMessage = nil
+        state.scroll = 9_999
+        #expect(AppView.render(state, width: 80, height: 24).text.contains("↑ older messages: PgUp to load"))
+    }
+
     @Test func aConversationFullOfAttachmentsStillDrawsInTheSmallestWindow() {
         var state = MessageActionFixtures.replyWithAttachments()
         state.attachments += state.attachments

@@ -39,7 +39,7 @@ final class ClientDatabase: Sendable {
                 mediaId TEXT);
             CREATE INDEX pending_attachments_by_message ON pending_attachments (messageId, position);
             """),
-    ] + ClientDatabase.actionMigrations
+    ] + ClientDatabase.actionMigrations + ClientDatabase.historyMigrations
 
     /// The database file.
     let store: SQLiteStore
@@ -53,6 +53,8 @@ final class ClientDatabase: Sendable {
     let actions: any Repository<PendingAction>
     /// Unsends that came before their message.
     let earlyTombstones: any Repository<EarlyTombstone>
+    /// Which stretches of each conversation are stored whole.
+    let histories: any Repository<ConversationHistory>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -66,6 +68,7 @@ final class ClientDatabase: Sendable {
         attachments = try SQLiteRepository<PendingAttachment>(store: store)
         actions = try SQLiteRepository<PendingAction>(store: store)
         earlyTombstones = try SQLiteRepository<EarlyTombstone>(store: store)
+        histories = try SQLiteRepository<ConversationHistory>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

@@ -30,7 +30,7 @@ final class LocalLedger: Sendable {
 
     /// Makes the ledger the writer of every model the data center refreshes.
     func register(in center: DataCenter) {
-        center.register(RecordWriter<LocalMessage> { records, _ in try await self.merge(page: records) })
+        center.register(RecordWriter<HistoryPage> { records, _ in for page in records { try await self.merge(history: page) } })
         center.register(RecordWriter<ConversationSummary> { records, _ in try await self.merge(conversations: records) })
         center.register(RecordWriter<FollowEntry> { records, scope in try await self.replaceFollows(records, in: scope) })
         center.register(RecordWriter<TimelineEntry> { records, _ in try await self.add(timeline: records) })
@@ -44,14 +44,8 @@ final class LocalLedger: Sendable {
         replyTo: String? = nil
     ) async throws -> LocalMessage {
         let messageId = LocalMessage.key(sender: username, clientMessageId: clientMessageId)
-        let attachments: [PendingAttachment]
-        do {
-            attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
-        } catch let error as OutboxError {
-            throw error
-        } catch {
-            throw OutboxError.invalidAttachment("Cannot read the file to attach: \(error.localizedDescription)")
-        }
+        // Each file named in the error when it cannot be read: with several, the user sees which.
+        let attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
         return try await write { [self] in
             let message = LocalMessage(
                 pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: nextOrder(), at: .now(),
@@ -63,11 +57,12 @@ final class LocalLedger: Sendable {
         }
     }
 
-    /// Records a message the server has (from a send's reply or an event), moving the stored
-    /// row's state forward to `state` (or to what the message itself says). Returns whether the
-    /// message was new here.
+    /// Records a message the server has (from a send's reply or, `fromStream`, an event),
+    /// moving the stored row's state forward to `state` (or to what the message itself says).
+    /// A message from the stream joins the conversation's stream stretch (`HistoryStretches`).
+    /// Returns whether the message was new here.
     @discardableResult
-    func record(_ message: Message, state: DeliveryState? = nil) async throws -> Bool {
+    func record(_ message: Message, state: DeliveryState? = nil, fromStream: Bool = false) async throws -> Bool {
         try await write { [self] in
             var incoming = LocalMessage(message, viewer: username)
             if let state { incoming.state = state }
@@ -78,8 +73,11 @@ final class LocalLedger: Sendable {
                 try await database.messages.save([merged])
                 changes.append(.messages(peer: merged.peer))
             }
-            let countsAsUnread = stored == nil && !incoming.isOutgoing(for: username) && !message.readByRecipient
-            if try await updateConversations(with: [merged], unread: countsAsUnread ? [merged.peer] : []) { changes.append(.conversations) }
+            if fromStream, let id = Int64(message.id) {
+                try await updateHistory(of: merged.peer) { $0.add(streamed: id) }
+            }
+            let unread: Set<String> = message.readByRecipient ? [] : [merged.id]
+            if try await updateConversations(with: [merged], unread: unread) { changes.append(.conversations) }
             return (stored == nil, changes)
         }
     }
@@ -87,22 +85,27 @@ final class LocalLedger: Sendable {
     /// A refreshed page of a conversation, merged row by row: the server's copy updates each
     /// stored message, but a state only moves forward, so a page read before a `message.read`
     /// event and written after it leaves the message `read`. Rows the page does not list (such
-    /// as pending ones) stay.
+    /// as pending ones) stay. Says nothing about which stretches are whole.
     func merge(page records: [LocalMessage]) async throws {
         guard !records.isEmpty else { return }
-        try await write { [self] in
-            let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
-            let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let merged = try await applyingEarlyTombstones(to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
-            let changed = merged.filter { byId[$0.id] != $0 }
-            var changes: [LocalChange] = []
-            if !changed.isEmpty {
-                try await database.messages.save(changed)
-                changes += Set(changed.map(\.peer)).sorted().map { .messages(peer: $0) }
-            }
-            if try await updateConversations(with: merged, unread: []) { changes.append(.conversations) }
-            return ((), changes)
+        try await write { [self] in ((), try await mergeRows(records, unread: [])) }
+    }
+
+    /// Merges `records` (see `merge(page:)`); `unread` are the ids of those the server
+    /// counts unread. Runs inside a write job.
+    func mergeRows(_ records: [LocalMessage], unread: Set<String>) async throws -> [LocalChange] {
+        guard !records.isEmpty else { return [] }
+        let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
+        let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let merged = try await applyingEarlyTombstones(to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
+        let changed = merged.filter { byId[$0.id] != $0 }
+        var changes: [LocalChange] = []
+        if !changed.isEmpty {
+            try await database.messages.save(changed)
+            changes += Set(changed.map(\.peer)).sorted().map { .messages(peer: $0) }
         }
+        if try await updateConversations(with: merged, unread: unread) { changes.append(.conversations) }
+        return changes
     }
 
     /// Marks a pending message failed with the server's reason.
@@ -146,67 +149,6 @@ final class LocalLedger: Sendable {
         }
     }
 
-    // MARK: conversations
-
-    /// This user read `peer`'s messages: the conversation has nothing unread.
-    func clearUnread(peer: String) async throws {
-        try await write { [self] in
-            guard var row = try await database.conversations.fetch(id: peer.lowercased()), row.unreadCount != 0 else { return ((), []) }
-            row.unreadCount = 0
-            try await database.conversations.save([row])
-            return ((), [.conversations])
-        }
-    }
-
-    /// A refreshed conversation list: the server's row replaces the stored one unless the
-    /// stored one already shows a newer last message (an event applied after the server
-    /// answered), which stays.
-    func merge(conversations records: [ConversationSummary]) async throws {
-        guard !records.isEmpty else { return }
-        try await write { [self] in
-            let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
-            let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let changed = records.compactMap { record -> ConversationSummary? in
-                guard let current = byId[record.id] else { return record }
-                if current.lastOrder > record.lastOrder { return nil }
-                return current == record ? nil : record
-            }
-            guard !changed.isEmpty else { return ((), []) }
-            try await database.conversations.save(changed)
-            return ((), [.conversations])
-        }
-    }
-
-    /// Moves each message's conversation row forward to it (when it is the newest there) and
-    /// adds one unread for each peer in `unread`. Runs inside a write job. Returns whether a row
-    /// changed.
-    func updateConversations(with messages: [LocalMessage], unread: Set<String>) async throws -> Bool {
-        let acknowledged = messages.filter { $0.serverId != nil }
-        guard !acknowledged.isEmpty else { return false }
-        let peers = Array(Set(acknowledged.map(\.peer)))
-        let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: peers.map { .text($0) }))
-        var rows = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let before = rows
-        for message in acknowledged {
-            let peerName = message.isOutgoing(for: username) ? message.recipient : message.sender
-            var row = rows[message.peer] ?? ConversationSummary(
-                id: message.peer, peerName: peerName, peerDisplayName: peerName, lastSender: message.sender,
-                lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
-            if message.sortKey >= row.lastOrder {
-                row.lastSender = message.sender
-                row.lastText = message.text
-                row.lastOrder = message.sortKey
-                row.lastAt = message.createdAt
-            }
-            rows[message.peer] = row
-        }
-        for peer in unread { rows[peer]?.unreadCount += 1 }
-        let changed = rows.values.filter { before[$0.id] != $0 }
-        guard !changed.isEmpty else { return false }
-        try await database.conversations.save(changed.sorted { $0.id < $1.id })
-        return true
-    }
-
     /// `username` deleted their account (a `user.deleted` event): the conversation leaves the
     /// list, its messages go (the server keeps only tombstones of theirs), and they leave this
     /// user's follow lists. The server leaves such conversations out of its list as well, so a
@@ -215,6 +157,7 @@ final class LocalLedger: Sendable {
         let peer = username.lowercased()
         try await write { [self] in
             try await database.conversations.delete(ids: [peer])
+            try await database.histories.delete(ids: [peer])
             try await database.messages.delete(matching: RecordQuery().filter("peer", .equal, .text(peer)))
             try await database.follows.delete(matching: RecordQuery().filter("username", .equal, .text(username)))
             let me = self.username.lowercased()

@@ -54,16 +54,30 @@ struct PendingAttachment: StoredRecord {
 
     /// Describes a file to attach: its name, size, and type (from its first bytes for the four
     /// image types the server checks, else from the extension).
-    static func describe(_ url: URL, messageId: String, position: Int) throws -> PendingAttachment {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        guard (attributes[.type] as? FileAttributeType) == .typeRegular else { throw OutboxError.invalidAttachment("\(url.path) is not a file") }
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        let handle = try FileHandle(forReadingFrom: url)
-        let head = [UInt8](try handle.read(upToCount: MediaContentType.headLength) ?? Data())
-        try? handle.close()
-        return PendingAttachment(
-            id: key(messageId: messageId, position: position), messageId: messageId, position: position, path: url.path,
-            filename: url.lastPathComponent, contentType: MediaContentType.of(head: head, extension: url.pathExtension), size: size,
-            clientMediaId: UUID().uuidString, mediaId: nil)
+    static func describe(_ url: URL, messageId: String, position: Int) throws(OutboxError) -> PendingAttachment {
+        let path = url.path
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard (attributes[.type] as? FileAttributeType) == .typeRegular else { throw OutboxError.invalidAttachment("Cannot attach \(path): it is a folder, not a file.") }
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let handle = try FileHandle(forReadingFrom: url)
+            let head = [UInt8](try handle.read(upToCount: MediaContentType.headLength) ?? Data())
+            try? handle.close()
+            return PendingAttachment(
+                id: key(messageId: messageId, position: position), messageId: messageId, position: position, path: path,
+                filename: url.lastPathComponent, contentType: MediaContentType.of(head: head, extension: url.pathExtension), size: size,
+                clientMediaId: UUID().uuidString, mediaId: nil)
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            let reason = if !FileManager.default.fileExists(atPath: path) {
+                "there is no such file"
+            } else if !FileManager.default.isReadableFile(atPath: path) {
+                "you may not read it"
+            } else {
+                error.localizedDescription
+            }
+            throw .invalidAttachment("Cannot attach \(path): \(reason).")
+        }
     }
 }

@@ -204,7 +204,7 @@ public actor SyncEngine {
         let me = ledger.username.lowercased()
         switch event.payload {
         case .messageCreated(let message):
-            try await ledger.record(message)
+            try await ledger.record(message, fromStream: true)
             if message.sender.lowercased() != me { typing.noteMessage(from: message.sender) }
         case .messageUpdated(let message):
             try await ledger.applyUpdate(message)

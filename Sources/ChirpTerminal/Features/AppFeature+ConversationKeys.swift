@@ -29,15 +29,13 @@ extension AppFeature {
             return closeConversation(&state)
         case .enter:
             return submitDraft(peer: peer, &state)
-        case .up:
-            // From the input, ↑ selects the newest message.
-            state.selectedMessage = state.messages.last?.id
+        case .up where !state.messages.isEmpty:
+            // From the input, ↑ selects the message at the bottom of the view.
+            state.selectedMessage = state.messages[state.bottomIndex].id
         case .pageUp:
-            state.scroll += 10
-            if state.scroll >= state.messages.count - 1, state.hasOlderMessages { return loadOlder(&state) }
-            state.scroll = min(state.scroll, max(state.messages.count - 1, 0))
+            return scrollHistory(by: state.pageStep, &state)
         case .pageDown:
-            state.scroll = max(state.scroll - 10, 0)
+            return scrollHistory(by: -state.pageStep, &state)
         case .control("r"):
             guard let failed = state.messages.last(where: { $0.state == .failed }) else {
                 state.banner = .init("No failed message to retry.", isError: false)
@@ -61,11 +59,29 @@ extension AppFeature {
         return .none
     }
 
-    /// The page of messages before the oldest loaded.
+    /// Moves the view `delta` messages up (older) or down; nearing the oldest loaded, loads
+    /// older ones (from the device, or from the server where a gap or the start lies).
+    func scrollHistory(by delta: Int, _ state: inout State) -> Effect<Action> {
+        state.scroll = min(max(state.scroll + delta, 0), max(state.messages.count - 1, 0))
+        guard delta > 0, state.bottomIndex < state.pageStep * 3 else { return .none }
+        return loadOlder(&state)
+    }
+
+    /// Loads more messages before the oldest loaded, unless none are older or a load is
+    /// already under way.
     func loadOlder(_ state: inout State) -> Effect<Action> {
-        state.messageLimit += AppState.pageSize
+        guard state.hasOlderMessages, !state.loadingOlder else { return .none }
+        state.loadingOlder = true
+        state.messageLimit += AppState.olderStep
         state.busySince = state.now
         return reloadMessages(state)
+    }
+
+    /// Keeps the selected message (at `index`) in the view: the view follows it down, and up
+    /// once it leaves the page above.
+    func follow(selection index: Int, _ state: inout State) {
+        let fromNewest = state.messages.count - 1 - index
+        if fromNewest < state.scroll || fromNewest > state.scroll + state.pageStep { state.scroll = max(fromNewest, 0) }
     }
 
     /// Enter in the input: sends the draft (a reply, with the attachments), or saves the edit.

@@ -17,11 +17,16 @@ extension AppFeature {
         case .up:
             if index > 0 {
                 state.selectedMessage = state.messages[index - 1].id
-            } else if state.hasOlderMessages {
-                return loadOlder(&state)
+                follow(selection: index - 1, &state)
             }
+            if index - 1 < state.pageStep * 3 { return loadOlder(&state) }
         case .down:
             state.selectedMessage = index + 1 < state.messages.count ? state.messages[index + 1].id : nil
+            if index + 1 < state.messages.count { follow(selection: index + 1, &state) }
+        case .pageUp, .pageDown:
+            // Paging leaves the selection and moves the view from where it is.
+            state.selectedMessage = nil
+            return scrollHistory(by: key == .pageUp ? state.pageStep : -state.pageStep, &state)
         case .escape:
             state.selectedMessage = nil
         case .character("/"):

@@ -13,6 +13,8 @@ public struct AppFeature: Reducer {
         /// Start-up failed at a step (`ChirpClientApp.start`): the banner says which and what to do.
         case startFailed(String)
         case key(Key)
+        /// The terminal is now this many rows high.
+        case resized(rows: Int)
         case tick(ContinuousClock.Instant)
         case login(LoginFeature.Action)
         case compose(ComposeFeature.Action)
@@ -108,6 +110,9 @@ public struct AppFeature: Reducer {
             return posted ? loadTimeline(&state) : .none
         case .key(let key):
             return handle(key, &state)
+        case .resized(let rows):
+            state.screenRows = rows
+            return .none
         case .tick(let now):
             state.now = now
             state.typing = state.typing.filter { $0.value > now }
@@ -119,7 +124,16 @@ public struct AppFeature: Reducer {
             return .none
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }
+            // Reads run at once and may answer out of order: one that lacks the newest message
+            // shown was read before it was stored, and would take the view back.
+            if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) { return .none }
             state.busySince = nil
+            state.loadingOlder = false
+            // Scrolled up, the view stays on its messages while newer ones arrive below.
+            if state.scroll > 0, let newest = state.messages.last?.id, let at = messages.lastIndex(where: { $0.id == newest }) {
+                state.scroll += messages.count - 1 - at
+            }
+            state.scroll = min(state.scroll, max(messages.count - 1, 0))
             state.messages = messages
             state.hasOlderMessages = hasMore
             return selectPending(&state)
@@ -270,6 +284,7 @@ public struct AppFeature: Reducer {
     private func resetConversation(_ state: inout State) {
         state.messages = []
         state.messageLimit = AppState.pageSize
+        state.loadingOlder = false
         state.scroll = 0
         state.draft = TextInput()
         state.selectedMessage = nil

@@ -45,8 +45,13 @@ public struct AppState: Sendable, Equatable {
     public var messages: [LocalMessage] = []
     public var messageLimit = AppState.pageSize
     public var hasOlderMessages = false
-    /// Rows scrolled up from the newest message.
+    /// Older messages were asked for and have not arrived yet.
+    public var loadingOlder = false
+    /// Messages scrolled up from the newest: the history's bottom line shows the message this
+    /// many before the newest (`bottomIndex`), whatever the length of the history.
     public var scroll = 0
+    /// The terminal's height in rows (PgUp and PgDn move by about a screen of messages).
+    public var screenRows = 24
     public var draft = TextInput()
     /// A question about the open conversation's peer waiting for its answer key.
     public var safetyPrompt: SafetyPrompt?
@@ -113,6 +118,15 @@ public struct AppState: Sendable, Equatable {
 
     /// Messages loaded per page of a conversation.
     public static let pageSize = 30
+    /// Messages added to the loaded history each time the reader nears its oldest.
+    public static let olderStep = 100
+
+    /// The loaded message at the bottom of the history view.
+    public var bottomIndex: Int { max(messages.count - 1 - scroll, 0) }
+
+    /// Messages PgUp and PgDn move by: fewer than a screen holds (a message takes two rows at
+    /// least), so paging shows every message.
+    public var pageStep: Int { max(1, (screenRows - 5) / 2 - 1) }
 
     public init(now: ContinuousClock.Instant, theme: Theme.Name = .dark) {
         self.now = now

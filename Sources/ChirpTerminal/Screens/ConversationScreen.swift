@@ -54,47 +54,45 @@ enum ConversationScreen {
         drawHistory(state, in: rows.lowerBound..<max(typingRow, rows.lowerBound), on: &canvas)
     }
 
-    /// The history, laid out from the newest message back only as far as the window needs (a
-    /// conversation of any length costs what the screen shows), then the window that ends
-    /// `scroll` lines above the bottom, moved to show the selected message whole.
+    /// The history around the view: laid out from the message at its bottom (`bottomIndex`,
+    /// or the selected message when that is below it) back only as far as the rows need, or
+    /// from the selected message down when that is above it. Drawing costs what the screen
+    /// shows, whatever the length of the history.
     private static func drawHistory(_ state: AppState, in historyRows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
         let layout = MessageLayout(state: state, theme: theme, width: canvas.width - 2)
-        let needed = historyRows.count + state.scroll
+        let rows = historyRows.count
+        let messages = state.messages
         var lines: [MessageLayout.Line] = []
-        var selectedLines: Range<Int>?
-        var reachedOldest = true
-        for message in state.messages.reversed() {
-            if lines.count >= needed, selectedLines != nil || state.selectedMessage == nil {
-                reachedOldest = false
-                break
-            }
-            let selected = message.id == state.selectedMessage
-            let block = layout.lines(for: message, selected: selected)
-            lines.insert(contentsOf: block, at: 0)
-            if selected { selectedLines = 0..<block.count } else if let range = selectedLines { selectedLines = range.shifted(by: block.count) }
-        }
-        if reachedOldest, state.hasOlderMessages {
-            lines.insert(("↑ older messages: scroll up to load", theme.muted), at: 0)
-            selectedLines = selectedLines?.shifted(by: 1)
-        }
-        if state.messages.isEmpty {
+        if messages.isEmpty {
             lines.append((state.busySince == nil ? "No messages yet: say hello." : "Loading…", theme.muted))
         }
-        var end = max(lines.count - state.scroll, min(lines.count, historyRows.count))
-        if let selectedLines {
-            if selectedLines.upperBound > end { end = selectedLines.upperBound }
-            if selectedLines.lowerBound < end - historyRows.count { end = min(selectedLines.lowerBound + historyRows.count, lines.count) }
+        let selected = state.selectedMessage.flatMap { id in messages.lastIndex { $0.id == id } }
+        var bottom = max(state.bottomIndex, selected ?? 0)
+        var first = bottom + 1
+        var topAligned = false
+        while !messages.isEmpty, first > 0, lines.count < rows {
+            first -= 1
+            lines.insert(contentsOf: layout.lines(for: messages[first], selected: first == selected), at: 0)
         }
-        let start = max(0, end - historyRows.count)
-        for (offset, line) in lines[start..<end].enumerated() {
+        if let selected, selected < first {
+            // Selected above the view: it heads the view.
+            lines = []
+            bottom = selected - 1
+            topAligned = true
+        } else if first == 0, lines.count < rows {
+            if state.hasOlderMessages { lines.insert(("↑ older messages: PgUp to load", theme.muted), at: 0) }
+            topAligned = true
+        }
+        while topAligned, bottom + 1 < messages.count, lines.count < rows {
+            bottom += 1
+            lines += layout.lines(for: messages[bottom], selected: bottom == selected)
+        }
+        let shown = topAligned ? Array(lines.prefix(rows)) : Array(lines.suffix(rows))
+        for (offset, line) in shown.enumerated() {
             let y = historyRows.lowerBound + offset
             if line.style == theme.selection { canvas.frame.fill(row: y, style: theme.selection) }
             canvas.text(line.text, x: line.text.hasPrefix("▸ ") ? 0 : 1, y: y, style: line.style, maxX: canvas.width - 1)
         }
     }
-}
-
-extension Range<Int> {
-    func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
 }

@@ -2,9 +2,8 @@ import ChirpModules
 import ChirpStore
 import Foundation
 
-/// Runs the app in the terminal: one store, a frame rendered for every new state and written
-/// as a diff against the last one (all of it after a resize), keys sent as actions, until the
-/// state says quit.
+/// Runs the app in the terminal: one store, frames drawn for new states (`FramePainter`), keys
+/// sent as actions as they are read, until the state says quit.
 @MainActor
 public enum TerminalApp {
     /// Runs until the user quits; `open` is a `chirp://` link to show first, resolved by the
@@ -18,21 +17,21 @@ public enum TerminalApp {
         let store = Store(initialState: initial, reducer: AppFeature(client: client))
         device.start()
         defer { device.restore() }
-        var last: Frame?
-        let token = store.observe { state in
-            let size = device.size
-            let frame = AppView.render(state, width: size.width, height: size.height, noColor: noColor)
-            if frame != last {
-                device.write(FrameDiff.ansi(from: last, to: frame))
-                last = frame
-            }
-        }
+        let painter = FramePainter(device: device, noColor: noColor) { store.state }
+        let token = store.observe { _ in painter.setNeedsFrame() }
+        var rows = device.size.height
+        store.send(.resized(rows: rows))
         store.send(.start)
         if let link, let action = await AppCoordinator(router: router).action(for: link) { store.send(action) }
-        for await key in device.keys() {
-            store.send(.key(key))
+        for await keys in device.keys() {
+            if device.size.height != rows {
+                rows = device.size.height
+                store.send(.resized(rows: rows))
+            }
+            for key in keys { store.send(.key(key)) }
             if store.state.quit { break }
         }
+        painter.stop()
         token.cancel()
     }
 }

@@ -61,8 +61,9 @@ public final class TerminalDevice: @unchecked Sendable {
         }
     }
 
-    /// Keys as they are typed, read on a thread of their own, until input ends.
-    public func keys() -> AsyncStream<Key> {
+    /// Keys as they are typed, read on a thread of their own, until input ends: each element
+    /// is what one read brought (several keys when they came faster than the app took them).
+    public func keys() -> AsyncStream<[Key]> {
         AsyncStream { continuation in
             let thread = Thread {
                 var decoder = KeyDecoder()
@@ -70,7 +71,8 @@ public final class TerminalDevice: @unchecked Sendable {
                 while true {
                     let count = read(STDIN_FILENO, &buffer, buffer.count)
                     if count <= 0 { break }
-                    for key in decoder.feed(Array(buffer[0..<count])) { continuation.yield(key) }
+                    let keys = decoder.feed(Array(buffer[0..<count]))
+                    if !keys.isEmpty { continuation.yield(keys) }
                 }
                 continuation.finish()
             }

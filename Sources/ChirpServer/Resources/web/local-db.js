@@ -1,8 +1,11 @@
 // One user's data in this browser: an IndexedDB database per user ("chirp-<username>") with
 // the messages seen, the outbox (unsent messages, keyed by their client message id) and small
-// values (last applied event seq, conversations, timeline), and the files of attachments not
+// values (last applied event seq, conversations, timeline, each conversation's history
+// stretches under `history:<peer>`), and the files of attachments not
 // uploaded yet (keyed by their client media id, so an upload survives a reload). The session's
 // only writer.
+
+import { emptyHistory } from './history-stretches.js';
 
 const VERSION = 2;
 const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
@@ -45,5 +48,8 @@ export class LocalDB {
   put(store, value, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).put(value, key); }); }
   delete(store, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).delete(key); }); }
   putMany(store, values) { return this.run(store, 'readwrite', (tx) => { const s = tx.objectStore(store); for (const v of values) s.put(v); }); }
+  /** The stretches of the conversation with `peer` held whole (history-stretches.js). */
+  async history(peer) { return (await this.get('values', `history:${peer}`)) || emptyHistory(); }
+  putHistory(peer, history) { return this.put('values', history, `history:${peer}`); }
   messagesWith(peer) { return this.run('messages', 'readonly', (tx) => tx.objectStore('messages').index('peer').getAll(peer)); }
 }

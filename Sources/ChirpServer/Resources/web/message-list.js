@@ -24,16 +24,22 @@ export class MessageList {
   /** Replaces the rows; keeps the view at the bottom if it was, or on the same rows. */
   set(rows) {
     const stick = this.rows.length === 0 || this.atBottom();
-    const firstKey = this.rows[0]?.key;
-    const prepended = firstKey && rows[0]?.key !== firstKey ? rows.findIndex((r) => r.key === firstKey) : -1;
+    // Rows read into the gap above keep the view on the same messages: the first message row
+    // (below the gap marker, if any) is where it was.
+    const anchorAt = this.rows.findIndex((r) => !r.gap);
+    const anchor = this.rows[anchorAt]?.key;
+    const at = anchor ? rows.findIndex((r) => r.key === anchor) : -1;
     let shift = 0;
-    for (let i = 0; i < prepended; i++) shift += this.height(rows[i]);
+    for (let i = 0; i < at; i++) shift += this.height(rows[i]);
+    for (let i = 0; i < anchorAt && at > 0; i++) shift -= this.height(this.rows[i]);
     this.rows = rows;
     this.render();
     if (stick) this.el.scrollTop = this.el.scrollHeight;
     else if (shift) this.el.scrollTop += shift;
     this.render();
     if (stick) this.el.scrollTop = this.el.scrollHeight;
+    // A gap marker in view is read at once, as if scrolled to.
+    if (rows[0]?.gap && this.el.scrollTop < 300) this.onNearTop();
   }
 
   /** Draws the row `key` again (what is open on it changed, not its message). */

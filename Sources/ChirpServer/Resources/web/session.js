@@ -10,8 +10,11 @@ import { localMessage, tombstone, withReaction } from './store.js';
 import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
 import { MAX_MEDIA_BYTES } from './media-upload.js';
+import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
 
 const SAVED = 'chirp.session';
+/** Messages asked of the server per page of history (the API's most). */
+const PAGE = 100;
 export const MAX_MESSAGE = 10000;
 export const MAX_TWEET = 280;
 export const MAX_ATTACHMENTS = 4;
@@ -38,6 +41,7 @@ export class UserSession {
     this.onSignedOut = onSignedOut;
     this.typingSent = 0;
     this.media = new MediaCache(this.api);
+    this.historyWrites = Promise.resolve();
   }
 
   get me() { return this.username; }
@@ -120,7 +124,15 @@ export class UserSession {
   async apply(events) {
     const messages = (type) => events.filter((e) => e.type === type).map((e) => localMessage(this.me, e.data, 'delivered'));
     const created = messages('message.created');
-    if (created.length) await this.storeMessages(created, { live: true });
+    if (created.length) {
+      await this.storeMessages(created, { live: true });
+      const byPeer = new Map();
+      for (const m of created) {
+        if (!byPeer.has(m.peer)) byPeer.set(m.peer, []);
+        byPeer.get(m.peer).push(Number(m.id));
+      }
+      for (const [peer, ids] of byPeer) await this.updateHistory(peer, (h) => ids.reduce(addStreamed, h));
+    }
     const updated = messages('message.updated');
     if (updated.length) await this.storeMessages(updated);
     for (const { type, data } of events) {
@@ -200,32 +212,55 @@ export class UserSession {
    * most 10,000 messages back); true when it is. */
   async openAt(peer, id) {
     await this.openConversation(peer);
-    const has = () => (this.store.state.messages[peer] || []).some((m) => m.id === id);
+    const shown = (m) => { const top = newest(this.store.state.history[peer]); return !top || Number(m.id) >= top.low; };
+    const has = () => (this.store.state.messages[peer] || []).some((m) => m.id === id && shown(m));
     for (let page = 0; page < 100 && !has(); page++) if (!(await this.loadOlder(peer))) break;
     return has();
   }
 
+  /** Changes the stored history stretches of `peer`'s conversation, one change at a time (a
+   * page and the stream may both be writing), and shows them, with `messages` when given (the
+   * page they came in: shown together, a page never shows beside the wrong stretches). */
+  updateHistory(peer, change, messages = null) {
+    this.historyWrites = this.historyWrites.then(async () => {
+      const history = change(await this.db.history(peer));
+      await this.db.putHistory(peer, history);
+      this.dispatch(messages ? { type: 'messages', messages, peer, history } : { type: 'history', peer, history });
+    }).catch(() => {});
+    return this.historyWrites;
+  }
+
+  /** Reads one page of `peer`'s history at `bound` (`{}`, `{before}` or `{after}`), stores it
+   * and adds its stretch: it joins what it meets and leaves a gap where it meets nothing. */
+  async readPage(peer, bound) {
+    const query = bound.before != null ? `&before=${bound.before}` : bound.after != null ? `&after=${bound.after}` : '';
+    const page = await this.api.messages(peer, query);
+    const messages = page.items.map((m) => localMessage(this.me, m, 'delivered'));
+    await this.db.putMany('messages', messages);
+    await this.updateHistory(peer, (h) => addPage(h, page.items.map((m) => Number(m.id)), bound, PAGE), messages);
+  }
+
   /** Shows what this browser has for `peer`, then the newest page from the server. */
   async openConversation(peer) {
-    const local = await this.db.messagesWith(peer);
+    const [local, history] = await Promise.all([this.db.messagesWith(peer), this.db.history(peer)]);
+    this.dispatch({ type: 'history', peer, history });
     if (local.length) this.dispatch({ type: 'messages', messages: local });
     try {
-      const page = await this.api.messages(peer);
-      await this.storeMessages(page.items.map((m) => localMessage(this.me, m, 'delivered')), { peer, older: page.items.length >= 100 });
+      await this.readPage(peer, {});
       this.markRead(peer);
     } catch (error) {
       this.fail(error, { user: peer });
     }
   }
 
-  /** Loads the page just older than the oldest message shown; false when there is none. */
+  /** Reads the gap below the newest stretch shown (the page just older than its oldest
+   * message); false when it starts at the first message. */
   async loadOlder(peer) {
-    const list = this.store.state.messages[peer] || [];
-    if (!list.length || this.store.state.older[peer] === false) return false;
+    const top = newest(this.store.state.history[peer]);
+    if (!top || reachesFirst(top)) return false;
     try {
-      const page = await this.api.messages(peer, `&before=${list[0].id}`);
-      await this.storeMessages(page.items.map((m) => localMessage(this.me, m, 'delivered')), { peer, older: page.items.length >= 100 });
-      return page.items.length > 0;
+      await this.readPage(peer, { before: top.low });
+      return true;
     } catch (error) { this.fail(error, { peer }); return false; }
   }
 

@@ -50,7 +50,7 @@ export function initialState() {
     me: null, banner: null, stream: 'connecting', // or 'websocket', 'long-poll', 'offline'
     conversations: {}, // peer (lowercased) → {peer: User, lastMessage, unreadCount}
     messages: {},      // peer → local messages in ascending id
-    older: {},         // peer → true while older pages may exist on the server
+    history: {},       // peer → the stretches of its history held whole (history-stretches.js)
     outbox: {},        // clientMessageId → an outbox item (outbox.js): a message or an action on one
     unsent: {},        // message id → true: unsent before this client had the message
     progress: {},      // clientMediaId → bytes uploaded so far
@@ -97,14 +97,17 @@ export function reduce(state, action) {
         messages[peer] = mergeMessages(messages[peer], list, state.unsent);
         const last = messages[peer][messages[peer].length - 1];
         const c = conversations[peer];
-        const newIncoming = action.live ? list.filter((m) => m.state === 'received' && !(state.messages[peer] || []).some((o) => o.key === m.key)).length : 0;
+        // The list's count is the server's as of its last message: only newer ones add to it,
+        // whichever of the list, a page or the stream brought them first.
+        const newIncoming = action.live ? list.filter((m) => m.state === 'received' && (!c || !c.lastMessage.id || byId(m, c.lastMessage) > 0)
+          && !(state.messages[peer] || []).some((o) => o.key === m.key)).length : 0;
         const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
         // A change to an old message (a reaction, an edit) leaves the newer last message in place.
         const lastMessage = c && c.lastMessage.id && last.id && byId(last, c.lastMessage) < 0 ? c.lastMessage : last;
         conversations[peer] = { peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
       }
-      const older = action.older === undefined ? state.older : { ...state.older, [action.peer]: action.older };
-      return { ...state, messages, conversations, older };
+      const history = action.history === undefined ? state.history : { ...state.history, [action.peer]: action.history };
+      return { ...state, messages, conversations, history };
     }
     case 'read': { // my messages to `peer` up to `upTo` were read
       const list = state.messages[action.peer];
@@ -125,11 +128,18 @@ export function reduce(state, action) {
       return { ...state, unsent, conversations, messages: { ...state.messages, [action.peer]: next } };
     }
     case 'progress': return { ...state, progress: { ...state.progress, [action.clientMediaId]: action.sent } };
-    case 'conversations': {
+    case 'conversations': { // a row already showing a newer last message (from the stream) stays
       const conversations = { ...state.conversations };
-      for (const c of action.items) conversations[c.peer.username.toLowerCase()] = { ...c, lastMessage: localMessage(state.me.username, c.lastMessage, 'delivered') };
+      for (const c of action.items) {
+        const peer = c.peer.username.toLowerCase();
+        const lastMessage = localMessage(state.me.username, c.lastMessage, 'delivered');
+        const known = conversations[peer];
+        if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
+        conversations[peer] = { ...c, lastMessage };
+      }
       return { ...state, conversations };
     }
+    case 'history': return { ...state, history: { ...state.history, [action.peer]: action.history } };
     case 'unread': {
       const c = state.conversations[action.peer];
       return c && c.unreadCount !== 0 ? { ...state, conversations: { ...state.conversations, [action.peer]: { ...c, unreadCount: 0 } } } : state;

@@ -1,4 +1,5 @@
-// One conversation: the log (virtual, older pages load when scrolled to the top), delivery
+// One conversation: the log (virtual; it shows the newest stretch of history held whole, and
+// the gap below it, marked at the top, is read when scrolled to), delivery
 // marks as words, who is typing, the actions on a message (message-row.js), and the input
 // (Enter sends, Shift-Enter is a new line) with the message it answers and the files to send
 // (the Attach button, or files dropped on the conversation). What is open on a row (picker,
@@ -11,6 +12,10 @@ import { size } from './media-view.js';
 import { MAX_ATTACHMENTS } from './session.js';
 import { withReaction, tombstone } from './store.js';
 import { ApiError } from './api.js';
+import { newest } from './history-stretches.js';
+
+/** The row that marks the gap above the newest stretch held whole. */
+const GAP = { key: 'gap', gap: true };
 
 /** `at`: the id of a message to scroll to once it is loaded (a search result). */
 export function conversationView(session, peer, at = null) {
@@ -47,7 +52,8 @@ export function conversationView(session, peer, at = null) {
     fail: (error) => session.fail(error),
   };
   const ctx = { me, ui, act, cache: session.media, progress: {}, quoted };
-  const list = new MessageList(log, (m) => messageRow(m, ctx), async () => {
+  const gapRow = () => h('p', { class: 'gap', role: 'status' }, 'Loading older messages…');
+  const list = new MessageList(log, (m) => (m.gap ? gapRow() : messageRow(m, ctx)), async () => {
     if (loading) return;
     loading = true;
     await session.loadOlder(peer);
@@ -197,7 +203,11 @@ export function conversationView(session, peer, at = null) {
   function update(state) {
     const c = state.conversations[peer];
     if (c) title.textContent = c.peer.username;
-    const messages = state.messages[peer] || [];
+    // The newest stretch held whole (and what was sent since); what lies below a gap waits.
+    const top = newest(state.history[peer]);
+    const stored = state.messages[peer] || [];
+    const messages = top ? stored.filter((m) => !m.id || Number(m.id) >= top.low) : stored;
+    const gap = top && top.low !== 0 ? [GAP] : [];
     const outbox = Object.values(state.outbox).filter((o) => o.peer === peer).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const actions = new Map(); // 'id:ID' or 'c:CLIENT ID' → the actions waiting for that message
     for (const o of outbox) {
@@ -210,7 +220,7 @@ export function conversationView(session, peer, at = null) {
     const pending = outbox.filter((o) => (!o.kind || o.kind === 'message'))
       .filter((o) => !messages.some((m) => m.clientMessageId === o.clientMessageId && m.state !== 'received'))
       .map((o) => pendingRow(o, state.progress));
-    const next = (actions.size ? messages.map((m) => withPending(m, waiting(m))) : messages).concat(actions.size ? pending.map((m) => withPending(m, waiting(m))) : pending);
+    const next = gap.concat(actions.size ? messages.map((m) => withPending(m, waiting(m))) : messages, actions.size ? pending.map((m) => withPending(m, waiting(m))) : pending);
     if (next.length !== rows.length || next.some((r, i) => r !== rows[i]) || !shown) {
       rows = next;
       index = null;

@@ -1,0 +1,66 @@
+import ChirpPersistence
+
+extension LocalLedger {
+    /// This user read `peer`'s messages: the conversation has nothing unread.
+    func clearUnread(peer: String) async throws {
+        try await write { [self] in
+            guard var row = try await database.conversations.fetch(id: peer.lowercased()), row.unreadCount != 0 else { return ((), []) }
+            row.unreadCount = 0
+            try await database.conversations.save([row])
+            return ((), [.conversations])
+        }
+    }
+
+    /// A refreshed conversation list: the server's row replaces the stored one unless the
+    /// stored one already shows a newer last message (an event applied after the server
+    /// answered), which stays.
+    func merge(conversations records: [ConversationSummary]) async throws {
+        guard !records.isEmpty else { return }
+        try await write { [self] in
+            let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
+            let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let changed = records.compactMap { record -> ConversationSummary? in
+                guard let current = byId[record.id] else { return record }
+                if current.lastOrder > record.lastOrder { return nil }
+                return current == record ? nil : record
+            }
+            guard !changed.isEmpty else { return ((), []) }
+            try await database.conversations.save(changed)
+            return ((), [.conversations])
+        }
+    }
+
+    /// Moves each message's conversation row forward to it (when it is the newest there) and
+    /// counts the incoming ones among `unread` (message ids the server counts unread) that are
+    /// newer than the row's last message. The row's count is the server's as of its last
+    /// message (`merge(conversations:)`) plus what came after it, so a message counts once
+    /// whichever of a list refresh, a page or its event brings it first. Runs inside a write
+    /// job. Returns whether a row changed.
+    func updateConversations(with messages: [LocalMessage], unread: Set<String>) async throws -> Bool {
+        let acknowledged = messages.filter { $0.serverId != nil }.sorted { $0.sortKey < $1.sortKey }
+        guard !acknowledged.isEmpty else { return false }
+        let peers = Array(Set(acknowledged.map(\.peer)))
+        let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: peers.map { .text($0) }))
+        var rows = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let before = rows
+        for message in acknowledged {
+            let outgoing = message.isOutgoing(for: username)
+            let peerName = outgoing ? message.recipient : message.sender
+            var row = rows[message.peer] ?? ConversationSummary(
+                id: message.peer, peerName: peerName, peerDisplayName: peerName, lastSender: message.sender,
+                lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
+            if message.sortKey > row.lastOrder, !outgoing, unread.contains(message.id) { row.unreadCount += 1 }
+            if message.sortKey >= row.lastOrder {
+                row.lastSender = message.sender
+                row.lastText = message.text
+                row.lastOrder = message.sortKey
+                row.lastAt = message.createdAt
+            }
+            rows[message.peer] = row
+        }
+        let changed = rows.values.filter { before[$0.id] != $0 }
+        guard !changed.isEmpty else { return false }
+        try await database.conversations.save(changed.sorted { $0.id < $1.id })
+        return true
+    }
+}
