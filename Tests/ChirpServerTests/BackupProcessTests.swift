@@ -25,7 +25,8 @@ struct BackupProcessTests {
         var media: [Media: Data] = [:]
         for index in 0..<2 { try await Self.send(api, senders[0], seed: index, into: &media) }
 
-        // Three senders keep sending while the backup is taken.
+        // Three senders keep sending while the backup is taken: about 100 messages/s each, at
+        // most 400 each, so the messages read back later stay few on a slow machine.
         let acknowledged = Acknowledged()
         let loadSenders = senders
         let load = Task {
@@ -33,18 +34,23 @@ struct BackupProcessTests {
                 for sender in loadSenders {
                     group.addTask {
                         var count = 0
-                        while !Task.isCancelled {
+                        while !Task.isCancelled, count < 400 {
                             let id = "\(sender.username)-\(count)"
                             count += 1
                             if (try? await api.sendMessage(sender, to: "bob", "load \(id)", clientId: id))?.status == 201 {
                                 acknowledged.ids.withLock { $0.append(id) }
                             }
+                            try? await Task.sleep(for: .milliseconds(10))
                         }
                     }
                 }
             }
+            acknowledged.ended.withLock { $0 = true }
         }
-        while acknowledged.ids.withLock({ $0.count }) < 30 { try await Task.sleep(for: .milliseconds(10)) }
+        while acknowledged.ids.withLock({ $0.count }) < 30, !acknowledged.ended.withLock({ $0 }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(acknowledged.ids.withLock { $0.count } >= 30, "the senders were refused")
         let beforeBackup = Set(acknowledged.ids.withLock { $0 })
         let first = try await runChirp(["admin", "backup", backup.path, "--data-dir", data.path])
         load.cancel()
@@ -140,6 +146,8 @@ struct BackupProcessTests {
     /// The client ids of the sends the server acknowledged, in order.
     final class Acknowledged: Sendable {
         let ids = Mutex<[String]>([])
+        /// Whether every sender has stopped.
+        let ended = Mutex(false)
     }
 
     /// Uploads a blob of `sender`'s and sends it to bob.
