@@ -5,7 +5,7 @@ import Foundation
 /// `chirp admin`: operator tasks on a server's data.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self, AdminReports.self])
+        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self, AdminReports.self, AdminBackup.self, AdminRestore.self])
 }
 
 /// `chirp admin logs`: the error reports clients uploaded.

@@ -214,6 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
             return "cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error)). "
                 + "Check that PostgreSQL is running there, that the database exists (createdb \(postgres.database)) and that the user may connect."
         }
+        if let error = error as? DataDirectoryLockError { return "cannot open the database at \(configuration.databaseURL.path): \(error)." }
         return "cannot open the database at \(configuration.databaseURL.path): \(error). Check that --data-dir is a writable directory."
     }
 }

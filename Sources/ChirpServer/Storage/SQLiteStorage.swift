@@ -12,6 +12,8 @@ final class SQLiteStorage: ChirpStorage {
     let pool: DatabasePool
     let writer: WriteCoalescer
     private let checkpointer: WALCheckpointer
+    /// Held shared while the storage is open, so a restore never replaces the files under it.
+    private let directoryLock: DataDirectoryLock
     private let logger: Logger
     /// Whether a send is indexed for search; off only for the bench's measurement of the index.
     let indexesSends: Bool
@@ -20,8 +22,7 @@ final class SQLiteStorage: ChirpStorage {
     init(url: URL, logger: Logger = Logger(label: "chirp.sqlite"), indexesSends: Bool = true) throws {
         self.logger = logger
         self.indexesSends = indexesSends
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        directoryLock = try DataDirectoryLock(directory: url.deletingLastPathComponent(), mode: .shared)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
