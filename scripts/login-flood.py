@@ -5,10 +5,10 @@ Usage: scripts/login-flood.py CHIRP_BINARY [COUNT] [THREADS]
 
 Starts `CHIRP_BINARY serve` on a free loopback port with a fresh data directory (SQLite,
 default limits), registers an owner, then sends COUNT (default 100,000) failed logins with
-random usernames: every other one long (1,000-4,000 characters, refused by the username rule
-before any state is kept), the rest valid in form (3-15 characters, each one new), spread over
-source addresses 127.1.0.1, 127.1.0.2, ... (50 logins per address, so the per-address limit
-is reached on every one). It prints the server's resident memory (VmRSS) before and after and
+random usernames: nine in ten long (1,000-60,000 characters, refused by the username rule
+before any state is kept), the rest valid in form (3-15 characters, each one new, so each keys
+the throttle's tables and costs a decoy bcrypt), spread over source addresses 127.1.0.1,
+127.1.0.2, ... (150 logins per address: past the per-address limit of 100, 429s). It prints the server's resident memory (VmRSS) before and after and
 the answers by status, then logs the owner in from 127.0.0.1 and from a fresh address and ends
 the server it started (by its pid). Loopback only; nothing else is touched.
 """
@@ -17,7 +17,7 @@ import collections, http.client, json, os, random, re, shutil, string, subproces
 binary = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/chirp"
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 threads = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-per_address = 50
+per_address = 150
 
 
 def rss_kib(pid):
@@ -42,9 +42,12 @@ def address(index):
     return f"127.{1 + index // 65_536 % 254}.{index // 256 % 256}.{index % 256 or 1}"
 
 
+LONG = "".join(random.Random(1).choices(string.ascii_letters, k=60_000))
+
+
 def random_name(rng, long):
-    if long:
-        return "".join(rng.choices(string.ascii_letters, k=rng.randint(1_000, 4_000)))
+    if long:  # a random prefix makes each one new; the rest is a slice of one long string
+        return "".join(rng.choices(string.ascii_letters, k=12)) + LONG[:rng.randint(1_000, 60_000)]
     return "".join(rng.choices(string.ascii_lowercase + string.digits + "_", k=rng.randint(3, 15)))
 
 
@@ -55,7 +58,7 @@ def worker(port, first_batch, batches, statuses, lock, seed):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(address(batch), 0))
         try:
             for index in range(per_address):
-                local[login(connection, random_name(rng, index % 2 == 0), "not the password")] += 1
+                local[login(connection, random_name(rng, index % 10 != 0), "not the password")] += 1
         except (OSError, http.client.HTTPException) as error:
             local[f"error {type(error).__name__}"] += 1
         finally:
