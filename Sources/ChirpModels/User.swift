@@ -11,6 +11,9 @@ public struct User: Sendable, Hashable, Codable {
     public var followingCount: Int
     public var followsYou: Bool?
     public var followedByYou: Bool?
+    /// True for the placeholder of a deleted account (`deleted-ID`, "Deleted account"); absent
+    /// otherwise.
+    public var deleted: Bool?
 
     public init(
         id: String, username: String, displayName: String, createdAt: Timestamp,
@@ -24,5 +27,6 @@ public struct User: Sendable, Hashable, Codable {
         self.followingCount = followingCount
         self.followsYou = followsYou
         self.followedByYou = followedByYou
+        self.deleted = Validation.isDeletedAccountName(username) ? true : nil
     }
 }

@@ -37,17 +37,33 @@ public enum Validation {
         }
     }
 
+    /// Whether `value` names a deleted account as its peers see it: `deleted-` and the
+    /// account's id (API.md part 2; no username has a hyphen, so none is taken for one).
+    public static func isDeletedAccountName(_ value: String) -> Bool {
+        let prefix = deletedAccountPrefix
+        guard value.hasPrefix(prefix) else { return false }
+        let digits = value.utf8.dropFirst(prefix.utf8.count)
+        return (1...19).contains(digits.count) && digits.allSatisfy { (0x30...0x39).contains($0) } && digits.first != 0x30
+    }
+
+    /// What a deleted account's name starts with.
+    public static let deletedAccountPrefix = "deleted-"
+
+    /// The display name of a deleted account.
+    public static let deletedAccountDisplayName = "Deleted account"
+
     /// Whether a string could be a username (used to answer 404 early for impossible names).
     public static func isPossibleUsername(_ value: String) -> Bool {
         usernameLength.contains(value.utf8.count) && value.utf8.allSatisfy(isUsernameByte)
     }
 
-    /// Checks a password: 8–128 characters.
+    /// Checks a password: 8–128 characters, no NUL (U+0000). (Every character counts: the
+    /// server does not hand bcrypt the password itself, see its `PasswordHasher`.)
     public static func password(_ value: String) throws(ValidationError) {
-        guard passwordLength.contains(value.unicodeScalars.count) else {
+        guard passwordLength.contains(value.unicodeScalars.count), !value.unicodeScalars.contains("\u{0}") else {
             throw ValidationError(
                 code: "invalid_password", field: "password",
-                message: "A password is 8 to 128 characters long.")
+                message: "A password is 8 to 128 characters long, without NUL characters.")
         }
     }
 

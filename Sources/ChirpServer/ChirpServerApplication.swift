@@ -50,7 +50,13 @@ public enum ChirpServerApplication {
     ) -> some ApplicationProtocol {
         let configuration = services.configuration
         try? services.media.files.prepare()
-        let background = background + [MediaSweeper(media: services.media, interval: configuration.mediaSweepInterval, logger: logger)]
+        let retention = RetentionSweeper(
+            logs: services.logs.store, reports: services.safety.store, logRetention: configuration.clientLogRetention,
+            reportRetention: configuration.reportRetention, interval: configuration.retentionSweepInterval,
+            now: services.logs.now, logger: logger)
+        let background = background + [
+            MediaSweeper(media: services.media, interval: configuration.mediaSweepInterval, logger: logger), retention,
+        ]
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
         return Application(

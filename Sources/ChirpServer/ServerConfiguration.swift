@@ -29,12 +29,33 @@ public struct ServerConfiguration: Sendable {
     public var followLimit = RateLimit(count: 400, window: .seconds(86_400))
     /// Reactions one user may add.
     public var reactionLimit = RateLimit(count: 1_000, window: .seconds(3_600))
+    /// Client log batches (`POST /v1/logs`) one user may send.
+    public var clientLogLimit = RateLimit(count: 60, window: .seconds(3_600))
+    /// Reports one user may file.
+    public var reportLimit = RateLimit(count: 20, window: .seconds(3_600))
+    /// How long client log entries (and the batch ids that make a retry a duplicate) are kept;
+    /// zero keeps them.
+    public var clientLogRetention: Duration = .seconds(30 * 86_400)
+    /// How long reports are kept; zero keeps them.
+    public var reportRetention: Duration = .seconds(365 * 86_400)
+    /// How often the retention sweep runs.
+    public var retentionSweepInterval: Duration = .seconds(3_600)
     /// How long after sending a message its sender may edit it (API.md: 15 minutes).
     public var messageEditWindow: Duration = Validation.editWindow
-    /// Failed logins per username within `loginFailureWindow` before further attempts get 429.
+    /// Failed password checks per (username, client address) within `loginFailureWindow`
+    /// before further attempts from that address for that username get 429; also the failures
+    /// per username (from anywhere) past which every attempt waits `loginSlowdown` first.
     public var loginFailureLimit: Int = 10
+    /// Failed password checks per client address (an IPv6 client: its /64), whatever the
+    /// usernames, before further attempts from it get 429.
+    public var loginAddressFailureLimit: Int = 100
     /// The window of the login throttle.
     public var loginFailureWindow: Duration = .seconds(15 * 60)
+    /// How long each attempt for a username past `loginFailureLimit` failures waits before its
+    /// check (a slow-down: the right password still gets in).
+    public var loginSlowdown: Duration = .seconds(1)
+    /// Keys each of the login throttle's tables holds at most in memory (SQLite: one process).
+    public var loginThrottleCapacity: Int = 20_000
     /// bcrypt cost; 10 or more in production (tests lower it to stay fast).
     public var bcryptCost: UInt8 = 10
     /// How long a session token stays valid.
@@ -69,8 +90,10 @@ public struct ServerConfiguration: Sendable {
     // Media (API.md part 2, "Media").
     /// Largest media accepted, in bytes (`--max-media-bytes`).
     public var maxMediaBytes: Int64 = 25 * 1024 * 1024
-    /// Bytes of media one user may hold (`--media-quota-bytes`).
+    /// Bytes of media one user may hold (`--media-quota-bytes`); unfinished uploads count.
     public var mediaQuotaBytes: Int64 = 1024 * 1024 * 1024
+    /// Unfinished resumable uploads one user may hold at once.
+    public var maxUnfinishedUploads: Int = 5
     /// Where media bytes live; nil: `media` in the data directory. Instances sharing a
     /// PostgreSQL database must name one shared directory (docs/scale-out.md).
     public var mediaDirectory: URL?

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChirpModels
 import ChirpServer
 import Foundation
 import Hummingbird
@@ -60,10 +61,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Reactions one user may add per window.", valueName: "count/window"))
     var reactionLimit = "1000/1h"
 
+    @Option(help: ArgumentHelp("Client log batches (POST /v1/logs) one user may send per window.", valueName: "count/window"))
+    var clientLogLimit = "60/1h"
+
+    @Option(help: ArgumentHelp("Reports one user may file per window.", valueName: "count/window"))
+    var reportLimit = "20/1h"
+
+    @Option(help: ArgumentHelp("How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
+    var clientLogRetention = "30d"
+
+    @Option(help: ArgumentHelp("How long reports are kept (such as 365d); 0 keeps them.", valueName: "duration"))
+    var reportRetention = "365d"
+
     /// The rate-limit options, by flag name.
     var rateLimitOptions: [(flag: String, value: String)] {
         [("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
-         ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit)]
+         ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit), ("--client-log-limit", clientLogLimit),
+         ("--report-limit", reportLimit)]
     }
 
     @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
@@ -96,6 +110,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "pem"))
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp(
+        "The oldest TLS version clients may speak: 1.2 (default; forward-secret AEAD suites only) or 1.3.",
+        valueName: "version"))
+    var tlsMin = "1.2"
+
     @Option(help: ArgumentHelp("Largest attachment accepted, in bytes (413 media_too_large above it).", valueName: "bytes"))
     var maxMediaBytes: Int64 = 25 * 1024 * 1024
 
@@ -124,6 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
             throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
         }
+        for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention)]
+        where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
+            throw ValidationError("\(flag) takes a duration such as 30d, 12h or 0 (keep), not '\(value)'.")
+        }
         for option in rateLimitOptions where RateLimit(option.value) == nil {
             throw ValidationError("\(option.flag) takes COUNT/WINDOW such as 10/1h, 300/3h, 400/1d or 5/30s, not '\(option.value)'.")
         }
@@ -138,10 +161,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The certificate and key of `--tls-cert` and `--tls-key` (both or neither), loaded.
     func tls() throws -> ServerTLS? {
+        guard let minimum = ServerTLS.MinimumVersion(rawValue: tlsMin) else {
+            throw ValidationError("--tls-min takes 1.2 or 1.3, not '\(tlsMin)'.")
+        }
         switch (tlsCert, tlsKey) {
         case (nil, nil): return nil
         case (let certificate?, let key?):
-            do { return try ServerTLS(certificateFile: certificate, keyFile: key) } catch { throw ValidationError(error.description) }
+            do {
+                return try ServerTLS(certificateFile: certificate, keyFile: key, minimumVersion: minimum)
+            } catch {
+                throw ValidationError(error.description)
+            }
         default: throw ValidationError("--tls-cert and --tls-key go together.")
         }
     }
@@ -174,6 +204,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tweetLimit = RateLimit(tweetLimit) ?? configuration.tweetLimit
         configuration.followLimit = RateLimit(followLimit) ?? configuration.followLimit
         configuration.reactionLimit = RateLimit(reactionLimit) ?? configuration.reactionLimit
+        configuration.clientLogLimit = RateLimit(clientLogLimit) ?? configuration.clientLogLimit
+        configuration.reportLimit = RateLimit(reportLimit) ?? configuration.reportLimit
+        configuration.clientLogRetention = .seconds(DurationShorthand.seconds(clientLogRetention) ?? 30 * 86_400)
+        configuration.reportRetention = .seconds(DurationShorthand.seconds(reportRetention) ?? 365 * 86_400)
         configuration.maxLongPollSeconds = maxWait
         configuration.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))

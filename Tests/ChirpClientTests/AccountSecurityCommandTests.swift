@@ -68,12 +68,19 @@ struct AccountSecurityCommandTests {
         #expect(!FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path), "local data wiped")
         #expect(try await alice.chirp("whoami").output.contains("not logged in"))
 
-        // Bob's sync applies user.deleted: the conversation and its messages leave his client.
+        // Bob's sync applies user.deleted: the conversation under alice's name leaves his
+        // client; the server keeps it as the deleted account's, readable and read-only.
         #expect(try await bob.chirp("sync").status == 0)
         let session = try bob.session()
         #expect(try await session.conversations(refresh: false).allSatisfy { $0.id != "alice" })
         #expect(try await session.messages(with: "alice", limit: 50, refresh: false).items.isEmpty)
-        #expect(!(try await bob.chirp("conversations").output.contains("alice")), "nor does the server list it")
+        let listed = try await bob.chirp("conversations").output
+        #expect(!listed.contains("alice") && listed.contains("Deleted account (deleted-"), "\(listed)")
+        let kept = try #require(try await session.conversations(refresh: true).first { Validation.isDeletedAccountName($0.id) })
+        let history = try await session.messages(with: kept.id, limit: 50, refresh: true).items
+        #expect(history.count == 1 && history.allSatisfy(\.deleted), "alice's message, as a tombstone")
+        let refused = try await bob.chirp("send", kept.id, "are you there?")
+        #expect(refused.status != 0 && refused.output.contains("account was deleted"), "\(refused.output)")
 
         // The name is free again.
         let again = ClientHome(server: server.baseURL)

@@ -184,16 +184,31 @@ struct AccountSecurityTests {
                 if case .messageCreated(let message) = event.payload { return message }
                 return nil
             }
-            let fromAlice = try #require(bobsMessages.first { $0.sender == "alice" })
+            let placeholder = "deleted-\(alice.user.id)"
+            let fromAlice = try #require(bobsMessages.first { $0.sender == placeholder })
             #expect(fromAlice.deleted && fromAlice.text.isEmpty)
             let fromBob = try #require(bobsMessages.first { $0.sender == "bob" })
             #expect(!fromBob.deleted && fromBob.text == "a reply")
             let rawEvents = try await api.send(.GET, "/v1/events?since=0", token: bob.token).text
             #expect(!rawEvents.contains("a secret"))
 
-            // The conversation leaves bob's list; follows are gone and counted down.
+            // Bob keeps the conversation (API.md part 2), under deleted-ID: listed, readable,
+            // his own message whole, alice's a tombstone, nothing sendable.
             let list = try await api.send(.GET, "/v1/conversations", token: bob.token).decode(Page<Conversation>.self)
-            #expect(list.items.isEmpty)
+            #expect(list.items.map(\.peer.username) == [placeholder])
+            #expect(list.items.first?.peer.displayName == "Deleted account" && list.items.first?.peer.deleted == true)
+            let history = try await api.messages(bob, with: placeholder)
+            #expect(history.items.map(\.text) == ["", "a reply"] && history.items.map(\.deleted) == [true, false])
+            #expect(history.items.map(\.sender) == [placeholder, "bob"])
+            let refused = try await api.sendMessage(bob, to: placeholder, "are you there?")
+            #expect(refused.status == 403 && refused.errorCode == "dm_not_allowed", "\(refused.text)")
+            #expect(try await api.send(.POST, "/v1/conversations/\(placeholder)/typing", token: bob.token).status == 403)
+            let read = try await api.send(
+                .POST, "/v1/conversations/\(placeholder)/read", token: bob.token, json: ["upTo": history.items[0].id])
+            #expect(read.status == 204)
+            #expect(try await api.send(.GET, "/v1/users/\(placeholder)", token: bob.token).status == 404)
+            #expect(try await api.send(.PUT, "/v1/users/\(placeholder)/follow", token: bob.token).status == 404)
+            // Follows are gone and counted down.
             #expect(try await api.send(.GET, "/v1/me", token: bob.token).decode(User.self).followingCount == 0)
             #expect(try await api.send(.GET, "/v1/me", token: dave.token).decode(User.self).followersCount == 0)
             let timeline = try await api.send(.GET, "/v1/timeline", token: carol.token).decode(Page<Tweet>.self)

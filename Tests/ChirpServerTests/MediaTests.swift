@@ -2,7 +2,6 @@
 import ChirpModels
 import Crypto
 import Foundation
-import Logging
 import Synchronization
 import Testing
 
@@ -191,11 +190,7 @@ struct MediaTests {
         let clock = Mutex(Timestamp.now())
         let storage = try SQLiteStorage(url: configuration.databaseURL)
         let services = ServerServices(configuration: configuration, storage: storage, now: { clock.withLock { $0 } })
-        var logger = Logger(label: "chirp.test")
-        logger.logLevel = .critical
-        try await TestServer.serve(logger: logger, makeApp: { onListening in
-            ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
-        }) { api in
+        try await TestServer.run(services: services) { api in
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")

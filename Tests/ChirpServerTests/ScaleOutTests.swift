@@ -98,6 +98,10 @@ struct ScaleOutTests {
             #expect(await aliceStream.wait(timeout: .seconds(5)) { events in
                 events.contains { if case .messageCreated(let m) = $0.payload { m.text == "hello from bob" } else { false } }
             }, "alice sees bob's reply live")
+            // nginx's access log (docs/chirp-nginx.conf) keeps paths, never query strings.
+            #expect(try await api.send(.GET, "/v1/search/messages?q=whisper", token: alice.token).status == 200)
+            let accessLog = cluster.nginx.accessLog
+            #expect(accessLog.contains("GET /v1/search/messages HTTP/1.1") && !accessLog.contains("whisper"), "\(accessLog.suffix(300))")
             // Typing is never stored, yet crosses instances too; try a few times so it reaches
             // bob's instance whichever one nginx picks.
             for _ in 0..<2 {

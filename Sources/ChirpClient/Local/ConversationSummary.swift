@@ -30,6 +30,12 @@ public struct ConversationSummary: DataCenterManaged {
         self.unreadCount = unreadCount
     }
 
+    /// The peer as a list shows it: the username, or for a deleted account its display name
+    /// and placeholder (`Deleted account (deleted-17)`).
+    public var shownName: String {
+        Validation.isDeletedAccountName(peerName) ? "\(peerDisplayName) (\(peerName))" : peerName
+    }
+
     /// A row from the server's list.
     public init(_ conversation: Conversation) {
         id = conversation.peer.username.lowercased()

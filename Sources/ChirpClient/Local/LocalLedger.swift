@@ -149,10 +149,10 @@ final class LocalLedger: Sendable {
         }
     }
 
-    /// `username` deleted their account (a `user.deleted` event): the conversation leaves the
-    /// list, its messages go (the server keeps only tombstones of theirs), and they leave this
-    /// user's follow lists. The server leaves such conversations out of its list as well, so a
-    /// refresh does not bring it back.
+    /// `username` deleted their account (a `user.deleted` event): the conversation under that
+    /// name leaves the list with its messages (the name is free for someone else now), and they
+    /// leave this user's follow lists. The server keeps the conversation under `deleted-ID`
+    /// (this user's messages whole, theirs as tombstones), which the next refresh brings in.
     func forgetDeletedUser(_ username: String) async throws {
         let peer = username.lowercased()
         try await write { [self] in

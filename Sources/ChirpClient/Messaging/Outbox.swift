@@ -11,12 +11,15 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidText(String)
     /// An attachment cannot be sent (not a readable file, more than 4); nothing was stored.
     case invalidAttachment(String)
+    /// The peer's account was deleted (`deleted-ID`): its conversation is read-only.
+    case deletedAccount(String)
 
     public var description: String {
         switch self {
         case .notFailed(let id): "no failed message \(id): only failed messages can be retried (see chirp messages USER)"
         case .invalidText(let reason): reason
         case .invalidAttachment(let reason): reason
+        case .deletedAccount(let peer): "\(peer)'s account was deleted: the conversation can be read, but nothing can be sent to it."
         }
     }
 }
@@ -92,6 +95,7 @@ final class Outbox: Sendable {
     func enqueue(
         to recipient: String, text: String, attachments: [URL] = [], replyTo: String? = nil
     ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+        guard !Validation.isDeletedAccountName(recipient) else { throw OutboxError.deletedAccount(recipient) }
         let checked: String
         if !attachments.isEmpty, text.trimmingSurroundingWhitespace().isEmpty {
             checked = ""

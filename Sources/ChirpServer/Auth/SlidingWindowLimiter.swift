@@ -5,9 +5,12 @@ import Synchronization
 /// `MemoryRateLimiter` for every rate limit of a single process.
 ///
 /// State is in memory, per server process. A key's times are kept oldest first and expire
-/// from the front, so an event costs O(1) amortised however many the window holds. Keys whose
-/// events have all expired are pruned as the table grows, so memory stays proportional to the
-/// keys active within one window.
+/// from the front, so an event costs O(1) amortised however many the window holds. The table
+/// holds at most `capacity` keys whatever the keys are (they may be chosen by a client: a
+/// username at login, an address): past it, keys whose events have all expired go first, then
+/// the half with the fewest events (the least recent among equals), so a flood of new keys
+/// evicts other once-seen keys rather than the counts that stand near their limit. Eviction
+/// sorts, but runs once per `capacity / 2` new keys, so it is O(log n) amortised.
 final class SlidingWindowLimiter: Sendable {
     /// One key's event times, oldest first; those before `head` have expired.
     private struct Times {
@@ -27,12 +30,18 @@ final class SlidingWindowLimiter: Sendable {
 
     private let limit: Int
     private let window: Duration
+    /// Most keys held at once.
+    let capacity: Int
     private let now: @Sendable () -> ContinuousClock.Instant
     private let entries = Mutex<[String: Times]>([:])
 
-    init(limit: Int, window: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(
+        limit: Int, window: Duration, capacity: Int = SlidingWindowLimiter.defaultCapacity,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.limit = limit
         self.window = window
+        self.capacity = max(2, capacity)
         self.now = now
     }
 
@@ -52,7 +61,7 @@ final class SlidingWindowLimiter: Sendable {
         let now = now()
         entries.withLock { table in
             table[key, default: Times()].stamps.append(now)
-            if table.count > 10_000 { prune(&table, now: now) }
+            if table.count > capacity { evict(&table, now: now) }
         }
     }
 
@@ -68,7 +77,7 @@ final class SlidingWindowLimiter: Sendable {
             }
             times.stamps.append(now)
             table[key] = times
-            if table.count > 10_000 { prune(&table, now: now) }
+            if table.count > capacity { evict(&table, now: now) }
             return nil
         }
     }
@@ -89,7 +98,22 @@ final class SlidingWindowLimiter: Sendable {
         return Int(max(1, seconds))
     }
 
-    private func prune(_ table: inout [String: Times], now: ContinuousClock.Instant) {
+    /// Keys held now (tests, and the flood script's figures).
+    var keyCount: Int { entries.withLock { $0.count } }
+
+    /// Makes room: expired keys go; if more than half the capacity is still held, the keys with
+    /// the fewest events (the least recent among equals) go until half is.
+    private func evict(_ table: inout [String: Times], now: ContinuousClock.Instant) {
         table = table.filter { _, times in times.stamps.last.map { now - $0 < window } ?? false }
+        let keep = capacity / 2
+        guard table.count > keep else { return }
+        let ranked = table.sorted { left, right in
+            let (a, b) = (left.value, right.value)
+            return a.count != b.count ? a.count > b.count : (a.stamps.last ?? now) > (b.stamps.last ?? now)
+        }
+        table = Dictionary(uniqueKeysWithValues: ranked.prefix(keep).map { ($0.key, $0.value) })
     }
+
+    /// Keys a limiter holds at most unless told otherwise.
+    static let defaultCapacity = 50_000
 }

@@ -60,6 +60,7 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
         return channel.eventLoop.makeCompletedFuture {
             let (byteWatcher, headWatcher) = connectionGuard.handlers
+            let protocolErrors = ProtocolErrorResponder()
             try channel.pipeline.syncOperations.addHandler(byteWatcher, position: .first)
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let granted = NIOLoopBoundBox<EventStream.Grant?>(nil, eventLoop: channel.eventLoop)
@@ -82,6 +83,7 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                         connectionGuard.stop()
                         channel.pipeline.syncOperations.removeHandler(byteWatcher, promise: nil)
                         channel.pipeline.syncOperations.removeHandler(headWatcher, promise: nil)
+                        channel.pipeline.syncOperations.removeHandler(protocolErrors, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(stream.connection(for: grant))
                         // Shutdown began while the upgrade was being authorized: the stream ends too.
                         if connectionGuard.quiescing { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
@@ -101,10 +103,11 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                 })
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: serverUpgrade)
             configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
-            configuration.enableErrorHandling = false  // Hummingbird handles these
+            configuration.enableErrorHandling = false  // ProtocolErrorResponder, with the error envelope
             configuration.enableResponseHeaderValidation = false  // Swift HTTP Types validate already
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(protocolErrors, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(headWatcher, position: .before(upgradeHandler))
             return Value(upgradeResult: negotiated, channel: channel)
         }

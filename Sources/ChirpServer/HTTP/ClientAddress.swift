@@ -65,6 +65,14 @@ public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is an IPv4 address (held IPv4-mapped).
     var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
 
+    /// The unit the per-address limits count: an IPv4 address itself, and for IPv6 its /64
+    /// (the size of one subscriber's network: a client holds a whole /64 and may pick any
+    /// address in it, so counting addresses would let it multiply every limit).
+    var limitUnit: ClientAddress { isIPv4 ? self : ClientAddress(high: high, low: 0) }
+
+    /// `limitUnit` as a rate-limit key: `192.0.2.1`, or `2001:db8:1:2::/64`.
+    var limitKey: String { isIPv4 ? description : limitUnit.description + "/64" }
+
     public var description: String {
         if isIPv4 {
             let value = UInt32(truncatingIfNeeded: low)

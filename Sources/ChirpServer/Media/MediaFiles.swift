@@ -45,6 +45,19 @@ struct MediaFiles: Sendable {
         return (dir.appendingPathComponent(clientMediaId + ".part").path, dir.appendingPathComponent(clientMediaId + ".json").path)
     }
 
+    /// The unfinished uploads in parts of `owner`: each one's client id and declared total.
+    func unfinishedUploads(owner: Int64) async throws -> [(clientMediaId: String, total: Int64)] {
+        let dir = root.appendingPathComponent("uploads").appendingPathComponent(String(owner))
+        return try await NIOThreadPool.singleton.runIfActive {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.filter { $0.hasSuffix(".json") }.compactMap { name in
+                let url = dir.appendingPathComponent(name)
+                guard let data = try? Data(contentsOf: url), let meta = try? JSONDecoder().decode(PartMeta.self, from: data) else { return nil }
+                return (String(name.dropLast(5)), meta.total)
+            }
+        }
+    }
+
     /// Makes `temporaryPath` (fsynced by its writer) the bytes of `sha256`: renamed to its
     /// address, the directory fsynced. The bytes may already be there (the same content
     /// uploaded before): the rename replaces them with identical ones.

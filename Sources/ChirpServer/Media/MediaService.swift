@@ -11,7 +11,8 @@ struct MediaService: Sendable {
     let store: any MediaStore
     let files: MediaFiles
     let maxBytes: Int64
-    let quotaBytes: Int64
+    /// Stored media, unfinished uploads and whole uploads in flight against each user's quota.
+    let quota: MediaQuota
     let unreferencedLifetime: Duration
     let now: @Sendable () -> Timestamp
     let locks = UploadLocks()
@@ -63,18 +64,22 @@ struct MediaService: Sendable {
             return .existing(existing)
         }
         if let length = request.contentLength, length > maxBytes { throw tooLarge() }
-        let used = try await store.mediaBytes(owner: viewer.id)
-        if used + (request.contentLength ?? 0) > quotaBytes { throw quotaExceeded() }
-        let received = try await receive(body, limit: maxBytes)
-        do {
-            guard MediaTypeSniffer.agrees(contentType, head: received.head) else { throw Self.typeMismatch(contentType) }
-            if used + received.size > quotaBytes { throw quotaExceeded() }
-            try await files.commit(received.path, sha256: received.sha256)
-        } catch {
-            await files.remove(received.path)
-            throw error
+        // The declared length is held against the quota while the body arrives (the largest
+        // media when none is declared), so concurrent uploads cannot pass it together.
+        let declared = request.contentLength ?? maxBytes
+        let limit = min(declared, maxBytes)
+        return try await quota.whole(owner: viewer.id, bytes: declared) {
+            let received = try await receive(body, limit: limit)
+            do {
+                guard MediaTypeSniffer.agrees(contentType, head: received.head) else { throw Self.typeMismatch(contentType) }
+                try await files.commit(received.path, sha256: received.sha256)
+            } catch {
+                await files.remove(received.path)
+                throw error
+            }
+            return try await record(
+                viewer, request.clientMediaId, contentType: contentType, filename: filename, size: received.size, sha256: received.sha256)
         }
-        return try await record(viewer, request.clientMediaId, contentType: contentType, filename: filename, size: received.size, sha256: received.sha256)
     }
 
     /// Where a resumable upload stands: its received bytes and declared total.
@@ -154,9 +159,11 @@ struct MediaService: Sendable {
         if let stored = try? await PartMeta.read(paths.meta) {
             meta = stored
         } else {
-            if try await store.mediaBytes(owner: viewer.id) + range.total > quotaBytes { throw quotaExceeded() }
+            // Its description on disk is what makes an unfinished upload count (`MediaQuota`).
             meta = PartMeta(total: range.total, contentType: contentType, filename: filename)
-            try await meta.write(paths.meta)
+            try await quota.startParts(owner: viewer.id, clientMediaId: request.clientMediaId, total: range.total) {
+                try await meta.write(paths.meta)
+            }
         }
         let received = try await files.size(paths.part) ?? 0
         guard range.first == received, meta.total == range.total else {
@@ -203,7 +210,7 @@ struct MediaService: Sendable {
             await files.remove(paths.meta)
             throw Self.typeMismatch(meta.contentType)
         }
-        if try await store.mediaBytes(owner: viewer.id) + meta.total > quotaBytes { throw quotaExceeded() }
+        try await quota.finishParts(owner: viewer.id, clientMediaId: request.clientMediaId, total: meta.total)
         try await files.commit(paths.part, sha256: sha256)
         await files.remove(paths.meta)
         return try await record(viewer, request.clientMediaId, contentType: meta.contentType, filename: meta.filename, size: meta.total, sha256: sha256)
@@ -275,10 +282,6 @@ struct MediaService: Sendable {
 
     func tooLarge() -> APIError {
         APIError(.contentTooLarge, "media_too_large", "A media is at most \(maxBytes) bytes.")
-    }
-
-    func quotaExceeded() -> APIError {
-        APIError(.forbidden, "quota_exceeded", "This upload would take you over your \(quotaBytes)-byte media quota; send fewer or smaller media.")
     }
 
     /// The declared type, lowercased without parameters (default `application/octet-stream`);

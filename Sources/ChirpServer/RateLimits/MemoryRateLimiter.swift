@@ -18,10 +18,15 @@ final class MemoryRateLimiter: RateLimiter {
         limiter(rule).release(key)
     }
 
+    /// Keys held for `rule` now.
+    func keyCount(_ rule: RateLimitRule) -> Int {
+        limiter(rule).keyCount
+    }
+
     private func limiter(_ rule: RateLimitRule) -> SlidingWindowLimiter {
         limiters.withLock { table in
             if let limiter = table[rule.name] { return limiter }
-            let limiter = SlidingWindowLimiter(limit: rule.limit.count, window: rule.limit.window, now: now)
+            let limiter = SlidingWindowLimiter(limit: rule.limit.count, window: rule.limit.window, capacity: rule.capacity, now: now)
             table[rule.name] = limiter
             return limiter
         }

@@ -69,6 +69,9 @@ final class SharedRateLimiter: RateLimiter {
             }
             if table.count > 10_000 {
                 table = table.filter { _, reserve in reserve.windowStart >= window }
+                // Still full (many keys in this window): unspent reserves are dropped, which
+                // only means asking the database again.
+                if table.count > 10_000 { table.removeAll() }
             }
         }
     }

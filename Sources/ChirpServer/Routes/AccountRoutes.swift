@@ -13,9 +13,10 @@ struct AccountRoutes {
             let created = try await accounts.register(body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
             return try JSONResponse.make(created, status: .created)
         }
-        router.add(.login) { request, _ in
+        router.add(.login) { request, context in
             let body = try await JSONResponse.decode(LoginRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await accounts.login(body, userAgent: request.headers[.userAgent]), status: .created)
+            let session = try await accounts.login(body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
+            return try JSONResponse.make(session, status: .created)
         }
         authenticated.add(.logout) { _, context in
             try await accounts.logout(context.viewer)
@@ -37,12 +38,12 @@ struct AccountRoutes {
         }
         authenticated.add(.changePassword) { request, context in
             let body = try await JSONResponse.decode(ChangePasswordRequest.self, from: request, limit: limit)
-            try await accounts.changePassword(context.viewer, body)
+            try await accounts.changePassword(context.viewer, body, clientAddress: context.clientAddress)
             return JSONResponse.noContent()
         }
         authenticated.add(.deleteAccount) { request, context in
             let body = try await JSONResponse.decode(DeleteAccountRequest.self, from: request, limit: limit)
-            try await accounts.deleteAccount(context.viewer, body)
+            try await accounts.deleteAccount(context.viewer, body, clientAddress: context.clientAddress)
             return JSONResponse.noContent()
         }
     }

@@ -25,13 +25,13 @@ extension AccountService {
 
     /// Sets a new password after checking the current one (a wrong one counts toward the login
     /// throttle); every other session of the user ends.
-    func changePassword(_ viewer: Viewer, _ request: ChangePasswordRequest) async throws {
+    func changePassword(_ viewer: Viewer, _ request: ChangePasswordRequest, clientAddress: ClientAddress? = nil) async throws {
         do {
             try Validation.password(request.newPassword)
         } catch {
             throw APIError.validation(error)
         }
-        try await checkPassword(request.currentPassword, of: viewer)
+        try await checkPassword(request.currentPassword, of: viewer, from: clientAddress)
         let hash = try await hasher.hash(request.newPassword)
         try await store.changePassword(userId: viewer.id, passwordHash: hash, keeping: viewer.sessionId)
         await sessionsEnded(userId: viewer.id)
@@ -39,8 +39,8 @@ extension AccountService {
 
     /// Deletes the viewer's account after checking the password (see `AccountStore.deleteAccount`)
     /// and wakes whoever got `user.deleted`.
-    func deleteAccount(_ viewer: Viewer, _ request: DeleteAccountRequest) async throws {
-        try await checkPassword(request.password, of: viewer)
+    func deleteAccount(_ viewer: Viewer, _ request: DeleteAccountRequest, clientAddress: ClientAddress? = nil) async throws {
+        try await checkPassword(request.password, of: viewer, from: clientAddress)
         let notice = try APIJSON.encode(UserDeletedNotice(username: viewer.username))
         guard let outcome = try await store.deleteAccount(userId: viewer.id, at: now(), notice: notice) else {
             throw Self.accountGone
@@ -49,20 +49,15 @@ extension AccountService {
         await sessionsEnded(userId: viewer.id)
     }
 
-    /// A password given again by a logged-in user, checked like a login: throttled per
-    /// username, and a wrong one is a failure that counts.
-    private func checkPassword(_ password: String, of viewer: Viewer) async throws {
-        let key = Validation.usernameKey(viewer.username)
-        if let wait = loginLimiter.retryAfter(key) {
-            throw APIError(
-                .tooManyRequests, APIErrorCode.rateLimited,
-                "Too many wrong passwords for this username; try again in \(wait) seconds.", retryAfter: wait)
-        }
-        let credentials = try await store.credentials(usernameKey: key)
+    /// A password given again by a logged-in user, checked like a login: under the login
+    /// throttle, and a wrong one is a failure that counts.
+    private func checkPassword(_ password: String, of viewer: Viewer, from clientAddress: ClientAddress?) async throws {
+        let attempt = try await loginThrottle.begin(username: viewer.username, from: clientAddress)
+        let credentials = try await store.credentials(usernameKey: Validation.usernameKey(viewer.username))
         guard try await hasher.verify(password, hash: credentials?.passwordHash), credentials?.userId == viewer.id else {
-            loginLimiter.record(key)
             throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The password is wrong.", field: "password")
         }
+        loginThrottle.succeeded(attempt)
     }
 
     /// Sessions of `userId` ended: this instance's cache and every other instance's forget them.

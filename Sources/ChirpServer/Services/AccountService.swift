@@ -7,7 +7,8 @@ struct AccountService: Sendable {
     /// Sessions verified recently (see `SessionCache`).
     let sessions: SessionCache
     let hasher: PasswordHasher
-    let loginLimiter: SlidingWindowLimiter
+    /// Limits and slows password guesses (login, password change, account deletion).
+    let loginThrottle: LoginThrottle
     let tokenLifetime: Duration
     let now: @Sendable () -> Timestamp
     /// Wakes the audience of `user.deleted` after an account deletion commits.
@@ -31,7 +32,7 @@ struct AccountService: Sendable {
         } catch {
             throw APIError.validation(error)
         }
-        let limitKey = clientAddress?.description ?? "local"
+        let limitKey = clientAddress?.limitKey ?? "local"
         try await limits.take(limits.accounts, key: limitKey, refusal: "Too many accounts created from this address")
         do {
             return try await createAccount(request, userAgent: userAgent)
@@ -57,21 +58,19 @@ struct AccountService: Sendable {
         return AuthResponse(user: user, token: token)
     }
 
-    /// A new session for the right password; repeated failures for one username are refused
-    /// for a while (429).
-    func login(_ request: LoginRequest, userAgent: String? = nil) async throws -> AuthResponse {
-        let key = Validation.usernameKey(request.username)
-        if let wait = loginLimiter.retryAfter(key) {
-            throw APIError(
-                .tooManyRequests, APIErrorCode.rateLimited,
-                "Too many failed logins for this username; try again in \(wait) seconds.", retryAfter: wait)
-        }
-        let credentials = Validation.isPossibleUsername(request.username) ? try await store.credentials(usernameKey: key) : nil
-        // The hash is checked even for an unknown name, so both take as long.
+    /// A new session for the right password, checked under the login throttle
+    /// (`LoginThrottle`): guesses are limited per username and address and per address, and
+    /// slowed per username, never refused to the owner's own address.
+    func login(_ request: LoginRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil) async throws -> AuthResponse {
+        let attempt = try await loginThrottle.begin(username: request.username, from: clientAddress)
+        // A name no account can have is wrong without a look or a hash (nothing to time).
+        guard Validation.isPossibleUsername(request.username) else { throw Self.wrongCredentials }
+        let credentials = try await store.credentials(usernameKey: Validation.usernameKey(request.username))
+        // The hash is checked even for an unknown name, at the same cost, so both take as long.
         guard try await hasher.verify(request.password, hash: credentials?.passwordHash), let credentials else {
-            loginLimiter.record(key)
-            throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
+            throw Self.wrongCredentials
         }
+        loginThrottle.succeeded(attempt)
         let now = now()
         let token = SessionTokens.generate()
         let session = NewSession(
@@ -80,6 +79,8 @@ struct AccountService: Sendable {
         guard let user = try await store.createSession(session) else { throw Self.accountGone }
         return AuthResponse(user: user, token: token)
     }
+
+    static let wrongCredentials = APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
 
     /// Ends the viewer's session, on this instance's cache too.
     func logout(_ viewer: Viewer) async throws {

@@ -1,10 +1,12 @@
 import ChirpModels
 
 /// Client error reports: a batch validated and stored once per user and batch id (a batch
-/// sent again is acknowledged as a duplicate), and read back for `chirp admin logs`.
+/// sent again is acknowledged as a duplicate), at most `limits.clientLogs` batches per user,
+/// and read back for `chirp admin logs`.
 struct ClientLogService: Sendable {
     let store: any ClientLogStore
     let now: @Sendable () -> Timestamp
+    var limits = RateLimits.off
 
     func upload(_ viewer: Viewer, _ upload: LogUpload) async throws -> LogUploadReceipt {
         guard Validation.isValidClientId(upload.batchId) else {
@@ -14,7 +16,17 @@ struct ClientLogService: Sendable {
             throw APIError(.unprocessableContent, "too_many_entries", "A batch holds at most \(LogUpload.maxEntries) entries; split it.", field: "entries")
         }
         let entries = try upload.entries.enumerated().map { index, record in try Self.validate(record, index: index) }
-        let stored = try await store.storeLogs(userId: viewer.id, batchId: upload.batchId, entries: entries, receivedAt: now())
+        let key = String(viewer.id)
+        try await limits.take(limits.clientLogs, key: key, refusal: "You have sent too many log batches")
+        let stored: Bool
+        do {
+            stored = try await store.storeLogs(userId: viewer.id, batchId: upload.batchId, entries: entries, receivedAt: now())
+        } catch {
+            limits.giveBack(limits.clientLogs, key: key)
+            throw error
+        }
+        // A duplicate stored nothing: it does not count.
+        if !stored { limits.giveBack(limits.clientLogs, key: key) }
         return LogUploadReceipt(batchId: upload.batchId, accepted: entries.count, duplicate: !stored)
     }
 

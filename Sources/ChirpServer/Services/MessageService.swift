@@ -32,7 +32,7 @@ struct MessageService: Sendable {
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
         var new = NewMessage(
-            sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.key(recipient), clientMessageId: clientMessageId,
+            sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient), clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
         new.media = attached
         let limiterKey = String(viewer.id)
@@ -68,7 +68,7 @@ struct MessageService: Sendable {
     func page(_ viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
         let forwards = after != nil
         guard let found = try await store.messages(
-            viewer: viewer.id, peerKey: try UsernameLookup.key(peer), after: after ?? 0, before: before ?? Int64.max,
+            viewer: viewer.id, peerKey: try UsernameLookup.conversationKey(peer), after: after ?? 0, before: before ?? Int64.max,
             ascending: forwards, limit: limit + 1)
         else { throw APIError.userNotFound(peer) }
         let more = found.count > limit
@@ -91,7 +91,7 @@ struct MessageService: Sendable {
         guard let upTo = Validation.parseId(rawUpTo) else {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
-        let peerKey = try UsernameLookup.key(peer)
+        let peerKey = try UsernameLookup.conversationKey(peer)
         let reader = viewer.username
         let receipt: @Sendable (String) throws -> String = { peerName in
             try APIJSON.encode(ReadReceipt(reader: reader, peer: peerName, upTo: String(upTo)))
@@ -111,7 +111,7 @@ struct MessageService: Sendable {
     /// Tells `peer` (live only, never stored) that the viewer is typing, if the viewer may
     /// message them.
     func typing(_ viewer: Viewer, to peer: String) async throws {
-        guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.key(peer)) else {
+        guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.recipientKey(peer)) else {
             throw APIError.userNotFound(peer)
         }
         if let refusal = MessageRules.refusal(sender: viewer.id, to: facts, named: peer) { throw refusal }

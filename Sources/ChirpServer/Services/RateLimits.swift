@@ -17,6 +17,10 @@ struct RateLimits: Sendable {
     let follows: RateLimitRule
     /// Reactions per user.
     let reactions: RateLimitRule
+    /// Client log batches per user.
+    let clientLogs: RateLimitRule
+    /// Reports per reporter.
+    let reports: RateLimitRule
 
     init(configuration: ServerConfiguration, limiter: any RateLimiter) {
         self.limiter = limiter
@@ -26,6 +30,8 @@ struct RateLimits: Sendable {
         tweets = RateLimitRule("tweets", configuration.tweetLimit)
         follows = RateLimitRule("follows", configuration.followLimit)
         reactions = RateLimitRule("reactions", configuration.reactionLimit)
+        clientLogs = RateLimitRule("client-logs", configuration.clientLogLimit)
+        reports = RateLimitRule("reports", configuration.reportLimit)
     }
 
     /// Limits that allow everything (services built without a configuration, in tests).

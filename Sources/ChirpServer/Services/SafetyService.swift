@@ -8,6 +8,8 @@ struct SafetyService: Sendable {
     let store: any SafetyStore
     let hub: EventHub
     let now: @Sendable () -> Timestamp
+    /// Reports per reporter (`limits.reports`).
+    var limits = RateLimits.off
 
     /// Blocks `username`; blocking someone already blocked is not an error.
     func block(_ viewer: Viewer, username: String) async throws {
@@ -50,9 +52,22 @@ struct SafetyService: Sendable {
         }
         let new = NewReport(
             reporter: viewer, reportedKey: key, messageId: messageId, reason: reason, note: request.note, createdAt: now())
-        switch try await store.fileReport(new) {
-        case .noSuchUser: throw APIError.userNotFound(request.username)
-        case .noSuchMessage: throw Self.messageNotFound(request.messageId ?? "")
+        let limitKey = String(viewer.id)
+        try await limits.take(limits.reports, key: limitKey, refusal: "You have filed too many reports")
+        let outcome: ReportOutcome
+        do {
+            outcome = try await store.fileReport(new)
+        } catch {
+            limits.giveBack(limits.reports, key: limitKey)
+            throw error
+        }
+        switch outcome {
+        case .noSuchUser:
+            limits.giveBack(limits.reports, key: limitKey)
+            throw APIError.userNotFound(request.username)
+        case .noSuchMessage:
+            limits.giveBack(limits.reports, key: limitKey)
+            throw Self.messageNotFound(request.messageId ?? "")
         case .filed(let id): return ReportReceipt(id: String(id))
         }
     }

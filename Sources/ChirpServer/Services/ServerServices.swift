@@ -47,14 +47,18 @@ struct ServerServices: Sendable {
         self.metrics = metrics
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            loginLimiter: SlidingWindowLimiter(limit: configuration.loginFailureLimit, window: configuration.loginFailureWindow),
+            loginThrottle: LoginThrottle(configuration: configuration, limiter: limiter),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
             streams: streams)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
+        let files = MediaFiles(root: configuration.mediaURL)
         let media = MediaService(
-            store: storage, files: MediaFiles(root: configuration.mediaURL), maxBytes: configuration.maxMediaBytes,
-            quotaBytes: configuration.mediaQuotaBytes, unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
+            store: storage, files: files, maxBytes: configuration.maxMediaBytes,
+            quota: MediaQuota(
+                store: storage, files: files, quotaBytes: configuration.mediaQuotaBytes,
+                maxUnfinished: configuration.maxUnfinishedUploads),
+            unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
         self.media = media
         let accounts = self.accounts
         self.messages = MessageService(
@@ -64,7 +68,7 @@ struct ServerServices: Sendable {
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
-        self.logs = ClientLogService(store: storage, now: now)
-        self.safety = SafetyService(store: storage, hub: hub, now: now)
+        self.logs = ClientLogService(store: storage, now: now, limits: limits)
+        self.safety = SafetyService(store: storage, hub: hub, now: now, limits: limits)
     }
 }

@@ -5,6 +5,9 @@ protocol ClientLogStore: Sendable {
     /// Stores the batch; false when this user's batch id was stored before.
     func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws -> Bool
     func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry]
+    /// Deletes up to `limit` of the oldest entries received before `cutoff`, and the batch ids
+    /// received before it; returns how many entries went.
+    func deleteClientLogs(receivedBefore cutoff: Timestamp, limit: Int) async throws -> Int
 }
 
 /// A client log entry as stored (`id`, `username` and `receivedAt` are filled when read back).

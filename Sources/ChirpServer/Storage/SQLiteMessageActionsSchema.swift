@@ -19,6 +19,16 @@ enum SQLiteMessageActionsSchema {
             // edits or unsends the message. Whole words only: the terms are already folded,
             // unicode61 with remove_diacritics 2 folds the query the same way.
             try db.execute(sql: "DROP TABLE IF EXISTS message_search")
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE message_search USING fts5(
+                    terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2')
+                """)
+            try indexEveryMessage(db)
+        }
+        migrator.registerMigration("v10-search-ascii") { db in
+            // The same index with the `ascii` tokenizer, which never cuts a `SearchTerms`
+            // word (issue 36: unicode61 cut some at letters its tables call marks), indexed again.
+            try db.execute(sql: "DROP TABLE message_search")
             try db.execute(sql: SQLiteMessageSearch.createTable)
             try indexEveryMessage(db)
         }

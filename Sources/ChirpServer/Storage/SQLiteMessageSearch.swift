@@ -9,7 +9,8 @@ import GRDB
 /// query is then the intersection of the viewer's own (short) lists of each word, not of the
 /// whole server's list of a common word with the viewer's messages (20 ms at the 99th
 /// percentile over a million messages the other way, 1–3 ms this way). `p<id>` of both people
-/// narrows a query to one conversation.
+/// narrows a query to one conversation. The query also names the viewer as the message's
+/// sender or recipient: the index narrows, the condition decides whose messages come back.
 ///
 /// The table keeps no copy of the text (`content=''`) and no word positions (`detail=none`):
 /// a query asks only which messages hold every word, and the send path writes a third less
@@ -17,10 +18,16 @@ import GRDB
 /// with, which `terms` makes again from the message's stored text: so a change to
 /// `SearchTerms` needs a migration that indexes every message again.
 enum SQLiteMessageSearch {
-    /// The index's definition (the `v9-search-lean` migration).
+    /// The index's definition (the `v10-search-ascii` migration). The `ascii` tokenizer cuts
+    /// only at ASCII characters that are not letters or digits, which `SearchTerms` never
+    /// leaves in a word, so each indexed term is one token whatever letters it holds: the
+    /// tokenizer and Swift's word folding agree by construction. (v9's `unicode61` cut words
+    /// at characters that were marks in its Unicode tables but letters in Swift's, such as
+    /// New Tai Lue's U+19B0, so a word written by someone else could end in another user's
+    /// `u<id>x` term.)
     static let createTable = """
         CREATE VIRTUAL TABLE message_search USING fts5(
-            terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2')
+            terms, content = '', detail = none, columnsize = 0, tokenize = 'ascii')
         """
 
     /// Indexes a stored message.
@@ -103,9 +110,10 @@ extension SQLiteStorage {
             return try Self.fetchMessages(
                 db, where: """
                     m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
+                    AND (m.sender_id = ? OR m.recipient_id = ?)
                     AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
                     """,
-                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), before, limit])
+                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), before, viewer, viewer, limit])
         }
     }
 }

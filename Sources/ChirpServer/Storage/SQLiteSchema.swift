@@ -185,6 +185,13 @@ enum SQLiteSchema {
                 """)
         }
         SQLiteMessageActionsSchema.register(in: &migrator)
+        migrator.registerMigration("v11-deleted-accounts-named") { db in
+            // A deleted account's peers keep its conversation under `deleted-ID` (issue 36).
+            try db.execute(sql: """
+                UPDATE users SET username = 'deleted-' || id, username_key = 'deleted-' || id, display_name = 'Deleted account'
+                WHERE deleted_at IS NOT NULL
+                """)
+        }
         return migrator
     }
 }

@@ -70,7 +70,8 @@ extension SQLiteStorage {
                 DELETE FROM conversations WHERE owner_id = :u;
                 DELETE FROM sessions WHERE user_id = :u;
                 DELETE FROM events WHERE user_id = :u;
-                UPDATE users SET username_key = '~deleted~' || id, password_hash = '', display_name = username,
+                UPDATE users SET username = 'deleted-' || id, username_key = 'deleted-' || id, password_hash = '',
+                    display_name = 'Deleted account',
                     followers_count = 0, following_count = 0, deleted_at = :at
                     WHERE id = :u;
                 """, arguments: ["u": userId, "at": at.millisecondsSince1970])

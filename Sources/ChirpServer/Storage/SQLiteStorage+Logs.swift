@@ -23,6 +23,18 @@ extension SQLiteStorage {
         }
     }
 
+    func deleteClientLogs(receivedBefore cutoff: Timestamp, limit: Int) async throws -> Int {
+        try await write { db in
+            // Entries arrive in id order: the oldest come first in the rowid walk.
+            try db.execute(
+                sql: "DELETE FROM client_logs WHERE id IN (SELECT id FROM client_logs WHERE received_at < ? ORDER BY id LIMIT ?)",
+                arguments: [cutoff.millisecondsSince1970, limit])
+            let deleted = db.changesCount
+            try db.execute(sql: "DELETE FROM log_batches WHERE received_at < ?", arguments: [cutoff.millisecondsSince1970])
+            return deleted
+        }
+    }
+
     func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry] {
         try await read { db in
             try Row.fetchAll(

@@ -92,7 +92,7 @@ extension SQLiteStorage {
                     SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")), \(Self.messageColumns)
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor AND u.deleted_at IS NULL
+                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
                         AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT :limit
                     """),

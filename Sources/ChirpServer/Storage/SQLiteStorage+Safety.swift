@@ -79,6 +79,15 @@ extension SQLiteStorage {
         }
     }
 
+    func deleteReports(filedBefore cutoff: Timestamp, limit: Int) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM reports WHERE id IN (SELECT id FROM reports WHERE created_at < ? ORDER BY created_at, id LIMIT ?)",
+                arguments: [cutoff.millisecondsSince1970, limit])
+            return db.changesCount
+        }
+    }
+
     func reports(since: Timestamp, limit: Int) async throws -> [ReportRecord] {
         try await read { db in
             try Row.fetchAll(

@@ -21,6 +21,8 @@ protocol SafetyStore: Sendable {
     func fileReport(_ new: NewReport) async throws -> ReportOutcome
     /// Reports filed at or after `since`, oldest first, at most `limit`.
     func reports(since: Timestamp, limit: Int) async throws -> [ReportRecord]
+    /// Deletes up to `limit` of the reports filed before `cutoff`; returns how many went.
+    func deleteReports(filedBefore cutoff: Timestamp, limit: Int) async throws -> Int
 }
 
 /// A report to file.

@@ -54,8 +54,9 @@ enum SearchTerms {
         words(text).joined(separator: " ")
     }
 
-    /// Letters and digits; combining marks left after folding count as separators, as SQLite's
-    /// unicode61 tokenizer treats them.
+    /// Letters and digits (and private use); combining marks left after folding count as
+    /// separators. SQLite's index takes these words as they are (its `ascii` tokenizer never
+    /// cuts a non-ASCII character), so this function alone says what a word is.
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             let value = scalar.value

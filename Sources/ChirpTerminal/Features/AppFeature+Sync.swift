@@ -60,9 +60,10 @@ extension AppFeature {
                 // The ledger changed the local lists; its change reloads what is shown.
                 return .none
             case .userDeleted(let notice):
-                // The ledger has already dropped the conversation (see `LocalLedger.forgetDeletedUser`).
+                // The ledger has already dropped the conversation under their name (see
+                // `LocalLedger.forgetDeletedUser`); a refresh brings it back as the deleted account's.
                 state.banner = .init("\(notice.username) deleted their account.", isError: false)
-                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+                if state.screen == .conversations { return loadConversations(&state, refresh: true) }
                 return .none
             case .unknown:
                 return .none

@@ -19,7 +19,7 @@ enum ConversationListScreen {
             let base = selected ? theme.selection : theme.base
             canvas.frame.fill(row: y, style: base)
             var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
-            x = canvas.frame.draw(row.peerName, x: x, y: y, style: selected ? base : theme.accent)
+            x = canvas.frame.draw(row.shownName, x: x, y: y, style: selected ? base : theme.accent)
             if row.unreadCount > 0 { x = canvas.frame.draw(" (\(row.unreadCount))", x: x, y: y, style: selected ? base : theme.notice) }
             let nameColumn = 20
             x = max(x + 2, nameColumn)

@@ -94,7 +94,7 @@ struct ConversationsCommand: AsyncParsableCommand {
         try output.emit(rows) {
             rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map { row in
                 let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
-                return "\(row.peerName)\(unread) — \(row.lastSender): \(row.lastText)"
+                return "\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
             }
         }
     }

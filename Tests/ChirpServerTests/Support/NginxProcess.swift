@@ -40,6 +40,7 @@ final class NginxProcess: @unchecked Sendable {
             .replacingOccurrences(of: "listen 127.0.0.1:8080;", with: "listen 127.0.0.1:\(port);")
             .replacingOccurrences(of: "server 127.0.0.1:8081 ", with: "server 127.0.0.1:\(upstreams[0]) ")
             .replacingOccurrences(of: "server 127.0.0.1:8082 ", with: "server 127.0.0.1:\(upstreams[1]) ")
+            .replacingOccurrences(of: "/var/log/nginx/chirp-access.log", with: prefix.appendingPathComponent("access.log").path)
         guard site != example else { throw StartError(description: "docs/chirp-nginx.conf no longer has the expected ports") }
         try site.write(to: prefix.appendingPathComponent("chirp.conf"), atomically: true, encoding: .utf8)
         let root = prefix.path
@@ -77,6 +78,9 @@ final class NginxProcess: @unchecked Sendable {
         }
         throw StartError(description: "nginx did not listen on \(port): \(errorLog)")
     }
+
+    /// What nginx wrote to its access log (the example's format).
+    var accessLog: String { (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
 
     var errorLog: String { (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
 

@@ -52,9 +52,13 @@ enum TestServer {
         storage: SQLiteStorage, _ configuration: ServerConfiguration = configuration(),
         _ body: @Sendable (APIHarness) async throws -> T
     ) async throws -> T {
+        try await run(services: ServerServices(configuration: configuration, storage: storage), body)
+    }
+
+    /// Runs a server over services the test assembled (its own clock, a look at their state).
+    static func run<T: Sendable>(services: ServerServices, _ body: @Sendable (APIHarness) async throws -> T) async throws -> T {
         var logger = Logger(label: "chirp.test")
         logger.logLevel = .critical
-        let services = ServerServices(configuration: configuration, storage: storage)
         return try await serve(logger: logger, makeApp: { onListening in
             ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
         }, body)

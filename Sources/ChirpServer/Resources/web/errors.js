@@ -21,6 +21,7 @@ export function explain(error, context = {}) {
     case 'not_sender': return 'Only your own messages can be edited or unsent.';
     case 'message_deleted': return 'That message was unsent, so it cannot be changed.';
     case 'invalid_reaction': return 'That reaction cannot be used. Choose one of the offered emoji.';
+    case 'account_deleted': return 'This account was deleted. You can read the conversation, but nothing can be sent to it.';
     case 'rate_limited': return 'Too many attempts in a short time. Wait a few minutes and try again.';
     default:
       if (error.status === 401) return 'Your session has ended. Log in again.';

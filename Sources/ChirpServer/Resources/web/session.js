@@ -12,6 +12,9 @@ import { MediaCache } from './media-cache.js';
 import { MAX_MEDIA_BYTES } from './media-upload.js';
 import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
 
+/** Whether `peer` is a deleted account as its peers see it (`deleted-ID`): readable, read-only. */
+export const isDeletedAccount = (peer) => /^deleted-[1-9][0-9]*$/.test(peer);
+
 const SAVED = 'chirp.session';
 /** Messages asked of the server per page of history (the API's most). */
 const PAGE = 100;
@@ -153,12 +156,23 @@ export class UserSession {
           break;
         }
         case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
+        case 'user.deleted': await this.forgetDeleted(data.username); break;
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
         default: break;
       }
     }
     const last = events.reduce((seq, e) => (e.seq != null && e.seq > seq ? e.seq : seq), 0);
     if (last) await this.db.put('values', last, 'lastSeq');
+  }
+
+  /** `username` deleted their account: the conversation under that name (free for someone
+   * else now) leaves this browser; the server keeps it as `deleted-ID`, which the refresh brings. */
+  async forgetDeleted(username) {
+    const peer = username.toLowerCase();
+    const stored = await this.db.messagesWith(peer);
+    await Promise.all(stored.map((m) => this.db.delete('messages', m.key)));
+    this.dispatch({ type: 'forget', peer });
+    await this.refresh();
   }
 
   /** Makes the message `id` with `peer` a tombstone, here and in this browser's database. */
@@ -280,6 +294,7 @@ export class UserSession {
   async send(peer, text, { replyTo = null, files = [] } = {}) {
     const trimmed = text.trim();
     if (!trimmed && !files.length) return false;
+    if (isDeletedAccount(peer)) { this.fail(new ApiError(403, 'account_deleted', '')); return false; }
     if ([...trimmed].length > MAX_MESSAGE) {
       this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_MESSAGE });
       return false;

@@ -127,6 +127,11 @@ export function reduce(state, action) {
       const conversations = c && c.lastMessage.id === action.id ? { ...state.conversations, [action.peer]: { ...c, lastMessage: next[at] } } : state.conversations;
       return { ...state, unsent, conversations, messages: { ...state.messages, [action.peer]: next } };
     }
+    case 'forget': { // `peer` deleted their account: their conversation goes (see UserSession.forgetDeleted)
+      const { [action.peer]: _c, ...conversations } = state.conversations;
+      const { [action.peer]: _m, ...messages } = state.messages;
+      return { ...state, conversations, messages };
+    }
     case 'progress': return { ...state, progress: { ...state.progress, [action.clientMediaId]: action.sent } };
     case 'conversations': { // a row already showing a newer last message (from the stream) stays
       const conversations = { ...state.conversations };

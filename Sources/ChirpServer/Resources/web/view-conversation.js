@@ -9,7 +9,7 @@ import { h, field } from './dom.js';
 import { MessageList } from './message-list.js';
 import { messageRow } from './message-row.js';
 import { size } from './media-view.js';
-import { MAX_ATTACHMENTS } from './session.js';
+import { MAX_ATTACHMENTS, isDeletedAccount } from './session.js';
 import { withReaction, tombstone } from './store.js';
 import { ApiError } from './api.js';
 import { newest } from './history-stretches.js';
@@ -179,6 +179,11 @@ export function conversationView(session, peer, at = null) {
       h('button', { type: 'button', class: 'secondary', onclick: () => picker.click() }, 'Attach'),
       h('button', { type: 'submit' }, 'Send')),
     h('p', { id: 'compose-hint', class: 'hint' }, 'Enter sends, Shift-Enter starts a new line. Drop files here to attach them.'));
+
+  if (isDeletedAccount(peer)) { // the account was deleted: its conversation is read-only
+    el.querySelector('form.compose').hidden = true;
+    el.querySelector('#compose-hint').textContent = 'This account was deleted. You can read the conversation, but nothing can be sent to it.';
+  }
 
   const dragging = (event) => [...(event.dataTransfer?.types || [])].includes('Files');
   el.addEventListener('dragover', (event) => { if (dragging(event)) { event.preventDefault(); el.classList.add('dropping'); } });

@@ -25,7 +25,7 @@ export function conversationsView(navigate) {
       const last = c.lastMessage;
       const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? 'message unsent' : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
-      link.replaceChildren(h('span', { class: 'name' }, c.peer.username),
+      link.replaceChildren(h('span', { class: 'name' }, c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username),
         unread ? h('span', { class: 'badge' }, `, ${unread}`) : '',
         h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`));
       const li = known ? known.li : h('li', {}, link);

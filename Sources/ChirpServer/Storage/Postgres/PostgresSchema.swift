@@ -198,7 +198,16 @@ enum PostgresSchema {
             "CREATE INDEX message_media_by_media ON message_media(media_id)",
             "ALTER TABLE messages ADD COLUMN media_json TEXT NOT NULL DEFAULT '[]'",
         ]),
-    ] + PostgresMessageActionsSchema.migrations + PostgresSendBatchSchema.migrations
+    ] + PostgresMessageActionsSchema.migrations + PostgresSendBatchSchema.migrations + [
+        // A deleted account's peers keep its conversation under `deleted-ID` (issue 36).
+        ("v12-deleted-accounts-named", [
+            """
+            UPDATE users SET username = 'deleted-' || id::text, username_key = 'deleted-' || id::text,
+                display_name = 'Deleted account'
+            WHERE deleted_at IS NOT NULL
+            """,
+        ]),
+    ]
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

@@ -73,11 +73,22 @@ extension PostgresStorage {
                 WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId))
                   AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'sender' = \(username)
                 """)
+            // … and name the account as its peers see it from now on (`deleted-ID`, as SQLite's
+            // events, built from the message rows, do).
+            let placeholder = Validation.deletedAccountPrefix + String(userId)
+            for side in ["sender", "recipient"] {
+                try await scope.execute("""
+                    UPDATE events SET data = (data::jsonb || jsonb_build_object(\(side)::text, \(placeholder)::text))::text
+                    WHERE user_id IN (SELECT owner_id FROM conversations WHERE peer_id = \(userId))
+                      AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> \(side) = \(username)
+                    """)
+            }
             try await scope.execute("DELETE FROM conversations WHERE owner_id = \(userId)")
             try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId)")
             try await scope.execute("DELETE FROM events WHERE user_id = \(userId)")
             try await scope.execute("""
-                UPDATE users SET username_key = '~deleted~' || id::text, password_hash = '', display_name = username,
+                UPDATE users SET username = 'deleted-' || id::text, username_key = 'deleted-' || id::text, password_hash = '',
+                    display_name = 'Deleted account',
                     followers_count = 0, following_count = 0, deleted_at = \(at.millisecondsSince1970)
                 WHERE id = \(userId)
                 """)

@@ -22,6 +22,18 @@ extension PostgresStorage {
         }
     }
 
+    func deleteClientLogs(receivedBefore cutoff: Timestamp, limit: Int) async throws -> Int {
+        try await write { scope in
+            let deleted = try await scope.execute("""
+                DELETE FROM client_logs WHERE id IN (
+                    SELECT id FROM client_logs WHERE received_at < \(cutoff.millisecondsSince1970) ORDER BY id LIMIT \(limit))
+                RETURNING 1
+                """)
+            try await scope.execute("DELETE FROM log_batches WHERE received_at < \(cutoff.millisecondsSince1970)")
+            return deleted
+        }
+    }
+
     func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry] {
         try await read { scope in
             try await scope.rows("""

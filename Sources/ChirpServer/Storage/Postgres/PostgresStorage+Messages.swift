@@ -53,7 +53,7 @@ extension PostgresStorage {
                     SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer)), \(Self.messageColumns)
                         JOIN conversations c ON m.id = c.last_message_id
                         JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = $1 AND c.last_message_id < $2 AND u.deleted_at IS NULL
+                    WHERE c.owner_id = $1 AND c.last_message_id < $2
                         AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = c.peer_id)
                     ORDER BY c.last_message_id DESC LIMIT $3
                     """,

@@ -84,6 +84,16 @@ extension PostgresStorage {
         }
     }
 
+    func deleteReports(filedBefore cutoff: Timestamp, limit: Int) async throws -> Int {
+        try await write { scope in
+            try await scope.execute("""
+                DELETE FROM reports WHERE id IN (
+                    SELECT id FROM reports WHERE created_at < \(cutoff.millisecondsSince1970) ORDER BY created_at, id LIMIT \(limit))
+                RETURNING 1
+                """)
+        }
+    }
+
     func reports(since: Timestamp, limit: Int) async throws -> [ReportRecord] {
         try await read { scope in
             try await scope.rows("""
