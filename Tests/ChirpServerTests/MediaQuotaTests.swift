@@ -56,13 +56,15 @@ struct MediaQuotaTests {
             // The first upload sends half its body and waits. Probes that store nothing (their
             // bytes are not the PNG they claim) answer 422 until it holds its 1,000 bytes, then
             // 403. (A probe that is itself under way when the first is admitted makes the first
-            // 403 instead: then the test starts again with another id.)
+            // 403 instead: then the test starts again with another id, giving the first longer
+            // to be admitted before probing, as a loaded machine may need.)
             var admitted = false
-            for attempt in 0..<5 where !admitted {
+            for attempt in 0..<6 where !admitted {
                 let first = try await RawConnection.open(port: api.port)
                 try await first.write(
                     "PUT /v1/media/first-\(attempt) HTTP/1.1\r\nHost: chirp\r\nAuthorization: Bearer \(alice.token)\r\n"
                         + "Content-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 500))
+                try await Task.sleep(for: .milliseconds(250 * (attempt + 1)))
                 var probe = 422
                 for _ in 0..<400 where probe == 422 && first.collector.bytes.isEmpty {
                     probe = try await api.putMedia(alice, "probe", MediaBytes.random(600), type: "image/png").status
