@@ -14,9 +14,10 @@ import NIOPosix
 struct PasswordHasher: Sendable {
     /// bcrypt cost (work factor 2^cost); 10 or more outside tests.
     let cost: UInt8
-    /// A hash of a password that is not anyone's, at `cost`, checked when a login names an
-    /// unknown user so that the answer takes exactly as long as for a known one.
-    private let decoy: String
+    /// A hash of a password that is not anyone's, of the same form and at the same `cost` as
+    /// a real one, checked when a login names an unknown user so that the answer takes exactly
+    /// as long as for a known one.
+    let decoy: String
 
     /// The mark of a hash of the pre-hashed password.
     static let prehashed = "$chirp-hmac-sha256$"
