@@ -134,16 +134,19 @@ public struct ReadReceipt: Sendable, Hashable, Codable {
     }
 }
 
-/// `message.deleted` data: the unsent message's id and its two people.
+/// `message.deleted` data: the unsent message's id and its two people, and
+/// `removedByOperators: true` when the operators took it down (absent otherwise).
 public struct MessageDeletedNotice: Sendable, Hashable, Codable {
     public var id: String
     public var sender: String
     public var recipient: String
+    public var removedByOperators: Bool?
 
-    public init(id: String, sender: String, recipient: String) {
+    public init(id: String, sender: String, recipient: String, removedByOperators: Bool? = nil) {
         self.id = id
         self.sender = sender
         self.recipient = recipient
+        self.removedByOperators = removedByOperators
     }
 }
 

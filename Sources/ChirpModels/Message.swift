@@ -19,12 +19,15 @@ public struct Message: Sendable, Hashable, Codable {
     public var reactions: [MessageReaction]
     /// When the sender last edited the text; nil if never.
     public var editedAt: Timestamp?
+    /// A tombstone the server's operators made (a take-down): shown as "removed by the
+    /// operators". In JSON only when true.
+    public var removedByOperators: Bool
 
     public init(
         id: String, clientMessageId: String, sender: String, recipient: String, text: String,
         createdAt: Timestamp, readByRecipient: Bool, deleted: Bool = false,
         media: [Media] = [], replyTo: String? = nil, reactions: [MessageReaction] = [],
-        editedAt: Timestamp? = nil
+        editedAt: Timestamp? = nil, removedByOperators: Bool = false
     ) {
         self.id = id
         self.clientMessageId = clientMessageId
@@ -38,11 +41,12 @@ public struct Message: Sendable, Hashable, Codable {
         self.replyTo = replyTo
         self.reactions = reactions
         self.editedAt = editedAt
+        self.removedByOperators = removedByOperators
     }
 
     enum CodingKeys: String, CodingKey {
         case id, clientMessageId, sender, recipient, text, createdAt, readByRecipient, deleted
-        case media, replyTo, reactions, editedAt
+        case media, replyTo, reactions, editedAt, removedByOperators
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,9 +63,11 @@ public struct Message: Sendable, Hashable, Codable {
         replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
         reactions = try container.decodeIfPresent([MessageReaction].self, forKey: .reactions) ?? []
         editedAt = try container.decodeIfPresent(Timestamp.self, forKey: .editedAt)
+        removedByOperators = try container.decodeIfPresent(Bool.self, forKey: .removedByOperators) ?? false
     }
 
-    /// Writes every field of API.md part 2, `replyTo` and `editedAt` as `null` when absent.
+    /// Writes every field of API.md part 2, `replyTo` and `editedAt` as `null` when absent;
+    /// `removedByOperators` only when true.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -76,6 +82,7 @@ public struct Message: Sendable, Hashable, Codable {
         try container.encode(replyTo, forKey: .replyTo)
         try container.encode(reactions, forKey: .reactions)
         try container.encode(editedAt, forKey: .editedAt)
+        if removedByOperators { try container.encode(true, forKey: .removedByOperators) }
     }
 
     /// This message as an unsent tombstone: ids, people and time kept, content removed.
@@ -85,6 +92,13 @@ public struct Message: Sendable, Hashable, Codable {
         copy.media = []
         copy.reactions = []
         copy.deleted = true
+        return copy
+    }
+
+    /// This message as a tombstone the operators made (`removedByOperators`).
+    public func takenDown() -> Message {
+        var copy = tombstone()
+        copy.removedByOperators = true
         return copy
     }
 }

@@ -14,6 +14,8 @@ public struct User: Sendable, Hashable, Codable {
     /// True for the placeholder of a deleted account (`deleted-ID`, "Deleted account"); absent
     /// otherwise.
     public var deleted: Bool?
+    /// Whether the account is one of the server's operators: present in `GET /v1/me` only.
+    public var `operator`: Bool?
 
     public init(
         id: String, username: String, displayName: String, createdAt: Timestamp,

@@ -106,6 +106,7 @@ public enum ChirpServerApplication {
         EventRoutes(services: services).register(on: authenticated)
         LogRoutes(services: services).register(on: authenticated)
         SafetyRoutes(services: services).register(on: authenticated)
+        ModerationRoutes(services: services).register(on: authenticated)
         MediaRoutes(services: services).register(on: authenticated)
         if let file = services.configuration.benchStaticFile { BenchFileRoutes(file: file).register(on: router) }
         OperationsRoutes(services: services).register(on: router)

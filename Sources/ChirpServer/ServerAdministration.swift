@@ -67,7 +67,7 @@ public enum ServerAdministration {
     }
 
     /// Text on one line: JSON string quoting (newlines and quotes escaped).
-    private static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""

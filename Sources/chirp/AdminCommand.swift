@@ -5,18 +5,18 @@ import Foundation
 /// `chirp admin`: operator tasks on a server's data.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Operator tasks on a server's data.", subcommands: [AdminLogs.self, AdminReports.self, AdminBackup.self, AdminRestore.self])
+        commandName: "admin", abstract: "Operator tasks on a server's data.",
+        subcommands: [
+            AdminLogs.self, AdminReports.self, AdminResolve.self, AdminSuspend.self, AdminUnsuspend.self, AdminRemoveMessage.self,
+            AdminAudit.self, AdminStats.self, AdminGrant.self, AdminRevoke.self, AdminBackup.self, AdminRestore.self,
+        ])
 }
 
 /// `chirp admin logs`: the error reports clients uploaded.
 struct AdminLogs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logs", abstract: "Print the log entries clients reported.")
 
-    @Option(help: "The server's data directory (SQLite).")
-    var dataDir = "./chirp-data"
-
-    @Option(help: ArgumentHelp("The server's PostgreSQL database URL, if it uses one; default: $CHIRP_DATABASE_URL.", valueName: "url"))
-    var database: String?
+    @OptionGroup var database: AdminDatabaseOptions
 
     @Option(help: "Least severe level shown: debug, info, warning, error or fatal.")
     var level = "debug"
@@ -31,7 +31,7 @@ struct AdminLogs: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try AdminDatabase.configuration(dataDir: dataDir, database: database)
+        let configuration = try database.configuration()
         do {
             let entries = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: level, limit: limit)
             for entry in entries { print(ServerAdministration.line(for: entry)) }

@@ -60,8 +60,9 @@ extension AccountService {
         loginThrottle.succeeded(attempt)
     }
 
-    /// Sessions of `userId` ended: this instance's cache and every other instance's forget them.
-    private func sessionsEnded(userId: Int64) async {
+    /// Sessions of `userId` ended (also by a suspension): this instance's cache and every
+    /// other instance's forget them, and their event streams close.
+    func sessionsEnded(userId: Int64) async {
         sessions.removeAll(userId: userId)
         await bus?.publishSessionsEnded(userId: userId)
         await streams?.sessionsEnded(userId: userId, store: store)

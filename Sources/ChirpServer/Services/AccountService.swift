@@ -71,16 +71,24 @@ struct AccountService: Sendable {
             throw Self.wrongCredentials
         }
         loginThrottle.succeeded(attempt)
+        // Said only to whoever knows the password.
+        if credentials.suspended { throw Self.suspended }
         let now = now()
         let token = SessionTokens.generate()
         let session = NewSession(
             userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now),
             userAgent: Self.clipped(userAgent))
-        guard let user = try await store.createSession(session) else { throw Self.accountGone }
+        guard let user = try await store.createSession(session) else {
+            // Suspended since the credentials were read, or gone.
+            let current = try await store.credentials(usernameKey: Validation.usernameKey(request.username))
+            throw current?.suspended == true ? Self.suspended : Self.accountGone
+        }
         return AuthResponse(user: user, token: token)
     }
 
     static let wrongCredentials = APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
+    static let suspended = APIError(
+        .forbidden, APIErrorCode.accountSuspended, "This account is suspended by the server's operators.")
 
     /// Ends the viewer's session, on this instance's cache too.
     func logout(_ viewer: Viewer) async throws {
@@ -90,9 +98,10 @@ struct AccountService: Sendable {
         await streams?.sessionsEnded(userId: viewer.id, store: store)
     }
 
-    /// The viewer's own account.
+    /// The viewer's own account, with whether it is an operator.
     func me(_ viewer: Viewer) async throws -> User {
-        guard let user = try await store.user(id: viewer.id) else { throw Self.accountGone }
+        guard var user = try await store.user(id: viewer.id) else { throw Self.accountGone }
+        user.operator = try await store.isOperator(userId: viewer.id)
         return user
     }
 

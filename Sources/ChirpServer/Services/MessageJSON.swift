@@ -35,6 +35,7 @@ enum MessageJSON {
         out += message.readByRecipient ? "true" : "false"
         out += #","recipient":"#
         appendString(message.recipient, to: &out)
+        if message.removedByOperators { out += #","removedByOperators":true"# }
         out += #","replyTo":"#
         if let replyTo = message.replyTo { appendString(replyTo, to: &out) } else { out += "null" }
         out += #","sender":"#

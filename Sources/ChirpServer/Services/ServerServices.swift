@@ -20,6 +20,8 @@ struct ServerServices: Sendable {
     let events: EventService
     let logs: ClientLogService
     let safety: SafetyService
+    /// The operators' reports queue, suspensions, take-downs, figures and audit log.
+    let moderation: ModerationService
     let media: MediaService
     /// The rate limits the services apply (the reaction service takes `limits.takeReaction`).
     let limits: RateLimits
@@ -70,5 +72,6 @@ struct ServerServices: Sendable {
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now, limits: limits)
         self.safety = SafetyService(store: storage, hub: hub, now: now, limits: limits)
+        self.moderation = ModerationService(store: storage, accounts: accounts, hub: hub, now: now)
     }
 }

@@ -5,13 +5,17 @@ protocol AccountStore: Sendable {
     /// Creates the account and its first session; nil when the username's key is taken.
     func createAccount(_ account: NewAccount, session: NewSession) async throws -> User?
     func credentials(usernameKey: String) async throws -> Credentials?
-    /// Stores a session for `session.userId`; nil when that account no longer exists.
+    /// Stores a session for `session.userId`; nil when that account no longer exists or is
+    /// suspended (checked in the same transaction, so a suspension never misses a new session).
     func createSession(_ session: NewSession) async throws -> User?
     func session(tokenHash: [UInt8]) async throws -> SessionInfo?
     func deleteSession(tokenHash: [UInt8]) async throws
     /// The user with that username key, with viewer fields for `viewer` (nil: without).
     func user(usernameKey: String, viewer: Int64?) async throws -> User?
     func user(id: Int64) async throws -> User?
+    /// Whether the user is one of the server's operators (read by the admin routes and
+    /// `GET /v1/me`, never by other routes).
+    func isOperator(userId: Int64) async throws -> Bool
 
     // Account security (API.md part 2, "Accounts and sessions").
     /// The user's sessions that have not expired at `now`, newest first.
@@ -56,10 +60,12 @@ struct StoredSession: Sendable, Equatable {
     var userAgent: String?
 }
 
-/// What login needs to check a password.
+/// What login needs to check a password, and whether the account is suspended (login then
+/// answers 403 `account_suspended`, after the password was right).
 struct Credentials: Sendable {
     var userId: Int64
     var passwordHash: String
+    var suspended: Bool = false
 }
 
 /// A stored session, found by its token hash.

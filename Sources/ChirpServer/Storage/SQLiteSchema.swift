@@ -192,6 +192,7 @@ enum SQLiteSchema {
                 WHERE deleted_at IS NOT NULL
                 """)
         }
+        SQLiteModerationSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -25,15 +25,17 @@ extension SQLiteStorage {
     func credentials(usernameKey: String) async throws -> Credentials? {
         try await read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, password_hash FROM users WHERE username_key = ?"),
+                db.cachedStatement(sql: "SELECT id, password_hash, suspended_at IS NOT NULL FROM users WHERE username_key = ?"),
                 arguments: [usernameKey]
-            ).map { Credentials(userId: $0[0], passwordHash: $0[1]) }
+            ).map { Credentials(userId: $0[0], passwordHash: $0[1], suspended: $0[2]) }
         }
     }
 
     func createSession(_ session: NewSession) async throws -> User? {
         try await write { db in
-            guard let user = try Self.fetchUser(db, id: session.userId, viewer: nil) else { return nil }
+            guard let user = try Self.fetchUser(db, id: session.userId, viewer: nil),
+                try Bool.fetchOne(db.cachedStatement(sql: "SELECT suspended_at IS NULL FROM users WHERE id = ?"), arguments: [session.userId]) == true
+            else { return nil }
             try Self.insertSession(db, session, userId: session.userId)
             return user
         }

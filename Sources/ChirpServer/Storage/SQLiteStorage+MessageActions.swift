@@ -3,13 +3,15 @@ import GRDB
 
 extension SQLiteStorage {
     /// Makes the stored edits (`message.updated`, which hold the message's JSON) of
-    /// `messageIds` in the streams of `streams` tombstones: no text, media or reactions left.
+    /// `messageIds` in the streams of `streams` tombstones: no text, media or reactions left
+    /// (and marked `removedByOperators` for a take-down).
     /// (`message.created` is read from the row, which the caller has already emptied.)
-    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64]) throws {
+    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64], byOperators: Bool = false) throws {
         guard !streams.isEmpty, !messageIds.isEmpty else { return }
+        let marker = byOperators ? ", '$.removedByOperators', json('true')" : ""
         try db.cachedStatement(sql: """
             UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
-                '$.reactions', json('[]'))
+                '$.reactions', json('[]')\(marker))
             WHERE user_id IN (SELECT value FROM json_each(?)) AND type = ?
               AND json_extract(data, '$.id') IN (SELECT value FROM json_each(?))
             """).execute(arguments: [
@@ -68,21 +70,32 @@ extension SQLiteStorage {
                     db, userIds: [sender, recipient], type: EventType.messageUpdated, json: MessageJSON.encode(stored), at: at)
                 return .changed(stored, appended)
             case .unsend:
-                try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE id = ?")
-                    .execute(arguments: [id])
-                let before = message.text
-                writer.atBatchEnd { db in
-                    try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
-                }
-                // Edits stored earlier hold the text in their JSON (`message.created` is read
-                // from the row): both streams keep only the tombstone.
-                try Self.tombstoneStoredEdits(db, streams: [sender, recipient], messageIds: [id])
                 let tombstone = message.tombstone()
                 let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
-                let appended = try Self.appendEvents(
-                    db, userIds: [sender, recipient], type: EventType.messageDeleted, json: try APIJSON.encode(notice), at: at)
+                let appended = try Self.storeTombstone(
+                    db, writer: writer, of: message, sender: sender, recipient: recipient, notice: try APIJSON.encode(notice), at: at)
                 return .changed(tombstone, appended)
             }
         }
+    }
+
+    /// Makes stored message `message` a tombstone for both people (`removedByOperators` when
+    /// the message says so: a take-down): the row loses its text and reactions, the search
+    /// index its words, stored edits their JSON (`message.created` is read from the row), and
+    /// both streams get `message.deleted` with `notice`.
+    static func storeTombstone(
+        _ db: Database, writer: WriteCoalescer, of message: Message, sender: Int64, recipient: Int64, notice: String, at: Timestamp
+    ) throws -> [AppendedEvent] {
+        guard let id = Int64(message.id) else { throw StorageError.inconsistent("message id \(message.id)") }
+        try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?")
+            .execute(arguments: [message.removedByOperators, id])
+        let before = message.text
+        if !message.deleted {
+            writer.atBatchEnd { db in
+                try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
+            }
+        }
+        try tombstoneStoredEdits(db, streams: [sender, recipient], messageIds: [id], byOperators: message.removedByOperators)
+        return try appendEvents(db, userIds: [sender, recipient], type: EventType.messageDeleted, json: notice, at: at)
     }
 }

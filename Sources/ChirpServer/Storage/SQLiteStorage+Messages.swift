@@ -176,6 +176,7 @@ extension SQLiteStorage {
             deleted: row[index + 7], media: row[index + 7] ? [] : MediaJSON.decode(row[index + 11]),
             replyTo: (row[index + 8] as Int64?).map { String($0) },
             reactions: ReactionsColumn.decode(row[index + 10]),
-            editedAt: (row[index + 9] as Int64?).map(Timestamp.init(millisecondsSince1970:)))
+            editedAt: (row[index + 9] as Int64?).map(Timestamp.init(millisecondsSince1970:)),
+            removedByOperators: row[index + 12])
     }
 }

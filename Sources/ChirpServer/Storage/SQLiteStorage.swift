@@ -206,7 +206,7 @@ final class SQLiteStorage: ChirpStorage {
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text, m.deleted,
-                        m.reply_to, m.media_json
+                        m.reply_to, m.media_json, m.removed_by_operators
                     FROM events e
                     LEFT JOIN messages m ON m.id = e.message_id
                     LEFT JOIN users s ON s.id = m.sender_id
@@ -231,7 +231,8 @@ final class SQLiteStorage: ChirpStorage {
             data = .message(Message(
                 id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
                 createdAt: createdAt, readByRecipient: false, deleted: deleted,
-                media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) }))
+                media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) },
+                removedByOperators: row[12] ?? false))
         }
         return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
     }

@@ -93,6 +93,12 @@ export class ApiClient {
   endSession(id) { return this.call('DELETE', `/v1/sessions/${seg(id)}`); }
   changePassword(currentPassword, newPassword) { return this.call('PUT', '/v1/me/password', { currentPassword, newPassword }); }
   deleteAccount(password) { return this.call('DELETE', '/v1/me', { password }); }
+  // Operators only (403 `not_operator` for everyone else).
+  adminReports(status) { return this.call('GET', `/v1/admin/reports?limit=100&status=${seg(status)}`); }
+  resolveReport(id, action) { return this.call('POST', `/v1/admin/reports/${seg(id)}/resolve`, { action }); }
+  suspend(username, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/admin/users/${seg(username)}/suspension`); }
+  adminAudit() { return this.call('GET', '/v1/admin/audit?limit=100'); }
+  adminStats() { return this.call('GET', '/v1/admin/stats'); }
 }
 
 /** The ApiError of a refused request, from the API's error envelope when there is one. */

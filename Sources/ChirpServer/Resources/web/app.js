@@ -52,6 +52,7 @@ async function route() {
   else if (hash === '#/new') await later('./view-new-message.js', (m) => m.newMessageView(session, navigate));
   else if (hash === '#/timeline') await later('./view-timeline.js', (m) => m.timelineView(session));
   else if (hash === '#/settings') await later('./view-settings.js', (m) => m.settingsView(session));
+  else if (hash === '#/moderation') await later('./view-moderation.js', (m) => m.moderationView(session));
   else show(conversationsView(navigate));
 }
 
@@ -68,7 +69,15 @@ async function begin(saved) {
   session = new UserSession(saved, store, (message) => { session = null; loginMessage = message; signedOut(); });
   nav.hidden = false;
   await session.start();
+  showModerationLink(session);
   route();
+}
+
+/** The moderation screen's link, for operators only (`operator` in `GET /v1/me`). */
+async function showModerationLink(current) {
+  const link = document.getElementById('nav-moderation');
+  link.hidden = true;
+  try { link.hidden = !(await current.api.me()).operator; } catch { /* stays hidden */ }
 }
 
 function signedOut() {

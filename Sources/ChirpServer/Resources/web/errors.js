@@ -22,6 +22,9 @@ export function explain(error, context = {}) {
     case 'message_deleted': return 'That message was unsent, so it cannot be changed.';
     case 'invalid_reaction': return 'That reaction cannot be used. Choose one of the offered emoji.';
     case 'account_deleted': return 'This account was deleted. You can read the conversation, but nothing can be sent to it.';
+    case 'account_suspended': return "This account is suspended by the server's operators. Ask them why.";
+    case 'not_operator': return "Only the server's operators can do this.";
+    case 'report_resolved': return 'Another operator resolved that report already. Reload the queue.';
     case 'rate_limited': return 'Too many attempts in a short time. Wait a few minutes and try again.';
     default:
       if (error.status === 401) return 'Your session has ended. Log in again.';

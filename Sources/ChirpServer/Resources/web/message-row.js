@@ -27,7 +27,7 @@ export function messageRow(m, ctx) {
     quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? 'message unsent' : quoted.text || '📎'}` : 'an earlier message') : null;
 
   // Every row has its `.text` (empty when there is none, hidden while the editor is open).
-  const body = [m.deleted ? h('p', { class: 'text unsent' }, 'message unsent') : h('p', { class: 'text', hidden: editing }, m.text)];
+  const body = [m.deleted ? h('p', { class: 'text unsent' }, m.removedByOperators ? 'removed by the operators' : 'message unsent') : h('p', { class: 'text', hidden: editing }, m.text)];
   if (editing && !m.deleted) {
     body.push(h('div', { class: 'editor' }, ui.editing.input, h('div', { class: 'row' },
       h('button', { type: 'button', class: 'small', onclick: () => act.save(m) }, 'Save'),

@@ -140,7 +140,7 @@ export class UserSession {
     if (updated.length) await this.storeMessages(updated);
     for (const { type, data } of events) {
       switch (type) {
-        case 'message.deleted': await this.unsent(data.sender.toLowerCase() === this.me.toLowerCase() ? data.recipient : data.sender, data.id); break;
+        case 'message.deleted': await this.unsent(data.sender.toLowerCase() === this.me.toLowerCase() ? data.recipient : data.sender, data.id, !!data.removedByOperators); break;
         case 'message.read': {
           const peer = data.reader.toLowerCase();
           const mine = (await this.db.messagesWith(peer)).filter((m) => m.state !== 'received' && m.id && BigInt(m.id) <= BigInt(data.upTo));
@@ -175,12 +175,13 @@ export class UserSession {
     await this.refresh();
   }
 
-  /** Makes the message `id` with `peer` a tombstone, here and in this browser's database. */
-  async unsent(peer, id) {
+  /** Makes the message `id` with `peer` a tombstone (`removed`: by the operators), here and in
+   * this browser's database. */
+  async unsent(peer, id, removed = false) {
     peer = peer.toLowerCase();
     const stored = (await this.db.messagesWith(peer)).find((m) => m.id === id);
-    if (stored && !stored.deleted) await this.db.put('messages', tombstone(stored));
-    this.dispatch({ type: 'deleted', peer, id });
+    if (stored && (!stored.deleted || (removed && !stored.removedByOperators))) await this.db.put('messages', tombstone(stored, removed));
+    this.dispatch({ type: 'deleted', peer, id, removed });
   }
 
   /** The server id of a message the outbox refers to (`{id}`, or `{clientMessageId}` for one

@@ -17,11 +17,14 @@ export function localMessage(me, m, state) {
     text: m.text, createdAt: m.createdAt,
     state: mine ? (m.readByRecipient ? 'read' : state) : 'received',
     media: m.media || [], replyTo: m.replyTo ?? null, reactions: m.reactions || [], editedAt: m.editedAt ?? null, deleted: !!m.deleted,
+    removedByOperators: !!m.removedByOperators,
   };
 }
 
-/** A message as unsent: it keeps its place, its sender and its time, nothing of its content. */
-export const tombstone = (m) => (m.deleted ? m : { ...m, text: '', media: [], reactions: [], deleted: true });
+/** A message as unsent (or, `removed`, taken down by the operators): it keeps its place, its
+ * sender and its time, nothing of its content. */
+export const tombstone = (m, removed = false) => (m.deleted && (m.removedByOperators || !removed) ? m
+  : { ...m, text: '', media: [], reactions: [], deleted: true, removedByOperators: removed || !!m.removedByOperators });
 
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
 export function withReaction(m, me, emoji, on) {
@@ -120,9 +123,9 @@ export function reduce(state, action) {
       const list = state.messages[action.peer] || [];
       const at = list.findIndex((m) => m.id === action.id);
       const unsent = state.unsent[action.id] ? state.unsent : { ...state.unsent, [action.id]: true };
-      if (at < 0 || list[at].deleted) return unsent === state.unsent ? state : { ...state, unsent };
+      if (at < 0 || (list[at].deleted && (list[at].removedByOperators || !action.removed))) return unsent === state.unsent ? state : { ...state, unsent };
       const next = list.slice();
-      next[at] = tombstone(list[at]);
+      next[at] = tombstone(list[at], !!action.removed);
       const c = state.conversations[action.peer];
       const conversations = c && c.lastMessage.id === action.id ? { ...state.conversations, [action.peer]: { ...c, lastMessage: next[at] } } : state.conversations;
       return { ...state, unsent, conversations, messages: { ...state.messages, [action.peer]: next } };

@@ -19,14 +19,19 @@ extension PostgresStorage {
 
     func credentials(usernameKey: String) async throws -> Credentials? {
         try await read { scope in
-            try await scope.row("SELECT id, password_hash FROM users WHERE username_key = \(usernameKey)")
-                .map { Credentials(userId: try $0.value(0), passwordHash: try $0.value(1)) }
+            try await scope.row("SELECT id, password_hash, suspended_at IS NOT NULL FROM users WHERE username_key = \(usernameKey)")
+                .map { Credentials(userId: try $0.value(0), passwordHash: try $0.value(1), suspended: try $0.value(2)) }
         }
     }
 
     func createSession(_ session: NewSession) async throws -> User? {
         try await write { scope in
-            guard let user = try await Self.fetchUser(scope, id: session.userId, viewer: nil) else { return nil }
+            // The row lock orders this against a suspension's update: a session is either
+            // deleted by it or never made for a suspended account.
+            guard try await scope.execute(
+                "SELECT 1 FROM users WHERE id = \(session.userId) AND suspended_at IS NULL FOR SHARE") > 0,
+                let user = try await Self.fetchUser(scope, id: session.userId, viewer: nil)
+            else { return nil }
             try await Self.insertSession(scope, session, userId: session.userId)
             return user
         }

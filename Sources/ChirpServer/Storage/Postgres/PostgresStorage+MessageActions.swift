@@ -5,6 +5,9 @@ extension PostgresStorage {
     /// A stored message's JSON made a tombstone (unsend, account deletion): no text, media or
     /// reactions left.
     static let tombstonePatch = #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text"#
+    /// The same for a take-down, marked `removedByOperators`.
+    static let takenDownPatch =
+        #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": [], "removedByOperators": true}'::jsonb)::text"#
 
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { scope in
@@ -55,24 +58,35 @@ extension PostgresStorage {
                 }
                 return .changed(stored, scope.appended)
             case .unsend:
-                try await scope.execute("""
-                    UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE id = \(id)
-                    """)
-                // The stored `message.created` and edits hold the message's JSON: both streams
-                // keep only the tombstone, as on SQLite.
-                try await scope.execute("""
-                    UPDATE events SET data = \(unescaped: Self.tombstonePatch)
-                    WHERE user_id IN (\(sender), \(recipient))
-                      AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
-                    """)
                 let tombstone = message.tombstone()
                 let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
-                let json = try APIJSON.encode(notice)
-                for user in [sender, recipient] {
-                    try await scope.appendEvent(userId: user, type: EventType.messageDeleted, json: json, at: at)
-                }
+                try await Self.storeTombstone(
+                    scope, id: id, sender: sender, recipient: recipient, byOperators: false, notice: try APIJSON.encode(notice), at: at)
                 return .changed(tombstone, scope.appended)
             }
+        }
+    }
+
+    /// Makes message `id` a tombstone for both people (`byOperators`: marked as a take-down):
+    /// the row loses its text, reactions and search words, the stored `message.created` and
+    /// edits their content (they hold the message's JSON), and both streams get
+    /// `message.deleted` with `notice`.
+    static func storeTombstone(
+        _ scope: PostgresScope, id: Int64, sender: Int64, recipient: Int64, byOperators: Bool, notice: String, at: Timestamp
+    ) async throws {
+        try await scope.execute("""
+            UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}',
+                removed_by_operators = removed_by_operators OR \(byOperators)
+            WHERE id = \(id)
+            """)
+        let patch = byOperators ? takenDownPatch : tombstonePatch
+        try await scope.execute("""
+            UPDATE events SET data = \(unescaped: patch)
+            WHERE user_id IN (\(sender), \(recipient))
+              AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
+            """)
+        for user in [sender, recipient] {
+            try await scope.appendEvent(userId: user, type: EventType.messageDeleted, json: notice, at: at)
         }
     }
 

@@ -117,7 +117,8 @@ extension PostgresStorage {
             media: try row.value(index + 7, as: Bool.self) ? [] : MediaJSON.decode(try row.value(index + 11, as: String.self)),
             replyTo: try row.value(index + 8, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(index + 10, as: String?.self)),
-            editedAt: try row.value(index + 9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)))
+            editedAt: try row.value(index + 9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
+            removedByOperators: try row.value(index + 12))
     }
 }
 

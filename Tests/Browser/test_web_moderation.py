@@ -1,0 +1,97 @@
+"""Browser test of the web client's moderation screen (issue 39): an operator (made one with
+`chirp admin grant`) resolves a report by suspending the reported user, whose open session in
+another browser ends at once; the audit log shows both actions; a non-operator sees no
+moderation link. Two headless Chromium windows against a real `chirp serve`.
+
+Run: python3 Tests/Browser/test_web_moderation.py [path/to/chirp]   (default .build/debug/chirp)
+"""
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_web_client  # noqa: E402
+from browser_messages import main  # noqa: E402
+from chirp_server import ChirpServer  # noqa: E402
+from test_web_client import PASSWORD, Browser, missing_requirement  # noqa: E402
+
+
+@unittest.skipIf(missing_requirement() and os.environ.get("CI") != "true", f"skipped: {missing_requirement()}")
+class ModerationTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        reason = missing_requirement()
+        if reason:
+            raise AssertionError(f"CI=true requires the browser tests to run: {reason}")
+        cls.server = ChirpServer(test_web_client.BINARY)
+        cls.server.start()
+        cls.tokens = {}
+        for name in ("root", "alice", "bob"):
+            status, body = cls.server.api("POST", "/v1/accounts", {"username": name, "password": PASSWORD})
+            assert status == 201, body
+            cls.tokens[name] = body["token"]
+        for follower, followed in (("alice", "bob"), ("bob", "alice")):
+            assert cls.server.api("PUT", f"/v1/users/{followed}/follow", token=cls.tokens[follower])[0] == 204
+        status, message = cls.server.api("PUT", "/v1/conversations/alice/messages/pills-1", {"text": "buy my pills"}, token=cls.tokens["bob"])
+        assert status == 201, message
+        status, report = cls.server.api(
+            "POST", "/v1/reports", {"username": "bob", "messageId": message["id"], "reason": "spam"}, token=cls.tokens["alice"])
+        assert status == 202, report
+        cls.report = report["id"]
+        grant = subprocess.run([test_web_client.BINARY, "admin", "grant", "root", "--data-dir", cls.server.data_dir],
+                               capture_output=True, text=True, timeout=60)
+        assert grant.returncode == 0, grant.stdout + grant.stderr
+        cls.root = Browser(cls.server.url, "root")
+        cls.bob = Browser(cls.server.url, "bob")
+
+    @classmethod
+    def tearDownClass(cls):
+        for browser in (cls.root, cls.bob):
+            browser.quit()
+        cls.server.stop()
+        import shutil
+        shutil.rmtree(cls.server.data_dir, ignore_errors=True)
+
+    def test_01_resolving_a_report_by_suspending_ends_the_users_session(self):
+        root, bob = self.root, self.bob
+        bob.sign_in("bob", create=False)
+        bob.find("button", "New message")
+        self.assertTrue(bob.absent("link", "Moderation"), "no moderation link for a non-operator")
+
+        root.sign_in("root", create=False)
+        root.click("link", "Moderation")
+        root.find("button", "Open reports")
+        root.wait(lambda: "buy my pills" in root.text(), "the reported message as it was")
+        self.assertIn("alice reported bob for spam", root.text())
+        root.click("button", f"Resolve report {self.report}: suspend")
+        root.wait(lambda: f"Report {self.report} resolved." in root.banner(), "the resolution's banner")
+        root.wait(lambda: "No open reports." in root.text(), "the queue is empty")
+
+        # bob's open session ends: his browser is back at the login form, saying so.
+        bob.find("textbox", "Username")
+        bob.wait(lambda: "session has ended" in bob.banner(), "the ended session's banner")
+        bob.fill("Username", "bob")
+        bob.fill("Password", PASSWORD)
+        bob.click("button", "Log in")
+        bob.wait(lambda: "suspended" in bob.banner(), "login refused: suspended")
+
+        root.click("button", "Resolved reports")
+        root.wait(lambda: "Resolved (suspend) by root" in root.text(), "the resolved report")
+        self.assertIn("(suspended)", root.text(), "the reported account is marked suspended")
+        audit = root.driver.execute_script("return document.querySelector('[aria-label=\"Audit log\"]').innerText")
+        self.assertIn("root · suspend bob", audit)
+        self.assertIn(f"root · resolve-report {self.report} (suspend)", audit)
+        self.assertIn("command line · grant root", audit)
+
+    def test_02_unsuspend_lets_the_user_log_in_again(self):
+        root, bob = self.root, self.bob
+        root.fill("Account", "bob")
+        root.click("button", "Unsuspend")
+        root.wait(lambda: "bob is no longer suspended." in root.banner(), "the unsuspension's banner")
+        bob.click("button", "Log in")
+        bob.find("link", "Conversations")
+
+
+if __name__ == "__main__":
+    main()
