@@ -173,4 +173,28 @@ struct ModerationTests {
             #expect(audit.items.allSatisfy { $0.createdAt.millisecondsSince1970 > 0 })
         }
     }
+
+    @Test func resolvingByASuspensionActsOnTheReportedAccountNotOnTheNameReRegistered() async throws {
+        let configuration = TestServer.configuration()
+        try await TestServer.run(configuration) { api in
+            let (alice, bob) = try await SafetyTests.friends(api)
+            let root = try await api.register("root")
+            try await Self.grant("root", configuration)
+            let filed = try await api.send(
+                .POST, "/v1/reports", token: alice.token, json: ReportRequest(username: "bob", messageId: nil, reason: "abuse", note: nil))
+            let report = try filed.decode(ReportReceipt.self).id
+            let gone = try await api.send(.DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse"))
+            #expect(gone.status == 204)
+            let newcomer = try await api.register("bob")
+
+            let resolved = try await api.send(
+                .POST, "/v1/admin/reports/\(report)/resolve", token: root.token, json: ResolveReportRequest(action: "suspend"))
+            #expect(resolved.status == 200, "\(resolved.text)")
+            #expect(try await api.send(.GET, "/v1/me", token: newcomer.token).status == 200, "the new bob keeps his session")
+            #expect(try await api.login("bob").status == 201, "and may log in")
+            let audit: Page<AuditEntry> = try await api.send(.GET, "/v1/admin/audit", token: root.token).decode()
+            let suspended = audit.items.filter { $0.action == "suspend" }.map(\.target)
+            #expect(suspended == ["deleted-\(bob.user.id)"], "the deleted account, by its id: \(suspended)")
+        }
+    }
 }

@@ -37,13 +37,15 @@ struct ModerationService: Sendable {
             throw APIError(
                 .unprocessableContent, APIErrorCode.invalidAction, "The action must be none, suspend or remove-message.", field: "action")
         }
-        guard let id = Validation.parseId(reportId), let report = try await store.moderationReport(id: id) else {
+        guard let id = Validation.parseId(reportId), let filed = try await store.moderationReport(id: id) else {
             throw Self.reportNotFound
         }
+        let report = filed.report
         guard report.status == ModerationReport.open else { throw Self.alreadyResolved }
         switch action {
         case .none: break
-        case .suspend: try await setSuspended(username: report.reported, true, by: actor)
+        // The account reported, by its id: its name may be someone else's after a deletion.
+        case .suspend: try await setSuspended(.userId(filed.reportedUserId), true, by: actor, named: report.reported)
         case .removeMessage:
             guard let message = report.message else {
                 throw APIError(
@@ -60,10 +62,15 @@ struct ModerationService: Sendable {
     /// `account_suspended`) or lifts the suspension; idempotent.
     func setSuspended(username: String, _ suspended: Bool, by actor: OperatorActor) async throws {
         let key = try UsernameLookup.key(username)
-        if suspended, let own = actor.username, key == Validation.usernameKey(own) {
-            throw APIError(.unprocessableContent, APIErrorCode.cannotSuspendSelf, "You cannot suspend your own account.")
-        }
-        guard let outcome = try await store.setSuspended(usernameKey: key, suspended, by: actor, at: now()) else {
+        if suspended, let own = actor.username, key == Validation.usernameKey(own) { throw Self.cannotSuspendSelf }
+        try await setSuspended(.usernameKey(key), suspended, by: actor, named: username)
+    }
+
+    private func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, named username: String)
+        async throws
+    {
+        if suspended, case .userId(let id) = account, id == actor.userId { throw Self.cannotSuspendSelf }
+        guard let outcome = try await store.setSuspended(account, suspended, by: actor, at: now()) else {
             throw APIError.userNotFound(username)
         }
         if suspended, outcome.changed { await accounts.sessionsEnded(userId: outcome.userId) }
@@ -91,6 +98,8 @@ struct ModerationService: Sendable {
     }
 
     static let reportNotFound = APIError(.notFound, APIErrorCode.reportNotFound, "There is no report with this id.")
+    static let cannotSuspendSelf = APIError(
+        .unprocessableContent, APIErrorCode.cannotSuspendSelf, "You cannot suspend your own account.")
     static let alreadyResolved = APIError(.conflict, APIErrorCode.reportResolved, "This report is already resolved.")
 
     private static let notice: @Sendable (Message) throws -> String = { message in

@@ -19,9 +19,18 @@ extension SQLiteStorage {
         }
     }
 
-    func setSuspended(usernameKey: String, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws -> SuspensionOutcome? {
+    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws
+        -> SuspensionOutcome?
+    {
         try await write { db in
-            guard let (id, username) = try Self.userIdAndName(db, key: usernameKey) else { return nil }
+            let found: (Int64, String)?
+            switch account {
+            case .usernameKey(let key): found = try Self.userIdAndName(db, key: key)
+            case .userId(let id):
+                found = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [id])
+                    .map { (id, $0) }
+            }
+            guard let (id, username) = found else { return nil }
             if suspended {
                 try db.cachedStatement(sql: "UPDATE users SET suspended_at = ? WHERE id = ? AND suspended_at IS NULL")
                     .execute(arguments: [at.millisecondsSince1970, id])
@@ -70,7 +79,7 @@ extension SQLiteStorage {
         }
     }
 
-    func moderationReport(id: Int64) async throws -> ModerationReport? {
+    func moderationReport(id: Int64) async throws -> FiledReport? {
         try await read { db in try Self.fetchModerationReport(db, id: id) }
     }
 
@@ -82,7 +91,7 @@ extension SQLiteStorage {
                 UPDATE reports SET resolved_at = ?, resolved_by = ?, resolution = ? WHERE id = ? AND resolved_at IS NULL
                 """).execute(arguments: [at.millisecondsSince1970, actor.username, action.rawValue, id])
             let changed = db.changesCount > 0
-            guard let report = try Self.fetchModerationReport(db, id: id) else { return nil }
+            guard let report = try Self.fetchModerationReport(db, id: id)?.report else { return nil }
             if changed { try Self.audit(db, actor, .resolveReport, target: report.id, detail: action.rawValue, at: at) }
             return WriteOutcome(value: report, created: changed)
         }
@@ -116,10 +125,10 @@ extension SQLiteStorage {
         }
     }
 
-    private static func fetchModerationReport(_ db: Database, id: Int64) throws -> ModerationReport? {
+    private static func fetchModerationReport(_ db: Database, id: Int64) throws -> FiledReport? {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT \(StorageSQL.moderationReportColumns) WHERE rp.id = ?"), arguments: [id]
-        ).map(moderationReport(from:))
+        ).map { FiledReport(report: moderationReport(from: $0), reportedUserId: $0[14]) }
     }
 
     /// Decodes `StorageSQL.moderationReportColumns`.

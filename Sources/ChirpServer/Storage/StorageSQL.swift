@@ -13,12 +13,12 @@ enum StorageSQL {
     /// A report as operators see it, ending in `FROM reports rp …`: id, created-at
     /// milliseconds, reporter and reported usernames, whether the reported account is suspended
     /// now, reason, note, the reported message's id, sender, text and media ids as kept, then
-    /// the resolution, its operator and its time (null while open).
+    /// the resolution, its operator and its time (null while open), and the reported user's id.
     static let moderationReportColumns = """
         rp.id, rp.created_at, rp.reporter_username, rp.reported_username,
         EXISTS (SELECT 1 FROM users ru WHERE ru.id = rp.reported_id AND ru.suspended_at IS NOT NULL),
         rp.reason, rp.note, rp.message_id, rp.message_sender, rp.message_text, rp.message_media_ids,
-        rp.resolution, rp.resolved_by, rp.resolved_at
+        rp.resolution, rp.resolved_by, rp.resolved_at, rp.reported_id
         FROM reports rp
         """
 

@@ -20,9 +20,16 @@ extension PostgresStorage {
 
     /// The user's row is updated first: a login's session insert on any instance waits for it
     /// (`createSession` reads the row `FOR SHARE`), so the delete here sees every session.
-    func setSuspended(usernameKey: String, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws -> SuspensionOutcome? {
+    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws
+        -> SuspensionOutcome?
+    {
         try await write { scope in
-            guard let (id, username) = try await Self.userIdAndName(scope, key: usernameKey) else { return nil }
+            let found: (Int64, String)?
+            switch account {
+            case .usernameKey(let key): found = try await Self.userIdAndName(scope, key: key)
+            case .userId(let id): found = try await scope.value("SELECT username FROM users WHERE id = \(id)", as: String.self).map { (id, $0) }
+            }
+            guard let (id, username) = found else { return nil }
             let changed: Bool
             if suspended {
                 changed = try await scope.execute("""
@@ -70,7 +77,7 @@ extension PostgresStorage {
         }
     }
 
-    func moderationReport(id: Int64) async throws -> ModerationReport? {
+    func moderationReport(id: Int64) async throws -> FiledReport? {
         try await read { scope in try await Self.fetchModerationReport(scope, id: id) }
     }
 
@@ -83,7 +90,7 @@ extension PostgresStorage {
                     resolution = \(action.rawValue)
                 WHERE id = \(id) AND resolved_at IS NULL RETURNING 1
                 """) > 0
-            guard let report = try await Self.fetchModerationReport(scope, id: id) else { return nil }
+            guard let report = try await Self.fetchModerationReport(scope, id: id)?.report else { return nil }
             if changed { try await Self.audit(scope, actor, .resolveReport, target: report.id, detail: action.rawValue, at: at) }
             return WriteOutcome(value: report, created: changed)
         }
@@ -116,10 +123,10 @@ extension PostgresStorage {
         }
     }
 
-    private static func fetchModerationReport(_ scope: PostgresScope, id: Int64) async throws -> ModerationReport? {
+    private static func fetchModerationReport(_ scope: PostgresScope, id: Int64) async throws -> FiledReport? {
         try await scope.row(PostgresQuery(
             unsafeSQL: "SELECT \(StorageSQL.moderationReportColumns) WHERE rp.id = $1", binds: binds(id))
-        ).map(moderationReport(from:))
+        ).map { FiledReport(report: try moderationReport(from: $0), reportedUserId: try $0.value(14)) }
     }
 
     /// Decodes `StorageSQL.moderationReportColumns`.
