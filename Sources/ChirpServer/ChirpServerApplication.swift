@@ -55,7 +55,13 @@ public enum ChirpServerApplication {
             reportRetention: configuration.reportRetention, interval: configuration.retentionSweepInterval,
             now: services.logs.now, logger: logger)
         let background = background + [
-            MediaSweeper(media: services.media, interval: configuration.mediaSweepInterval, logger: logger), retention,
+            PeriodicSweep(name: "media", interval: configuration.mediaSweepInterval, logger: logger) { [media = services.media] in
+                try await media.sweep()
+            },
+            retention,
+            PeriodicSweep(name: "export", interval: configuration.retentionSweepInterval, logger: logger) { [exports = services.exports] in
+                await exports.sweep()
+            },
         ]
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
@@ -108,6 +114,7 @@ public enum ChirpServerApplication {
         SafetyRoutes(services: services).register(on: authenticated)
         ModerationRoutes(services: services).register(on: authenticated)
         MediaRoutes(services: services).register(on: authenticated)
+        ExportRoutes(services: services).register(on: authenticated)
         if let file = services.configuration.benchStaticFile { BenchFileRoutes(file: file).register(on: router) }
         OperationsRoutes(services: services).register(on: router)
         WebClientRoutes(assets: .bundled).register(on: router)

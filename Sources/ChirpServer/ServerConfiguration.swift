@@ -101,6 +101,8 @@ public struct ServerConfiguration: Sendable {
     public var unreferencedMediaLifetime: Duration = .seconds(24 * 3600)
     /// How often the media sweep runs.
     public var mediaSweepInterval: Duration = .seconds(15 * 60)
+    /// How long a finished data export (`POST /v1/me/export`) is kept for its user to download.
+    public var exportRetention: Duration = .seconds(7 * 86_400)
     /// Bench only (`chirp serve --bench-static-file`): a file served as-is at `GET /bench/static`.
     public var benchStaticFile: URL?
     /// Bench only (`chirp serve --bench-without-search-index`): SQLite sends are not indexed for
@@ -114,6 +116,10 @@ public struct ServerConfiguration: Sendable {
 
     /// The directory of media bytes: `mediaDirectory`, or `media` in the data directory.
     public var mediaURL: URL { mediaDirectory ?? dataDirectory.appendingPathComponent("media") }
+
+    /// Where data exports are written: `exports` in the media directory, which instances
+    /// sharing a database share, so any of them can answer for an export another prepared.
+    public var exportsURL: URL { mediaURL.appendingPathComponent("exports") }
 
     /// Where the data is, for people: `sqlite: PATH` or `postgres: URL` without the password.
     public var databaseDescription: String {

@@ -16,7 +16,7 @@ struct ChirpCommand: AsyncParsableCommand {
             ReactCommand.self, EditCommand.self, UnsendCommand.self, SearchCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
-            SessionsCommand.self, PasswordCommand.self, DeleteAccountCommand.self,
+            SessionsCommand.self, PasswordCommand.self, DeleteAccountCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: AppCommand.self)
 

@@ -68,6 +68,19 @@ class ChirpServer:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
+    def register_friends(self, names, friends, password):
+        """Registers `names` (each with `password`) and makes each pair in `friends` follow each
+        other; returns their tokens by name."""
+        tokens = {}
+        for name in names:
+            status, body = self.api("POST", "/v1/accounts", {"username": name, "password": password})
+            assert status == 201, body
+            tokens[name] = body["token"]
+        for one, other in friends:
+            for follower, followed in ((one, other), (other, one)):
+                assert self.api("PUT", f"/v1/users/{followed}/follow", token=tokens[follower])[0] == 204
+        return tokens
+
     def send_many(self, token, peer, texts, first=0, connections=8):
         """Sends `texts` to `peer` over a few keep-alive connections at once."""
         def worker(slice_):

@@ -45,7 +45,8 @@ ROLE_XPATH = {
 class Browser:
     """One user's browser window."""
 
-    def __init__(self, url, name):
+    def __init__(self, url, name, download_dir=None):
+        """`download_dir`: where the browser saves downloads, without asking."""
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         options = webdriver.ChromeOptions()
@@ -54,7 +55,12 @@ class Browser:
                          "--window-size=1000,800", "--no-proxy-server"):
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        if download_dir:
+            options.add_experimental_option("prefs", {
+                "download.default_directory": download_dir, "download.prompt_for_download": False})
         self.driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+        if download_dir:
+            self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": download_dir})
         self.driver.set_script_timeout(20)
         self.url = url
         self.name = name

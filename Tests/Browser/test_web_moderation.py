@@ -26,13 +26,7 @@ class ModerationTests(unittest.TestCase):
             raise AssertionError(f"CI=true requires the browser tests to run: {reason}")
         cls.server = ChirpServer(test_web_client.BINARY)
         cls.server.start()
-        cls.tokens = {}
-        for name in ("root", "alice", "bob"):
-            status, body = cls.server.api("POST", "/v1/accounts", {"username": name, "password": PASSWORD})
-            assert status == 201, body
-            cls.tokens[name] = body["token"]
-        for follower, followed in (("alice", "bob"), ("bob", "alice")):
-            assert cls.server.api("PUT", f"/v1/users/{followed}/follow", token=cls.tokens[follower])[0] == 204
+        cls.tokens = cls.server.register_friends(("root", "alice", "bob"), [("alice", "bob")], PASSWORD)
         status, message = cls.server.api("PUT", "/v1/conversations/alice/messages/pills-1", {"text": "buy my pills"}, token=cls.tokens["bob"])
         assert status == 201, message
         status, report = cls.server.api(

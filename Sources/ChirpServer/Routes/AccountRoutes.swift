@@ -7,6 +7,7 @@ struct AccountRoutes {
 
     func register(on router: Router<ChirpRequestContext>, authenticated: RouterGroup<AuthenticatedRequestContext>) {
         let accounts = services.accounts
+        let exports = services.exports
         let limit = services.configuration.maxBodyBytes
         router.add(.createAccount) { request, context in
             let body = try await JSONResponse.decode(RegisterRequest.self, from: request, limit: limit)
@@ -44,6 +45,7 @@ struct AccountRoutes {
         authenticated.add(.deleteAccount) { request, context in
             let body = try await JSONResponse.decode(DeleteAccountRequest.self, from: request, limit: limit)
             try await accounts.deleteAccount(context.viewer, body, clientAddress: context.clientAddress)
+            await exports.discard(userId: context.viewer.id)
             return JSONResponse.noContent()
         }
     }

@@ -23,6 +23,8 @@ struct ServerServices: Sendable {
     /// The operators' reports queue, suspensions, take-downs, figures and audit log.
     let moderation: ModerationService
     let media: MediaService
+    /// Users' data exports (archives prepared in the background, then downloaded).
+    let exports: DataExportService
     /// The rate limits the services apply (the reaction service takes `limits.takeReaction`).
     let limits: RateLimits
 
@@ -73,5 +75,9 @@ struct ServerServices: Sendable {
         self.logs = ClientLogService(store: storage, now: now, limits: limits)
         self.safety = SafetyService(store: storage, hub: hub, now: now, limits: limits)
         self.moderation = ModerationService(store: storage, accounts: accounts, hub: hub, now: now)
+        self.exports = DataExportService(
+            archiver: DataExportArchiver(
+                accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, media: files),
+            directory: configuration.exportsURL, retention: configuration.exportRetention, now: now)
     }
 }

@@ -62,6 +62,22 @@ export class ApiClient {
     return response.blob();
   }
 
+  /** `POST /v1/me/export`: the server starts writing an archive of the user's data. */
+  prepareExport() { return this.call('POST', '/v1/me/export'); }
+
+  /** `GET /v1/me/export`: the archive as a Blob once it is ready, null while it is written. */
+  async exportArchive() {
+    let response;
+    try {
+      response = await fetch('/v1/me/export', { headers: { Authorization: `Bearer ${this.token}` }, cache: 'no-store' });
+    } catch {
+      throw new ApiError(0, 'unreachable', 'The server cannot be reached.');
+    }
+    if (response.status === 202) return null;
+    if (!response.ok) throw failure(response.status, await response.json().catch(() => null), response.statusText);
+    return response.blob();
+  }
+
   /** PUTs `blob` as (a part of) the media `clientMediaId`, reporting bytes sent to `onProgress`
    * (fetch cannot report an upload's progress; XMLHttpRequest can). With `total`, the part
    * starts at byte `first` of that many (`Content-Range`). Resolves to the reply's JSON. */

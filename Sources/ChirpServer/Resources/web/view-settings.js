@@ -1,5 +1,6 @@
-// Settings: the theme, log out, and the account's sessions, password and deletion.
+// Settings: the theme, log out, the account's sessions, password, data export and deletion.
 import { h, field } from './dom.js';
+import { downloadMyData } from './data-export.js';
 import { THEMES, currentTheme, applyTheme } from './theme.js';
 
 export function settingsView(session) {
@@ -22,6 +23,17 @@ export function settingsView(session) {
     } catch (error) { session.fail(error); }
   }
 
+  const exportStatus = h('p', { role: 'status' });
+  const exportButton = h('button', { type: 'button', onclick: async () => {
+    exportButton.disabled = true;
+    try {
+      await downloadMyData(session, (text) => { exportStatus.textContent = text; });
+    } catch (error) {
+      exportStatus.textContent = '';
+      session.fail(error);
+    } finally { exportButton.disabled = false; }
+  } }, 'Download my data');
+
   const el = h('section', { class: 'screen' },
     h('h1', { tabindex: -1 }, 'Settings'), themes,
     h('button', { type: 'button', onclick: () => session.signOut() }, 'Log out'),
@@ -35,6 +47,8 @@ export function settingsView(session) {
         loadSessions();
       } catch (error) { session.fail(error); }
     } }, h('h2', {}, 'Change password'), field('Current password', current), field('New password', next), h('button', { type: 'submit' }, 'Change password')),
+    h('section', { class: 'card' }, h('h2', {}, 'Your data'),
+      h('p', {}, 'An archive of your profile, follows, blocks, tweets, conversations, messages and media.'), exportButton, exportStatus),
     h('form', { class: 'card danger', onsubmit: async (event) => {
       event.preventDefault();
       if (!confirm('Delete your account for good?')) return;
