@@ -55,3 +55,24 @@ struct MessageActionLedgerTests {
         #expect(rows[1].text.isEmpty)
     }
 }
+
+extension MessageActionLedgerTests {
+    @Test func aTakeDownMarksTheRowEvenAfterItsSenderUnsentIt() async throws {
+        let session = try Fixture.session(MockTransport(), clock: TestClock())
+        let ledger = session.ledger
+        let message = Fixture.message(1, from: "bob", to: "alice", text: "awful")
+        try await ledger.record(message)
+        try await ledger.applyDeletion(MessageDeletedNotice(id: "1", sender: "bob", recipient: "alice"))
+        let unsent = try #require(try await session.database.messages.fetch(id: "bob/c1"))
+        #expect(unsent.deleted && !unsent.removedByOperators && unsent.tombstoneNote == "message unsent")
+        try await ledger.applyDeletion(MessageDeletedNotice(id: "1", sender: "bob", recipient: "alice", removedByOperators: true))
+        let removed = try #require(try await session.database.messages.fetch(id: "bob/c1"))
+        #expect(removed.deleted && removed.removedByOperators && removed.tombstoneNote == "removed by the operators")
+        // A page from the server says so too, and nothing takes the marker away.
+        try await ledger.merge(page: [LocalMessage(message, viewer: "alice")])
+        #expect(try await session.database.messages.fetch(id: "bob/c1") == removed)
+        let other = Fixture.message(2, from: "bob", to: "alice", text: "worse")
+        try await ledger.merge(page: [LocalMessage(other.takenDown(), viewer: "alice")])
+        #expect(try await session.database.messages.fetch(id: "bob/c2")?.tombstoneNote == "removed by the operators")
+    }
+}

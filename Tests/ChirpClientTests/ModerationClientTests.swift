@@ -33,6 +33,8 @@ struct ModerationClientTests {
         let resolve = try await alice.chirp("admin", "resolve", id, "--action", "remove-message")
         #expect(resolve.status == 0 && resolve.output.contains("resolved report \(id)"), "\(resolve.output)")
         #expect(try await alice.chirp("admin", "reports", "--resolved").output.contains("resolved=remove-message by=alice"))
+        let shown = try await alice.chirp("messages", "bob")
+        #expect(shown.output.contains("bob: (removed by the operators)"), "\(shown.output)")
 
         let suspend = try await alice.chirp("admin", "suspend", "bob")
         #expect(suspend.status == 0 && suspend.output.contains("suspended bob"), "\(suspend.output)")

@@ -39,7 +39,10 @@ final class ClientDatabase: Sendable {
                 mediaId TEXT);
             CREATE INDEX pending_attachments_by_message ON pending_attachments (messageId, position);
             """),
-    ] + ClientDatabase.actionMigrations + ClientDatabase.historyMigrations
+    ] + ClientDatabase.actionMigrations + ClientDatabase.historyMigrations + [
+        // Take-downs (issue 39): a tombstone the operators made shows as theirs.
+        .init(name: "v4-removed-by-operators", sql: "ALTER TABLE messages ADD COLUMN removedByOperators INTEGER NOT NULL DEFAULT 0;"),
+    ]
 
     /// The database file.
     let store: SQLiteStore

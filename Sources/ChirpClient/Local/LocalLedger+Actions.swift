@@ -102,7 +102,10 @@ extension LocalLedger {
                 try await database.earlyTombstones.save([EarlyTombstone(id: notice.id)])
                 return ((), [])
             }
-            let changed = rows.filter { !$0.deleted }.map { $0.unsent() }
+            // A take-down marks a row even when its sender had unsent it already.
+            let byOperators = notice.removedByOperators == true
+            let changed = rows.filter { !$0.deleted || (byOperators && !$0.removedByOperators) }
+                .map { $0.unsent(byOperators: byOperators) }
             guard !changed.isEmpty else { return ((), []) }
             try await database.messages.save(changed)
             var changes: [LocalChange] = Set(changed.map(\.peer)).sorted().map { .messages(peer: $0) }

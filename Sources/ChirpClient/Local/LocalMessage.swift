@@ -66,8 +66,14 @@ public struct LocalMessage: StoredRecord {
     public var reactions: [MessageReaction]
     /// When the sender last edited it (RFC 3339); nil if never.
     public var editedAt: String?
-    /// Unsent by its sender: `text` is empty and the reactions are gone.
+    /// Unsent by its sender (or taken down): `text` is empty and the reactions are gone.
     public var deleted: Bool
+    /// A tombstone the server's operators made (a take-down), not its sender.
+    public var removedByOperators: Bool
+
+    /// What a tombstone shows instead of the text: "removed by the operators" for a take-down,
+    /// else "message unsent".
+    public var tombstoneNote: String { removedByOperators ? "removed by the operators" : "message unsent" }
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -100,6 +106,7 @@ public struct LocalMessage: StoredRecord {
         reactions = message.reactions
         editedAt = message.editedAt?.rfc3339
         deleted = message.deleted
+        removedByOperators = message.removedByOperators
     }
 
     /// A message written here and not yet sent.
@@ -125,6 +132,7 @@ public struct LocalMessage: StoredRecord {
         reactions = []
         editedAt = nil
         deleted = false
+        removedByOperators = false
     }
 
     /// This row updated with what the server says about it; the state only moves forward.
@@ -143,13 +151,15 @@ public struct LocalMessage: StoredRecord {
             merged.editedAt = editedAt
             merged.deleted = deleted
         }
+        merged.removedByOperators = server.removedByOperators || removedByOperators
         if merged.deleted { merged = merged.unsent() }
         return merged
     }
 
-    /// This message as a tombstone.
-    func unsent() -> LocalMessage {
+    /// This message as a tombstone; `byOperators` marks it taken down.
+    func unsent(byOperators: Bool = false) -> LocalMessage {
         var copy = self
+        copy.removedByOperators = removedByOperators || byOperators
         copy.text = ""
         copy.reactions = []
         copy.media = []

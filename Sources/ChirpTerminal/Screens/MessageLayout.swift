@@ -2,7 +2,8 @@ import ChirpClient
 import ChirpModels
 
 /// The lines of one message in the history: the header (who, when, delivery mark, "edited"),
-/// the quoted line it answers, its text (or "message unsent"), its attachments, its reactions.
+/// the quoted line it answers, its text (or its tombstone's note: "message unsent", "removed by
+/// the operators"), its attachments, its reactions.
 struct MessageLayout {
     typealias Line = (text: String, style: CellStyle)
 
@@ -23,7 +24,7 @@ struct MessageLayout {
         let headerStyle = selected ? theme.selection : row.state == .failed ? theme.error : (mine ? theme.mine : theme.accent)
         var lines: [Line] = [((selected ? "▸ " : "") + header, headerStyle)]
         if row.deleted {
-            lines.append(("  message unsent", quiet))
+            lines.append(("  " + row.tombstoneNote, quiet))
             return lines
         }
         if let replyTo = row.replyTo {
@@ -46,7 +47,7 @@ struct MessageLayout {
     func quote(_ id: String) -> String {
         guard let original = state.message(id) else { return "an earlier message" }
         let who = original.sender.lowercased() == state.username?.lowercased() ? "you" : original.sender
-        if original.deleted { return "\(who): message unsent" }
+        if original.deleted { return "\(who): \(original.tombstoneNote)" }
         let first = original.text.split(separator: "\n").first.map(String.init) ?? (original.attachments.first?.name ?? "")
         return "\(who): \(first)"
     }

@@ -103,10 +103,10 @@ struct ConversationsCommand: AsyncParsableCommand {
 /// How a message prints: time, sender, text, and for one's own messages the delivery mark.
 enum MessageLine {
     /// Then the marks of issue 23: `↪ #ID` before a reply's text, `(edited)`, `(message
-    /// unsent)`, the message's `#ID` (what `chirp react USER/ID` takes) and its reactions.
+    /// unsent)` or `(removed by the operators)`, the message's `#ID` (what `chirp react USER/ID` takes) and its reactions.
     static func text(_ message: LocalMessage, viewer: String) -> String {
         let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
-        let content = message.deleted ? "(message unsent)" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
+        let content = message.deleted ? "(\(message.tombstoneNote))" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
         var base = "\(message.createdAt) \(message.sender): \(content)"
         base += state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
             + (message.reactions.isEmpty ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
