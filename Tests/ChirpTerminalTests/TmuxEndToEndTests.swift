@@ -72,9 +72,16 @@ struct TmuxEndToEndTests {
 
         /// Waits until the screen contains all of `texts`; returns the screen.
         func waitFor(_ texts: String..., timeout: Duration = .seconds(30)) async throws -> String {
+            try await waitUntil(timeout: timeout) { screen in texts.allSatisfy(screen.contains) }
+        }
+
+        /// Waits until `condition` holds for the screen; returns the screen. For a change that
+        /// removes something, wait for its absence: text still shown from before the keys
+        /// were read would satisfy a wait for what stays.
+        func waitUntil(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> String {
             let deadline = ContinuousClock.now + timeout
             var current = screen
-            while !texts.allSatisfy(current.contains), ContinuousClock.now < deadline {
+            while !condition(current), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
                 current = screen
             }
@@ -123,7 +130,7 @@ struct TmuxEndToEndTests {
         screen = try await pane.waitFor("18/280")
         #expect(screen.contains("18/280"), "the live count:\n\(screen)")
         try pane.keys("Enter")
-        screen = try await pane.waitFor("Timeline", "tweeting from tmux")
+        screen = try await pane.waitUntil { $0.contains("Timeline") && $0.contains("tweeting from tmux") && !$0.contains("New tweet") }
         #expect(screen.contains("tweeting from tmux") && !screen.contains("New tweet"), "the tweet is on the timeline:\n\(screen)")
 
         try pane.keys("L")

@@ -43,7 +43,7 @@ extension TmuxEndToEndTests {
         screen = try await pane.waitFor("📎 notes.txt · text/plain · 2 KB")
         #expect(screen.contains("📎 notes.txt · text/plain · 2 KB"), "the attachment shows over the input:\n\(screen)")
         try pane.keys("BSpace")
-        screen = try await pane.waitFor("Ctrl-A attach")
+        screen = try await pane.waitUntil { $0.contains("Ctrl-A attach") && !$0.contains("📎 notes.txt") }
         #expect(!screen.contains("📎 notes.txt"), "Backspace dropped it:\n\(screen)")
         // Attached again and sent alone: it uploads and shows under the message as sent.
         try pane.keys("C-a")
