@@ -184,6 +184,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ServerMemoryTuning.apply()
+        // Every connection holds a descriptor: take all the hard limit allows (often 1,024 soft).
+        FileDescriptorLimit.raise()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -261,6 +261,23 @@ struct ScaleOutTests {
     }
 
     @Test(.enabled(if: available || required, skipReason))
+    func anAttachmentOfSeveralMegabytesPassesThroughNginxAndAnOversizedOneGetsChirpsOwn413() async throws {
+        try await Self.withCluster { cluster in
+            let alice = try await cluster.api.register("alice")
+            let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            let stored = try await cluster.api.putMedia(alice, "big", bytes)
+            #expect(stored.status == 201, "\(stored.status) \(stored.text)")
+            let media: Media = try stored.decode()
+            #expect(media.size == Int64(bytes.count))
+            // Over chirp serve's --max-media-bytes (25 MiB) and under nginx's limit (26m):
+            // Chirp's JSON error, not nginx's HTML page.
+            let tooLarge = try await cluster.api.putMedia(alice, "too-big", Data(count: (25 << 20) + 1))
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.text.contains("media_too_large"), "\(tooLarge.text.prefix(200))")
+        }
+    }
+
+    @Test(.enabled(if: available || required, skipReason))
     func aLogoutOnOneInstanceStopsTheTokenOnAllAtOnce() async throws {
         try await Self.withCluster { cluster in
             let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)

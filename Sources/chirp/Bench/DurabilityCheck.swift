@@ -122,15 +122,13 @@ struct DurabilityCheck: AsyncParsableCommand {
         let result = Result(
             kills: failover == nil ? kills : 0, failovers: failover == nil ? 0 : 1, acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
             lost: lost, duplicated: duplicated, streamGaps: gaps, streamsChecked: streams)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
-        } else {
-            let fault = failover == nil ? "\(kills) SIGKILLs" : "a database failover (primary killed, standby promoted)"
-            print("durability: \(fault) in \(seconds) s, \(senders) senders retrying with the same client id")
-            print("  acknowledged \(result.acknowledged), in flight at the end \(result.attemptedNotAcknowledged)")
-            print("  lost \(lost) · duplicated \(duplicated) · stream gaps \(gaps) (\(streams) streams checked)")
+        let fault = failover == nil ? "\(kills) SIGKILLs" : "a database failover (primary killed, standby promoted)"
+        try BenchReportPrinter.print(result, json: json) {
+            [
+                "durability: \(fault) in \(seconds) s, \(senders) senders retrying with the same client id",
+                "  acknowledged \(result.acknowledged), in flight at the end \(result.attemptedNotAcknowledged)",
+                "  lost \(lost) · duplicated \(duplicated) · stream gaps \(gaps) (\(streams) streams checked)",
+            ]
         }
         if lost + duplicated + gaps > 0 { throw ExitCode(1) }
     }

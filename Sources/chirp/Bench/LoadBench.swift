@@ -168,13 +168,7 @@ struct LoadBench: AsyncParsableCommand {
     }
 
     func emit<T: Encodable>(_ value: T, lines: () -> [String]) throws {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(value), as: UTF8.self))
-        } else {
-            for line in lines() { print(line) }
-        }
+        try BenchReportPrinter.print(value, json: json, lines: lines)
     }
 }
 
@@ -267,6 +261,8 @@ struct LoadRun {
         // Sending: one keep-alive connection per sender, each to its recipients in turn.
         let expected = Tally()
         let errors = Tally()
+        // Scripts that profile the server (scripts/profile-send-path) wait for this line.
+        FileHandle.standardError.write(Data("bench: sending for \(duration) s\n".utf8))
         let start = ContinuousClock.now
         let cpuAtStart = serverCPUSeconds()
         let deadline = NIODeadline.now() + .seconds(Int64(duration))

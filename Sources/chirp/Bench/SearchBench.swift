@@ -54,15 +54,11 @@ struct SearchBench: AsyncParsableCommand {
         do {
             let report = try await measure(client, seedSeconds: seedSeconds)
             await server.stop()
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(String(
+            try BenchReportPrinter.print(report, json: json) {
+                [String(
                     format: "%d %d-word searches, %d at once: %.0f searches/s   p50 %.2f ms   p99 %.2f ms   max %.2f ms   (%.1f results each on average)",
                     report.queries, words, concurrency, report.queriesPerSecond, report.p50Milliseconds, report.p99Milliseconds,
-                    report.maxMilliseconds, report.averageResults))
+                    report.maxMilliseconds, report.averageResults)]
             }
         } catch {
             await server.stop()

@@ -14,14 +14,17 @@ final class StreamSocket: ChannelInboundHandler {
 
     private init(onText: @escaping @Sendable (ByteBuffer) -> Void) { self.onText = onText }
 
-    /// Opens the stream for `token` (from `since`); the future holds the channel once upgraded.
+    /// Opens the stream for `token` (from `since`), from `source` (a local address to bind, so
+    /// that many connections can come from many loopback addresses) when given; returns the
+    /// channel once upgraded.
     static func open(
-        host: String, port: Int, token: String, since: Int64 = 0,
+        host: String, port: Int, token: String, since: Int64 = 0, source: SocketAddress? = nil,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         onText: @escaping @Sendable (ByteBuffer) -> Void
     ) async throws -> any Channel {
-        let (channel, upgraded) = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        var bootstrap = ClientBootstrap(group: group).channelOption(.socketOption(.tcp_nodelay), value: 1)
+        if let source { bootstrap = bootstrap.bind(to: source) }
+        let (channel, upgraded) = try await bootstrap
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(maxFrameSize: 1 << 20) { channel, _ in
