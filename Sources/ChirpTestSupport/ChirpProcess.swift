@@ -36,12 +36,13 @@ public final class ChirpProcess: @unchecked Sendable {
         return condition(output)
     }
 
-    /// Sends a signal and waits for the process to exit (killing it after 30 s); returns false
-    /// when it did not end by the signal given.
+    /// Sends a signal and waits for the process to exit (killing it after 30 s), off the
+    /// cooperative pool (`BlockingCall`); returns false when it did not end by the signal given.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM) -> Bool {
+    public func stop(signal: Int32 = SIGTERM) async -> Bool {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        return process.waitUntilExit(killingAfter: .seconds(30))
+        let process = self.process
+        return await BlockingCall.run { process.waitUntilExit(killingAfter: .seconds(30)) }
     }
 
     deinit {

@@ -78,8 +78,8 @@ struct EndToEndTests {
         // bob's `messages` marked alice's message read; alice's watch hears of it.
         _ = try await homes["bob"]!.chirp("messages", "alice")
         #expect(try await aliceWatch.waitFor { $0.contains("read bob read your messages") })
-        #expect(aliceWatch.stop(), "chirp watch ends on SIGTERM")
-        #expect(bobWatch.stop(), "chirp watch ends on SIGTERM")
+        #expect(await aliceWatch.stop(), "chirp watch ends on SIGTERM")
+        #expect(await bobWatch.stop(), "chirp watch ends on SIGTERM")
     }
 
     @Test func messagesQueuedWhileTheServerIsDownAreDeliveredOnceInOrderBySync() async throws {
@@ -128,7 +128,7 @@ struct EndToEndTests {
             delivered = (try? await bob.api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 100)).items.count) ?? 0
             try await Task.sleep(for: .milliseconds(20))
         }
-        flushing.stop(signal: SIGKILL)
+        await flushing.stop(signal: SIGKILL)
         let pendingAfterKill = try await homes["alice"]!.session().pendingMessages().count
         #expect(pendingAfterKill > 0, "the kill came after the outbox was empty; nothing was tested")
 
@@ -185,7 +185,7 @@ struct EndToEndTests {
         #expect(try await alice.drainOutbox().isDrained)
         for index in 0..<5 { _ = try await alice.send("after \(index)", to: "bob") }
         #expect(try await watch.waitFor(timeout: .seconds(30)) { $0.contains("after 4") }, "\(watch.output)")
-        #expect(watch.stop(), "chirp watch ends on SIGTERM")
+        #expect(await watch.stop(), "chirp watch ends on SIGTERM")
 
         let events = watch.lines.filter { $0.hasPrefix("{") }.compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
         let seqs = events.compactMap(\.seq)

@@ -73,7 +73,7 @@ struct LogReportingTests {
         // No flush, no wait: "logged" is printed right after the log call returns.
         let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", "1", "--hang"] + client)
         #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
-        emitter.stop(signal: SIGKILL)
+        await emitter.stop(signal: SIGKILL)
         #expect(emitter.process.terminationReason == .uncaughtSignal)
 
         // The next run of any client command uploads it.
@@ -101,7 +101,7 @@ struct LogReportingTests {
         }
         let logs = home.appendingPathComponent("logs")
         #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") }, "the second has a directory of its own")
-        for emitter in emitters { emitter.stop(signal: SIGKILL) }
+        for emitter in emitters { await emitter.stop(signal: SIGKILL) }
 
         #expect(try await runChirp(["whoami"] + client).status == 0)
         let lines = try await adminLines(server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })

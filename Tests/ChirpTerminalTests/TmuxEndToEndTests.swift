@@ -22,7 +22,7 @@ struct TmuxEndToEndTests {
     /// The server runs in the foreground (`-D`) as this process's child, so it ends with the
     /// test process even when that crashes, and the app in its pane with it (the pane's
     /// terminal hangs up). A daemonized server outlived a crashed run with `chirp demo` inside.
-    final class Pane {
+    final class Pane: Sendable {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
         let tmux: String
         private let server: SpawnedProcess
@@ -80,10 +80,11 @@ struct TmuxEndToEndTests {
         /// were read would satisfy a wait for what stays.
         func waitUntil(timeout: Duration = .seconds(30), _ condition: (String) -> Bool) async throws -> String {
             let deadline = ContinuousClock.now + timeout
-            var current = screen
+            // Each look runs a tmux client and waits for it: off the cooperative pool.
+            var current = await BlockingCall.run { self.screen }
             while !condition(current), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
-                current = screen
+                current = await BlockingCall.run { self.screen }
             }
             return current
         }
