@@ -17,7 +17,7 @@ struct ConnectionsBenchTests {
              "--senders", "4", "--json"],
             environment: ["TMPDIR": temporary.path])
         #expect(status == 0, "\(output)")
-        let json = String(output[output.firstIndex(of: "{")!...])
+        let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
         #expect(report["opened"] as? Int == 42)
         #expect(report["held"] as? Int == 42)

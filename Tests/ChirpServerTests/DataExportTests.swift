@@ -125,11 +125,13 @@ struct DataExportTests {
     }
 
     @Test func anArchivePastItsRetentionIsNoLongerServed() async throws {
-        let configuration = TestServer.configuration { $0.exportRetention = .milliseconds(300) }
+        // Long enough that the archive is still there when the polling sees it ready, even on a
+        // busy machine (300 ms was not: it expired between two polls).
+        let configuration = TestServer.configuration { $0.exportRetention = .seconds(3) }
         try await TestServer.run(configuration) { api in
             let (alice, _) = try await SafetyTests.friends(api)
             _ = try await Self.export(api, alice)
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(3500))
             #expect(try await api.send(.GET, "/v1/me/export", token: alice.token).errorCode == "export_not_found")
             #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.exportsURL.path).isEmpty, "and removed")
         }

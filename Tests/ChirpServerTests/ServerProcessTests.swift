@@ -158,7 +158,9 @@ struct BenchCommandTests {
             ["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"], environment: ["TMPDIR": temporary.path])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the child server's data was removed")
         #expect(status == 0, "\(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        // The output holds the bench's progress lines (standard error) before the report.
+        let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
         let sends = try #require(report["sends"] as? Int)
         #expect(sends > 0)
         #expect(report["sendErrors"] as? Int == 0)
