@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     public var clientLogLimit = RateLimit(count: 60, window: .seconds(3_600))
     /// Reports one user may file.
     public var reportLimit = RateLimit(count: 20, window: .seconds(3_600))
+    /// Data exports one user may start per window: each reads all their data and copies their
+    /// media, so an unbounded loop of them would keep the disk busy.
+    public var exportLimit = RateLimit(count: 4, window: .seconds(86_400))
     /// How long client log entries (and the batch ids that make a retry a duplicate) are kept;
     /// zero keeps them.
     public var clientLogRetention: Duration = .seconds(30 * 86_400)

@@ -67,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Reports one user may file per window.", valueName: "count/window"))
     var reportLimit = "20/1h"
 
+    @Option(help: ArgumentHelp("Data exports (POST /v1/me/export) one user may start per window.", valueName: "count/window"))
+    var exportLimit = "4/1d"
+
     @Option(help: ArgumentHelp("How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
     var clientLogRetention = "30d"
 
@@ -77,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
     var rateLimitOptions: [(flag: String, value: String)] {
         [("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
          ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit), ("--client-log-limit", clientLogLimit),
-         ("--report-limit", reportLimit)]
+         ("--report-limit", reportLimit), ("--export-limit", exportLimit)]
     }
 
     @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
@@ -208,6 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.reactionLimit = RateLimit(reactionLimit) ?? configuration.reactionLimit
         configuration.clientLogLimit = RateLimit(clientLogLimit) ?? configuration.clientLogLimit
         configuration.reportLimit = RateLimit(reportLimit) ?? configuration.reportLimit
+        configuration.exportLimit = RateLimit(exportLimit) ?? configuration.exportLimit
         configuration.clientLogRetention = .seconds(DurationShorthand.seconds(clientLogRetention) ?? 30 * 86_400)
         configuration.reportRetention = .seconds(DurationShorthand.seconds(reportRetention) ?? 365 * 86_400)
         configuration.maxLongPollSeconds = maxWait

@@ -124,6 +124,26 @@ struct DataExportTests {
         }
     }
 
+    @Test func startingExportsIsLimitedPerUserAndAskingWhileOneIsWrittenIsNotCounted() async throws {
+        let configuration = TestServer.configuration { $0.exportLimit = RateLimit(count: 1, window: .seconds(3_600)) }
+        try await TestServer.run(configuration) { api in
+            let (alice, bob) = try await SafetyTests.friends(api)
+            // The first export; asking again while it is written is the same export.
+            #expect(try await api.send(.POST, "/v1/me/export", token: alice.token).status == 202)
+            #expect(try await api.send(.POST, "/v1/me/export", token: alice.token).status == 202)
+            _ = try await Self.export(api, bob)
+            // Alice's archive is ready: a new one would be a second export within the hour.
+            for _ in 0..<300 where try await api.send(.GET, "/v1/me/export", token: alice.token).status != 200 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let refused = try await api.send(.POST, "/v1/me/export", token: alice.token)
+            #expect(refused.status == 429 && refused.errorCode == "rate_limited", "\(refused.status) \(refused.text)")
+            #expect(refused.headers.first(name: "Retry-After") != nil)
+            // The archive already written is still served.
+            #expect(try await api.send(.GET, "/v1/me/export", token: alice.token).status == 200)
+        }
+    }
+
     @Test func anArchivePastItsRetentionIsNoLongerServed() async throws {
         // Long enough that the archive is still there when the polling sees it ready, even on a
         // busy machine (300 ms was not: it expired between two polls).

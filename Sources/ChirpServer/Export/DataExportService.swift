@@ -20,16 +20,22 @@ actor DataExportService {
     let archiver: DataExportArchiver
     let directory: URL
     let retention: Duration
+    /// `limits.exports`: how many exports one user may start per window.
+    let limits: RateLimits
     let now: @Sendable () -> Timestamp
     private var running: [Int64: Task<Void, Never>] = [:]
 
     /// A partial archive unchanged for this long was abandoned (its instance stopped).
     static let staleAfter: TimeInterval = 10 * 60
 
-    init(archiver: DataExportArchiver, directory: URL, retention: Duration, now: @escaping @Sendable () -> Timestamp) {
+    init(
+        archiver: DataExportArchiver, directory: URL, retention: Duration, limits: RateLimits = .off,
+        now: @escaping @Sendable () -> Timestamp
+    ) {
         self.archiver = archiver
         self.directory = directory
         self.retention = retention
+        self.limits = limits
         self.now = now
     }
 
@@ -39,9 +45,11 @@ actor DataExportService {
         case pending(DataExportStatus)
     }
 
-    /// Starts an export of `viewer`'s data unless one is being written; the status.
+    /// Starts an export of `viewer`'s data unless one is being written; the status. Starting
+    /// one counts against `limits.exports` (429 past it); asking while one is written does not.
     func prepare(_ viewer: Viewer) async throws -> DataExportStatus {
         if try await !isPending(viewer.id) {
+            try await limits.take(limits.exports, key: String(viewer.id), refusal: "You have asked for your data too many times")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let job = UUID().uuidString
             let (archiver, directory, now) = (self.archiver, self.directory, self.now)

@@ -21,6 +21,8 @@ struct RateLimits: Sendable {
     let clientLogs: RateLimitRule
     /// Reports per reporter.
     let reports: RateLimitRule
+    /// Data exports started per user.
+    let exports: RateLimitRule
 
     init(configuration: ServerConfiguration, limiter: any RateLimiter) {
         self.limiter = limiter
@@ -32,6 +34,7 @@ struct RateLimits: Sendable {
         reactions = RateLimitRule("reactions", configuration.reactionLimit)
         clientLogs = RateLimitRule("client-logs", configuration.clientLogLimit)
         reports = RateLimitRule("reports", configuration.reportLimit)
+        exports = RateLimitRule("exports", configuration.exportLimit)
     }
 
     /// Limits that allow everything (services built without a configuration, in tests).

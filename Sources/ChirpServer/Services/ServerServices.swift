@@ -78,6 +78,6 @@ struct ServerServices: Sendable {
         self.exports = DataExportService(
             archiver: DataExportArchiver(
                 accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, media: files),
-            directory: configuration.exportsURL, retention: configuration.exportRetention, now: now)
+            directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }
