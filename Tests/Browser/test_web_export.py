@@ -12,35 +12,26 @@ import sys
 import tarfile
 import tempfile
 import time
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_web_client  # noqa: E402
 from browser_messages import main  # noqa: E402
-from chirp_server import ChirpServer  # noqa: E402
-from test_web_client import PASSWORD, Browser, missing_requirement  # noqa: E402
+from server_test_case import ServerTestCase  # noqa: E402
+from test_web_client import PASSWORD  # noqa: E402
 
 
-@unittest.skipIf(missing_requirement() and os.environ.get("CI") != "true", f"skipped: {missing_requirement()}")
-class DataExportTests(unittest.TestCase):
+class DataExportTests(ServerTestCase):
     @classmethod
-    def setUpClass(cls):
-        reason = missing_requirement()
-        if reason:
-            raise AssertionError(f"CI=true requires the browser tests to run: {reason}")
-        cls.server = ChirpServer(test_web_client.BINARY)
-        cls.server.start()
+    def set_up(cls):
         tokens = cls.server.register_friends(("alice", "bob"), [("alice", "bob")], PASSWORD)
         status, body = cls.server.api("PUT", "/v1/conversations/alice/messages/hello-1", {"text": "hello alice"}, token=tokens["bob"])
         assert status == 201, body
         cls.downloads = tempfile.mkdtemp(prefix="chirp-downloads-")
-        cls.alice = Browser(cls.server.url, "alice", download_dir=cls.downloads)
+        cls.alice = cls.open_browser("alice", download_dir=cls.downloads)
 
     @classmethod
     def tearDownClass(cls):
-        cls.alice.quit()
-        cls.server.stop()
-        shutil.rmtree(cls.server.data_dir, ignore_errors=True)
+        super().tearDownClass()
         shutil.rmtree(cls.downloads, ignore_errors=True)
 
     def test_download_my_data_saves_the_archive(self):

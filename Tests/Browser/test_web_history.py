@@ -8,38 +8,25 @@ Skipped with a reason when Chromium, chromedriver or Selenium is missing, unless
 """
 import os
 import re
-import shutil
 import sys
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_web_client  # noqa: E402
-from chirp_server import ChirpServer  # noqa: E402
-from test_web_client import PASSWORD, Browser, missing_requirement  # noqa: E402
+from server_test_case import ServerTestCase  # noqa: E402
+from test_web_client import PASSWORD, missing_requirement  # noqa: E402
 
 ROWS = "return document.querySelectorAll('[role=log] .msg').length"
 GAP = "return !!document.querySelector('[role=log] .gap')"
 
 
-@unittest.skipIf(missing_requirement() and os.environ.get("CI") != "true", f"skipped: {missing_requirement()}")
-class WebHistoryTests(unittest.TestCase):
+class WebHistoryTests(ServerTestCase):
     @classmethod
-    def setUpClass(cls):
-        reason = missing_requirement()
-        if reason:
-            raise AssertionError(f"CI=true requires the browser tests to run: {reason}")
-        cls.server = ChirpServer(test_web_client.BINARY)
-        cls.server.start()
-        cls.bob = Browser(cls.server.url, "bob")
+    def set_up(cls):
+        cls.bob = cls.open_browser("bob")
         cls.bob.sign_in("bob", create=True)
         cls.bob.wait(lambda: "Create account" not in cls.bob.text(), "the account created")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.bob.quit()
-        cls.server.stop()
-        shutil.rmtree(cls.server.data_dir, ignore_errors=True)
 
     token = test_web_client.WebClientTests.token
 

@@ -8,24 +8,17 @@ Run: python3 Tests/Browser/test_web_moderation.py [path/to/chirp]   (default .bu
 import os
 import subprocess
 import sys
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_web_client  # noqa: E402
 from browser_messages import main  # noqa: E402
-from chirp_server import ChirpServer  # noqa: E402
-from test_web_client import PASSWORD, Browser, missing_requirement  # noqa: E402
+from server_test_case import ServerTestCase  # noqa: E402
+from test_web_client import PASSWORD  # noqa: E402
 
 
-@unittest.skipIf(missing_requirement() and os.environ.get("CI") != "true", f"skipped: {missing_requirement()}")
-class ModerationTests(unittest.TestCase):
+class ModerationTests(ServerTestCase):
     @classmethod
-    def setUpClass(cls):
-        reason = missing_requirement()
-        if reason:
-            raise AssertionError(f"CI=true requires the browser tests to run: {reason}")
-        cls.server = ChirpServer(test_web_client.BINARY)
-        cls.server.start()
+    def set_up(cls):
         cls.tokens = cls.server.register_friends(("root", "alice", "bob"), [("alice", "bob")], PASSWORD)
         status, message = cls.server.api("PUT", "/v1/conversations/alice/messages/pills-1", {"text": "buy my pills"}, token=cls.tokens["bob"])
         assert status == 201, message
@@ -36,16 +29,8 @@ class ModerationTests(unittest.TestCase):
         grant = subprocess.run([test_web_client.BINARY, "admin", "grant", "root", "--data-dir", cls.server.data_dir],
                                capture_output=True, text=True, timeout=60)
         assert grant.returncode == 0, grant.stdout + grant.stderr
-        cls.root = Browser(cls.server.url, "root")
-        cls.bob = Browser(cls.server.url, "bob")
-
-    @classmethod
-    def tearDownClass(cls):
-        for browser in (cls.root, cls.bob):
-            browser.quit()
-        cls.server.stop()
-        import shutil
-        shutil.rmtree(cls.server.data_dir, ignore_errors=True)
+        cls.root = cls.open_browser("root")
+        cls.bob = cls.open_browser("bob")
 
     def test_01_resolving_a_report_by_suspending_ends_the_users_session(self):
         root, bob = self.root, self.bob
