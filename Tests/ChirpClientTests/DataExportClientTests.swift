@@ -26,12 +26,8 @@ struct DataExportClientTests {
         #expect(exported.status == 0 && exported.output.contains("exported your data to \(archive.path)"), "\(exported.output)")
         let extracted = work.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
-        let tar = Process()
-        tar.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
-        tar.arguments = ["-xf", archive.path, "-C", extracted.path]
-        try tar.run()
-        tar.waitUntilExit()
-        #expect(tar.terminationStatus == 0)
+        let tar = try await SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/tar"), ["-xf", archive.path, "-C", extracted.path])
+        #expect(tar.status == 0 && tar.reason == .exit, "tar: \(tar.output)")
 
         let root = extracted.appendingPathComponent("chirp-export")
         let messages = try JSONDecoder().decode([Message].self, from: Data(contentsOf: root.appendingPathComponent("messages/bob.json")))

@@ -66,16 +66,7 @@ struct PostgresBackupTests {
     /// Runs a PostgreSQL tool to completion; its output is in the failure when it fails.
     static func run(_ name: String, _ arguments: [String]) async throws {
         let path = try #require(tool(name), "\(name) is not on PATH (Debian: apt-get install postgresql-client)")
-        let output = ServerProcess.temporaryDirectory().appendingPathExtension("out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        let process = try SpawnedProcess(
-            executable: URL(fileURLWithPath: path), arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            output: handle.fileDescriptor)
-        try? handle.close()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        try #require(process.terminationStatus == 0, "\(name) failed: \(printed)")
+        let ran = try await SpawnedProcess.run(URL(fileURLWithPath: path), arguments)
+        try #require(ran.status == 0 && ran.reason == .exit, "\(name) failed: \(ran.output)")
     }
 }

@@ -13,17 +13,25 @@ import Glibc
 struct SpawnedProcessTests {
     /// Runs `executable arguments` to completion and returns what it printed.
     static func output(of executable: String, _ arguments: [String]) async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString).out").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        #expect(file >= 0)
-        let process = try SpawnedProcess(
-            executable: URL(fileURLWithPath: executable), arguments: arguments,
-            environment: ProcessInfo.processInfo.environment, output: file)
-        close(file)
-        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(process.terminationStatus == 0)
-        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let ran = try await SpawnedProcess.run(URL(fileURLWithPath: executable), arguments)
+        #expect(ran.status == 0 && ran.reason == .exit)
+        return ran.output
+    }
+
+    @Test func noTestStartsAProcessWithFoundationsProcess() throws {
+        // Foundation's `Process` crashed a test run (copying the environment in `run()`), and
+        // its children outlive a crashed test process. Only `SpawnedProcess` starts processes.
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        var offenders: [String] = []
+        var scanned = 0
+        for case let file as URL in files where file.pathExtension == "swift" && file.lastPathComponent != "SpawnedProcessTests.swift" {
+            scanned += 1
+            let source = try String(contentsOf: file, encoding: .utf8)
+            if source.contains(" Process()") || source.contains("Foundation.Process") { offenders.append(file.lastPathComponent) }
+        }
+        #expect(scanned > 50, "the test sources were found")
+        #expect(offenders.isEmpty, "use SpawnedProcess.run in \(offenders)")
     }
 
     @Test func aChildHoldsNoDescriptorButItsStandardOnes() async throws {
