@@ -70,7 +70,8 @@ public enum ChirpServerApplication {
             server: ChirpServerChannel.builder(
                 stream: stream, maxFrameSize: 64 * 1024, limits: ConnectionGuard.Settings(configuration, metrics: services.metrics),
                 tls: configuration.tls),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chirp"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "chirp", backlog: configuration.listenBacklog),
             services: background,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

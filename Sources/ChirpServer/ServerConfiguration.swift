@@ -83,6 +83,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// Connections one client address may hold on this instance; more are closed unread.
     public var maxConnectionsPerAddress: Int = 256
+    /// The listen socket's backlog: the system's ceiling (`ListenBacklog`), not Hummingbird's 256.
+    public var listenBacklog: Int = ListenBacklog.systemMaximum
     /// Event streams one user may hold on this instance; one more closes the oldest (1008).
     public var maxStreamsPerUser: Int = 10
     /// Proxies whose `X-Forwarded-For` names the client (its last untrusted hop).

@@ -27,7 +27,11 @@ struct TmuxEndToEndTests {
         let tmux: String
         private let server: SpawnedProcess
 
-        init(tmux: String, command: String, width: Int = 100, height: Int = 30) throws {
+        /// Starts the server and the session. Every wait here (for the socket, for each tmux
+        /// client) runs off the cooperative pool: swift-testing runs all tests on its two
+        /// threads here, and a test blocking them held every other test's timers (a 200 ms
+        /// deadline fired after 30 s while tmux tests ran on a loaded machine).
+        init(tmux: String, command: String, width: Int = 100, height: Int = 30) async throws {
             self.tmux = tmux
             let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
             defer { close(devNull) }
@@ -40,9 +44,20 @@ struct TmuxEndToEndTests {
                 guard server.isRunning, ContinuousClock.now < deadline else {
                     throw TmuxError(description: "the tmux server did not start (\(server.isRunning ? "no socket after 10 s" : "it exited"))")
                 }
-                usleep(10_000)
+                try await Task.sleep(for: .milliseconds(10))
             }
-            try run(["new-session", "-d", "-s", "app", "-x", String(width), "-y", String(height), command])
+            try await send(["new-session", "-d", "-s", "app", "-x", String(width), "-y", String(height), command])
+        }
+
+        /// `run` on a dispatch thread, so the tmux client's wait blocks no thread of the pool.
+        @discardableResult
+        func send(_ arguments: [String]) async throws -> String {
+            let outcome: Result<String, TmuxError> = await BlockingCall.run {
+                do { return .success(try self.run(arguments)) } catch let error as TmuxError { return .failure(error) } catch {
+                    return .failure(TmuxError(description: "\(error)"))
+                }
+            }
+            return try outcome.get()
         }
 
         /// Runs a tmux client command against this pane's server and waits for it; returns what
@@ -67,8 +82,8 @@ struct TmuxEndToEndTests {
 
         var screen: String { (try? run(["capture-pane", "-p", "-t", "app"])) ?? "" }
 
-        func keys(_ keys: String...) throws { try run(["send-keys", "-t", "app"] + keys) }
-        func type(_ text: String) throws { try run(["send-keys", "-t", "app", "-l", text]) }
+        func keys(_ keys: String...) async throws { try await send(["send-keys", "-t", "app"] + keys) }
+        func type(_ text: String) async throws { try await send(["send-keys", "-t", "app", "-l", text]) }
 
         /// Waits until the screen contains all of `texts`; returns the screen.
         func waitFor(_ texts: String..., timeout: Duration = .seconds(30)) async throws -> String {
@@ -89,13 +104,24 @@ struct TmuxEndToEndTests {
             return current
         }
 
+        /// Ends the server on a dispatch thread (the pane's app gets the terminal's hang-up), so
+        /// a test letting go of its pane blocks no thread of the pool while tmux winds down.
         deinit {
-            _ = try? run(["kill-server"])
-            let deadline = ContinuousClock.now + .seconds(5)
-            while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-            server.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: socket)
+            let (tmux, socket, server) = (tmux, socket, server)
+            DispatchQueue.global().async {
+                let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+                if let client = try? SpawnedProcess(
+                    executable: URL(fileURLWithPath: tmux), arguments: ["-S", socket, "kill-server"],
+                    environment: ProcessInfo.processInfo.environment, output: devNull) {
+                    client.waitUntilExit(killingAfter: .seconds(5))
+                }
+                close(devNull)
+                let deadline = ContinuousClock.now + .seconds(5)
+                while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+                if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                server.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: socket)
+            }
         }
     }
 
@@ -103,42 +129,42 @@ struct TmuxEndToEndTests {
     func theDemoFromConversationToTweetToLogout() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let binary = ServerProcess.binaryURL.path
-        let pane = try Pane(tmux: tmux, command: "\(binary) demo; echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(tmux: tmux, command: "\(binary) demo; echo 'chirp exited'; sleep 30")
 
         var screen = try await pane.waitFor("Conversations", "bob", "carol", "● live")
         #expect(screen.contains("Conversations") && screen.contains("● live"), "the app opened as alice:\n\(screen)")
 
-        try pane.keys("n")
+        try await pane.keys("n")
         screen = try await pane.waitFor("To whom?")
-        try pane.type("bob")
-        try pane.keys("Enter")
+        try await pane.type("bob")
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("Hi Alice! I'm bob")
         #expect(screen.contains("Hi Alice! I'm bob"), "the conversation with bob opened:\n\(screen)")
 
-        try pane.type("hello from tmux")
-        try pane.keys("Enter")
+        try await pane.type("hello from tmux")
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("You said “hello from tmux”")
         #expect(screen.contains("You said “hello from tmux”"), "the bot answered:\n\(screen)")
 
-        try pane.keys("Escape")
+        try await pane.keys("Escape")
         screen = try await pane.waitFor("Conversations")
-        try pane.keys("t")
+        try await pane.keys("t")
         screen = try await pane.waitFor("Timeline", "@carol")
         #expect(screen.contains("Timeline") && screen.contains("@carol"), "the timeline opened:\n\(screen)")
-        try pane.keys("c")
+        try await pane.keys("c")
         screen = try await pane.waitFor("New tweet")
-        try pane.type("tweeting from tmux")
+        try await pane.type("tweeting from tmux")
         screen = try await pane.waitFor("18/280")
         #expect(screen.contains("18/280"), "the live count:\n\(screen)")
-        try pane.keys("Enter")
+        try await pane.keys("Enter")
         screen = try await pane.waitUntil { $0.contains("Timeline") && $0.contains("tweeting from tmux") && !$0.contains("New tweet") }
         #expect(screen.contains("tweeting from tmux") && !screen.contains("New tweet"), "the tweet is on the timeline:\n\(screen)")
 
-        try pane.keys("L")
+        try await pane.keys("L")
         screen = try await pane.waitFor("Username", "Password")
         #expect(screen.contains("Log in") && screen.contains("Username"), "logged out to the login screen:\n\(screen)")
 
-        try pane.keys("C-c")
+        try await pane.keys("C-c")
         screen = try await pane.waitFor("chirp exited")
         #expect(screen.contains("Demo over"), "the app quit and the demo cleaned up:\n\(screen)")
     }
@@ -159,7 +185,7 @@ struct TmuxEndToEndTests {
         #expect(registered.status == 0, "\(registered.output)")
 
         let binary = ServerProcess.binaryURL.path
-        let pane = try Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
         let screen = try await pane.waitFor("Conversations", "● live")
         #expect(screen.contains("● live"), "the app synced after the failed request was retried:\n\(screen)")
 
@@ -175,7 +201,7 @@ struct TmuxEndToEndTests {
         let after = pane.screen
         #expect(!after.contains("ERROR") && !after.contains("chirp.network"), "no log line drawn over the app:\n\(after)")
 
-        try pane.keys("C-c")
+        try await pane.keys("C-c")
         let exited = try await pane.waitFor("chirp exited")
         #expect(exited.contains("chirp exited"))
         try await server.stop(signal: SIGTERM)
@@ -197,40 +223,40 @@ struct TmuxEndToEndTests {
         #expect(try await runChirp(["login", "alice"] + laptopClient, input: "alice-password\n").status == 0)
 
         let binary = ServerProcess.binaryURL.path
-        let pane = try Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
         var screen = try await pane.waitFor("Conversations", "● live")
-        try pane.keys("s")
+        try await pane.keys("s")
         screen = try await pane.waitFor("Settings", "Delete account")
-        for _ in 0..<3 { try pane.keys("Down") }
-        try pane.keys("Enter")
+        for _ in 0..<3 { try await pane.keys("Down") }
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("Sessions", "(this device)")
         #expect(screen.components(separatedBy: "last used").count == 3, "two sessions listed:\n\(screen)")
         // The newest first: the laptop (logged in after this device registered) is selected.
-        try pane.keys("x")
+        try await pane.keys("x")
         screen = try await pane.waitFor("End the session of")
-        try pane.keys("y")
+        try await pane.keys("y")
         screen = try await pane.waitFor("Session ended")
         #expect(screen.components(separatedBy: "last used").count == 2, "one session left:\n\(screen)")
         let ended = try await runChirp(["whoami"] + laptopClient)
         #expect(ended.status != 0, "the laptop's token stopped working: \(ended.output)")
 
-        try pane.keys("Escape")
+        try await pane.keys("Escape")
         screen = try await pane.waitFor("Settings", "Delete account")
-        for _ in 0..<2 { try pane.keys("Down") }
-        try pane.keys("Enter")
+        for _ in 0..<2 { try await pane.keys("Down") }
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("cannot be undone")
-        try pane.type("alice-password")
+        try await pane.type("alice-password")
         screen = try await pane.waitFor("••••••••••••••")
         #expect(!screen.contains("alice-password"), "the password is not echoed:\n\(screen)")
-        try pane.keys("Enter")
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("for good?")
-        try pane.keys("y")
+        try await pane.keys("y")
         screen = try await pane.waitFor("Username", "Account deleted")
         #expect(screen.contains("Account deleted"), "back to the login screen:\n\(screen)")
         let gone = try await runChirp(["login", "alice"] + laptopClient, input: "alice-password\n")
         #expect(gone.status != 0, "the account is gone: \(gone.output)")
 
-        try pane.keys("C-c")
+        try await pane.keys("C-c")
         _ = try await pane.waitFor("chirp exited")
         try await server.stop(signal: SIGTERM)
     }

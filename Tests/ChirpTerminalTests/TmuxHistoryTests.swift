@@ -41,9 +41,9 @@ struct TmuxHistoryTests {
         }
 
         /// The app as bob, in a pane of its own.
-        func app(tmux: String) throws -> Pane {
+        func app(tmux: String) async throws -> Pane {
             let command = "\(ServerProcess.binaryURL.path) --home \(home.path) --server \(server.baseURL.absoluteString); echo 'chirp exited'; sleep 30"
-            return try Pane(tmux: tmux, command: command, width: 100, height: 60)
+            return try await Pane(tmux: tmux, command: command, width: 100, height: 60)
         }
 
         /// The server's unread count of bob's conversation with alice.
@@ -102,25 +102,25 @@ struct TmuxHistoryTests {
 
         // The first visit: five unread, as the server says; reading them.
         do {
-            let pane = try scene.app(tmux: tmux)
+            let pane = try await scene.app(tmux: tmux)
             var screen = try await pane.waitFor("● live", "alice (5)")
             #expect(screen.contains("alice (5)"), "the list counts 5 unread:\n\(screen)")
-            try pane.keys("Enter")
+            try await pane.keys("Enter")
             screen = try await pane.waitFor("n5")
             #expect(Self.numbers(screen).sorted() == [1, 2, 3, 4, 5], "\(screen)")
-            try pane.keys("Escape")
+            try await pane.keys("Escape")
             screen = try await pane.waitFor("Conversations")
-            try pane.keys("C-c")
+            try await pane.keys("C-c")
             _ = try await pane.waitFor("chirp exited")
         }
 
         // Away while 2,000 arrive; back: the list counts them once, as the server does.
         try await scene.aliceSends(6...2005)
-        let pane = try scene.app(tmux: tmux)
+        let pane = try await scene.app(tmux: tmux)
         var screen = try await pane.waitFor("● live", "alice (2000)")
         #expect(screen.contains("alice (2000)"), "the list counts 2,000 unread:\n\(screen)")
         #expect(try await scene.serverUnread() == 2000)
-        try pane.keys("Enter")
+        try await pane.keys("Enter")
         screen = try await pane.waitFor("n2005")
 
         // PgUp pages back through everything, loading as it goes.
@@ -131,7 +131,7 @@ struct TmuxHistoryTests {
         // Until PgUp moves the view no more, with the first message shown (sent at once with
         // the other early ones, it need not be the oldest).
         while presses < 1_000 {
-            try pane.keys("PageUp")
+            try await pane.keys("PageUp")
             presses += 1
             let previous = screen
             screen = try await Self.change(of: screen, in: pane)
@@ -139,7 +139,7 @@ struct TmuxHistoryTests {
             seen.formUnion(Self.numbers(screen))
             if presses == 3 {
                 // ↑ selects a message in view, not the newest; Esc leaves the view where it was.
-                try pane.keys("Up")
+                try await pane.keys("Up")
                 let selecting = try await Self.change(of: screen, in: pane)
                 let marked = selecting.split(separator: "\n").firstIndex { $0.hasPrefix("▸ ") }
                 let shown = Set(Self.numbers(previous)).union(Self.numbers(screen))
@@ -147,7 +147,7 @@ struct TmuxHistoryTests {
                 let number = marked.flatMap { lines.indices.contains($0 + 1) ? Self.numbers(String(lines[$0 + 1])).first : nil }
                 selectedFromTheView = number.map { shown.contains($0) && $0 < 2005 } ?? false
                 #expect(selectedFromTheView, "↑ after PgUp selected n\(number ?? -1), not one in view:\n\(selecting)")
-                try pane.keys("Escape")
+                try await pane.keys("Escape")
                 screen = try await Self.change(of: selecting, in: pane)
                 #expect(Set(Self.numbers(screen)) == Set(Self.numbers(selecting)), "Esc kept the view:\n\(screen)")
             }
@@ -158,10 +158,10 @@ struct TmuxHistoryTests {
         #expect(missing.isEmpty, "missing \(missing.count): \(missing.prefix(40))")
         #expect(selectedFromTheView)
 
-        try pane.keys("Escape")
+        try await pane.keys("Escape")
         _ = try await pane.waitFor("Conversations")
         #expect(try await scene.serverUnread() == 0)
-        try pane.keys("C-c")
+        try await pane.keys("C-c")
         _ = try await pane.waitFor("chirp exited")
     }
 }
