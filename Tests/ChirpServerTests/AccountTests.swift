@@ -127,7 +127,12 @@ struct AccountTests {
             let blocked = try await api.login("FRANK", password: "right password")
             #expect(blocked.status == 429 && blocked.errorCode == "rate_limited")
             let retryAfter = try #require(blocked.headers.first(name: "Retry-After").flatMap(Int.init))
-            #expect(retryAfter > 0 && retryAfter <= 15 * 60)
+            // At most the 15-minute window, plus, on PostgreSQL, a tenth of it: instances share
+            // fixed windows with a sliding estimate (`RateWindow.wait`), under which ten failures
+            // early in a window hold until a tenth into the next one (it failed in CI once, 55 s
+            // into a window). SQLite's limiter is exact.
+            let bound = TestDatabase.usesPostgres ? 15 * 60 + 15 * 60 / 10 : 15 * 60
+            #expect(retryAfter > 0 && retryAfter <= bound, "Retry-After \(retryAfter) s")
             #expect(try await api.login("grace", password: "right password").status == 201)
         }
     }
