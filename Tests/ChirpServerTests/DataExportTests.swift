@@ -128,9 +128,15 @@ struct DataExportTests {
         let configuration = TestServer.configuration { $0.exportLimit = RateLimit(count: 1, window: .seconds(3_600)) }
         try await TestServer.run(configuration) { api in
             let (alice, bob) = try await SafetyTests.friends(api)
-            // The first export; asking again while it is written is the same export.
+            // The first export; asking again while it is written is the same export (202, not
+            // counted). A tiny account's export may be written before the second request is
+            // answered (seen on PostgreSQL, whose shared limiter answers more slowly): then the
+            // second request would be a new export, over the limit of one (429).
             #expect(try await api.send(.POST, "/v1/me/export", token: alice.token).status == 202)
-            #expect(try await api.send(.POST, "/v1/me/export", token: alice.token).status == 202)
+            let again = try await api.send(.POST, "/v1/me/export", token: alice.token)
+            let ready = try await api.send(.GET, "/v1/me/export", token: alice.token).status == 200
+            let finishedFirst = again.status == 429 && ready
+            #expect(again.status == 202 || finishedFirst, "\(again.status) \(again.text)")
             _ = try await Self.export(api, bob)
             // Alice's archive is ready: a new one would be a second export within the hour.
             for _ in 0..<300 where try await api.send(.GET, "/v1/me/export", token: alice.token).status != 200 {
