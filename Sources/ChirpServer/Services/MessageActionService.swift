@@ -87,7 +87,9 @@ struct MessageActionService: Sendable {
     ) async throws -> Message? {
         guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
         let at = now()
-        switch try await store.changeMessage(id, viewer: viewer.id, peerKey: try UsernameLookup.key(peer), at: at, change: change) {
+        let outcome = try await store.changeMessage(
+            id, viewer: viewer.id, peerKey: try UsernameLookup.key(peer), at: at, encoding: MessageChangeJSON(), change: change)
+        switch outcome {
         case .noSuchPeer:
             throw APIError.userNotFound(peer)
         case .noSuchMessage:

@@ -80,7 +80,7 @@ struct ModerationService: Sendable {
     /// operators", in their stored events too, and `message.deleted` to both; idempotent.
     func takeDown(messageId: String, by actor: OperatorActor) async throws {
         guard let id = Validation.parseId(messageId),
-            let outcome = try await store.takeDown(messageId: id, by: actor, at: now(), notice: Self.notice)
+            let outcome = try await store.takeDown(messageId: id, by: actor, at: now(), encoding: MessageChangeJSON())
         else {
             throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(messageId.prefix(32)).")
         }
@@ -101,8 +101,4 @@ struct ModerationService: Sendable {
     static let cannotSuspendSelf = APIError(
         .unprocessableContent, APIErrorCode.cannotSuspendSelf, "You cannot suspend your own account.")
     static let alreadyResolved = APIError(.conflict, APIErrorCode.reportResolved, "This report is already resolved.")
-
-    private static let notice: @Sendable (Message) throws -> String = { message in
-        try APIJSON.encode(MessageDeletedNotice(id: message.id, sender: message.sender, recipient: message.recipient, removedByOperators: true))
-    }
 }

@@ -8,11 +8,12 @@ protocol MessageActionStore: Sendable {
     /// `recipientKey`.
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck
     /// In one transaction: reads message `id` of the viewer's conversation with the peer and
-    /// the block facts, asks `change`, writes what it answers (the message's new content, or
-    /// its tombstone), and appends `message.updated` (the whole message, `encode`d) or
-    /// `message.deleted` to both people's streams.
+    /// the block facts, asks `change`, writes what it answers (the message's new content, its
+    /// reactions as `encoding.reactionsColumn`, or its tombstone), and appends
+    /// `message.updated` (`encoding.updated`, the whole message) or `message.deleted`
+    /// (`encoding.deleted`) to both people's streams.
     func changeMessage(
-        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome
     /// Messages of the viewer's conversations (only the one with the peer when given) whose

@@ -11,9 +11,9 @@ protocol ModerationStore: Sendable {
     func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws
         -> SuspensionOutcome?
     /// Makes message `id` a tombstone marked as removed by the operators for both people, its
-    /// stored events too, and appends `message.deleted` (data `notice`) to both streams.
-    /// Nil when there is no such message; not `created` when it was already taken down.
-    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, notice: @escaping @Sendable (Message) throws -> String)
+    /// stored events too, and appends `message.deleted` (data `encoding.deleted`) to both
+    /// streams. Nil when there is no such message; not `created` when it was already taken down.
+    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding)
         async throws -> WriteOutcome<Message>?
     /// Reports, open or resolved, newest first, ids below `before`, at most `limit`.
     func moderationReports(resolved: Bool, before: Int64, limit: Int) async throws -> [Listed<ModerationReport>]

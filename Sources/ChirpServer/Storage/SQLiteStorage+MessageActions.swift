@@ -31,7 +31,7 @@ extension SQLiteStorage {
     }
 
     func changeMessage(
-        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
         // Index changes wait for the end of the batch (`WriteCoalescer.atBatchEnd`), in order
@@ -57,7 +57,7 @@ extension SQLiteStorage {
                 return .unchanged(message)
             case .update(let updated):
                 try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?").execute(
-                    arguments: [updated.text, updated.editedAt?.millisecondsSince1970, ReactionsColumn.encode(updated.reactions), id])
+                    arguments: [updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions), id])
                 if updated.text != message.text {
                     let (before, after) = (message.text, updated.text)
                     writer.atBatchEnd { db in
@@ -67,13 +67,12 @@ extension SQLiteStorage {
                 }
                 let stored = try Self.fetchMessage(db, where: "m.id = ?", [id]) ?? updated
                 let appended = try Self.appendEvents(
-                    db, userIds: [sender, recipient], type: EventType.messageUpdated, json: MessageJSON.encode(stored), at: at)
+                    db, userIds: [sender, recipient], type: EventType.messageUpdated, json: encoding.updated(stored), at: at)
                 return .changed(stored, appended)
             case .unsend:
                 let tombstone = message.tombstone()
-                let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
                 let appended = try Self.storeTombstone(
-                    db, writer: writer, of: message, sender: sender, recipient: recipient, notice: try APIJSON.encode(notice), at: at)
+                    db, writer: writer, of: message, sender: sender, recipient: recipient, notice: try encoding.deleted(tombstone), at: at)
                 return .changed(tombstone, appended)
             }
         }

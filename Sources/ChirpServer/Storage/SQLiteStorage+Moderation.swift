@@ -47,7 +47,7 @@ extension SQLiteStorage {
         }
     }
 
-    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, notice: @escaping @Sendable (Message) throws -> String)
+    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding)
         async throws -> WriteOutcome<Message>?
     {
         let writer = self.writer
@@ -61,7 +61,7 @@ extension SQLiteStorage {
             marked.removedByOperators = true
             let takenDown = message.takenDown()
             let appended = try Self.storeTombstone(
-                db, writer: writer, of: marked, sender: row[0], recipient: row[1], notice: notice(takenDown), at: at)
+                db, writer: writer, of: marked, sender: row[0], recipient: row[1], notice: encoding.deleted(takenDown), at: at)
             try Self.audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) to \(message.recipient)", at: at)
             return WriteOutcome(value: takenDown, created: true, appended: appended)
         }

@@ -25,6 +25,14 @@ extension ChirpStorage {
         try await sendMessage(new, decisions: RecordingDecisions())
     }
 
+    /// A change to a stored message, its JSON written as the message actions write it.
+    func changeMessage(
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await changeMessage(id, viewer: viewer, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
+    }
+
     /// The newest `limit` messages between `viewer` and `peer`, oldest first.
     func latestMessages(_ viewer: Viewer, _ peer: String, limit: Int = 10) async throws -> [Message] {
         let found = try await messages(

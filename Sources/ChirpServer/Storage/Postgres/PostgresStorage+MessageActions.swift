@@ -22,7 +22,7 @@ extension PostgresStorage {
     /// Both people's rows are locked first, in id order, as sends and read markers lock them,
     /// then the message row: concurrent changes to one message queue instead of losing one.
     func changeMessage(
-        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
+        _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
         try await write { scope in
@@ -47,21 +47,20 @@ extension PostgresStorage {
             case .update(let updated):
                 try await scope.execute("""
                     UPDATE messages SET text = \(updated.text), edited_at = \(updated.editedAt?.millisecondsSince1970),
-                        reactions = \(ReactionsColumn.encode(updated.reactions)),
+                        reactions = \(encoding.reactionsColumn(updated.reactions)),
                         search_words = string_to_array(\(SearchTerms.indexed(updated.text)), ' ')
                     WHERE id = \(id)
                     """)
                 let stored = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first ?? updated
-                let json = MessageJSON.encode(stored)
+                let json = encoding.updated(stored)
                 for user in [sender, recipient] {
                     try await scope.appendEvent(userId: user, type: EventType.messageUpdated, json: json, at: at)
                 }
                 return .changed(stored, scope.appended)
             case .unsend:
                 let tombstone = message.tombstone()
-                let notice = MessageDeletedNotice(id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient)
                 try await Self.storeTombstone(
-                    scope, id: id, sender: sender, recipient: recipient, byOperators: false, notice: try APIJSON.encode(notice), at: at)
+                    scope, id: id, sender: sender, recipient: recipient, byOperators: false, notice: try encoding.deleted(tombstone), at: at)
                 return .changed(tombstone, scope.appended)
             }
         }

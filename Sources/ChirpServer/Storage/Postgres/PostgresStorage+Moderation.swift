@@ -46,7 +46,7 @@ extension PostgresStorage {
     }
 
     /// Both people's rows are locked first, in id order, as sends and message actions lock them.
-    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, notice: @escaping @Sendable (Message) throws -> String)
+    func takeDown(messageId id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding)
         async throws -> WriteOutcome<Message>?
     {
         try await write { scope in
@@ -59,7 +59,7 @@ extension PostgresStorage {
             guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
             let takenDown = message.takenDown()
             try await Self.storeTombstone(
-                scope, id: id, sender: sender, recipient: recipient, byOperators: true, notice: try notice(takenDown), at: at)
+                scope, id: id, sender: sender, recipient: recipient, byOperators: true, notice: try encoding.deleted(takenDown), at: at)
             try await Self.audit(scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) to \(message.recipient)", at: at)
             return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
         }
