@@ -1,5 +1,4 @@
 import ChirpModels
-import Foundation
 import Synchronization
 
 /// Wakes the listeners of a user's event stream after a commit appended to it, and hands them
@@ -83,10 +82,11 @@ final class EventHub: Sendable {
 
     /// Gives a live-only event to every listener of `userId` that is registered now; nobody
     /// else ever sees it.
+    /// The payload is encoded as every event's data is (`APIJSON`).
     /// Returns the event as delivered, for other instances; nil if the payload does not encode.
     @discardableResult
     func publishLive<T: Encodable>(to userId: Int64, type: String, payload: T, at: Timestamp) -> StoredEvent? {
-        guard let json = try? String(decoding: JSONEncoder().encode(payload), as: UTF8.self) else { return nil }
+        guard let json = try? APIJSON.encode(payload) else { return nil }
         let event = StoredEvent(seq: 0, type: type, createdAt: at, json: json)
         deliverLive(to: userId, event: event)
         return event
