@@ -67,7 +67,9 @@ struct ConnectionLimitTests {
         // Every connection accepted (with a full listen backlog the kernel holds some back a while).
         try await Self.waitForOpenConnections(atLeast: 3000, api)
         #expect(health.status == 200)
-        #expect(answered < .seconds(1), "answered after \(answered)")
+        // Answered while flooded, and long before any timeout: not a latency figure (a CI run
+        // beside the browser tests took 1.02 s).
+        #expect(answered < .seconds(10), "answered after \(answered)")
         #expect(silent.allSatisfy { !$0.collector.ended })
 
         // 127.0.0.2 holds 250: of seven more, six are admitted and one is closed at once,

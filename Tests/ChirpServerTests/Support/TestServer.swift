@@ -35,7 +35,9 @@ enum TestServer {
     ) async throws -> T {
         var logger = Logger(label: "chirp.test")
         logger.logLevel = .warning
-        if let postgres = configuration.postgres { try await TestDatabase.create(postgres) }
+        if let postgres = configuration.postgres {
+            do { try await TestDatabase.create(postgres) } catch { throw RevealedError.revealing(error) }
+        }
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         do {
             let value = try await serve(configuration, logger: logger, body)
@@ -43,7 +45,7 @@ enum TestServer {
             return value
         } catch {
             if let postgres = configuration.postgres { await TestDatabase.drop(postgres) }
-            throw error
+            throw RevealedError.revealing(error)
         }
     }
 
