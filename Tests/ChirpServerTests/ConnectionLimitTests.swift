@@ -83,7 +83,7 @@ struct ConnectionLimitTests {
         #expect(refused.count == 1)
         #expect(refused.allSatisfy { $0.collector.bytes.isEmpty })
         let admitted = more.filter { !$0.collector.ended }
-        for connection in admitted { #expect(try await connection.receivedHealthAnswers(1, within: .seconds(1))) }
+        for connection in admitted { #expect(try await connection.receivedHealthAnswers(1, within: .seconds(10))) }
         // A connection of that address that is let go makes room for another.
         await admitted[0].close()
         try await Task.sleep(for: .milliseconds(200))
@@ -91,10 +91,11 @@ struct ConnectionLimitTests {
         try await another.write(RawConnection.healthRequest())
         #expect(try await another.receivedHealthAnswers(1, within: .seconds(10)))
         #expect(silent.allSatisfy { !$0.collector.ended })
-        // A graceful stop closes them all at once (their head timeout is 15 minutes away).
+        // A graceful stop closes them all at once: it does not wait for their head timeout, 15
+        // minutes away. (The bound leaves a loaded machine room: a CI-like run took 5.2 s.)
         let stopping = ContinuousClock.now
         #expect(try await server.stop(signal: SIGTERM) == 0)
-        #expect(ContinuousClock.now - stopping < .seconds(5), "stopped after \(ContinuousClock.now - stopping)")
+        #expect(ContinuousClock.now - stopping < .seconds(60), "stopped after \(ContinuousClock.now - stopping)")
         for connection in silent + more + [another] { await connection.close() }
         try await clients.shutdownGracefully()
     }
