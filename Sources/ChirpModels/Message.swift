@@ -1,6 +1,6 @@
 /// One direct message. `id` is a decimal string; its numeric value orders the messages of a
 /// conversation (and is unique across the server).
-public struct Message: Sendable, Hashable, Codable {
+public struct Message: Sendable, Hashable, Codable, Tombstonable {
     public var id: String
     public var clientMessageId: String
     public var sender: String
@@ -83,22 +83,5 @@ public struct Message: Sendable, Hashable, Codable {
         try container.encode(reactions, forKey: .reactions)
         try container.encode(editedAt, forKey: .editedAt)
         if removedByOperators { try container.encode(true, forKey: .removedByOperators) }
-    }
-
-    /// This message as an unsent tombstone: ids, people and time kept, content removed.
-    public func tombstone() -> Message {
-        var copy = self
-        copy.text = ""
-        copy.media = []
-        copy.reactions = []
-        copy.deleted = true
-        return copy
-    }
-
-    /// This message as a tombstone the operators made (`removedByOperators`).
-    public func takenDown() -> Message {
-        var copy = tombstone()
-        copy.removedByOperators = true
-        return copy
     }
 }

@@ -72,7 +72,7 @@ extension MessageActionLedgerTests {
         try await ledger.merge(page: [LocalMessage(message, viewer: "alice")])
         #expect(try await session.database.messages.fetch(id: "bob/c1") == removed)
         let other = Fixture.message(2, from: "bob", to: "alice", text: "worse")
-        try await ledger.merge(page: [LocalMessage(other.takenDown(), viewer: "alice")])
+        try await ledger.merge(page: [LocalMessage(other.tombstone(byOperators: true), viewer: "alice")])
         #expect(try await session.database.messages.fetch(id: "bob/c2")?.tombstoneNote == "removed by the operators")
     }
 }

@@ -9,7 +9,7 @@ struct MessageChangeJSONTests {
     @Test func deletedNamesATakeDownOnly() throws {
         let message = MessageJSONTests.message(text: "gone")
         #expect(try MessageChangeJSON().deleted(message.tombstone()) == #"{"id":"42","recipient":"bob","sender":"alice"}"#)
-        #expect(try MessageChangeJSON().deleted(message.takenDown())
+        #expect(try MessageChangeJSON().deleted(message.tombstone(byOperators: true))
             == #"{"id":"42","recipient":"bob","removedByOperators":true,"sender":"alice"}"#)
     }
 

@@ -1,3 +1,4 @@
+import ChirpModels
 import ChirpPersistence
 import Foundation
 

@@ -104,7 +104,7 @@ extension LocalLedger {
             }
             // A take-down marks a row even when its sender had unsent it already.
             let byOperators = notice.removedByOperators == true
-            let changed = rows.filter { !$0.deleted || (byOperators && !$0.removedByOperators) }
+            let changed = rows.filter { !$0.isTombstone(byOperators: byOperators) }
                 .map { $0.unsent(byOperators: byOperators) }
             guard !changed.isEmpty else { return ((), []) }
             try await database.messages.save(changed)

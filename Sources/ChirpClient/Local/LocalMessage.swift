@@ -2,39 +2,11 @@ import ChirpDataCenter
 import ChirpModels
 import ChirpPersistence
 
-/// Where a message stands, as the user sees it.
-///
-/// Outgoing: `pending` (stored here, not yet acknowledged) → `sent` (the server acknowledged
-/// it) → `delivered` (it is in the recipient's event stream: the client saw it come back on its
-/// own stream, which the server appends in the same transaction) → `read` (the recipient's
-/// read marker covers it); or `failed` (the server refused it; retry by hand). Incoming
-/// messages are `received`.
-public enum DeliveryState: String, Codable, Sendable, CaseIterable {
-    case pending, sent, delivered, read, failed, received
-
-    /// How far along the outgoing path a state is; a message never moves backwards.
-    var rank: Int {
-        switch self {
-        case .failed: 0
-        case .pending: 1
-        case .sent: 2
-        case .delivered: 3
-        case .read: 4
-        case .received: 5
-        }
-    }
-
-    /// The later of two states (a stale update never undoes a newer one).
-    func advanced(to other: DeliveryState) -> DeliveryState {
-        if self == .failed, other == .pending { return .pending }
-        return other.rank > rank ? other : self
-    }
-}
-
 /// One direct message in the local database: sent by this user (possibly still pending) or
 /// received. Identified by sender and client id, so the pending copy, the server's reply and
-/// the copy that comes back on the event stream are one row.
-public struct LocalMessage: StoredRecord {
+/// the copy that comes back on the event stream are one row. Its state is a `DeliveryState`;
+/// unsent or taken down, it is a tombstone as `Tombstonable` says.
+public struct LocalMessage: StoredRecord, Tombstonable {
     public static let tableName = "messages"
 
     /// `sender/clientMessageId`, sender lowercased.
@@ -70,10 +42,6 @@ public struct LocalMessage: StoredRecord {
     public var deleted: Bool
     /// A tombstone the server's operators made (a take-down), not its sender.
     public var removedByOperators: Bool
-
-    /// What a tombstone shows instead of the text: "removed by the operators" for a take-down,
-    /// else "message unsent".
-    public var tombstoneNote: String { removedByOperators ? "removed by the operators" : "message unsent" }
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -156,15 +124,11 @@ public struct LocalMessage: StoredRecord {
         return merged
     }
 
-    /// This message as a tombstone; `byOperators` marks it taken down.
+    /// This message as a tombstone (`Tombstonable.tombstone`), its attachments gone with its
+    /// media; `byOperators` marks it taken down.
     func unsent(byOperators: Bool = false) -> LocalMessage {
-        var copy = self
-        copy.removedByOperators = removedByOperators || byOperators
-        copy.text = ""
-        copy.reactions = []
-        copy.media = []
+        var copy = tombstone(byOperators: byOperators)
         copy.attachments = []
-        copy.deleted = true
         return copy
     }
 }

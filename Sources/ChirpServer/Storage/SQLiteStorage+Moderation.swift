@@ -59,7 +59,7 @@ extension SQLiteStorage {
             guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
             var marked = message
             marked.removedByOperators = true
-            let takenDown = message.takenDown()
+            let takenDown = message.tombstone(byOperators: true)
             let appended = try Self.storeTombstone(
                 db, writer: writer, of: marked, sender: row[0], recipient: row[1], notice: encoding.deleted(takenDown), at: at)
             try Self.audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) to \(message.recipient)", at: at)

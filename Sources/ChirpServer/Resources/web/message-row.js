@@ -6,6 +6,7 @@
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
 import { attachmentsView, uploadsView } from './media-view.js';
+import { UNSENT_NOTE, tombstoneNote } from './message-state.js';
 
 export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 
@@ -24,10 +25,10 @@ export function messageRow(m, ctx) {
   const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;
   const quote = m.replyTo && !m.deleted ? h('button', { type: 'button', class: 'quote', onclick: () => quoted && act.show(quoted) },
     h('span', { class: 'sr' }, 'In reply to '),
-    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? 'message unsent' : quoted.text || '📎'}` : 'an earlier message') : null;
+    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? UNSENT_NOTE : quoted.text || '📎'}` : 'an earlier message') : null;
 
   // Every row has its `.text` (empty when there is none, hidden while the editor is open).
-  const body = [m.deleted ? h('p', { class: 'text unsent' }, m.removedByOperators ? 'removed by the operators' : 'message unsent') : h('p', { class: 'text', hidden: editing }, m.text)];
+  const body = [m.deleted ? h('p', { class: 'text unsent' }, tombstoneNote(m)) : h('p', { class: 'text', hidden: editing }, m.text)];
   if (editing && !m.deleted) {
     body.push(h('div', { class: 'editor' }, ui.editing.input, h('div', { class: 'row' },
       h('button', { type: 'button', class: 'small', onclick: () => act.save(m) }, 'Save'),

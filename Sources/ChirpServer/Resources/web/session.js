@@ -6,7 +6,8 @@ import { ApiClient, ApiError, newClientId } from './api.js';
 import { LocalDB } from './local-db.js';
 import { Outbox } from './outbox.js';
 import { EventStream } from './event-stream.js';
-import { localMessage, tombstone, withReaction } from './store.js';
+import { localMessage, withReaction } from './store.js';
+import { isTombstone, tombstone } from './message-state.js';
 import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
 import { MAX_MEDIA_BYTES } from './media-upload.js';
@@ -180,7 +181,7 @@ export class UserSession {
   async unsent(peer, id, removed = false) {
     peer = peer.toLowerCase();
     const stored = (await this.db.messagesWith(peer)).find((m) => m.id === id);
-    if (stored && (!stored.deleted || (removed && !stored.removedByOperators))) await this.db.put('messages', tombstone(stored, removed));
+    if (stored && !isTombstone(stored, removed)) await this.db.put('messages', tombstone(stored, removed));
     this.dispatch({ type: 'deleted', peer, id, removed });
   }
 

@@ -1,10 +1,7 @@
 // The client's state and the one way it changes: `dispatch(action)` runs the reducer, then
 // every subscriber renders from the new state. Every action is idempotent (applying an event
 // or a page twice leaves the same state), as in the Swift kit's ChirpStore.
-
-/** Where an outgoing message stands; it only ever moves forward (failed → sending by retry). */
-const RANK = { failed: 0, sending: 1, sent: 2, delivered: 3, read: 4, received: 5 };
-export const advanced = (old, next) => (!old || (old === 'failed' && next === 'sending') || RANK[next] > RANK[old] ? next : old);
+import { advanced, isTombstone, tombstone } from './message-state.js';
 
 export const byId = (a, b) => (a.id === b.id ? 0 : a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
 
@@ -20,11 +17,6 @@ export function localMessage(me, m, state) {
     removedByOperators: !!m.removedByOperators,
   };
 }
-
-/** A message as unsent (or, `removed`, taken down by the operators): it keeps its place, its
- * sender and its time, nothing of its content. */
-export const tombstone = (m, removed = false) => (m.deleted && (m.removedByOperators || !removed) ? m
-  : { ...m, text: '', media: [], reactions: [], deleted: true, removedByOperators: removed || !!m.removedByOperators });
 
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
 export function withReaction(m, me, emoji, on) {
@@ -123,7 +115,7 @@ export function reduce(state, action) {
       const list = state.messages[action.peer] || [];
       const at = list.findIndex((m) => m.id === action.id);
       const unsent = state.unsent[action.id] ? state.unsent : { ...state.unsent, [action.id]: true };
-      if (at < 0 || (list[at].deleted && (list[at].removedByOperators || !action.removed))) return unsent === state.unsent ? state : { ...state, unsent };
+      if (at < 0 || isTombstone(list[at], action.removed)) return unsent === state.unsent ? state : { ...state, unsent };
       const next = list.slice();
       next[at] = tombstone(list[at], !!action.removed);
       const c = state.conversations[action.peer];

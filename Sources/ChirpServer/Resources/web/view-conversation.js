@@ -10,7 +10,8 @@ import { MessageList } from './message-list.js';
 import { messageRow } from './message-row.js';
 import { size } from './media-view.js';
 import { MAX_ATTACHMENTS, isDeletedAccount } from './session.js';
-import { withReaction, tombstone } from './store.js';
+import { withReaction } from './store.js';
+import { tombstone } from './message-state.js';
 import { ApiError } from './api.js';
 import { newest } from './history-stretches.js';
 

@@ -2,6 +2,7 @@
 // then the followers not written to yet.
 import { h } from './dom.js';
 import { searchForm } from './search-form.js';
+import { tombstoneNote } from './message-state.js';
 
 export function conversationsView(navigate) {
   const list = h('ul', { class: 'list', 'aria-label': 'Conversations' });
@@ -23,7 +24,7 @@ export function conversationsView(navigate) {
       if (known && known.c === c) return known.li;
       const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
       const last = c.lastMessage;
-      const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? (last.removedByOperators ? 'removed by the operators' : 'message unsent') : last.text || (last.media?.length ? '📎 attachment' : ''));
+      const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
       link.replaceChildren(h('span', { class: 'name' }, c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username),
         unread ? h('span', { class: 'badge' }, `, ${unread}`) : '',

@@ -57,7 +57,7 @@ extension PostgresStorage {
                 let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first
             else { return nil }
             guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
-            let takenDown = message.takenDown()
+            let takenDown = message.tombstone(byOperators: true)
             try await Self.storeTombstone(
                 scope, id: id, sender: sender, recipient: recipient, byOperators: true, notice: try encoding.deleted(takenDown), at: at)
             try await Self.audit(scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) to \(message.recipient)", at: at)
