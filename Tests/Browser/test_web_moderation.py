@@ -1,7 +1,8 @@
 """Browser test of the web client's moderation screen (issue 39): an operator (made one with
 `chirp admin grant`) resolves a report by suspending the reported user, whose open session in
 another browser ends at once; the audit log shows both actions; a non-operator sees no
-moderation link. Two headless Chromium windows against a real `chirp serve`.
+moderation link; a reply quotes a message the operators removed as "removed by the operators".
+Three headless Chromium windows against a real `chirp serve`.
 
 Run: python3 Tests/Browser/test_web_moderation.py [path/to/chirp]   (default .build/debug/chirp)
 """
@@ -70,6 +71,29 @@ class ModerationTests(ServerTestCase):
         root.wait(lambda: "bob is no longer suspended." in root.banner(), "the unsuspension's banner")
         bob.click("button", "Log in")
         bob.find("link", "Conversations")
+
+    def test_03_a_reply_quotes_a_removed_message_as_removed_by_the_operators(self):
+        root, api, tokens = self.root, self.server.api, self.tokens
+        # The suspension ended bob's sessions: he logs in again.
+        status, login = api("POST", "/v1/sessions", {"username": "bob", "password": PASSWORD})
+        self.assertEqual(status, 201, login)
+        status, pills = api("PUT", "/v1/conversations/alice/messages/pills-2", {"text": "more pills"}, token=login["token"])
+        self.assertEqual(status, 201, pills)
+        status, reply = api("PUT", "/v1/conversations/bob/messages/reply-1", {"text": "stop it", "replyTo": pills["id"]}, token=tokens["alice"])
+        self.assertEqual(status, 201, reply)
+        status, report = api("POST", "/v1/reports", {"username": "bob", "messageId": pills["id"], "reason": "spam"}, token=tokens["alice"])
+        self.assertEqual(status, 202, report)
+        root.click("button", "Open reports")
+        root.click("button", f"Resolve report {report['id']}: remove message")
+        root.wait(lambda: f"Report {report['id']} resolved." in root.banner(), "the resolution's banner")
+
+        alice = self.open_browser("alice")
+        alice.sign_in("alice", create=False)
+        alice.open_conversation("bob")
+        alice.wait(lambda: "stop it" in alice.text(), "alice's reply")
+        # The quote above her reply says what happened to it, as the message's own row does.
+        alice.wait(lambda: "bob: removed by the operators" in alice.text(), "the quote of the removed message")
+        self.assertNotIn("more pills", alice.text())
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
 import { attachmentsView, uploadsView } from './media-view.js';
-import { UNSENT_NOTE, tombstoneNote } from './message-state.js';
+import { tombstoneNote } from './message-state.js';
 
 export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 
@@ -25,7 +25,7 @@ export function messageRow(m, ctx) {
   const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;
   const quote = m.replyTo && !m.deleted ? h('button', { type: 'button', class: 'quote', onclick: () => quoted && act.show(quoted) },
     h('span', { class: 'sr' }, 'In reply to '),
-    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? UNSENT_NOTE : quoted.text || '📎'}` : 'an earlier message') : null;
+    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? tombstoneNote(quoted) : quoted.text || '📎'}` : 'an earlier message') : null;
 
   // Every row has its `.text` (empty when there is none, hidden while the editor is open).
   const body = [m.deleted ? h('p', { class: 'text unsent' }, tombstoneNote(m)) : h('p', { class: 'text', hidden: editing }, m.text)];
