@@ -39,6 +39,17 @@ final class ChildServer: @unchecked Sendable {
         throw CommandFailure("the child server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
     }
 
+    /// How the process ended, with the last lines it printed, if it ended before `stop()`; nil
+    /// while it runs. A bench whose server died says so, not just that every connection failed.
+    var unexpectedEnd: String? {
+        guard !process.isRunning else { return nil }
+        let how = process.terminationReason == .uncaughtSignal
+            ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        let tail = output.split(separator: "\n").suffix(20).joined(separator: "\n")
+        return "the server (pid \(process.processIdentifier)) \(how) during the bench; its last output:\n\(tail)"
+    }
+
     /// The process's resident memory in bytes (Linux: `/proc/PID/status`).
     var residentBytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),

@@ -61,13 +61,16 @@ struct ConnectionsBench: AsyncParsableCommand {
             server: server, accounts: accounts.map { BenchAccount(name: $0.name, token: $0.token) }, count: count,
             streamsPerUser: streamsPerUser, perAddress: perAddress, inFlight: inFlight, rate: rate, seconds: seconds,
             senders: min(senders, users), progress: progress)
-        let report: ConnectionsReport
+        var report: ConnectionsReport
         do {
             report = try await run.run()
         } catch {
+            let ended = server.unexpectedEnd
             await server.stop()
+            if let ended { throw CommandFailure("\(error)\n\(ended)") }
             throw error
         }
+        report.serverEnded = server.unexpectedEnd
         await server.stop()
         try BenchReportPrinter.print(report, json: json) { report.lines }
     }

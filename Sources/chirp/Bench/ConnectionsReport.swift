@@ -27,6 +27,8 @@ struct ConnectionsReport: Encodable {
     var serverCPUPerSendMilliseconds: Double?
     /// Streams open at the end of the sending.
     var stillOpen = 0
+    /// How the server ended, if it ended during the bench (nil: it ran to the end).
+    var serverEnded: String?
 
     var lines: [String] {
         var lines = [
@@ -45,6 +47,7 @@ struct ConnectionsReport: Encodable {
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
             "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a"),
         ]
+        if let serverEnded { lines.append("  " + serverEnded) }
         return lines
     }
 }
