@@ -224,7 +224,7 @@ public actor SyncEngine {
             await onUnblock()
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
-        case .unknown:
+        case .conversationUpdated, .unknown:
             break
         }
         if let seq = event.seq {
