@@ -224,7 +224,9 @@ public actor SyncEngine {
             await onUnblock()
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
-        case .conversationUpdated, .unknown:
+        case .conversationUpdated(let conversation):
+            try await ledger.applyMarks(conversation)
+        case .unknown:
             break
         }
         if let seq = event.seq {
