@@ -76,4 +76,30 @@ struct ConversationMarkClientTests {
         #expect(try await alice.pendingActions().isEmpty)
         #expect(try await alice.conversations(refresh: false, includingFollowers: false).contains { $0.pinned } == false)
     }
+
+    @Test func theCommandsPinUnpinMuteAndUnmute() async throws {
+        let server = try await ServerProcess()
+        let homes = try await EndToEndTests.community(["alice", "bob", "carol"], server: server.baseURL)
+        let alice = homes["alice"]!
+        #expect(try await homes["bob"]!.chirp("send", "alice", "from bob").status == 0)
+        #expect(try await homes["carol"]!.chirp("send", "alice", "from carol").status == 0)
+
+        // A fresh home has no list yet: the command refreshes it once.
+        let pinned = try await alice.chirp("pin", "bob")
+        #expect(pinned.status == 0 && pinned.output.contains("pinned bob"), "\(pinned.output)")
+        let muted = try await alice.chirp("mute", "carol")
+        #expect(muted.status == 0 && muted.output.contains("muted carol"), "\(muted.output)")
+        let list = try await alice.chirp("conversations")
+        let lines = list.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("📌 bob") && lines[1].hasPrefix("🔕 carol"), "\(list.output)")
+
+        let nobody = try await alice.chirp("pin", "dave")
+        #expect(nobody.status != 0 && nobody.output.contains("no conversation with dave"), "\(nobody.output)")
+        #expect(try await alice.chirp("unpin", "bob").output.contains("unpinned bob"))
+        #expect(try await alice.chirp("unmute", "carol").output.contains("unmuted carol"))
+        let after = try await alice.chirp("conversations").output
+        #expect(!after.contains("📌") && !after.contains("🔕") && after.hasPrefix("carol"), "\(after)")
+        let onServer = try await alice.session().api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
+        #expect(onServer.map { [$0.pinned, $0.muted] } == [[false, false], [false, false]])
+    }
 }
