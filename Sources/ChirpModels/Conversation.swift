@@ -1,13 +1,45 @@
-/// A conversation as its owner sees it: the other person, the newest message, and how many
-/// messages from the peer the owner has not read yet.
+/// A conversation as its owner sees it: the other person, the newest message, how many
+/// messages from the peer the owner has not read yet, and the owner's own marks on it
+/// (pinned, muted; API.md part 3).
 public struct Conversation: Sendable, Hashable, Codable {
     public var peer: User
     public var lastMessage: Message
     public var unreadCount: Int
+    /// `direct` until groups exist (API.md part 3). Absent in JSON: `direct`.
+    public var kind: String
+    /// A message request not yet accepted; always false until requests exist. Absent: false.
+    public var request: Bool
+    /// The owner pinned it: it comes first in the list. Absent: false.
+    public var pinned: Bool
+    /// The owner muted it: unread messages still count, clients do not alert. Absent: false.
+    public var muted: Bool
 
-    public init(peer: User, lastMessage: Message, unreadCount: Int) {
+    /// The only `kind` until groups exist.
+    public static let directKind = "direct"
+
+    public init(
+        peer: User, lastMessage: Message, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
+        pinned: Bool = false, muted: Bool = false
+    ) {
         self.peer = peer
         self.lastMessage = lastMessage
         self.unreadCount = unreadCount
+        self.kind = kind
+        self.request = request
+        self.pinned = pinned
+        self.muted = muted
+    }
+
+    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        peer = try container.decode(User.self, forKey: .peer)
+        lastMessage = try container.decode(Message.self, forKey: .lastMessage)
+        unreadCount = try container.decode(Int.self, forKey: .unreadCount)
+        kind = try container.decodeIfPresent(String.self, forKey: .kind) ?? Self.directKind
+        request = try container.decodeIfPresent(Bool.self, forKey: .request) ?? false
+        pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
+        muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
     }
 }

@@ -44,6 +44,8 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .blockDeleted(try container.decode(BlockNotice.self, forKey: .data))
         case EventType.userDeleted:
             payload = .userDeleted(try container.decode(UserDeletedNotice.self, forKey: .data))
+        case EventType.conversationUpdated:
+            payload = .conversationUpdated(try container.decode(Conversation.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -64,6 +66,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .tweetCreated(let value): try container.encode(value, forKey: .data)
         case .blockCreated(let value), .blockDeleted(let value): try container.encode(value, forKey: .data)
         case .userDeleted(let value): try container.encode(value, forKey: .data)
+        case .conversationUpdated(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -81,6 +84,7 @@ public enum EventType {
     public static let blockCreated = "block.created"
     public static let blockDeleted = "block.deleted"
     public static let userDeleted = "user.deleted"
+    public static let conversationUpdated = "conversation.updated"
 }
 
 /// What an event carries, by type.
@@ -100,6 +104,9 @@ public enum EventPayload: Sendable, Hashable {
     case blockDeleted(BlockNotice)
     /// Someone the receiver had a conversation with, or who followed them, deleted their account.
     case userDeleted(UserDeletedNotice)
+    /// The receiver (on another of their devices) pinned, unpinned, muted or unmuted this
+    /// conversation: it is now as given.
+    case conversationUpdated(Conversation)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -116,6 +123,7 @@ public enum EventPayload: Sendable, Hashable {
         case .blockCreated: EventType.blockCreated
         case .blockDeleted: EventType.blockDeleted
         case .userDeleted: EventType.userDeleted
+        case .conversationUpdated: EventType.conversationUpdated
         case .unknown(let type): type
         }
     }

@@ -108,6 +108,7 @@ public enum ChirpServerApplication {
         AccountRoutes(services: services).register(on: router, authenticated: authenticated)
         SocialRoutes(services: services).register(on: authenticated)
         MessageRoutes(services: services).register(on: authenticated, sends: sending)
+        ConversationMarkRoutes(services: services).register(on: authenticated)
         MessageActionRoutes(services: services).register(on: authenticated)
         TweetRoutes(services: services).register(on: authenticated)
         EventRoutes(services: services).register(on: authenticated)

@@ -12,6 +12,7 @@ struct ChirpCommand: AsyncParsableCommand {
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
             BlockCommand.self, UnblockCommand.self, BlocksCommand.self, ReportCommand.self,
+            PinCommand.self, UnpinCommand.self, MuteCommand.self, UnmuteCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self, MediaCommand.self,
             ReactCommand.self, EditCommand.self, UnsendCommand.self, SearchCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,

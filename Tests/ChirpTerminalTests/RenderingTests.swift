@@ -136,4 +136,26 @@ struct RenderingTests {
         #expect(frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
         #expect(frame.cells.contains { $0.style.reverse })
     }
+
+    /// Pinned rows show 📌 before the name; a muted row shows 🔕 and its unread count without
+    /// the highlight that alerts to new messages (it still counts them).
+    @Test func pinnedAndMutedMarksInTheList() throws {
+        var state = Self.state(.conversations)
+        state.conversations = [
+            Fixtures.conversation("bob", last: "pinned one", from: "bob", unread: 2, minute: 3),
+            Fixtures.conversation("carol", last: "muted one", from: "carol", unread: 4, minute: 2),
+        ]
+        state.conversations[0].pinOrder = 1
+        state.conversations[1].muted = true
+        state.selectedConversation = 5  // nothing selected: both rows drawn in their own styles
+        let frame = AppView.render(state, width: 80, height: 24)
+        let rows = frame.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let pinned = try #require(rows.first { $0.contains("pinned one") })
+        let muted = try #require(rows.first { $0.contains("muted one") })
+        #expect(pinned.hasPrefix("   📌bob (2)") && muted.hasPrefix("   carol (4) 🔕"), "\(rows)")
+        let theme = Theme.named(state.theme)
+        let style = { (y: Int, text: String) in frame[TextWidth.of(rows[y].prefix(upTo: rows[y].range(of: text)!.lowerBound)), y].style }
+        #expect(style(rows.firstIndex(of: pinned)!, "(2)") == theme.notice, "an unread count alerts")
+        #expect(style(rows.firstIndex(of: muted)!, "(4)") == theme.muted, "a muted one's does not")
+    }
 }

@@ -43,6 +43,11 @@ final class ClientDatabase: Sendable {
     ] + ClientDatabase.actionMigrations + ClientDatabase.historyMigrations + [
         // Take-downs (issue 39): a tombstone the operators made shows as theirs.
         .init(name: "v4-removed-by-operators", sql: "ALTER TABLE messages ADD COLUMN removedByOperators INTEGER NOT NULL DEFAULT 0;"),
+        // Pinned and muted conversations (API.md part 3).
+        .init(name: "v5-conversation-marks", sql: """
+            ALTER TABLE conversations ADD COLUMN pinOrder INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 
     /// The database file.

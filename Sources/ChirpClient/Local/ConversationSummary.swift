@@ -2,8 +2,10 @@ import ChirpDataCenter
 import ChirpModels
 import ChirpPersistence
 
-/// One row of the conversation list: the peer, the last message and how many of the peer's
-/// messages are unread. Refreshed from `GET /v1/conversations` and kept current by events.
+/// One row of the conversation list: the peer, the last message, how many of the peer's
+/// messages are unread, and this user's pin and mute. Refreshed from `GET /v1/conversations`
+/// and kept current by events; a pin or mute shows here at once (`UserSession.pin`), before
+/// the outbox sends it.
 public struct ConversationSummary: DataCenterManaged {
     public static let tableName = "conversations"
 
@@ -18,8 +20,13 @@ public struct ConversationSummary: DataCenterManaged {
     public var lastOrder: Int64
     public var lastAt: String
     public var unreadCount: Int
+    /// Orders the pinned rows, the most recently pinned highest; 0 when not pinned.
+    public var pinOrder: Int64
+    /// Muted: unread messages still count, the apps do not alert for new ones.
+    public var muted: Bool
 
-    init(id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64, lastAt: String, unreadCount: Int) {
+    init(id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64, lastAt: String,
+         unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false) {
         self.id = id
         self.peerName = peerName
         self.peerDisplayName = peerDisplayName
@@ -28,7 +35,12 @@ public struct ConversationSummary: DataCenterManaged {
         self.lastOrder = lastOrder
         self.lastAt = lastAt
         self.unreadCount = unreadCount
+        self.pinOrder = pinOrder
+        self.muted = muted
     }
+
+    /// Pinned: the list shows it first.
+    public var pinned: Bool { pinOrder > 0 }
 
     /// The peer as a list shows it: the username, or for a deleted account its display name
     /// and placeholder (`Deleted account (deleted-17)`).
@@ -46,6 +58,8 @@ public struct ConversationSummary: DataCenterManaged {
         lastOrder = Int64(conversation.lastMessage.id) ?? 0
         lastAt = conversation.lastMessage.createdAt.rfc3339
         unreadCount = conversation.unreadCount
+        pinOrder = conversation.pinned ? 1 : 0
+        muted = conversation.muted
     }
 
     /// A follower with no conversation yet: someone this user can message.
@@ -57,11 +71,20 @@ public struct ConversationSummary: DataCenterManaged {
     /// Whether this row is a follower without messages.
     public var hasMessages: Bool { !lastAt.isEmpty }
 
-    /// A refresh brings the first page of the list (merged by `LocalLedger.merge(conversations:)`).
+    /// A refresh brings the first page of the list (merged by `LocalLedger.merge(conversations:)`),
+    /// which starts with the pinned ones, most recently pinned first: they keep that order.
     public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations) -> [ConversationSummary] {
-        response.items.map(ConversationSummary.init)
+        let pinned = Int64(response.items.filter(\.pinned).count)
+        return response.items.enumerated().map { index, conversation in
+            var row = ConversationSummary(conversation)
+            if row.pinned { row.pinOrder = pinned - Int64(index) }
+            return row
+        }
     }
 
-    /// Newest conversation first.
-    static var newestFirst: RecordQuery { RecordQuery().order(by: "lastOrder", ascending: false) }
+    /// Pinned conversations first, the most recently pinned first, then the newest.
+    static var newestFirst: RecordQuery { RecordQuery().order(by: "pinOrder", ascending: false).order(by: "lastOrder", ascending: false) }
+
+    /// The pinned rows.
+    static var pinnedRows: RecordQuery { RecordQuery().filter("pinOrder", .greater, 0) }
 }

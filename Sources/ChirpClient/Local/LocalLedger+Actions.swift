@@ -63,6 +63,8 @@ extension LocalLedger {
             row.editedAt = Timestamp.now().rfc3339
         case .unsend:
             row = row.unsent()
+        case .pin, .unpin, .mute, .unmute:
+            break
         }
         return row
     }

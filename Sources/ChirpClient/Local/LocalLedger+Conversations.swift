@@ -13,15 +13,19 @@ extension LocalLedger {
 
     /// A refreshed conversation list: the server's row replaces the stored one unless the
     /// stored one already shows a newer last message (an event applied after the server
-    /// answered), which stays.
+    /// answered), which stays; a row with a pin or mute still queued keeps its marks.
     func merge(conversations records: [ConversationSummary]) async throws {
         guard !records.isEmpty else { return }
         try await write { [self] in
             let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
             let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let queuedMarks = try await pendingMarkPeers()
             let changed = records.compactMap { record -> ConversationSummary? in
                 guard let current = byId[record.id] else { return record }
                 if current.lastOrder > record.lastOrder { return nil }
+                var record = record
+                // A pin or mute still queued here is newer than the server's answer.
+                if queuedMarks.contains(record.id) { (record.pinOrder, record.muted) = (current.pinOrder, current.muted) }
                 return current == record ? nil : record
             }
             guard !changed.isEmpty else { return ((), []) }

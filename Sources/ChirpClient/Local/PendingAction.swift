@@ -1,15 +1,20 @@
 import ChirpModels
 import ChirpPersistence
 
-/// A change to a message waiting in the outbox (a reaction, an edit, an unsend), sent after
-/// the message itself and after the actions queued before it. It is already applied to the
-/// local row; the server's `message.updated` / `message.deleted` confirms it.
+/// A change waiting in the outbox, sent after the actions and messages of its conversation
+/// queued before it: to a message (a reaction, an edit, an unsend; `message.updated` /
+/// `message.deleted` confirms it) or to the conversation (a pin or mute, with no message:
+/// `conversation.updated` confirms it). It is already applied to the local row.
 public struct PendingAction: StoredRecord {
     public static let tableName = "pending_actions"
 
     /// What the action does.
     public enum Kind: String, Codable, Sendable {
         case react, unreact, edit, unsend
+        case pin, unpin, mute, unmute
+
+        /// A pin or mute, on the conversation rather than a message.
+        public var isConversationMark: Bool { [.pin, .unpin, .mute, .unmute].contains(self) }
     }
 
     /// The queue position (as `order`, in text).
@@ -17,7 +22,7 @@ public struct PendingAction: StoredRecord {
     /// Strictly increasing in the order actions were queued (and after every message written
     /// before them).
     public var order: Int64
-    /// The local id of the message (`LocalMessage.id`).
+    /// The local id of the message (`LocalMessage.id`); empty for a pin or mute.
     public var messageId: String
     /// The conversation, lowercased.
     public var peer: String

@@ -37,6 +37,7 @@ struct ActionDelivery: Sendable {
     }
 
     func deliver(_ action: PendingAction) async throws -> Outcome {
+        if action.kind.isConversationMark { return try await ConversationMarkDelivery(ledger: ledger, api: api, retries: retries).deliver(action) }
         guard let message = try await ledger.database.messages.fetch(id: action.messageId) else {
             try await ledger.finish(action)
             return .done
@@ -83,6 +84,8 @@ struct ActionDelivery: Sendable {
             endpoint.retryPolicy = retries
             _ = try await api.send(endpoint)
             return nil
+        case .pin, .unpin, .mute, .unmute:
+            return nil  // `ConversationMarkDelivery` sends these.
         }
     }
 }

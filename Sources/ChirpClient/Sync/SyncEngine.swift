@@ -224,6 +224,8 @@ public actor SyncEngine {
             await onUnblock()
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
+        case .conversationUpdated(let conversation):
+            try await ledger.applyMarks(conversation)
         case .unknown:
             break
         }

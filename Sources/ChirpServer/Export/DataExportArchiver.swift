@@ -24,6 +24,8 @@ struct DataExportArchiver: Sendable {
     let safety: SafetyService
     let tweets: TweetService
     let messages: MessageService
+    /// The conversation list, pinned ones first, as `GET /v1/conversations` pages it.
+    let conversations: ConversationService
     let media: MediaFiles
 
     static let root = "chirp-export/"
@@ -45,7 +47,7 @@ struct DataExportArchiver: Sendable {
         try await spool.list("tweets.json") { try await tweets.tweets(by: viewer.username, viewer: viewer, page: Self.page($0)) }
         var peers: [String] = []
         try await spool.list("conversations.json", each: { peers.append($0.peer.username) }) {
-            try await messages.conversations(viewer, page: Self.page($0))
+            try await conversations.list(viewer, page: Self.page($0))
         }
         var attached: [String: Media] = [:]
         for peer in Set(peers + blocked).sorted() {

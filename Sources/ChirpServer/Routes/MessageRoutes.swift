@@ -34,7 +34,7 @@ struct MessageRoutes {
                 limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
         }
         authenticated.add(.conversations) { request, context in
-            try JSONResponse.make(try await messages.conversations(context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(try await services.conversations.list(context.viewer, page: try QueryParameters(request: request).page()))
         }
         authenticated.add(.markRead) { request, context in
             let peer = try context.pathParameter("username")

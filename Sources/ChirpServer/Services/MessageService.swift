@@ -80,11 +80,6 @@ struct MessageService: Sendable {
         return Page(items: items, nextCursor: more ? items.first.map(\.id) : nil)
     }
 
-    /// The viewer's conversations, the one with the newest message first.
-    func conversations(_ viewer: Viewer, page: PageRequest) async throws -> Page<Conversation> {
-        PageBuilder.newestFirst(try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
-    }
-
     /// Marks `peer`'s messages up to `upTo` (a message of this conversation) read, and tells
     /// `peer` with a `message.read` event when that changed anything.
     func markRead(_ viewer: Viewer, peer: String, upTo rawUpTo: String) async throws {

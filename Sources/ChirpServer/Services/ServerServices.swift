@@ -14,6 +14,8 @@ struct ServerServices: Sendable {
     let accounts: AccountService
     let social: SocialService
     let messages: MessageService
+    /// The conversation list (pinned first) and pins and mutes.
+    let conversations: ConversationService
     /// Reactions, edits, unsends, reply links and search.
     let messageActions: MessageActionService
     let tweets: TweetService
@@ -68,6 +70,8 @@ struct ServerServices: Sendable {
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus,
             limits: limits, metrics: metrics, now: now, media: media, confirmSession: { try await accounts.confirmed($0) })
+        let conversations = ConversationService(store: storage, hub: hub, now: now)
+        self.conversations = conversations
         self.messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
@@ -77,7 +81,8 @@ struct ServerServices: Sendable {
         self.moderation = ModerationService(store: storage, accounts: accounts, hub: hub, now: now)
         self.exports = DataExportService(
             archiver: DataExportArchiver(
-                accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, media: files),
+                accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
+                media: files),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }

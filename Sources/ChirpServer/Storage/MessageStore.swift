@@ -14,8 +14,9 @@ protocol MessageStore: Sendable {
     func messages(
         viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]?
-    /// The viewer's conversations, newest last message first (cursor: that message's id), without
-    /// those with a peer the viewer has blocked.
+    /// The viewer's unpinned conversations, newest last message first (cursor: that message's
+    /// id), without those with a peer the viewer has blocked (the pinned ones:
+    /// `ConversationMarkStore.pinnedConversations`).
     func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>]
     /// Marks the peer's messages up to `upTo` read and appends `message.read` to the peer's
     /// stream, its data `receipt(peer's username)`.

@@ -193,6 +193,7 @@ enum SQLiteSchema {
                 """)
         }
         SQLiteModerationSchema.register(in: &migrator)
+        SQLiteConversationMarksSchema.register(in: &migrator)
         return migrator
     }
 }

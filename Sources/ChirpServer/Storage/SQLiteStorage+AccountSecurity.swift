@@ -68,6 +68,7 @@ extension SQLiteStorage {
                 UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = :u;
                 UPDATE media SET created_at = 0 WHERE owner_id = :u;
                 DELETE FROM conversations WHERE owner_id = :u;
+                DELETE FROM conversation_marks WHERE owner_id = :u;
                 DELETE FROM sessions WHERE user_id = :u;
                 DELETE FROM events WHERE user_id = :u;
                 UPDATE users SET username = 'deleted-' || id, username_key = 'deleted-' || id, password_hash = '',

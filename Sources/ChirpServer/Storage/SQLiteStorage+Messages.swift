@@ -86,21 +86,11 @@ extension SQLiteStorage {
 
     func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
         try await read { db in
-            // One query: the conversation, its peer (with viewer fields) and its last message.
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u")), \(Self.messageColumns)
-                        JOIN conversations c ON m.id = c.last_message_id
-                        JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = :viewer AND c.last_message_id < :cursor
-                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = c.peer_id)
-                    ORDER BY c.last_message_id DESC LIMIT :limit
-                    """),
-                arguments: ["viewer": viewer, "cursor": cursor, "limit": limit])
-            return rows.map { row in
-                let message = Self.message(from: row, at: 2 + Self.userColumnCount)
-                return Listed(cursor: row[0], item: Conversation(peer: Self.user(from: row, at: 2), lastMessage: message, unreadCount: row[1]))
-            }
+            // One query: the conversation, its peer (with viewer fields), its last message and marks.
+            try Self.fetchListedConversations(
+                db, viewer: viewer,
+                where: "c.last_message_id < :cursor AND k.pin_order IS NULL AND \(Self.peerNotBlocked) ORDER BY c.last_message_id DESC LIMIT :limit",
+                ["cursor": cursor, "limit": limit])
         }
     }
 

@@ -11,6 +11,15 @@ extension AppClient {
         let holder = SessionHolder()
         var client = core(app: app, holder: holder)
         client.block = { username in try await holder.require().block(username) }
+        client.markConversation = { peer, mark in
+            let session = try holder.require()
+            switch mark {
+            case .pin: try await session.pin(peer)
+            case .unpin: try await session.unpin(peer)
+            case .mute: try await session.mute(peer)
+            case .unmute: try await session.unmute(peer)
+            }
+        }
         client.report = { username, reason in try await holder.require().report(username, reason: reason) }
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }

@@ -17,6 +17,11 @@ public struct AppClient: Sendable {
         case transfer(TransferProgress)
     }
 
+    /// A mark on a conversation (`markConversation`).
+    public enum ConversationMark: Sendable, Equatable {
+        case pin, unpin, mute, unmute
+    }
+
     /// A message to send: its text, the message it answers, the files attached to it.
     public struct Outgoing: Sendable, Equatable {
         public var text: String
@@ -56,6 +61,11 @@ public struct AppClient: Sendable {
     public var tweet: @Sendable (_ text: String) async throws -> Void
     /// Blocks a user (their conversation and tweets leave the local lists).
     public var block: @Sendable (_ username: String) async throws -> Void = { _ in throw UnexpectedCall(description: "AppClient.block was not expected") }
+    /// Pins, unpins, mutes or unmutes the conversation with `peer` (shown in the local list at
+    /// once; the outbox sends it).
+    public var markConversation: @Sendable (_ peer: String, _ mark: ConversationMark) async throws -> Void = { _, _ in
+        throw UnexpectedCall(description: "AppClient.markConversation was not expected")
+    }
     /// Reports a user to the server's operators, with a reason.
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.report was not expected")

@@ -68,6 +68,21 @@ extension AppFeature {
         case .enter:
             guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
             return openConversation(state.conversations[state.selectedConversation].peerName, &state)
+        case .character("p"), .character("m"):
+            guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
+            let row = state.conversations[state.selectedConversation]
+            guard row.hasMessages else {
+                state.banner = .init("No messages with \(row.peerName) yet: pin or mute a conversation once it has one.", isError: true)
+                return .none
+            }
+            let mark: AppClient.ConversationMark = key == .character("p") ? (row.pinned ? .unpin : .pin) : (row.muted ? .unmute : .mute)
+            let client = self.client
+            // The list reads again when the local row changed (`.changed(.conversations)`).
+            return .run { _ in
+                try await client.markConversation(row.peerName, mark)
+            } catch: { error, send in
+                await send(.failed(AppClient.describe(error)))
+            }
         case .character("n"):
             state.newPeer = TextInput(limit: 15)
             state.screen = .newConversation

@@ -56,7 +56,7 @@ extension AppFeature {
             case .followCreated(let notice):
                 state.banner = .init("\(notice.follower.username) follows you now.", isError: false)
                 return .none
-            case .blockCreated, .blockDeleted:
+            case .blockCreated, .blockDeleted, .conversationUpdated:
                 // The ledger changed the local lists; its change reloads what is shown.
                 return .none
             case .userDeleted(let notice):

@@ -119,8 +119,10 @@ public struct AppFeature: Reducer {
             return .none
         case .conversationsLoaded(let rows):
             state.busySince = nil
+            // The selection follows its conversation when the list reorders (a pin moves it).
+            let selected = state.conversations.indices.contains(state.selectedConversation) ? state.conversations[state.selectedConversation].id : nil
             state.conversations = rows
-            state.selectedConversation = min(state.selectedConversation, max(rows.count - 1, 0))
+            state.selectedConversation = rows.firstIndex { $0.id == selected } ?? min(state.selectedConversation, max(rows.count - 1, 0))
             return .none
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }

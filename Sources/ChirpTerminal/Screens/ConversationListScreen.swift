@@ -1,6 +1,7 @@
 import Foundation
 
-/// The conversations: peer, unread count, last message; and the "message who?" prompt.
+/// The conversations: pinned ones first (📌), peer, unread count (not highlighted when muted,
+/// 🔕), last message; and the "message who?" prompt.
 enum ConversationListScreen {
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
@@ -19,8 +20,13 @@ enum ConversationListScreen {
             let base = selected ? theme.selection : theme.base
             canvas.frame.fill(row: y, style: base)
             var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
+            if row.pinned { x = canvas.frame.draw("📌", x: x, y: y, style: base) }
             x = canvas.frame.draw(row.shownName, x: x, y: y, style: selected ? base : theme.accent)
-            if row.unreadCount > 0 { x = canvas.frame.draw(" (\(row.unreadCount))", x: x, y: y, style: selected ? base : theme.notice) }
+            // Unread messages of a muted conversation still count, without the highlight that
+            // alerts to new ones.
+            let unreadStyle = selected ? base : row.muted ? theme.muted : theme.notice
+            if row.unreadCount > 0 { x = canvas.frame.draw(" (\(row.unreadCount))", x: x, y: y, style: unreadStyle) }
+            if row.muted { x = canvas.frame.draw(" 🔕", x: x, y: y, style: base) }
             let nameColumn = 20
             x = max(x + 2, nameColumn)
             guard row.hasMessages else {

@@ -30,8 +30,9 @@ struct MessageReference: ExpressibleByArgument {
     }
 }
 
-/// Queues an action through `body`, sends the outbox, and says what happened.
-private func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSession) async throws -> Void) async throws {
+/// Queues an action through `body`, sends the outbox, and says what happened (`done`, or that
+/// it is queued, or the server's refusal).
+func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSession) async throws -> Void) async throws {
     let (_, (report, refusals)) = try await ClientRuntime(client).withSession { session in
         try await body(session)
         let report = try await session.drainOutbox()

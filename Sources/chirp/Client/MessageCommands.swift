@@ -82,7 +82,8 @@ struct MessagesCommand: AsyncParsableCommand {
 
 /// `chirp conversations`.
 struct ConversationsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "conversations", abstract: "Your conversations, latest first, with unread counts.")
+    static let configuration = CommandConfiguration(
+        commandName: "conversations", abstract: "Your conversations, pinned ones first (📌), then latest first, with unread counts; muted ones marked (🔕).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -94,7 +95,8 @@ struct ConversationsCommand: AsyncParsableCommand {
         try output.emit(rows) {
             rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map { row in
                 let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
-                return "\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
+                let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "")
+                return "\(marks)\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
             }
         }
     }

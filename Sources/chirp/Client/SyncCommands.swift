@@ -84,6 +84,9 @@ enum EventLine {
             return "\(seq)unblock you unblocked \(notice.username)"
         case .userDeleted(let notice):
             return "\(seq)deleted \(notice.username) deleted their account"
+        case .conversationUpdated(let conversation):
+            let marks = [conversation.pinned ? "pinned" : "unpinned", conversation.muted ? "muted" : "unmuted"]
+            return "\(seq)conversation with \(conversation.peer.username): \(marks.joined(separator: ", "))"
         case .unknown(let type):
             return "\(seq)\(type)"
         }

@@ -17,16 +17,16 @@ struct StoredDataInspector {
         try await TestServer.run(configuration, body)
     }
 
-    /// Every row of every table, as text. With PostgreSQL this must run inside `withServer`
-    /// (the database is dropped after it).
-    func dump() async throws -> String {
+    /// Every row of every table (or only of `only`), as text. With PostgreSQL this must run
+    /// inside `withServer` (the database is dropped after it).
+    func dump(only: String? = nil) async throws -> String {
         if let postgres = configuration.postgres {
             return try await TestDatabase.withConnection(postgres) { connection, logger in
                 var out = ""
                 let tables = try await connection.query(
                     "SELECT tablename FROM pg_tables WHERE schemaname = 'public'", logger: logger)
                 var names: [String] = []
-                for try await name in tables.decode(String.self) { names.append(name) }
+                for try await name in tables.decode(String.self) where only == nil || only == name { names.append(name) }
                 for table in names {
                     let rows = try await connection.query(
                         PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \(table) t"), logger: logger)
@@ -42,7 +42,7 @@ struct StoredDataInspector {
             // text) is read through the shadow tables that hold its data.
             let tables = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")
-            for table in tables {
+            for table in tables where only == nil || only == table {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table)") {
                     out += row.description + "\n"
                     for (_, value) in row {

@@ -207,7 +207,7 @@ enum PostgresSchema {
             WHERE deleted_at IS NOT NULL
             """,
         ]),
-    ] + PostgresModerationSchema.migrations
+    ] + PostgresModerationSchema.migrations + PostgresConversationMarksSchema.migrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

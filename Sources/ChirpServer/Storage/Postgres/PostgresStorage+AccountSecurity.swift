@@ -84,6 +84,8 @@ extension PostgresStorage {
                     """)
             }
             try await scope.execute("DELETE FROM conversations WHERE owner_id = \(userId)")
+            // The account's own pins and mutes; others' marks on its conversation stay with it.
+            try await scope.execute("DELETE FROM conversation_marks WHERE owner_id = \(userId)")
             try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId)")
             try await scope.execute("DELETE FROM events WHERE user_id = \(userId)")
             try await scope.execute("""

@@ -48,22 +48,10 @@ extension PostgresStorage {
 
     func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
         try await read { scope in
-            let rows = try await scope.rows(PostgresQuery(
-                unsafeSQL: """
-                    SELECT c.last_message_id, c.unread_count, \(Self.userColumns("u", viewer: viewer)), \(Self.messageColumns)
-                        JOIN conversations c ON m.id = c.last_message_id
-                        JOIN users u ON u.id = c.peer_id
-                    WHERE c.owner_id = $1 AND c.last_message_id < $2
-                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = c.peer_id)
-                    ORDER BY c.last_message_id DESC LIMIT $3
-                    """,
-                binds: Self.binds(viewer, cursor, limit)))
-            return try rows.map { row in
-                let message = try Self.message(from: row, at: 2 + Self.userColumnCount)
-                return Listed(
-                    cursor: try row.value(0),
-                    item: Conversation(peer: try Self.user(from: row, at: 2), lastMessage: message, unreadCount: try row.value(1)))
-            }
+            try await Self.fetchListedConversations(
+                scope, viewer: viewer,
+                where: "c.last_message_id < $2 AND k.pin_order IS NULL AND \(Self.peerNotBlocked) ORDER BY c.last_message_id DESC LIMIT $3",
+                Self.binds(viewer, cursor, limit))
         }
     }
 
