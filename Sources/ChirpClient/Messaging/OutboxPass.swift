@@ -18,26 +18,37 @@ struct OutboxPass: Sendable {
         let actions = try await ledger.database.pendingActions().map { OutboxItem.action($0) }
         var queues: [String: [OutboxItem]] = [:]
         var order: [String] = []
+        // Pins order conversations among themselves (most recently pinned first), so they go
+        // one at a time in the order they were made, after the conversations' own queues:
+        // per-conversation queues run at once, and two offline pins reached the server swapped.
+        var pins: [PendingAction] = []
         for item in (pending + actions).sorted(by: { $0.order < $1.order }) {
+            if case .action(let action) = item, action.kind == .pin || action.kind == .unpin {
+                pins.append(action)
+                continue
+            }
             let peer = switch item { case .message(let message): message.peer; case .action(let action): action.peer }
             if queues[peer] == nil { order.append(peer) }
             queues[peer, default: []].append(item)
         }
-        let report = try await withThrowingTaskGroup(of: OutboxReport.self) { group in
+        var (report, stopped) = try await withThrowingTaskGroup(of: (String, OutboxReport).self) { group in
             for peer in order {
                 let queue = queues[peer]!
-                group.addTask { try await self.drain(queue) }
+                group.addTask { (peer, try await self.drain(queue)) }
             }
             var total = OutboxReport()
-            for try await report in group {
+            var stopped: Set<String> = []
+            for try await (peer, report) in group {
                 total.sent += report.sent
                 total.failed += report.failed
                 total.stillPending += report.stillPending
                 total.blockedBy = total.blockedBy ?? report.blockedBy
                 total.refusedActions += report.refusedActions
+                if report.stillPending > 0 { stopped.insert(peer) }
             }
-            return total
+            return (total, stopped)
         }
+        try await deliverPins(pins, after: stopped, into: &report)
         if let blocked = report.blockedBy, report.stillPending > 0 {
             // Offline is the normal case of an offline-first client (the rows show as pending);
             // a server that answers and stays busy is worth a warning.
@@ -47,6 +58,27 @@ struct OutboxPass: Sendable {
             ])
         }
         return report
+    }
+
+    /// Sends the pins and unpins in the order they were made, each after its conversation's
+    /// queue; the first that cannot go (its conversation's queue stopped, or it is blocked
+    /// itself) holds it and every later one back.
+    private func deliverPins(_ pins: [PendingAction], after stopped: Set<String>, into report: inout OutboxReport) async throws {
+        let actions = ActionDelivery(ledger: ledger, api: api, retries: retries, logger: logger)
+        for (index, pin) in pins.enumerated() {
+            guard !stopped.contains(pin.peer) else {
+                report.stillPending += pins.count - index
+                return
+            }
+            switch try await actions.deliver(pin) {
+            case .done, .waiting: continue
+            case .refused(let reason): report.refusedActions.append(reason)
+            case .blocked(let error):
+                report.stillPending += pins.count - index
+                report.blockedBy = report.blockedBy ?? error
+                return
+            }
+        }
     }
 
     /// Sends one conversation's queue in order; stops at the first message that cannot get
