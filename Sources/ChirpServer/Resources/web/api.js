@@ -98,6 +98,8 @@ export class ApiClient {
       xhr.send(blob);
     });
   }
+  /** `kind`: pin, unpin, mute or unmute. */
+  mark(peer, kind) { return this.call(kind.startsWith('un') ? 'DELETE' : 'PUT', `/v1/conversations/${seg(peer)}/${kind.replace(/^un/, '')}`); }
   markRead(peer, upTo) { return this.call('POST', `/v1/conversations/${seg(peer)}/read`, { upTo }); }
   typing(peer) { return this.call('POST', `/v1/conversations/${seg(peer)}/typing`); }
   timeline() { return this.call('GET', '/v1/timeline?limit=50'); }

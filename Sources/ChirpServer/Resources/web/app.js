@@ -53,7 +53,7 @@ async function route() {
   else if (hash === '#/timeline') await later('./view-timeline.js', (m) => m.timelineView(session));
   else if (hash === '#/settings') await later('./view-settings.js', (m) => m.settingsView(session));
   else if (hash === '#/moderation') await later('./view-moderation.js', (m) => m.moderationView(session));
-  else show(conversationsView(navigate));
+  else show(conversationsView(session, navigate));
 }
 
 function render(state) {

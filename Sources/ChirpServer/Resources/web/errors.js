@@ -25,6 +25,7 @@ export function explain(error, context = {}) {
     case 'account_suspended': return "This account is suspended by the server's operators. Ask them why.";
     case 'not_operator': return "Only the server's operators can do this.";
     case 'report_resolved': return 'Another operator resolved that report already. Reload the queue.';
+    case 'too_many_pinned': return 'At most 10 conversations can be pinned. Unpin one first.';
     case 'rate_limited': return 'Too many attempts in a short time. Wait a few minutes and try again.';
     default:
       if (error.status === 401) return 'Your session has ended. Log in again.';

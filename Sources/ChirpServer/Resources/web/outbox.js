@@ -1,10 +1,11 @@
 // Sends what the user did, exactly once and in order: each message, and each action on a
-// message (react, edit, unsend), waits in the IndexedDB outbox under a client id until the
-// server has it (every call is idempotent, so a retry after a cut, from this tab, a reopened
-// tab or a second tab, applies it once). A message's attachments are uploaded first, from the
-// files kept in IndexedDB, so a reload resumes them. An action on a message still in the
-// outbox waits behind it. Refusals (not allowed, too long) mark a message failed for a retry by
-// hand, and drop an action; an unreachable server keeps everything waiting.
+// message (react, edit, unsend) or a conversation (pin, mute, their undoing), waits in the
+// IndexedDB outbox under a client id until the server has it (every call is idempotent, so a
+// retry after a cut, from this tab, a reopened tab or a second tab, applies it once). A
+// message's attachments are uploaded first, from the files kept in IndexedDB, so a reload
+// resumes them. An action on a message still in the outbox waits behind it. Refusals (not
+// allowed, too long) mark a message failed for a retry by hand, and drop an action; an
+// unreachable server keeps everything waiting.
 import { uploadMedia } from './media-upload.js';
 
 export class Outbox {
@@ -99,6 +100,7 @@ export class Outbox {
 
   /** Applies an action; false while its message has no server id yet. */
   async apply(item) {
+    if (!item.target) { await this.api.mark(item.peer, item.kind); return true; } // a pin or mute
     const id = await this.resolve(item.target);
     if (!id) return false;
     if (item.kind === 'react') await this.api.react(item.peer, id, item.emoji, item.on);

@@ -12,6 +12,7 @@ import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
 import { MAX_MEDIA_BYTES } from './media-upload.js';
 import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
+import { isMark } from './conversation-marks.js';
 
 /** Whether `peer` is a deleted account as its peers see it (`deleted-ID`): readable, read-only. */
 export const isDeletedAccount = (peer) => /^deleted-[1-9][0-9]*$/.test(peer);
@@ -69,7 +70,10 @@ export class UserSession {
       onSent: (m) => { this.broadcast({ kind: 'message', message: m }); return this.storeMessages([localMessage(this.me, m, 'sent')]); },
       onApplied: (item, id) => this.applied(item, id),
       onChange: () => { this.broadcast({ kind: 'outbox' }); return this.reloadOutbox(); },
-      onRefused: (error, item) => this.fail(error, { peer: item.peer }),
+      onRefused: (error, item) => {
+        this.fail(error, { peer: item.peer });
+        if (isMark(item)) this.reloadOutbox().then(() => this.refresh()); // its list undoes the mark
+      },
       onProgress: (clientMediaId, sent) => this.dispatch({ type: 'progress', clientMediaId, sent }),
       onUploaded: (media, file) => this.media.put(media.id, file),
     });
@@ -159,6 +163,7 @@ export class UserSession {
         case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
         case 'user.deleted': await this.forgetDeleted(data.username); break;
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
+        case 'conversation.updated': this.dispatch({ type: 'conversations', items: [data], at: Date.now() }); break; // marked elsewhere
         default: break;
       }
     }
@@ -218,6 +223,9 @@ export class UserSession {
   }
 
   unsend(peer, m) { return this.outbox.act(peer, newClientId(), UserSession.ref(m), { kind: 'unsend' }); }
+
+  /** Pins, unpins, mutes or unmutes (`kind`) `peer`'s conversation: shown once queued. */
+  markConversation(peer, kind) { return this.outbox.act(peer, newClientId(), null, { kind }); }
 
   /** One page of messages matching `q` in my conversations, newest first; null on failure. */
   async search(q, cursor) {

@@ -2,6 +2,7 @@
 // every subscriber renders from the new state. Every action is idempotent (applying an event
 // or a page twice leaves the same state), as in the Swift kit's ChirpStore.
 import { advanced, isTombstone, tombstone } from './message-state.js';
+import { isMark, withMark, withServerMarks } from './conversation-marks.js';
 
 export const byId = (a, b) => (a.id === b.id ? 0 : a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
 
@@ -99,7 +100,7 @@ export function reduce(state, action) {
         const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
         // A change to an old message (a reaction, an edit) leaves the newer last message in place.
         const lastMessage = c && c.lastMessage.id && last.id && byId(last, c.lastMessage) < 0 ? c.lastMessage : last;
-        conversations[peer] = { peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
+        conversations[peer] = { ...c, peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
       }
       const history = action.history === undefined ? state.history : { ...state.history, [action.peer]: action.history };
       return { ...state, messages, conversations, history };
@@ -137,14 +138,18 @@ export function reduce(state, action) {
         if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
         conversations[peer] = { ...c, lastMessage };
       }
-      return { ...state, conversations };
+      return { ...state, conversations: withServerMarks(conversations, state.conversations, action.items, state.outbox, action.at) };
     }
     case 'history': return { ...state, history: { ...state.history, [action.peer]: action.history } };
     case 'unread': {
       const c = state.conversations[action.peer];
       return c && c.unreadCount !== 0 ? { ...state, conversations: { ...state.conversations, [action.peer]: { ...c, unreadCount: 0 } } } : state;
     }
-    case 'outbox': return { ...state, outbox: Object.fromEntries(action.items.map((i) => [i.clientMessageId, i])) };
+    case 'outbox': { // a pin or mute shows once queued, by this tab or another
+      const fresh = action.items.filter((i) => isMark(i) && !state.outbox[i.clientMessageId]).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      const conversations = fresh.reduce(withMark, state.conversations);
+      return { ...state, conversations, outbox: Object.fromEntries(action.items.map((i) => [i.clientMessageId, i])) };
+    }
     case 'followers': return { ...state, followers: action.items };
     case 'follower': return state.followers.some((u) => u.username === action.user.username) ? state : { ...state, followers: [action.user, ...state.followers] };
     case 'timeline': return { ...state, timeline: action.items };

@@ -1,10 +1,11 @@
-// The conversations: the search box, then the conversations latest first with unread counts,
-// then the followers not written to yet.
+// The conversations: the search box, then the conversations, pinned first, with unread counts
+// (highlighted, the only alert, unless muted), then the followers not written to yet.
 import { h } from './dom.js';
 import { searchForm } from './search-form.js';
 import { tombstoneNote } from './message-state.js';
+import { listOrder } from './conversation-marks.js';
 
-export function conversationsView(navigate) {
+export function conversationsView(session, navigate) {
   const list = h('ul', { class: 'list', 'aria-label': 'Conversations' });
   const followers = h('ul', { class: 'list', 'aria-label': 'Followers you have not written to' });
   const followersHeading = h('h2', {}, 'Followers you have not written to');
@@ -13,12 +14,11 @@ export function conversationsView(navigate) {
     searchForm(navigate).form, list, followersHeading, followers);
 
   let shown = {};
-  const rows = new Map(); // peer → {c, li, link}: a link survives updates (keeps focus)
+  const rows = new Map(); // peer → {c, li, link, pin, mute}: these survive updates (keep focus)
   function update(state) {
     if (state.conversations === shown.conversations && state.followers === shown.followers) return;
     shown = state;
-    const all = Object.entries(state.conversations)
-      .sort(([, a], [, b]) => (b.lastMessage.createdAt || '').localeCompare(a.lastMessage.createdAt || ''));
+    const all = Object.entries(state.conversations).sort(([, a], [, b]) => listOrder(a, b));
     const items = all.map(([peer, c]) => {
       const known = rows.get(peer);
       if (known && known.c === c) return known.li;
@@ -26,14 +26,23 @@ export function conversationsView(navigate) {
       const last = c.lastMessage;
       const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
-      link.replaceChildren(h('span', { class: 'name' }, c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username),
-        unread ? h('span', { class: 'badge' }, `, ${unread}`) : '',
+      link.replaceChildren(h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username),
+        unread ? h('span', { class: c.muted ? 'unread' : 'unread badge' }, `, ${unread}`) : '',
         h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`));
-      const li = known ? known.li : h('li', {}, link);
-      rows.set(peer, { c, li, link });
+      const [pin, mute] = known ? [known.pin, known.mute] : [0, 0].map(() => h('button', { type: 'button', class: 'secondary small',
+        onclick: (e) => session.markConversation(peer, e.currentTarget.textContent.toLowerCase()) })); // says what it does
+      pin.textContent = c.pinned ? 'Unpin' : 'Pin';
+      mute.textContent = c.muted ? 'Unmute' : 'Mute';
+      for (const b of [pin, mute]) b.setAttribute('aria-label', `${b.textContent} conversation with ${c.peer.username}`);
+      const li = known ? known.li : h('li', { class: 'row' }, link, h('span', {}, pin, ' ', mute));
+      rows.set(peer, { c, li, link, pin, mute });
       return li;
     });
-    if (items.length !== list.children.length || items.some((li, i) => list.children[i] !== li)) list.replaceChildren(...items);
+    if (items.length !== list.children.length || items.some((li, i) => list.children[i] !== li)) {
+      const focused = document.activeElement; // moving a row drops the focus
+      list.replaceChildren(...items);
+      focused?.focus();
+    }
     if (!all.length) list.append(h('li', { class: 'empty' }, 'No conversations yet. Use New message to write to someone.'));
     const fresh = state.followers.filter((u) => !state.conversations[u.username.toLowerCase()]);
     followersHeading.hidden = followers.hidden = fresh.length === 0;
