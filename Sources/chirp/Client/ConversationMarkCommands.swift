@@ -19,10 +19,12 @@ extension ConversationMarkCommand {
         let peer = username
         try await runAction(client, done: "\(Self.done) \(peer)") { session in
             do {
-                try await Self.mark(session)(peer)
-            } catch ConversationMarkError.noSuchConversation {
-                _ = try await session.conversations(refresh: true, includingFollowers: false)
-                do { try await Self.mark(session)(peer) } catch let error as ConversationMarkError { throw CommandFailure(error.description) }
+                do {
+                    try await Self.mark(session)(peer)
+                } catch ConversationMarkError.noSuchConversation {
+                    _ = try await session.conversations(refresh: true, includingFollowers: false)
+                    try await Self.mark(session)(peer)
+                }
             } catch let error as ConversationMarkError {
                 throw CommandFailure(error.description)
             }
