@@ -101,9 +101,9 @@ public enum ChirpServerApplication {
             .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts)))
             .group(context: AuthenticatedRequestContext.self)
         // The send alone may take a session this instance verified before without asking
-        // storage again: its own write confirms the session (`Viewer.sessionConfirmedByWrite`).
+        // storage again: its own write confirms the session.
         let sending = router.group()
-            .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts, forSends: true)))
+            .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts, accepts: .bySendWrite)))
             .group(context: AuthenticatedRequestContext.self)
         AccountRoutes(services: services).register(on: router, authenticated: authenticated)
         SocialRoutes(services: services).register(on: authenticated)

@@ -83,7 +83,7 @@ struct PostgresGroupCommitTests {
         }
     }
 
-    /// A viewer taken from an instance's session cache (`sessionConfirmedByWrite`) is written
+    /// A viewer taken from an instance's session cache (`SessionConfirmation.bySendWrite`) is written
     /// only while its session lives: here the session ends (as on another instance, with no
     /// word to this one) just before a batch this instance decides from cached facts. The
     /// write refuses that send, and the fresh read decides it again: 401 for it, the rest of
@@ -92,7 +92,7 @@ struct PostgresGroupCommitTests {
         try await Self.withInstances(1, reservedIdLifetime: .seconds(60)) { instances in
             let storage = instances[0]
             var ann = try await storage.account("ann", tokenHash: [1])
-            ann.sessionConfirmedByWrite = true
+            ann.sessionConfirmation = .bySendWrite
             let bea = try await storage.account("bea", tokenHash: [2])
             func pending(_ from: Viewer, _ to: String, _ id: String, _ decisions: RecordingDecisions = RecordingDecisions()) -> PendingSend {
                 PendingSend(new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: "hi", createdAt: .now()), decisions: decisions)

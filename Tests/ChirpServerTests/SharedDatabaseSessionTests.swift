@@ -5,7 +5,7 @@ import PostgresNIO
 import Testing
 
 /// On PostgreSQL an instance keeps the sessions it verified, but trusts them only for sends,
-/// whose write confirms the session (`Viewer.sessionConfirmedByWrite`): a session ended where
+/// whose write confirms the session (`SessionConfirmation.bySendWrite`): a session ended where
 /// this instance cannot see it (here, deleted in the database with no word on the bus, as a
 /// lost notification from another instance would leave it) stops the token on the next
 /// request, a send included, and nothing is stored for it.

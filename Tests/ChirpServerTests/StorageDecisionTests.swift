@@ -51,14 +51,14 @@ struct StorageDecisionTests {
         }
     }
 
-    /// A viewer whose session the write confirms (`Viewer.sessionConfirmedByWrite`) is stored
+    /// A viewer whose session the write confirms (`SessionConfirmation.bySendWrite`) is stored
     /// only while that session exists and has not expired at the send's time; otherwise the
     /// send fails with the decisions' `sessionEnded`, and nothing is stored.
     @Test(arguments: StorageKind.available)
     func bothStoragesStoreASendOnlyWhileTheSessionItsWriteConfirmsLives(kind: StorageKind) async throws {
         try await kind.withStorage { storage in
             var ann = try await storage.account("ann", tokenHash: [1])
-            ann.sessionConfirmedByWrite = true
+            ann.sessionConfirmation = .bySendWrite
             let bea = try await storage.account("bea", tokenHash: [2])
             func send(_ id: String, at time: Timestamp = .now()) async throws -> WriteOutcome<Message> {
                 try await storage.sendMessage(

@@ -5,9 +5,9 @@ import Hummingbird
 /// set headers, the WebSocket stream's `?token=`) and asks `AccountService` whose it is.
 struct Authenticator: Sendable {
     let accounts: AccountService
-    /// For the send route: a session this instance verified earlier is taken as it is, for the
-    /// send's write to confirm (`Viewer.sessionConfirmedByWrite`).
-    var forSends = false
+    /// `.bySendWrite` for the send route: a session this instance verified earlier is taken as
+    /// it is, for the send's write to confirm.
+    var accepts: SessionConfirmation = .byRead
 
     func viewer(for request: Request) async throws -> Viewer {
         try await viewer(authorization: request.headers[.authorization], queryToken: nil)
@@ -25,7 +25,7 @@ struct Authenticator: Sendable {
         } else {
             throw APIError.missingToken
         }
-        return try await accounts.viewer(token: token, confirmedByWrite: forSends)
+        return try await accounts.viewer(token: token, accepting: accepts)
     }
 
     /// The text without the spaces and tabs HTTP allows around a value (RFC 9110 §5.6.3).

@@ -7,7 +7,7 @@ import Synchronization
 /// removes the entry at once, so every request may trust it. Instances sharing PostgreSQL
 /// (`sharedDatabase`) cannot know at once what another one ended, so there an entry spares
 /// only the lookup of a write that confirms the session in its own statement (the send, see
-/// `Viewer.sessionConfirmedByWrite`); every other request asks the database. Ended sessions
+/// `SessionConfirmation.bySendWrite`); every other request asks the database. Ended sessions
 /// announced on the bus are forgotten either way. Entries also lapse after `lifetime`, and
 /// the session's own expiry is checked on every request.
 final class SessionCache: Sendable {

@@ -7,8 +7,7 @@ import NIOCore
 struct MessageRoutes {
     let services: ServerServices
 
-    /// `sends`: the group whose viewers' sessions the send's write may confirm
-    /// (`Viewer.sessionConfirmedByWrite`).
+    /// `sends`: the group whose viewers' sessions the send's write may confirm.
     func register(on authenticated: RouterGroup<AuthenticatedRequestContext>, sends: RouterGroup<AuthenticatedRequestContext>) {
         let messages = services.messages
         let limit = services.configuration.maxBodyBytes
@@ -16,13 +15,9 @@ struct MessageRoutes {
             let recipient = try context.pathParameter("username")
             let clientId = try context.pathParameter("clientMessageId")
             let body = try await JSONResponse.decode(SendMessageRequest.self, from: request, limit: limit)
-            let mediaIds = body.mediaIds ?? []
-            // A reply target and media are read for the viewer before the write: only a
-            // confirmed session may read them.
-            let viewer = body.replyTo == nil && mediaIds.isEmpty ? context.viewer : try await services.accounts.confirmed(context.viewer)
-            let replyTo = try await services.messageActions.replyTarget(viewer, to: recipient, replyTo: body.replyTo)
             let outcome = try await messages.send(
-                viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: replyTo, mediaIds: mediaIds)
+                context.viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: body.replyTo,
+                mediaIds: body.mediaIds ?? [])
             let status: HTTPResponse.Status = outcome.created ? .created : .ok
             if let json = outcome.json { return JSONResponse.raw(ByteBuffer(string: json), status: status) }
             return try JSONResponse.make(outcome.value, status: status)

@@ -114,22 +114,27 @@ struct AccountService: Sendable {
     }
 
     /// The viewer a bearer token belongs to, or a 401 (unknown, logged out, expired).
-    /// `confirmedByWrite` (the send route): a session cached while other instances share the
-    /// database is taken as it is, and the send's write confirms it.
+    /// `accepting` `.bySendWrite` (the send route): a session cached while other instances
+    /// share the database is taken as it is, and the send's write confirms it.
     ///
     /// Tokens are never compared as text: the token is hashed (SHA-256) and the digest looked
     /// up, so the time a lookup takes says nothing about how much of a guess was right.
-    func viewer(token: String, confirmedByWrite: Bool = false) async throws -> Viewer {
+    func viewer(token: String, accepting accepted: SessionConfirmation = .byRead) async throws -> Viewer {
         guard !token.isEmpty, token.utf8.count <= 256 else { throw APIError.invalidToken }
         let hash = SessionTokens.hash(token)
         let session: SessionInfo
-        var unconfirmed = false
-        if let cached = sessions.session(for: hash), !sessions.sharedDatabase || confirmedByWrite {
+        let confirmation: SessionConfirmation
+        // Alone on its database the instance ends every session itself, so its cache is as
+        // good as a read. On a shared database only sends use the cache (and fill it): their
+        // write confirms the session.
+        let cacheConfirms = !sessions.sharedDatabase
+        let cacheUsable = cacheConfirms || accepted == .bySendWrite
+        if let cached = sessions.session(for: hash), cacheUsable {
             session = cached
-            unconfirmed = sessions.sharedDatabase
+            confirmation = cacheConfirms ? .byRead : .bySendWrite
         } else {
-            // On a shared database only sends read the cache: other routes do not fill it.
-            session = try await storedSession(hash, remember: !sessions.sharedDatabase || confirmedByWrite)
+            session = try await storedSession(hash, remember: cacheUsable)
+            confirmation = .byRead
         }
         let now = now()
         guard session.expiresAt > now else { throw APIError.expiredToken }
@@ -139,18 +144,18 @@ struct AccountService: Sendable {
         }
         return Viewer(
             id: session.userId, username: session.username, tokenHash: hash, sessionId: session.publicId,
-            sessionConfirmedByWrite: unconfirmed)
+            sessionConfirmation: confirmation)
     }
 
-    /// The viewer with its session confirmed in storage, for a send route that needs it
-    /// confirmed before its write (it reads on the viewer's behalf first).
+    /// The viewer with its session confirmed by a read of storage, for a send that reads on
+    /// the viewer's behalf before its write.
     func confirmed(_ viewer: Viewer) async throws -> Viewer {
-        guard viewer.sessionConfirmedByWrite else { return viewer }
+        guard viewer.sessionConfirmation == .bySendWrite else { return viewer }
         let session = try await storedSession(viewer.tokenHash, remember: true)
         guard session.userId == viewer.id else { throw APIError.invalidToken }
         guard session.expiresAt > now() else { throw APIError.expiredToken }
         var confirmed = viewer
-        confirmed.sessionConfirmedByWrite = false
+        confirmed.sessionConfirmation = .byRead
         return confirmed
     }
 

@@ -14,18 +14,26 @@ struct MessageService: Sendable {
     let now: @Sendable () -> Timestamp
     /// Resolves a send's `mediaIds`; nil: sends carry no media.
     var media: MediaService?
-    /// Confirms a viewer's session in storage (`AccountService.confirmed`) before the send
-    /// reads on its behalf, when its write was to confirm it (`Viewer.sessionConfirmedByWrite`).
+    /// Checks a send's `replyTo` (`MessageActionService.replyTarget`); nil: sends carry no
+    /// reply links.
+    var replies: MessageActionService?
+    /// Confirms a viewer's session by a read of storage (`AccountService.confirmed`) before
+    /// the send reads on its behalf, when its write was to confirm it
+    /// (`SessionConfirmation.bySendWrite`).
     var confirmSession: @Sendable (Viewer) async throws -> Viewer = { $0 }
 
     /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
     /// or the stored message again when it is a retry. The outcome's `json` is the message as
     /// the API's JSON when the send encoded it for its event.
-    /// `replyTo` was checked by `MessageActionService.replyTarget`.
+    /// `replyTo` is the id of a message of the conversation with `recipient` it answers.
     func send(
-        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo: Int64? = nil,
+        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo rawReplyTo: String? = nil,
         mediaIds: [String] = []
     ) async throws -> WriteOutcome<Message> {
+        // The reply target and the media are read for the viewer before the write: only a
+        // session a read confirmed may read them.
+        let viewer = rawReplyTo == nil && mediaIds.isEmpty ? viewer : try await confirmSession(viewer)
+        let replyTo = try await replies?.replyTarget(viewer, to: recipient, replyTo: rawReplyTo) ?? nil
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }

@@ -67,13 +67,13 @@ struct ServerServices: Sendable {
             unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
         self.media = media
         let accounts = self.accounts
-        self.messages = MessageService(
-            store: storage, hub: hub, bus: bus,
-            limits: limits, metrics: metrics, now: now, media: media, confirmSession: { try await accounts.confirmed($0) })
-        let conversations = ConversationService(store: storage, hub: hub, now: now)
-        self.conversations = conversations
-        self.messageActions = MessageActionService(
+        let messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
+        self.messageActions = messageActions
+        self.messages = MessageService(
+            store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
+            confirmSession: { try await accounts.confirmed($0) })
+        self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now, limits: limits)

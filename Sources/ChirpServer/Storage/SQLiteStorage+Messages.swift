@@ -11,7 +11,8 @@ extension SQLiteStorage {
         let writer = self.writer
         return try await write { db in
             let sender = new.sender
-            if sender.sessionConfirmedByWrite, try !Self.sessionIsLive(db, tokenHash: sender.tokenHash, userId: sender.id, at: new.createdAt) {
+            if sender.sessionConfirmation == .bySendWrite,
+               try !Self.sessionIsLive(db, tokenHash: sender.tokenHash, userId: sender.id, at: new.createdAt) {
                 throw decisions.sessionEnded()
             }
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)

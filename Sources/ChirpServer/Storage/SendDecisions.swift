@@ -13,7 +13,7 @@ protocol SendDecisions: Sendable {
     /// The message as its event's data.
     func encode(_ message: Message) -> String
     /// What a send fails with when its sender's session, which its write was to confirm
-    /// (`Viewer.sessionConfirmedByWrite`), is gone or expired.
+    /// (`SessionConfirmation.bySendWrite`), is gone or expired.
     func sessionEnded() -> any Error
 }
 

@@ -117,7 +117,7 @@ enum PostgresSendBatchSchema {
             END $$
             """,
         ]),
-        // A send whose viewer came from the instance's session cache (`Viewer.sessionConfirmedByWrite`)
+        // A send whose viewer came from the instance's session cache (`SessionConfirmation.bySendWrite`)
         // is written only if its session is still there: a logout on another instance stops
         // the token at once, as a lookup per request would.
         ("v10-send-batch-confirms-sessions", [

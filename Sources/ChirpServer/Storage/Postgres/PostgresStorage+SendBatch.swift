@@ -109,7 +109,7 @@ extension PostgresStorage {
         let senderIds = sends.map(\.new.sender.id)
         let keys = sends.map(\.new.recipientKey)
         let clientIds = sends.map(\.new.clientMessageId)
-        let sessions = sends.map { ByteBuffer(bytes: $0.new.sender.sessionConfirmedByWrite ? $0.new.sender.tokenHash : []) }
+        let sessions = sends.map { ByteBuffer(bytes: $0.new.sender.sessionConfirmation == .bySendWrite ? $0.new.sender.tokenHash : []) }
         let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(
             senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
@@ -151,7 +151,7 @@ extension PostgresStorage {
     /// decided before it; plans the inserts under `ids` (ascending, one per insert at least).
     /// `sessionsLive`: whether each sender's session was found live in the same read (nil: not
     /// read, so the write confirms the sessions of viewers taken from the cache,
-    /// `Viewer.sessionConfirmedByWrite`). Returns the plan and each send's result, nil for a
+    /// `SessionConfirmation.bySendWrite`). Returns the plan and each send's result, nil for a
     /// planned insert.
     private static func decide(
         _ sends: [PendingSend], facts: [RecipientFacts?], earlier: [Message?], ids: [Int64], sessionsLive: [Bool]?
@@ -182,7 +182,7 @@ extension PostgresStorage {
                 let message = send.message(id: messageId, recipient: known.username)
                 plan.add(
                     index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message),
-                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmedByWrite)
+                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmation == .bySendWrite)
             } catch {
                 results[index] = .failure(error)
             }
@@ -257,7 +257,7 @@ struct SendBatchPlan {
     /// Each message's `media_json`, and one (message, position, media) per attachment.
     private(set) var mediaJSONs: [String] = []
     private(set) var mediaLinks: (messages: [Int64], positions: [Int32], media: [Int64]) = ([], [], [])
-    /// The sessions the write confirms (`Viewer.sessionConfirmedByWrite`): token digest, user
+    /// The sessions the write confirms (`SessionConfirmation.bySendWrite`): token digest, user
     /// and the time it must be live at, once per session.
     private(set) var sessions: (hashes: [ByteBuffer], users: [Int64], ats: [Int64]) = ([], [], [])
     private var confirming: Set<[UInt8]> = []
