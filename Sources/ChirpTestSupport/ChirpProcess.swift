@@ -40,14 +40,14 @@ public final class ChirpProcess: @unchecked Sendable {
     /// cooperative pool (`BlockingCall`); returns false when it did not end by the signal given.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM) async -> Bool {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.signal(signal)
         let process = self.process
         return await BlockingCall.run { process.waitUntilExit(killingAfter: .seconds(30)) }
     }
 
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: outputURL)

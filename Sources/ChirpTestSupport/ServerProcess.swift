@@ -75,7 +75,7 @@ public final class ServerProcess: @unchecked Sendable {
             }
         }
         guard let found else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.signal(SIGKILL)
             throw StartError(description: "server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
         }
         port = found
@@ -91,13 +91,13 @@ public final class ServerProcess: @unchecked Sendable {
     /// exit status.
     @discardableResult
     public func stop(signal: Int32) async throws -> Int32 {
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw StartError(description: "server ignored signal \(signal) for 30 s")
         }
         return process.terminationStatus
@@ -141,7 +141,7 @@ func waitForExit(of process: SpawnedProcess, limit: Duration, pollingEvery inter
     let deadline = ContinuousClock.now + limit
     while process.isRunning {
         if ContinuousClock.now >= deadline {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
             return true
         }

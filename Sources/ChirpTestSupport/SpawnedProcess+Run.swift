@@ -30,7 +30,7 @@ extension SpawnedProcess {
         try? handle.close()
         let deadline = ContinuousClock.now + limit
         while process.isRunning {
-            if ContinuousClock.now >= deadline { kill(process.processIdentifier, SIGKILL) }
+            if ContinuousClock.now >= deadline { process.signal(SIGKILL) }
             try? await Task.sleep(for: .milliseconds(20))
         }
         let printed = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""

@@ -56,6 +56,19 @@ public final class SpawnedProcess: @unchecked Sendable {
         return false
     }
 
+    /// Sends `signal` to the process if it has not been reaped yet; returns whether it was sent.
+    /// The check and the signal happen under the lock that reaping takes, so the signal cannot
+    /// reach a stranger: a pid is reused only after its process is reaped, and this machine's
+    /// pids wrap (`kernel.pid_max` 32,768) during a test run. Every signal a test sends to a
+    /// child goes through here, never through `kill(processIdentifier, …)`.
+    @discardableResult
+    public func signal(_ signal: Int32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard ended == nil else { return false }
+        return kill(processIdentifier, signal) == 0
+    }
+
     /// Waits for the process to exit (blocking this thread; poll `isRunning` from async code).
     /// A process still running after `limit` is killed (SIGKILL), so no wait in a test is
     /// endless; returns false when it had to be.
@@ -64,7 +77,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + limit
         while isRunning {
             if ContinuousClock.now >= deadline {
-                kill(processIdentifier, SIGKILL)
+                signal(SIGKILL)
                 while isRunning { usleep(5_000) }
                 return false
             }
@@ -92,9 +105,6 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     deinit {
-        if isRunning {
-            kill(processIdentifier, SIGKILL)
-            waitUntilExit()
-        }
+        if signal(SIGKILL) { waitUntilExit() }
     }
 }

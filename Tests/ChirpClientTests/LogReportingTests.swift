@@ -36,7 +36,7 @@ struct LogReportingTests {
         while ContinuousClock.now < deadline, !((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").contains("logged") {
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(emitter.processIdentifier, SIGKILL)
+        emitter.signal(SIGKILL)
         while emitter.isRunning { try await Task.sleep(for: .milliseconds(5)) }
         #expect(emitter.terminationReason == .uncaughtSignal)
 

@@ -94,7 +94,7 @@ struct MediaProcessTests {
             }
         }
         try await Task.sleep(for: .milliseconds(400))
-        kill(server.process.processIdentifier, SIGKILL)
+        server.process.signal(SIGKILL)
         while server.process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         // (A request to a dead server would wait for its connection until the timeout.)
         inFlight.cancel()

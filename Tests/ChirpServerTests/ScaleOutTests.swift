@@ -209,7 +209,7 @@ struct ScaleOutTests {
                 }
             }
             try await Task.sleep(for: .milliseconds(200))
-            kill(cluster.instances[0].process.processIdentifier, SIGKILL)
+            cluster.instances[0].process.signal(SIGKILL)
             try await sender.value
             for n in 0..<10 {
                 try await Self.sendReliably(api, carol, to: n.isMultiple(of: 2) ? "alice" : "bob", "after \(n)")

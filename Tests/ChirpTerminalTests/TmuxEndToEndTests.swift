@@ -118,7 +118,7 @@ struct TmuxEndToEndTests {
                 close(devNull)
                 let deadline = ContinuousClock.now + .seconds(5)
                 while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-                if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                server.signal(SIGKILL)
                 server.waitUntilExit()
                 try? FileManager.default.removeItem(atPath: socket)
             }

@@ -35,7 +35,7 @@ final class ChildServer: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         throw CommandFailure("the child server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
     }
 

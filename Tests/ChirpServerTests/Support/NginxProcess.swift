@@ -119,10 +119,10 @@ final class NginxProcess: @unchecked Sendable {
     /// WebSockets; SIGKILL if it lingers) and removes its files.
     func stop() {
         if let process, process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            process.signal(SIGTERM)
             let deadline = Date().addingTimeInterval(2)
             while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.signal(SIGKILL)
         }
         try? FileManager.default.removeItem(at: prefix)
     }
