@@ -130,9 +130,9 @@ struct LogReportingTests {
         try await server.stop(signal: SIGTERM)
     }
 
-    /// `chirp admin logs` on the server's data, polled until `done` holds (or 20 s pass).
+    /// `chirp admin logs` on the server's data, polled until `done` holds (or 60 s pass).
     func adminLines(_ server: ServerProcess, until done: ([String]) -> Bool) async throws -> [String] {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while true {
             let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
             let lines = admin.output.split(separator: "\n").map(String.init)

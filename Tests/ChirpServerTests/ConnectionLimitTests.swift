@@ -102,7 +102,7 @@ struct ConnectionLimitTests {
 
     /// Waits until `chirp_connections_open` reaches `count`.
     static func waitForOpenConnections(atLeast count: Int, _ api: APIHarness) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         var open = 0
         repeat {
             let text = try await api.send(.GET, "/metrics").text

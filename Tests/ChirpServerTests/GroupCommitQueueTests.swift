@@ -39,7 +39,7 @@ struct GroupCommitQueueTests {
         await #expect(throws: StorageError.self) { try await queue.submit(0, run: run) }
         let waited = ContinuousClock.now - start
         // Not before the deadline; later only by the watchdog's period and a busy machine.
-        #expect(waited >= .milliseconds(200) && waited < .seconds(30))
+        #expect(waited >= .milliseconds(200) && waited < .seconds(120))
         // The only slot was held by the stuck batch: the watchdog handed it on.
         #expect(try await queue.submit(1, run: run) == 101)
         #expect(try await queue.submit(2, run: run) == 102)

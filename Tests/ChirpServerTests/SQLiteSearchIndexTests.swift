@@ -27,8 +27,8 @@ struct SQLiteSearchIndexTests {
             started.signal()
             release.wait()
         }
-        await WriteCoalescerTests.wait { started.wait(timeout: .now()) == .success }
-        func queued(_ count: Int) async { await WriteCoalescerTests.wait { storage.writer.pendingCount == count } }
+        await WriteCoalescerTests.wait("the blocker started") { started.wait(timeout: .now()) == .success }
+        func queued(_ count: Int, location: SourceLocation = #_sourceLocation) async { await WriteCoalescerTests.wait("\(count) writes queued", sourceLocation: location) { storage.writer.pendingCount == count } }
         async let pie = send("c", "apple pie")
         await queued(1)
         async let edited = storage.changeMessage(tart, viewer: ann.id, peerKey: "bea", at: .now()) { facts in

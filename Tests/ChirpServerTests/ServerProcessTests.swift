@@ -112,7 +112,7 @@ struct ServerProcessTests {
                 for try await _ in inbound {}
             }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !opened.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(opened.withLock { $0 })
         let stopping = ContinuousClock.now

@@ -14,7 +14,7 @@ struct StreamLimitTests {
     }
 
     static func waitForOpenStreams(_ count: Int, _ api: APIHarness) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while try await openStreams(api) != count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try await openStreams(api) == count)
     }

@@ -18,7 +18,7 @@ struct WriteCoalescerBatchEndTests {
             started.signal()
             release.wait()
         }
-        await WriteCoalescerTests.wait { started.wait(timeout: .now()) == .success }
+        await WriteCoalescerTests.wait("the blocker started") { started.wait(timeout: .now()) == .success }
         async let results = withTaskGroup(of: (Int, (any Error)?).self) { group in
             for index in 0..<count {
                 group.addTask {
@@ -32,7 +32,7 @@ struct WriteCoalescerBatchEndTests {
             }
             return await group.reduce(into: [Int: (any Error)?]()) { $0[$1.0] = $1.1 }
         }
-        await WriteCoalescerTests.wait { coalescer.pendingCount == count }
+        await WriteCoalescerTests.wait("the writes queued behind it") { coalescer.pendingCount == count }
         release.signal()
         try await blocker
         return await results

@@ -72,14 +72,14 @@ struct WriteCoalescerTests {
             started.signal()
             release.wait()
         }
-        await Self.wait { started.wait(timeout: .now()) == .success }
+        await Self.wait("the blocker started") { started.wait(timeout: .now()) == .success }
         async let failing: Bool = (try? await coalescer.write { db in
             // What SQLite does on a full disk or an I/O error: the whole transaction is gone.
             try db.execute(sql: "INSERT INTO t (value) VALUES ('failing')")
             try db.execute(sql: "ROLLBACK")
             throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
         }) != nil
-        await Self.wait { coalescer.pendingCount == 1 }
+        await Self.wait("the failing job queued") { coalescer.pendingCount == 1 }
         async let others = withTaskGroup(of: (Int, (any Error)?).self) { group in
             for index in 0..<30 {
                 group.addTask {
@@ -95,7 +95,7 @@ struct WriteCoalescerTests {
             }
             return await group.reduce(into: [Int: (any Error)?]()) { $0[$1.0] = $1.1 }
         }
-        await Self.wait { coalescer.pendingCount == 31 }
+        await Self.wait("the 30 writes queued behind it") { coalescer.pendingCount == 31 }
         release.signal()
         let errors = await others
         try await blocker
@@ -159,10 +159,19 @@ struct WriteCoalescerTests {
         }
     }
 
-    /// Polls `condition` every millisecond, for up to 10 s.
-    static func wait(for condition: @escaping @Sendable () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+    /// Polls `condition` every millisecond, for up to 60 s; records an issue saying what never
+    /// happened if it does not hold by then (the test goes on, so that a writer it holds is
+    /// released and nothing hangs).
+    static func wait(
+        _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, for condition: @escaping @Sendable () -> Bool
+    ) async {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var held = condition()  // evaluated once per poll: a semaphore's wait takes its signal
+        while !held, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+            held = condition()
+        }
+        #expect(held, what, sourceLocation: sourceLocation)
     }
 
     /// A new database in `directory` with one table, `t (id, value)`.

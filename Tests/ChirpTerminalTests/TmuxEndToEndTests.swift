@@ -39,10 +39,10 @@ struct TmuxEndToEndTests {
                 executable: URL(fileURLWithPath: tmux), arguments: ["-S", socket, "-D"],
                 environment: ProcessInfo.processInfo.environment, output: devNull)
             // A client finding no server would start a daemon of its own: wait for the socket.
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !FileManager.default.fileExists(atPath: socket) {
                 guard server.isRunning, ContinuousClock.now < deadline else {
-                    throw TmuxError(description: "the tmux server did not start (\(server.isRunning ? "no socket after 10 s" : "it exited"))")
+                    throw TmuxError(description: "the tmux server did not start (\(server.isRunning ? "no socket after 60 s" : "it exited"))")
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }

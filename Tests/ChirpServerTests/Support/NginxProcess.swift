@@ -68,7 +68,7 @@ final class NginxProcess: @unchecked Sendable {
             environment: ProcessInfo.processInfo.environment, output: devNull)
         self.process = process
         // Ready once it accepts connections.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if !process.isRunning {
                 throw StartError(description: "nginx exited: \(errorLog)")
