@@ -204,7 +204,7 @@ final class SeenEvents: Sendable {
     func waitUntilFinished() async throws {
         // Generous: under a full parallel test run the local database's fsyncs can queue behind
         // other tests' disk work. It returns as soon as the scenario finishes.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !state.withLock({ $0.finished }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     }
 }

@@ -41,7 +41,7 @@ final class GatedTransport: Transport {
 
     /// Waits until `count` requests reached the gate (or fails after a while).
     func waitUntilHeld(_ count: Int = 1) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while heldCount < count {
             guard ContinuousClock.now < deadline else { throw GateTimeout() }
             try await Task.sleep(for: .milliseconds(2))
