@@ -80,7 +80,10 @@ struct TLSTests {
             group.addTask {
                 try await Task.sleep(for: .milliseconds(300))
                 _ = try await Self.send(trust, base + "/v1/tweets/t1", method: .PUT, token: token, json: #"{"text":"over tls"}"#)
-                try await Task.sleep(for: .seconds(10))
+                // The stream reads from seq 0, so it gets the event however late it opens; this
+                // only bounds the wait (a TLS handshake in a debug build on a loaded machine once
+                // took longer than the 10 s this was).
+                try await Task.sleep(for: .seconds(90))
                 return nil
             }
             let first = try await group.next() ?? nil
