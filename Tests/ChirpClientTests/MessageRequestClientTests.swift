@@ -84,4 +84,38 @@ struct MessageRequestClientTests {
         #expect(try await alice.requests(refresh: true).isEmpty, "the server agrees")
         #expect(Self.names(try await alice.conversations(refresh: true, includingFollowers: false)) == ["bob"])
     }
+
+    @Test func theCommandsSettingsRequestsAcceptAndDecline() async throws {
+        let server = try await ServerProcess()
+        let homes = try await Self.strangers(["alice", "bob", "carol"], server: server.baseURL)
+        let alice = homes["alice"]!
+        let shown = try await alice.chirp("settings")
+        #expect(shown.status == 0 && shown.output.contains("message requests: followers"), "\(shown.output)")
+        let bad = try await alice.chirp("settings", "--message-requests", "nobody")
+        #expect(bad.status != 0 && bad.output.contains("everyone"), "says which values it takes: \(bad.output)")
+        let refused = try await homes["bob"]!.chirp("send", "alice", "before")
+        #expect(refused.status != 0, "\(refused.output)")
+        let changed = try await alice.chirp("settings", "--message-requests", "everyone")
+        #expect(changed.status == 0 && changed.output.contains("message requests: everyone"), "\(changed.output)")
+        #expect(try await alice.chirp("settings", "--json").output.contains("\"messageRequests\" : \"everyone\""))
+
+        #expect(try await alice.chirp("requests").output.contains("no message requests"))
+        #expect(try await homes["bob"]!.chirp("send", "alice", "hello from bob").status == 0)
+        #expect(try await homes["carol"]!.chirp("send", "alice", "hello from carol").status == 0)
+        let listed = try await alice.chirp("requests")
+        let lines = listed.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("carol (1 unread)") && lines[1].hasPrefix("bob"), "\(listed.output)")
+        #expect(try await alice.chirp("conversations").output.contains("no conversations yet"), "requests are listed apart")
+
+        let accepted = try await alice.chirp("accept", "bob")
+        #expect(accepted.status == 0 && accepted.output.contains("accepted bob's request"), "\(accepted.output)")
+        let declined = try await alice.chirp("decline", "carol")
+        #expect(declined.status == 0 && declined.output.contains("declined carol's request"), "\(declined.output)")
+        let nobody = try await alice.chirp("accept", "carol")
+        #expect(nobody.status != 0 && nobody.output.contains("no message request from carol"), "\(nobody.output)")
+        #expect(try await alice.chirp("requests").output.contains("no message requests"))
+        #expect(try await alice.chirp("conversations").output.hasPrefix("bob"))
+        let onServer = try await alice.session().api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10), requests: true))
+        #expect(onServer.items.isEmpty)
+    }
 }
