@@ -36,19 +36,9 @@ protocol RequestAnswerCommand: AsyncParsableCommand {
 
 extension RequestAnswerCommand {
     func run() async throws {
-        let peer = username
-        try await runAction(client, done: "\(Self.done) \(peer)'s request") { session in
-            do {
-                do {
-                    try await Self.answer(session)(peer)
-                } catch MessageRequestError.noSuchRequest {
-                    _ = try await session.requests(refresh: true)
-                    try await Self.answer(session)(peer)
-                }
-            } catch let error as MessageRequestError {
-                throw CommandFailure(error.description)
-            }
-        }
+        try await runConversationAction(
+            client, done: "\(Self.done) \(username)'s request", peer: username, queue: Self.answer,
+            refreshingWhen: { $0 is MessageRequestError }, refresh: { _ = try await $0.requests(refresh: true) })
     }
 }
 
