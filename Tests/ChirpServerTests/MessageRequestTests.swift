@@ -54,8 +54,10 @@ struct MessageRequestTests {
             let bad = try await Self.settings(api, ann, SettingsUpdate(messageRequests: "nobody"))
             #expect(bad.status == 422 && bad.errorCode == "invalid_setting")
             #expect(try JSONDecoder().decode(APIErrorBody.self, from: bad.body).error.field == "messageRequests")
-            let wrongType = try await api.send(.PATCH, "/v1/me/settings", token: ann.token, raw: #"{"messageRequests": 1}"#)
-            #expect(wrongType.status == 400)
+            for raw in [#"{"messageRequests": 1}"#, #"{"messageRequests": null}"#, "[]"] {
+                let wrongType = try await api.send(.PATCH, "/v1/me/settings", token: ann.token, raw: raw)
+                #expect(wrongType.status == 400, "\(raw): \(wrongType.status)")
+            }
             #expect(try await Self.settings(api, ann).decode(UserSettings.self).messageRequests == .everyone, "nothing changed")
             #expect(try await api.send(.GET, "/v1/me/settings").status == 401)
         }
