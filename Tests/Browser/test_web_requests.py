@@ -3,7 +3,8 @@ her (Settings); messages from bob, carol and dave, whom she does not follow, wai
 Message requests, not in her conversations; she accepts bob's (his conversation joins her
 list), declines carol's, reports and blocks dave, each with a button named for whom it answers
 ("Accept request from bob"); her second browser follows the answers live
-(`conversation.updated`), and a request that arrives while the screen is open shows at once.
+(`conversation.updated`); a request that arrives while the screen is open shows at once, and
+a reply from the second browser accepts it.
 Two headless Chromium windows against a real `chirp serve`.
 
 Run: python3 Tests/Browser/test_web_requests.py [path/to/chirp]   (default .build/debug/chirp)
@@ -51,6 +52,7 @@ class RequestsTests(ServerTestCase):
 
         alice, phone = self.alice, self.phone
         alice.sign_in("alice", create=False)
+        alice.find("link", "Message requests")  # the conversations screen shows: the session has started
         alice.click("link", "Settings")
         select = alice.wait(lambda: alice.driver.find_element(By.XPATH, "//select[@id='f-who-may-message-you-first']"),
                             "the message requests setting")
@@ -86,14 +88,21 @@ class RequestsTests(ServerTestCase):
         status, blocks = self.server.api("GET", "/v1/me/blocks", token=self.tokens["alice"])
         self.assertEqual([u["username"] for u in blocks["items"]], ["dave"])
 
-        # A new request while the screen is open shows at once.
-        self.send("erin", "hi alice, erin here")
-        alice.wait(lambda: self.rows(alice, "Message requests") == ["erin"], "erin's request, live")
-
         alice.click("link", "Conversations")
         alice.wait(lambda: self.rows(alice, "Conversations") == ["bob"], "only the accepted one in the list")
-        phone.click("link", "Conversations")
-        phone.wait(lambda: self.rows(phone, "Conversations") == ["bob"], "the same on the second browser")
+        alice.click("link", "Message requests")
+
+        # A new request while the screen is open shows at once; a reply from the second
+        # browser accepts it, here too.
+        self.send("erin", "hi alice, erin here")
+        for browser in (alice, phone):
+            browser.wait(lambda b=browser: self.rows(b, "Message requests") == ["erin"], "erin's request, live")
+        phone.click("link", "erin", exact=False)
+        phone.send("hi erin")
+        alice.wait(lambda: self.rows(alice, "Message requests") == [], "the reply accepted erin's request")
+        self.assertEqual(self.server_list(True), [])
+        alice.click("link", "Conversations")
+        alice.wait(lambda: self.rows(alice, "Conversations") == ["erin", "bob"], "erin's conversation joins the list")
 
 
 if __name__ == "__main__":

@@ -165,6 +165,7 @@ export class UserSession {
         }
         case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
         case 'user.deleted': await this.forgetDeleted(data.username); break;
+        case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
         case 'conversation.updated': // marked, accepted or declined elsewhere
           this.dispatch(data.declined ? { type: 'forget', peer: data.peer.username.toLowerCase() } : { type: 'conversations', items: [data], at: Date.now() }); break;

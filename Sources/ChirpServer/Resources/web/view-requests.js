@@ -20,6 +20,11 @@ export function requestsView(session) {
     update(session.store.state);
   }
   const send = (peer, method, path) => () => session.api.call(method, path).then(() => true, (error) => session.fail(error, { peer }));
+  const block = (peer, name) => async () => {
+    if (!(await session.block(name))) return false;
+    session.dispatch({ type: 'forget', peer }); // the server's lists leave it out too
+    return true;
+  };
   const button = (label, name, onclick) => h('button', { type: 'button', class: 'secondary small', 'aria-label': name, onclick }, label);
 
   function update(state) {
@@ -36,7 +41,7 @@ export function requestsView(session) {
         h('span', {},
           button('Accept', `Accept request from ${name}`, () => answer(peer, send(peer, 'POST', `${peerPath(peer)}/accept`))), ' ',
           button('Decline', `Decline request from ${name}`, () => answer(peer, send(peer, 'DELETE', peerPath(peer)))), ' ',
-          button('Block', `Block ${name}`, () => answer(peer, () => session.block(name))), ' ',
+          button('Block', `Block ${name}`, () => answer(peer, block(peer, name))), ' ',
           button('Report', `Report ${name}`, () => session.report(name))));
     }));
     if (!rows.length) list.append(h('li', { class: 'empty' }, 'No message requests. With "everyone" in Settings, people you do not follow can write to you: their first messages wait here.'));
