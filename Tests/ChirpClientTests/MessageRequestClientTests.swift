@@ -32,11 +32,14 @@ struct MessageRequestClientTests {
         let second = try laptop.session()
 
         for name in ["bob", "carol"] { #expect(try await homes[name]!.chirp("send", "alice", "hi from \(name)").status == 0) }
+        // bob follows alice: his request is not also a follower to write to.
+        #expect(try await homes["bob"]!.chirp("follow", "alice").status == 0)
         for session in [first, second] {
             _ = try await session.synchronize()
             #expect(Self.names(try await session.requests(refresh: false)) == ["carol", "bob"], "the stream's first messages are requests")
             #expect(try await session.conversations(refresh: false, includingFollowers: false).isEmpty)
         }
+        #expect(try await first.conversations(refresh: true, includingFollowers: true).isEmpty)
 
         try await server!.stop(signal: SIGTERM)
         server = nil
