@@ -64,8 +64,9 @@ public final class UserSession: Sendable {
     // MARK: reads
 
     /// The conversation list, latest first; with `includingFollowers`, followers not written to
-    /// yet follow it (they can be). With `refresh`, brought up to date from the server first
-    /// (its errors are thrown).
+    /// yet follow it (they can be). Message requests are left out (`requests(refresh:)`), and
+    /// so are followers whose request waits. With `refresh`, brought up to date from the server
+    /// first (its errors are thrown).
     public func conversations(refresh: Bool, includingFollowers: Bool = true) async throws -> [ConversationSummary] {
         if refresh {
             try await dataCenter.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
@@ -75,7 +76,8 @@ public final class UserSession: Sendable {
         }
         let conversations = try await database.conversations.fetch(ConversationSummary.newestFirst)
         guard includingFollowers else { return conversations }
-        let known = Set(conversations.map(\.id))
+        let requests = try await database.conversations.fetch(ConversationSummary.requestsNewestFirst)
+        let known = Set((conversations + requests).map(\.id))
         let followers = try await database.follows.fetch(FollowEntry.list("followers", of: username))
         return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
     }

@@ -7,19 +7,23 @@ public struct Conversation: Sendable, Hashable, Codable {
     public var unreadCount: Int
     /// `direct` until groups exist (API.md part 3). Absent in JSON: `direct`.
     public var kind: String
-    /// A message request not yet accepted; always false until requests exist. Absent: false.
+    /// A message request the owner has not accepted yet (only in the recipient's view; the
+    /// sender sees an ordinary conversation). Absent: false.
     public var request: Bool
     /// The owner pinned it: it comes first in the list. Absent: false.
     public var pinned: Bool
     /// The owner muted it: unread messages still count, clients do not alert. Absent: false.
     public var muted: Bool
+    /// The owner declined this request: it left their list (only in the `conversation.updated`
+    /// that tells their devices; absent in JSON otherwise).
+    public var declined: Bool
 
     /// The only `kind` until groups exist.
     public static let directKind = "direct"
 
     public init(
         peer: User, lastMessage: Message, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
-        pinned: Bool = false, muted: Bool = false
+        pinned: Bool = false, muted: Bool = false, declined: Bool = false
     ) {
         self.peer = peer
         self.lastMessage = lastMessage
@@ -28,9 +32,10 @@ public struct Conversation: Sendable, Hashable, Codable {
         self.request = request
         self.pinned = pinned
         self.muted = muted
+        self.declined = declined
     }
 
-    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted }
+    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,5 +46,18 @@ public struct Conversation: Sendable, Hashable, Codable {
         request = try container.decodeIfPresent(Bool.self, forKey: .request) ?? false
         pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
         muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
+        declined = try container.decodeIfPresent(Bool.self, forKey: .declined) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(peer, forKey: .peer)
+        try container.encode(lastMessage, forKey: .lastMessage)
+        try container.encode(unreadCount, forKey: .unreadCount)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(request, forKey: .request)
+        try container.encode(pinned, forKey: .pinned)
+        try container.encode(muted, forKey: .muted)
+        if declined { try container.encode(declined, forKey: .declined) }
     }
 }

@@ -109,6 +109,7 @@ public enum ChirpServerApplication {
         SocialRoutes(services: services).register(on: authenticated)
         MessageRoutes(services: services).register(on: authenticated, sends: sending)
         ConversationMarkRoutes(services: services).register(on: authenticated)
+        MessageRequestRoutes(services: services).register(on: authenticated)
         MessageActionRoutes(services: services).register(on: authenticated)
         TweetRoutes(services: services).register(on: authenticated)
         EventRoutes(services: services).register(on: authenticated)

@@ -13,6 +13,7 @@ struct ChirpCommand: AsyncParsableCommand {
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
             BlockCommand.self, UnblockCommand.self, BlocksCommand.self, ReportCommand.self,
             PinCommand.self, UnpinCommand.self, MuteCommand.self, UnmuteCommand.self,
+            RequestsCommand.self, AcceptCommand.self, DeclineCommand.self, SettingsCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self, MediaCommand.self,
             ReactCommand.self, EditCommand.self, UnsendCommand.self, SearchCommand.self,
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,

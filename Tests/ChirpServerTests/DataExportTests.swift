@@ -69,12 +69,14 @@ struct DataExportTests {
             let archive = try await Self.export(api, alice)
             let files = try Self.files(archive)
             #expect(Set(files.keys) == [
-                "export.json", "profile.json", "following.json", "followers.json", "blocks.json", "tweets.json",
-                "conversations.json", "messages/bob.json", "messages/dave.json", "media.json",
+                "export.json", "profile.json", "settings.json", "following.json", "followers.json", "blocks.json", "tweets.json",
+                "conversations.json", "requests.json", "messages/bob.json", "messages/dave.json", "media.json",
                 "media/\(minePut.id)-holidayphoto.bin", "media/\(theirsPut.id)",
             ], "\(files.keys.sorted())")
             let decoder = JSONDecoder()
             #expect(try decoder.decode(User.self, from: files["profile.json"]!).username == "alice")
+            #expect(try decoder.decode(UserSettings.self, from: files["settings.json"]!) == UserSettings(messageRequests: .followers))
+            #expect(try decoder.decode([Conversation].self, from: files["requests.json"]!).isEmpty)
             #expect(try decoder.decode([User].self, from: files["blocks.json"]!).map(\.username) == ["dave"])
             #expect(try decoder.decode([Tweet].self, from: files["tweets.json"]!).map(\.text) == ["my tweet"])
             #expect(try decoder.decode([User].self, from: files["following.json"]!).map(\.username) == ["bob"])

@@ -20,7 +20,7 @@ struct MessageEventStorageTests {
             sender: ann, recipient: "bea", clientMessageId: "c-1", text: "\"hi\"\n\\ é 🐦",
             createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_123)))
         let json = try #require(sent.json)
-        let marked = try await storage.markRead(reader: bo.id, peerKey: "ann", upTo: Int64(sent.value.id)!, at: .now(), receipt: { _ in "{}" })
+        let marked = try await storage.markRead(reader: bo.id, peerKey: "ann", upTo: Int64(sent.value.id)!, at: .now(), receipt: { _, _ in "{}" })
         guard case .marked = marked else { Issue.record("the message was not marked read: \(marked)"); return }
 
         let row = try await storage.pool.read { db in

@@ -50,10 +50,38 @@ struct MessageRulesTests {
             #expect(error?.status == .forbidden && error?.code == refusal)
             #expect(lookups.count.withLock { $0 } == 1, "a refused send looks for a retry")
         } else {
-            #expect(try MessageRules().decide(facts, for: Self.new(), earlier: lookups.lookUp) == .insert)
+            #expect(try MessageRules().decide(facts, for: Self.new(), earlier: lookups.lookUp) == .insert(.unchanged))
             #expect(lookups.count.withLock { $0 } == 0, "an allowed send reads nothing more: the insert finds a retry")
         }
         #expect((MessageRules.refusal(sender: Self.ann.id, to: facts, named: "Bea") == nil) == (refusal == nil))
+    }
+
+    /// A recipient who takes requests from everyone gets what part 1's rule refuses as a
+    /// request; an accepted request is ordinary; a reply to a pending request accepts it.
+    @Test func requestsOpenContinueAndAreAccepted() throws {
+        func decide(_ change: (inout RecipientFacts) -> Void) throws -> SendDecision {
+            var facts = Self.bea(follows: false, hasWritten: false)
+            change(&facts)
+            return try MessageRules().decide(facts, for: Self.new(), earlier: { nil })
+        }
+        #expect(try decide { $0.takesRequests = true } == .insert(.open))
+        #expect(try decide { $0.takesRequests = true; $0.request = .pending } == .insert(.unchanged))
+        #expect(try decide { $0.request = .accepted } == .insert(.unchanged), "accepted holds whatever the setting")
+        #expect(try decide { $0.hasWrittenToSender = true; $0.senderHasPendingRequest = true } == .insert(.accept))
+        #expect(try decide { $0.takesRequests = true; $0.followsSender = true } == .insert(.unchanged), "part 1 first")
+        for refused: (inout RecipientFacts) -> Void in [
+            { $0.request = .pending }, { $0.takesRequests = true; $0.blockedSender = true },
+        ] {
+            let error = #expect(throws: APIError.self) { try decide(refused) }
+            #expect(error?.code == APIErrorCode.dmNotAllowed)
+        }
+        var pending = Self.bea(follows: false, hasWritten: false)
+        pending.takesRequests = true
+        #expect(!MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
+        pending.hasWrittenToSender = true
+        pending.senderHasPendingRequest = true
+        #expect(!MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
+        #expect(MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: Self.bea(follows: true, hasWritten: false), named: "Bea")))
     }
 
     @Test func nobodyMessagesThemselvesNorSomeoneWhoDoesNotExist() {

@@ -57,6 +57,12 @@ enum Fixtures {
             position: 0)),
     ]
 
+    /// Two message requests, the newest first.
+    static let requests = [
+        conversation("erin", last: "Hi! We met at the Swift meetup.", from: "erin", unread: 1, minute: 4),
+        conversation("frank", last: "Buy cheap followers now!!!", from: "frank", unread: 3, minute: 1),
+    ]
+
     static let tweets = [
         tweet(3, by: "carol", "Trying out Chirp from a terminal. Surprisingly pleasant."),
         tweet(2, by: "bob", "Beep boop. I answer direct messages, and tweet now and then. 🤖"),
@@ -85,6 +91,9 @@ final class FakeBackend: Sendable {
         var blocked: [String] = []
         /// `username:reason` of each report.
         var reported: [String] = []
+        var requests: [ConversationSummary] = []
+        /// `accept peer` or `decline peer`, in order.
+        var answers: [String] = []
     }
 
     let data = Mutex(Data())
@@ -111,6 +120,13 @@ final class FakeBackend: Sendable {
         client.logout = { self.data.withLock { $0.loggedOut = true } }
         client.block = { username in self.data.withLock { $0.blocked.append(username) } }
         client.report = { username, reason in self.data.withLock { $0.reported.append("\(username):\(reason.rawValue)") } }
+        client.requests = { _ in self.data.withLock { $0.requests } }
+        client.answerRequest = { peer, accept in
+            self.data.withLock { data in
+                data.answers.append("\(accept ? "accept" : "decline") \(peer)")
+                data.requests.removeAll { $0.peerName == peer }
+            }
+        }
         client.now = { Fixtures.start }
         return client
     }

@@ -46,6 +46,10 @@ struct RenderingTests {
             state.account = AccountFixtures.sessionsPage()
         case .search:
             state = MessageActionFixtures.searchResults()
+        case .requests:
+            state.requests = Fixtures.requests
+            state.selectedRequest = 1
+            state.safetyPrompt = .confirmBlock
         }
         return state
     }
@@ -53,7 +57,7 @@ struct RenderingTests {
     static let screens: [(String, AppState.Screen)] = [
         ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
         ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings), ("account-sessions", .account),
-        ("search", .search),
+        ("search", .search), ("requests", .requests),
     ]
 
     /// Every reference frame: a state per screen, then the conversation's part-2 states.

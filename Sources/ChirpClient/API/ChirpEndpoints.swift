@@ -100,15 +100,21 @@ public enum ChirpEndpoints {
         }
     }
 
-    /// `GET /v1/conversations`.
+    /// `GET /v1/conversations`, or with `requests` `…?requests=true` (the message requests
+    /// only).
     public struct ListConversations: Endpoint {
         public typealias Response = Page<Conversation>
         /// Which page of the list.
         public var page: PageParameters
+        /// The requests this user has not answered instead of the conversations.
+        public var requests: Bool
         public var path: String { APIRoute.conversations.path() }
-        public var query: [(name: String, value: String)] { page.query }
+        public var query: [(name: String, value: String)] { page.query + (requests ? [("requests", "true")] : []) }
         /// Creates the call.
-        public init(page: PageParameters = .init()) { self.page = page }
+        public init(page: PageParameters = .init(), requests: Bool = false) {
+            self.page = page
+            self.requests = requests
+        }
     }
 
     /// `PUT /v1/conversations/{username}/messages/{clientMessageId}`: idempotent by client id,

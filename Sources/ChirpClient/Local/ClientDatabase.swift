@@ -48,6 +48,8 @@ final class ClientDatabase: Sendable {
             ALTER TABLE conversations ADD COLUMN pinOrder INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE conversations ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
             """),
+        // Message requests (API.md part 3): a conversation this user has not accepted yet.
+        .init(name: "v6-message-requests", sql: "ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0;"),
     ]
 
     /// The database file.

@@ -3,7 +3,8 @@ import ChirpModels
 import ChirpPersistence
 
 /// One row of the conversation list: the peer, the last message, how many of the peer's
-/// messages are unread, and this user's pin and mute. Refreshed from `GET /v1/conversations`
+/// messages are unread, this user's pin and mute, and whether it is a message request they
+/// have not answered (listed apart: `UserSession.requests`). Refreshed from `GET /v1/conversations`
 /// and kept current by events; a pin or mute shows here at once (`UserSession.pin`), before
 /// the outbox sends it.
 public struct ConversationSummary: DataCenterManaged {
@@ -24,9 +25,11 @@ public struct ConversationSummary: DataCenterManaged {
     public var pinOrder: Int64
     /// Muted: unread messages still count, the apps do not alert for new ones.
     public var muted: Bool
+    /// A message request this user has not accepted yet: left out of the conversation list.
+    public var request: Bool
 
     init(id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64, lastAt: String,
-         unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false) {
+         unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false, request: Bool = false) {
         self.id = id
         self.peerName = peerName
         self.peerDisplayName = peerDisplayName
@@ -37,6 +40,7 @@ public struct ConversationSummary: DataCenterManaged {
         self.unreadCount = unreadCount
         self.pinOrder = pinOrder
         self.muted = muted
+        self.request = request
     }
 
     /// Pinned: the list shows it first.
@@ -60,6 +64,7 @@ public struct ConversationSummary: DataCenterManaged {
         unreadCount = conversation.unreadCount
         pinOrder = conversation.pinned ? 1 : 0
         muted = conversation.muted
+        request = conversation.request
     }
 
     /// A follower with no conversation yet: someone this user can message.
@@ -82,8 +87,22 @@ public struct ConversationSummary: DataCenterManaged {
         }
     }
 
-    /// Pinned conversations first, the most recently pinned first, then the newest.
-    static var newestFirst: RecordQuery { RecordQuery().order(by: "pinOrder", ascending: false).order(by: "lastOrder", ascending: false) }
+    /// Pinned conversations first, the most recently pinned first, then the newest; requests
+    /// left out.
+    static var newestFirst: RecordQuery {
+        RecordQuery().filter("request", .equal, .integer(0)).order(by: "pinOrder", ascending: false).order(by: "lastOrder", ascending: false)
+    }
+
+    /// A refresh of the requests stands for every request stored (a request no longer listed
+    /// was answered, here or on another device); a refresh of the list, for the rows it holds.
+    public static func scope(of request: ChirpEndpoints.ListConversations) -> RecordQuery? {
+        request.requests ? RecordQuery().filter("request", .notEqual, .integer(0)) : nil
+    }
+
+    /// The requests this user has not answered, the newest first.
+    static var requestsNewestFirst: RecordQuery {
+        RecordQuery().filter("request", .notEqual, .integer(0)).order(by: "lastOrder", ascending: false)
+    }
 
     /// The pinned rows.
     static var pinnedRows: RecordQuery { RecordQuery().filter("pinOrder", .greater, 0) }

@@ -63,7 +63,7 @@ extension LocalLedger {
             row.editedAt = Timestamp.now().rfc3339
         case .unsend:
             row = row.unsent()
-        case .pin, .unpin, .mute, .unmute:
+        case .pin, .unpin, .mute, .unmute, .accept, .decline:
             break
         }
         return row

@@ -13,23 +13,35 @@ extension LocalLedger {
 
     /// A refreshed conversation list: the server's row replaces the stored one unless the
     /// stored one already shows a newer last message (an event applied after the server
-    /// answered), which stays; a row with a pin or mute still queued keeps its marks.
-    func merge(conversations records: [ConversationSummary]) async throws {
-        guard !records.isEmpty else { return }
+    /// answered), which stays; a row with a pin or mute still queued keeps its marks, and one
+    /// with an answer to its request still queued keeps what the answer made of it. With
+    /// `scope` (a refresh of the requests), stored rows it selects that the reply leaves out
+    /// are no longer requests: they go (an accepted one comes back with the list).
+    func merge(conversations records: [ConversationSummary], replacing scope: RecordQuery? = nil) async throws {
+        guard !records.isEmpty || scope != nil else { return }
         try await write { [self] in
             let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
             let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let queuedMarks = try await pendingMarkPeers()
+            let answers = try await pendingAnswers()
             let changed = records.compactMap { record -> ConversationSummary? in
+                if answers[record.id] == .decline { return nil }
                 guard let current = byId[record.id] else { return record }
                 if current.lastOrder > record.lastOrder { return nil }
                 var record = record
                 // A pin or mute still queued here is newer than the server's answer.
                 if queuedMarks.contains(record.id) { (record.pinOrder, record.muted) = (current.pinOrder, current.muted) }
+                if answers[record.id] == .accept { record.request = false }
                 return current == record ? nil : record
             }
-            guard !changed.isEmpty else { return ((), []) }
-            try await database.conversations.save(changed)
+            var removed: [String] = []
+            if let scope {
+                let listed = Set(records.map(\.id))
+                removed = try await database.conversations.fetch(scope).map(\.id).filter { !listed.contains($0) && answers[$0] == nil }
+                if !removed.isEmpty { _ = try await database.conversations.delete(ids: removed) }
+            }
+            guard !changed.isEmpty || !removed.isEmpty else { return ((), []) }
+            if !changed.isEmpty { try await database.conversations.save(changed) }
             return ((), [.conversations])
         }
     }
@@ -54,6 +66,8 @@ extension LocalLedger {
                 id: message.peer, peerName: peerName, peerDisplayName: peerName, lastSender: message.sender,
                 lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
             if message.sortKey > row.lastOrder, !outgoing, unread.contains(message.id) { row.unreadCount += 1 }
+            // Replying to a request accepts it (the server does the same with the send).
+            if outgoing { row.request = false }
             if message.sortKey >= row.lastOrder {
                 row.lastSender = message.sender
                 row.lastText = message.text

@@ -31,7 +31,7 @@ final class LocalLedger: Sendable {
     /// Makes the ledger the writer of every model the data center refreshes.
     func register(in center: DataCenter) {
         center.register(RecordWriter<HistoryPage> { records, _ in for page in records { try await self.merge(history: page) } })
-        center.register(RecordWriter<ConversationSummary> { records, _ in try await self.merge(conversations: records) })
+        center.register(RecordWriter<ConversationSummary> { records, scope in try await self.merge(conversations: records, replacing: scope) })
         center.register(RecordWriter<FollowEntry> { records, scope in try await self.replaceFollows(records, in: scope) })
         center.register(RecordWriter<TimelineEntry> { records, _ in try await self.add(timeline: records) })
     }

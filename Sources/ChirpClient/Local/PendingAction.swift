@@ -3,8 +3,9 @@ import ChirpPersistence
 
 /// A change waiting in the outbox, sent after the actions and messages of its conversation
 /// queued before it: to a message (a reaction, an edit, an unsend; `message.updated` /
-/// `message.deleted` confirms it) or to the conversation (a pin or mute, with no message:
-/// `conversation.updated` confirms it). It is already applied to the local row.
+/// `message.deleted` confirms it) or to the conversation (a pin or mute, or the answer to a
+/// message request, with no message: `conversation.updated` confirms it). It is already
+/// applied to the local row.
 public struct PendingAction: StoredRecord {
     public static let tableName = "pending_actions"
 
@@ -12,9 +13,12 @@ public struct PendingAction: StoredRecord {
     public enum Kind: String, Codable, Sendable {
         case react, unreact, edit, unsend
         case pin, unpin, mute, unmute
+        case accept, decline
 
         /// A pin or mute, on the conversation rather than a message.
         public var isConversationMark: Bool { [.pin, .unpin, .mute, .unmute].contains(self) }
+        /// An answer to a message request, on the conversation rather than a message.
+        public var isRequestAnswer: Bool { self == .accept || self == .decline }
     }
 
     /// The queue position (as `order`, in text).

@@ -37,7 +37,9 @@ struct ActionDelivery: Sendable {
     }
 
     func deliver(_ action: PendingAction) async throws -> Outcome {
-        if action.kind.isConversationMark { return try await ConversationMarkDelivery(ledger: ledger, api: api, retries: retries).deliver(action) }
+        if action.kind.isConversationMark || action.kind.isRequestAnswer {
+            return try await ConversationMarkDelivery(ledger: ledger, api: api, retries: retries).deliver(action)
+        }
         guard let message = try await ledger.database.messages.fetch(id: action.messageId) else {
             try await ledger.finish(action)
             return .done
@@ -84,7 +86,7 @@ struct ActionDelivery: Sendable {
             endpoint.retryPolicy = retries
             _ = try await api.send(endpoint)
             return nil
-        case .pin, .unpin, .mute, .unmute:
+        case .pin, .unpin, .mute, .unmute, .accept, .decline:
             return nil  // `ConversationMarkDelivery` sends these.
         }
     }

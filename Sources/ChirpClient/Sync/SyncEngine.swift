@@ -204,8 +204,12 @@ public actor SyncEngine {
         let me = ledger.username.lowercased()
         switch event.payload {
         case .messageCreated(let message):
+            let incoming = message.sender.lowercased() != me
+            // A first message from someone may be a message request: the requests say.
+            let known = incoming ? try await ledger.hasConversation(with: message.sender) : true
             try await ledger.record(message, fromStream: true)
-            if message.sender.lowercased() != me { typing.noteMessage(from: message.sender) }
+            if incoming { typing.noteMessage(from: message.sender) }
+            if !known { try await ledger.refreshConversations(requests: true, from: api) }
         case .messageUpdated(let message):
             try await ledger.applyUpdate(message)
         case .messageDeleted(let notice):
@@ -225,7 +229,8 @@ public actor SyncEngine {
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
         case .conversationUpdated(let conversation):
-            try await ledger.applyMarks(conversation)
+            try await ledger.applyAnswer(conversation)
+            if !conversation.declined { try await ledger.applyMarks(conversation) }
         case .unknown:
             break
         }

@@ -6,12 +6,15 @@ import NIOPosix
 ///
 /// - `export.json`: `{"format": 1, "username", "createdAt"}`;
 /// - `profile.json`: the user as `GET /v1/me` shows them;
+/// - `settings.json`: their settings as `GET /v1/me/settings` shows them;
 /// - `following.json`, `followers.json`, `blocks.json`: lists of User, newest first;
 /// - `tweets.json`: their tweets, newest first;
 /// - `conversations.json`: as `GET /v1/conversations` lists them;
+/// - `requests.json`: the message requests waiting for their answer, as
+///   `GET /v1/conversations?requests=true` lists them;
 /// - `messages/<peer>.json`: each conversation's messages oldest first, as the API shows them
-///   (reactions, replies, media references, tombstones) — the conversations listed and those
-///   with people the user blocked;
+///   (reactions, replies, media references, tombstones) — the conversations and requests
+///   listed and those with people the user blocked;
 /// - `media.json`: `[{"path", "media": Media}]`, every media of those messages, and the bytes
 ///   at `path` (`media/<id>[-<filename>]`).
 ///
@@ -26,6 +29,7 @@ struct DataExportArchiver: Sendable {
     let messages: MessageService
     /// The conversation list, pinned ones first, as `GET /v1/conversations` pages it.
     let conversations: ConversationService
+    let settings: SettingsService
     let media: MediaFiles
 
     static let root = "chirp-export/"
@@ -38,6 +42,7 @@ struct DataExportArchiver: Sendable {
         try tar.add(Self.root + "export.json", data: APIJSON.encoder().encode(
             ExportManifest(format: 1, username: viewer.username, createdAt: now)))
         try tar.add(Self.root + "profile.json", data: APIJSON.encoder().encode(try await accounts.me(viewer)))
+        try tar.add(Self.root + "settings.json", data: APIJSON.encoder().encode(try await settings.settings(viewer)))
         try await spool.list("following.json") { try await social.following(of: viewer.username, viewer: viewer, page: Self.page($0)) }
         try await spool.list("followers.json") { try await social.followers(of: viewer.username, viewer: viewer, page: Self.page($0)) }
         var blocked: [String] = []
@@ -48,6 +53,9 @@ struct DataExportArchiver: Sendable {
         var peers: [String] = []
         try await spool.list("conversations.json", each: { peers.append($0.peer.username) }) {
             try await conversations.list(viewer, page: Self.page($0))
+        }
+        try await spool.list("requests.json", each: { peers.append($0.peer.username) }) {
+            try await conversations.list(viewer, page: Self.page($0), requests: true)
         }
         var attached: [String: Media] = [:]
         for peer in Set(peers + blocked).sorted() {

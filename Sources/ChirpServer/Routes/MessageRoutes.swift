@@ -29,7 +29,9 @@ struct MessageRoutes {
                 limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
         }
         authenticated.add(.conversations) { request, context in
-            try JSONResponse.make(try await services.conversations.list(context.viewer, page: try QueryParameters(request: request).page()))
+            let query = QueryParameters(request: request)
+            return try JSONResponse.make(try await services.conversations.list(
+                context.viewer, page: try query.page(), requests: try query.bool("requests") ?? false))
         }
         authenticated.add(.markRead) { request, context in
             let peer = try context.pathParameter("username")

@@ -28,6 +28,13 @@ struct QueryParameters {
         return value
     }
 
+    /// A flag parameter: `true` or `false`.
+    func bool(_ name: String) throws -> Bool? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let value = Bool(String(text)) else { throw APIError.badParameter(name, "'\(name)' must be true or false.") }
+        return value
+    }
+
     /// The page position of a newest-first list.
     func page() throws -> PageRequest {
         PageRequest(limit: try limit(), cursor: try id("cursor"))

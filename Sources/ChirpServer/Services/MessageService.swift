@@ -89,15 +89,17 @@ struct MessageService: Sendable {
     }
 
     /// Marks `peer`'s messages up to `upTo` (a message of this conversation) read, and tells
-    /// `peer` with a `message.read` event when that changed anything.
+    /// `peer` with a `message.read` event when that changed anything; while the viewer has a
+    /// pending request from `peer`, only the viewer's unread count changes.
     func markRead(_ viewer: Viewer, peer: String, upTo rawUpTo: String) async throws {
         guard let upTo = Validation.parseId(rawUpTo) else {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
         let peerKey = try UsernameLookup.conversationKey(peer)
         let reader = viewer.username
-        let receipt: @Sendable (String) throws -> String = { peerName in
-            try APIJSON.encode(ReadReceipt(reader: reader, peer: peerName, upTo: String(upTo)))
+        let receipt: @Sendable (String, Bool) throws -> String? = { peerName, pendingRequest in
+            guard MessageRules.sendsReadReceipt(pendingRequest: pendingRequest) else { return nil }
+            return try APIJSON.encode(ReadReceipt(reader: reader, peer: peerName, upTo: String(upTo)))
         }
         switch try await store.markRead(reader: viewer.id, peerKey: peerKey, upTo: upTo, at: now(), receipt: receipt) {
         case .noSuchPeer:
@@ -112,12 +114,12 @@ struct MessageService: Sendable {
     }
 
     /// Tells `peer` (live only, never stored) that the viewer is typing, if the viewer may
-    /// message them.
+    /// message them; in a conversation with a request pending either way, nothing is told.
     func typing(_ viewer: Viewer, to peer: String) async throws {
         guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.recipientKey(peer)) else {
             throw APIError.userNotFound(peer)
         }
-        if let refusal = MessageRules.refusal(sender: viewer.id, to: facts, named: peer) { throw refusal }
+        guard MessageRules.typingReaches(try MessageRules.permission(sender: viewer.id, to: facts, named: peer)) else { return }
         let at = now()
         guard let event = hub.publishLive(to: facts.id, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: at)
         else { return }

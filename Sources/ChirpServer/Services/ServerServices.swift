@@ -14,8 +14,11 @@ struct ServerServices: Sendable {
     let accounts: AccountService
     let social: SocialService
     let messages: MessageService
-    /// The conversation list (pinned first) and pins and mutes.
+    /// The conversation list (pinned first, requests apart), pins and mutes, and answers to
+    /// requests.
     let conversations: ConversationService
+    /// The viewer's settings (who may start a conversation with them).
+    let settings: SettingsService
     /// Reactions, edits, unsends, reply links and search.
     let messageActions: MessageActionService
     let tweets: TweetService
@@ -74,6 +77,7 @@ struct ServerServices: Sendable {
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
+        self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
         self.events = EventService(store: storage, hub: hub, maxWait: configuration.maxLongPollSeconds)
         self.logs = ClientLogService(store: storage, now: now, limits: limits)
@@ -82,7 +86,7 @@ struct ServerServices: Sendable {
         self.exports = DataExportService(
             archiver: DataExportArchiver(
                 accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
-                media: files),
+                settings: settings, media: files),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }

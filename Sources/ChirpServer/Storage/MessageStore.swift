@@ -16,12 +16,17 @@ protocol MessageStore: Sendable {
     ) async throws -> [Message]?
     /// The viewer's unpinned conversations, newest last message first (cursor: that message's
     /// id), without those with a peer the viewer has blocked (the pinned ones:
-    /// `ConversationMarkStore.pinnedConversations`).
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>]
+    /// `ConversationMarkStore.pinnedConversations`): with `requests`, only the requests the
+    /// viewer has not accepted (pinned or not), else none of them.
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>]
     /// Marks the peer's messages up to `upTo` read and appends `message.read` to the peer's
-    /// stream, its data `receipt(peer's username)`.
+    /// stream, its data `receipt(peer's username, whether the reader has a pending request
+    /// from the peer)`. When `receipt` gives nil, the messages stay unread for the peer and
+    /// nothing is appended: only the reader's unread count drops to the peer's unread
+    /// messages after `upTo`.
     func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
     ) async throws -> MarkReadOutcome
 }
 
@@ -52,6 +57,12 @@ struct RecipientFacts: Sendable, Equatable {
     var blockedSender: Bool = false
     /// The sender has blocked the recipient.
     var blockedBySender: Bool = false
+    /// The recipient takes message requests from everyone (`MessageRequestPolicy.everyone`).
+    var takesRequests: Bool = false
+    /// The recipient's request from the sender.
+    var request: RequestState = .none
+    /// The sender has a pending request from the recipient (a reply accepts it).
+    var senderHasPendingRequest: Bool = false
 }
 
 /// What marking read did.

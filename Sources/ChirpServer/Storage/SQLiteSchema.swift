@@ -194,6 +194,7 @@ enum SQLiteSchema {
         }
         SQLiteModerationSchema.register(in: &migrator)
         SQLiteConversationMarksSchema.register(in: &migrator)
+        SQLiteMessageRequestsSchema.register(in: &migrator)
         return migrator
     }
 }

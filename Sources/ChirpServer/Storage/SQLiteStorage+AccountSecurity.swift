@@ -77,6 +77,9 @@ extension SQLiteStorage {
                     WHERE id = :u;
                 """, arguments: ["u": userId, "at": at.millisecondsSince1970])
             try Self.deleteSafetyRows(db, userId: userId)
+            for statement in StorageSQL.deleteAccountRequests {
+                try db.cachedStatement(sql: statement).execute(arguments: [userId])
+            }
             let appended = try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
             return WriteOutcome(value: (), created: true, appended: appended)
         }

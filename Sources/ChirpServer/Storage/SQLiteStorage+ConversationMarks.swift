@@ -27,7 +27,9 @@ extension SQLiteStorage {
     func pinnedConversations(viewer: Int64) async throws -> [Conversation] {
         try await read { db in
             try Self.fetchConversations(
-                db, viewer: viewer, where: "k.pin_order IS NOT NULL AND \(Self.peerNotBlocked) ORDER BY k.pin_order DESC", [:])
+                db, viewer: viewer,
+                where: "k.pin_order IS NOT NULL AND NOT \(StorageSQL.pendingRequest) AND \(Self.peerNotBlocked) ORDER BY k.pin_order DESC",
+                [:])
         }
     }
 
@@ -49,7 +51,7 @@ extension SQLiteStorage {
             let peerAt = StorageSQL.conversationPeerIndex
             return Listed(cursor: row[0], item: Conversation(
                 peer: user(from: row, at: peerAt), lastMessage: message(from: row, at: peerAt + userColumnCount),
-                unreadCount: row[1], pinned: row[2], muted: row[3]))
+                unreadCount: row[1], request: row[4], pinned: row[2], muted: row[3]))
         }
     }
 

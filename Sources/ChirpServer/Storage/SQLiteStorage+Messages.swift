@@ -19,8 +19,10 @@ extension SQLiteStorage {
             func earlier() throws -> Message? {
                 try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
             }
-            if case .replay(let existing) = try decisions.decide(facts, for: new, earlier: earlier) {
-                return WriteOutcome(value: existing, created: false)
+            let requestChange: RequestChange
+            switch try decisions.decide(facts, for: new, earlier: earlier) {
+            case .replay(let existing): return WriteOutcome(value: existing, created: false)
+            case .insert(let change): requestChange = change
             }
             guard let facts else { throw StorageError.inconsistent("a send was allowed to a recipient that does not exist") }
             let recipient = facts.id
@@ -52,6 +54,9 @@ extension SQLiteStorage {
                     unread_count = unread_count + excluded.unread_count,
                     has_received = max(has_received, excluded.has_received)
                 """).execute(arguments: [sender.id, recipient, messageId])
+            if let request = requestChange.row(sender: sender.id, recipient: recipient) {
+                try db.cachedStatement(sql: StorageSQL.writeRequest).execute(arguments: [request.recipient, request.sender, request.accepted])
+            }
             let message = Message(
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
@@ -85,18 +90,20 @@ extension SQLiteStorage {
         }
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
         try await read { db in
             // One query: the conversation, its peer (with viewer fields), its last message and marks.
             try Self.fetchListedConversations(
                 db, viewer: viewer,
-                where: "c.last_message_id < :cursor AND k.pin_order IS NULL AND \(Self.peerNotBlocked) ORDER BY c.last_message_id DESC LIMIT :limit",
+                where: "c.last_message_id < :cursor AND \(StorageSQL.listed(requests: requests)) AND \(Self.peerNotBlocked) "
+                    + "ORDER BY c.last_message_id DESC LIMIT :limit",
                 ["cursor": cursor, "limit": limit])
         }
     }
 
     func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
     ) async throws -> MarkReadOutcome {
         try await write { db in
             guard let peerId = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
@@ -105,6 +112,12 @@ extension SQLiteStorage {
                 db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
                 arguments: [upTo, lo, hi]) == true
             else { return .noSuchMessage }
+            guard let peer = try Row.fetchOne(db.cachedStatement(sql: StorageSQL.readReceiptFacts), arguments: [reader, peerId])
+            else { throw StorageError.inconsistent("user \(peerId) is missing") }
+            guard let json = try receipt(peer[0], peer[1]) else {
+                try db.cachedStatement(sql: StorageSQL.quietRead).execute(arguments: [lo, hi, peerId, upTo, reader])
+                return .unchanged
+            }
             try db.cachedStatement(sql: """
                 UPDATE messages SET read = 1
                 WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND id <= ? AND read = 0
@@ -116,32 +129,23 @@ extension SQLiteStorage {
                     WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND read = 0)
                 WHERE owner_id = ? AND peer_id = ?
                 """).execute(arguments: [lo, hi, peerId, reader, peerId])
-            guard let peerName = try String.fetchOne(db.cachedStatement(sql: "SELECT username FROM users WHERE id = ?"), arguments: [peerId])
-            else { throw StorageError.inconsistent("user \(peerId) is missing") }
-            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: receipt(peerName), at: at)
+            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: json, at: at)
             return .marked([appended])
         }
     }
 
     // MARK: helpers
 
-    /// A user by username key, with whether they follow `sender`, whether they have sent
-    /// `sender` a message and whether either has blocked the other, in one statement.
+    /// A user by username key, with the facts a send from `sender` to them decides on
+    /// (`StorageSQL.recipientFactColumns`), in one statement.
     static func recipientFacts(_ db: Database, key: String, sender: Int64) throws -> RecipientFacts? {
         try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT u.id, u.username,
-                    EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = ?2),
-                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = ?2 AND peer_id = u.id AND has_received = 1),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = ?2),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = u.id)
-                FROM users u WHERE u.username_key = ?1
-                """),
+            db.cachedStatement(sql: "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"),
             arguments: [key, sender]
         ).map {
             RecipientFacts(
                 id: $0[0], username: $0[1], followsSender: $0[2], hasWrittenToSender: $0[3], blockedSender: $0[4],
-                blockedBySender: $0[5])
+                blockedBySender: $0[5], takesRequests: $0[6], request: RequestState(accepted: $0[7]), senderHasPendingRequest: $0[8])
         }
     }
 

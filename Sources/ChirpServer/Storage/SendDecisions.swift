@@ -19,6 +19,7 @@ protocol SendDecisions: Sendable {
 
 /// What a send does after `SendDecisions.decide`.
 enum SendDecision: Sendable, Equatable {
-    case insert
+    /// Store the message, changing the pair's request as given.
+    case insert(RequestChange)
     case replay(Message)
 }

@@ -10,21 +10,110 @@ enum StorageSQL {
         FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
         """
 
-    /// A conversation as its owner sees it, ending in `FROM messages m … JOIN conversations c …
-    /// LEFT JOIN conversation_marks k …`: the last message's id (the list's cursor), the unread
-    /// count, whether it is pinned and whether muted, then `peerColumns` (the peer as `u`),
-    /// then `messageColumns` (its last message).
-    static func conversationColumns(peerColumns: String) -> String {
+    /// The facts a send to the user `u` decides on (`RecipientFacts`), `sender` being the
+    /// sender's id as SQL: u's id and username, whether u follows the sender, has written to
+    /// them, has blocked them, is blocked by them, whether u takes message requests from
+    /// everyone, u's request from the sender (NULL: none; else whether accepted) and whether
+    /// the sender has a pending request from u. The one definition both storages' sends,
+    /// PostgreSQL's batches and typing read.
+    static func recipientFactColumns(sender: String) -> String {
         """
-        c.last_message_id, c.unread_count, k.pin_order IS NOT NULL, COALESCE(k.muted, FALSE), \(peerColumns), \(messageColumns)
-            JOIN conversations c ON m.id = c.last_message_id
-            JOIN users u ON u.id = c.peer_id
-            LEFT JOIN conversation_marks k ON k.owner_id = c.owner_id AND k.peer_id = c.peer_id
+        u.id, u.username,
+            EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
+            EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received),
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = \(sender)),
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(sender) AND blocked_id = u.id),
+            u.takes_message_requests,
+            (SELECT accepted FROM message_requests WHERE recipient_id = u.id AND sender_id = \(sender)),
+            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted)
         """
     }
 
+    /// How many columns `recipientFactColumns` has.
+    static let recipientFactCount = 9
+
+    /// Whether the conversation `c` is a request its owner has not accepted, over the
+    /// `message_requests q` row `conversationColumns` joins.
+    static let pendingRequest = "(q.recipient_id IS NOT NULL AND NOT q.accepted)"
+
+    /// A conversation as its owner sees it, ending in `FROM messages m … JOIN conversations c …
+    /// LEFT JOIN conversation_marks k … LEFT JOIN message_requests q …`: the last message's id
+    /// (the list's cursor), the unread count, whether it is pinned, whether muted and whether a
+    /// pending request to the owner, then `peerColumns` (the peer as `u`), then
+    /// `messageColumns` (its last message).
+    static func conversationColumns(peerColumns: String) -> String {
+        """
+        c.last_message_id, c.unread_count, k.pin_order IS NOT NULL, COALESCE(k.muted, FALSE), \(pendingRequest),
+            \(peerColumns), \(messageColumns)
+            JOIN conversations c ON m.id = c.last_message_id
+            JOIN users u ON u.id = c.peer_id
+            LEFT JOIN conversation_marks k ON k.owner_id = c.owner_id AND k.peer_id = c.peer_id
+            LEFT JOIN message_requests q ON q.recipient_id = c.owner_id AND q.sender_id = c.peer_id
+        """
+    }
+
+    /// The condition of a page of a conversation list (over `conversationColumns`): with
+    /// `requests`, the pending requests to the owner, pinned or not; else the conversations
+    /// that are neither pinned (listed apart) nor pending requests.
+    static func listed(requests: Bool) -> String {
+        requests ? pendingRequest : "k.pin_order IS NULL AND NOT \(pendingRequest)"
+    }
+
+    /// One row when recipient `$1` has a pending request from sender `$2`.
+    static let pendingRequestExists = "SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = $2 AND NOT accepted"
+
+    /// The statements of an answer by recipient `$1` to their pending request from sender `$2`:
+    /// an accept marks it accepted; a decline removes it and the recipient's conversation row
+    /// with its marks (the messages stay, as the sender's conversation).
+    static let answerStatements: [RequestAnswer: [String]] = [
+        .accept: ["UPDATE message_requests SET accepted = TRUE WHERE recipient_id = $1 AND sender_id = $2"],
+        .decline: [
+            "DELETE FROM message_requests WHERE recipient_id = $1 AND sender_id = $2",
+            "DELETE FROM conversations WHERE owner_id = $1 AND peer_id = $2",
+            "DELETE FROM conversation_marks WHERE owner_id = $1 AND peer_id = $2",
+        ],
+    ]
+
+    /// Account deletion's part in message requests, for user `$1`: the recipients' conversations
+    /// of the requests it had pending go with their marks (as if declined), then its requests
+    /// both ways; its setting goes back to the default.
+    static let deleteAccountRequests = [
+        """
+        DELETE FROM conversation_marks WHERE peer_id = $1 AND owner_id IN (
+            SELECT recipient_id FROM message_requests WHERE sender_id = $1 AND NOT accepted)
+        """,
+        """
+        DELETE FROM conversations WHERE peer_id = $1 AND owner_id IN (
+            SELECT recipient_id FROM message_requests WHERE sender_id = $1 AND NOT accepted)
+        """,
+        "DELETE FROM message_requests WHERE recipient_id = $1 OR sender_id = $1",
+        "UPDATE users SET takes_message_requests = FALSE WHERE id = $1",
+    ]
+
+    /// What marking read needs to know of the peer `$2` of reader `$1`: the peer's username,
+    /// and whether the reader has a pending request from them.
+    static let readReceiptFacts = """
+        SELECT u.username,
+            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = u.id AND NOT accepted)
+        FROM users u WHERE u.id = $2
+        """
+
+    /// A read that sends no receipt: in the pair (`$1` < `$2`), the reader `$5`'s unread count
+    /// of sender `$3`'s messages becomes those after `$4` still unread.
+    static let quietRead = """
+        UPDATE conversations SET unread_count = (
+            SELECT COUNT(*) FROM messages WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND id > $4 AND NOT read)
+        WHERE owner_id = $5 AND peer_id = $3
+        """
+
     /// Index of the peer's first column in `conversationColumns`.
-    static let conversationPeerIndex = 4
+    static let conversationPeerIndex = 5
+
+    /// Writes the request of recipient `$1` from sender `$2` as accepted (`$3`) or pending.
+    static let writeRequest = """
+        INSERT INTO message_requests (recipient_id, sender_id, accepted) VALUES ($1, $2, $3)
+        ON CONFLICT (recipient_id, sender_id) DO UPDATE SET accepted = excluded.accepted
+        """
 
     /// The statements of a mark change on the conversation of owner `$1` with peer `$2`
     /// (numbered parameters, which SQLite reads as well), by change; `cleanUp` removes a row

@@ -20,6 +20,15 @@ extension AppClient {
             case .unmute: try await session.unmute(peer)
             }
         }
+        client.requests = { refresh in
+            let session = try holder.require()
+            if refresh, let rows = try? await session.requests(refresh: true) { return rows }
+            return try await session.requests(refresh: false)
+        }
+        client.answerRequest = { peer, accept in
+            let session = try holder.require()
+            if accept { try await session.accept(peer) } else { try await session.decline(peer) }
+        }
         client.report = { username, reason in try await holder.require().report(username, reason: reason) }
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }

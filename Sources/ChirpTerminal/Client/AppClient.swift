@@ -66,6 +66,16 @@ public struct AppClient: Sendable {
     public var markConversation: @Sendable (_ peer: String, _ mark: ConversationMark) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.markConversation was not expected")
     }
+    /// The message requests waiting for an answer, from the local database; with `refresh`,
+    /// refreshed from the server first when it answers.
+    public var requests: @Sendable (_ refresh: Bool) async throws -> [ConversationSummary] = { _ in
+        throw UnexpectedCall(description: "AppClient.requests was not expected")
+    }
+    /// Accepts (or declines) the request from `peer` (shown in the local lists at once; the
+    /// outbox sends it).
+    public var answerRequest: @Sendable (_ peer: String, _ accept: Bool) async throws -> Void = { _, _ in
+        throw UnexpectedCall(description: "AppClient.answerRequest was not expected")
+    }
     /// Reports a user to the server's operators, with a reason.
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.report was not expected")

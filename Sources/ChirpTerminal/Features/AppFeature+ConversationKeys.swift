@@ -120,7 +120,7 @@ extension AppFeature {
 
     /// The key that answers a block or report question: `y` blocks; 1, 2, 3 report for spam,
     /// abuse, other; anything else (Esc) cancels.
-    private func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
+    func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
         state.safetyPrompt = nil
         let client = self.client
         switch (prompt, key) {

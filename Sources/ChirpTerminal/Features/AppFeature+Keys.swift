@@ -20,6 +20,8 @@ extension AppFeature {
             return settingsKey(key, &state)
         case .conversations:
             return conversationsKey(key, &state)
+        case .requests:
+            return requestsKey(key, &state)
         case .newConversation:
             return newConversationKey(key, &state)
         case .conversation:
@@ -30,7 +32,7 @@ extension AppFeature {
     }
 
     /// Keys every list screen shares: help, settings, quit, logout.
-    private func commonKey(_ key: Key, _ state: inout State) -> Effect<Action>? {
+    func commonKey(_ key: Key, _ state: inout State) -> Effect<Action>? {
         switch key {
         case .character("?"):
             state.returnTo = state.screen
@@ -83,6 +85,10 @@ extension AppFeature {
             } catch: { error, send in
                 await send(.failed(AppClient.describe(error)))
             }
+        case .character("R"):
+            state.screen = .requests
+            state.selectedRequest = 0
+            return loadRequests(&state)
         case .character("n"):
             state.newPeer = TextInput(limit: 15)
             state.screen = .newConversation

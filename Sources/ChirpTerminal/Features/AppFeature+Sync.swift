@@ -29,6 +29,7 @@ extension AppFeature {
             return .none
         case .changed(.conversations):
             if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+            if state.screen == .requests { return loadRequests(&state, refresh: false) }
             return .none
         case .changed:
             return .none

@@ -21,6 +21,9 @@ public struct AppFeature: Reducer {
         case account(AccountFeature.Action)
         case search(SearchFeature.Action)
         case conversationsLoaded([ConversationSummary])
+        case requestsLoaded([ConversationSummary])
+        /// The request from this peer was accepted (else declined) here.
+        case answered(String, accepted: Bool)
         case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
         case sync(AppClient.SyncUpdate)
@@ -124,6 +127,15 @@ public struct AppFeature: Reducer {
             state.conversations = rows
             state.selectedConversation = rows.firstIndex { $0.id == selected } ?? min(state.selectedConversation, max(rows.count - 1, 0))
             return .none
+        case .requestsLoaded(let rows):
+            state.busySince = nil
+            state.requests = rows
+            state.selectedRequest = min(state.selectedRequest, max(rows.count - 1, 0))
+            return .none
+        case .answered(let peer, let accepted):
+            state.banner = .init(
+                accepted ? "Accepted \(peer)'s request: the conversation is in your list." : "Declined \(peer)'s request.", isError: false)
+            return loadRequests(&state, refresh: false)
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }
             // Reads run at once and may answer out of order: one that lacks the newest message
@@ -168,6 +180,7 @@ public struct AppFeature: Reducer {
             if state.screen == .conversation, state.peer?.lowercased() == peer.lowercased() {
                 return closeConversation(&state)
             }
+            if state.screen == .requests { return loadRequests(&state, refresh: false) }
             return .none
         case .reported(let peer):
             state.busySince = nil
@@ -242,6 +255,15 @@ public struct AppFeature: Reducer {
         if refresh { state.busySince = state.busySince ?? state.now }
         let client = self.client
         return .run { send in await send(.conversationsLoaded(try await client.conversations(refresh))) } catch: { error, send in
+            await send(.failed(AppClient.describe(error)))
+        }
+    }
+
+    /// Reads the message requests, as `loadConversations` reads the list.
+    func loadRequests(_ state: inout State, refresh: Bool = true) -> Effect<Action> {
+        if refresh { state.busySince = state.busySince ?? state.now }
+        let client = self.client
+        return .run { send in await send(.requestsLoaded(try await client.requests(refresh))) } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
         }
     }

@@ -6,6 +6,8 @@ public struct AppState: Sendable, Equatable {
     /// The screens.
     public enum Screen: Sendable, Equatable {
         case login, conversations, newConversation, conversation, timeline, compose, help, settings, search
+        /// The message requests waiting for an answer (R from the conversations).
+        case requests
         /// Sessions, password change or account deletion (`account.page`), from Settings.
         case account
     }
@@ -38,6 +40,9 @@ public struct AppState: Sendable, Equatable {
 
     public var conversations: [ConversationSummary] = []
     public var selectedConversation = 0
+    /// The message requests (`Screen.requests`) and the selected one.
+    public var requests: [ConversationSummary] = []
+    public var selectedRequest = 0
     public var newPeer = TextInput(limit: 15)
 
     /// The open conversation.

@@ -25,9 +25,12 @@ public enum AppView {
         case .settings: SettingsScreen.draw(state, noColor: noColor, in: body, on: &canvas)
         case .account: AccountScreen.draw(state, in: body, on: &canvas)
         case .search: SearchScreen.draw(state, in: body, on: &canvas)
+        case .requests: RequestsScreen.draw(state, in: body, on: &canvas)
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
+        } else if state.screen == .requests, let prompt = state.safetyPrompt, state.requests.indices.contains(state.selectedRequest) {
+            canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.requests[state.selectedRequest].peerName), style: theme.notice)
         } else if state.screen == .conversation, let prompt = state.messagePrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt), style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
@@ -62,6 +65,7 @@ public enum AppView {
         case .settings: "settings"
         case .account: "account"
         case .search: "search"
+        case .requests: "message requests"
         }
     }
 
@@ -93,6 +97,15 @@ public enum AppView {
         return "Enter send · ↑ select · Ctrl-A attach · / search · Ctrl-R retry · Esc back"
     }
 
+    /// The keys that answer a block or report question, while one waits.
+    static func safetyHints(_ state: AppState) -> String? {
+        switch state.safetyPrompt {
+        case .confirmBlock: "y block · any other key: cancel"
+        case .chooseReason: "1 spam · 2 abuse · 3 other · Esc cancel"
+        case nil: nil
+        }
+    }
+
     /// The confirmation line before a block or a report.
     static func question(_ prompt: AppState.SafetyPrompt, peer: String) -> String {
         switch prompt {
@@ -116,14 +129,10 @@ public enum AppView {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
-        case .conversations: "↑↓ select · Enter open · n new · / search · t timeline · s settings · ? help"
+        case .conversations: "↑↓ select · Enter open · n new · R requests · / search · t timeline · ? help"
+        case .requests: safetyHints(state) ?? "↑↓ select · a accept · d decline · x block · p report · Enter read · r refresh · Esc back"
         case .newConversation: "Enter open · Esc back"
-        case .conversation:
-            switch state.safetyPrompt {
-            case .confirmBlock: "y block · any other key: cancel"
-            case .chooseReason: "1 spam · 2 abuse · 3 other · Esc cancel"
-            case nil: conversationHints(state)
-            }
+        case .conversation: safetyHints(state) ?? conversationHints(state)
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
         case .compose: "Enter post · Alt-Enter new line · Esc cancel"
         case .search: "type words · Enter search, then open · ↑↓ choose" + (state.search.openedFrom == nil ? "" : " · Tab all/this chat") + " · Esc back"

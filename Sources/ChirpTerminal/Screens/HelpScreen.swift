@@ -2,7 +2,7 @@
 enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("Ctrl-C q", "quit (q: lists)"), ("? s", "this help, settings"), ("L", "log out")]),
-        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n t Tab", "new message, timeline"),
+        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n R t Tab", "new, requests, timeline"),
                            ("r /", "refresh, search messages"), ("p m", "pin, mute (again: undo)")]),
         ("Conversation", [("Enter", "send · Alt-Enter new line"), ("↑ ↓", "select a message"), ("PgUp PgDn", "scroll, older messages"),
                           ("Ctrl-A", "attach file (Bksp: drop)"), ("/", "search (input empty)"), ("Ctrl-R", "retry the failed message"),

@@ -16,18 +16,33 @@ protocol ConversationMarkCommand: AsyncParsableCommand {
 
 extension ConversationMarkCommand {
     func run() async throws {
-        let peer = username
-        try await runAction(client, done: "\(Self.done) \(peer)") { session in
+        try await runConversationAction(
+            client, done: "\(Self.done) \(username)", peer: username, queue: Self.mark,
+            refreshingWhen: { if case ConversationMarkError.noSuchConversation = $0 { true } else { false } },
+            refresh: { _ = try await $0.conversations(refresh: true, includingFollowers: false) })
+    }
+}
+
+/// Queues an action on the conversation with `peer` through `queue` (a pin, an answer to a
+/// request; `runAction` sends it). When this device does not know the conversation yet
+/// (`refreshingWhen` the kit's error), `refresh` reads it once and the action is queued again;
+/// the kit's refusal to queue becomes the command's error.
+func runConversationAction(
+    _ client: ClientOptions, done: String, peer: String, queue: @escaping @Sendable (UserSession) -> (String) async throws -> Void,
+    refreshingWhen unknown: @escaping @Sendable (any Error) -> Bool, refresh: @escaping @Sendable (UserSession) async throws -> Void
+) async throws {
+    try await runAction(client, done: done) { session in
+        do {
             do {
-                do {
-                    try await Self.mark(session)(peer)
-                } catch ConversationMarkError.noSuchConversation {
-                    _ = try await session.conversations(refresh: true, includingFollowers: false)
-                    try await Self.mark(session)(peer)
-                }
-            } catch let error as ConversationMarkError {
-                throw CommandFailure(error.description)
+                try await queue(session)(peer)
+            } catch where unknown(error) {
+                try await refresh(session)
+                try await queue(session)(peer)
             }
+        } catch let error as ConversationMarkError {
+            throw CommandFailure(error.description)
+        } catch let error as MessageRequestError {
+            throw CommandFailure(error.description)
         }
     }
 }

@@ -93,12 +93,16 @@ struct ConversationsCommand: AsyncParsableCommand {
             try await session.conversations(refresh: true, includingFollowers: false)
         }
         try output.emit(rows) {
-            rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map { row in
-                let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
-                let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "")
-                return "\(marks)\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
-            }
+            rows.isEmpty ? ["no conversations yet: chirp send USER TEXT starts one"] : rows.map(Self.line)
         }
+    }
+
+    /// How a conversation (or a request) prints: its marks, the peer, the unread count and the
+    /// last message.
+    static func line(_ row: ConversationSummary) -> String {
+        let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
+        let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "")
+        return "\(marks)\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
     }
 }
 

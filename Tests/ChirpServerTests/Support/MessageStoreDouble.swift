@@ -64,13 +64,13 @@ final class MessageStoreDouble: MessageStore {
         return Array((ascending ? between : between.reversed()).prefix(limit))
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
         record("conversations")
         return []
     }
 
     func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String, Bool) throws -> String?
     ) async throws -> MarkReadOutcome {
         record("markRead")
         return state.withLock { $0.markRead }

@@ -37,7 +37,7 @@ final class RecordingDecisions: SendDecisions {
     func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision {
         asked.withLock { $0.append(Asked(recipient: recipient)) }
         guard recipient != nil else { throw NoRecipient() }
-        guard refuseAll else { return .insert }
+        guard refuseAll else { return .insert(.unchanged) }
         guard let existing = try earlier() else { throw NoRecipient() }
         return .replay(existing)
     }

@@ -1,10 +1,10 @@
 // One attachment's upload (PUT /v1/media/{clientMediaId}): a small file in one request, a large
 // one in parts with Content-Range, resuming after a cut (or a reload) from what the server
-// says it holds. The client media id makes every attempt idempotent.
+// says it holds. The client media id makes every attempt idempotent. The outbox loads it when
+// a message with attachments is sent (it is not part of the first load).
 import { ApiError } from './api.js';
 
 const PART = 4 * 1024 * 1024;
-export const MAX_MEDIA_BYTES = 25 * 1024 * 1024;
 
 /** Uploads `file` as `attachment` ({clientMediaId, name, type, size}); resolves to the Media. */
 export async function uploadMedia(api, attachment, file, onProgress) {

@@ -6,7 +6,7 @@
 // resumes them. An action on a message still in the outbox waits behind it. Refusals (not
 // allowed, too long) mark a message failed for a retry by hand, and drop an action; an
 // unreachable server keeps everything waiting.
-import { uploadMedia } from './media-upload.js';
+import { ApiError } from './api.js';
 
 export class Outbox {
   /** `resolve(ref)`: the server id of a message referred to as `{id}` or, for one of mine, as
@@ -74,6 +74,8 @@ export class Outbox {
   async sendMessage(item) {
     for (const [index, attachment] of (item.attachments || []).entries()) {
       if (attachment.mediaId) continue;
+      // Loaded here, out of the first load; a server out of reach keeps the message waiting.
+      const { uploadMedia } = await import('./media-upload.js').catch(() => { throw new ApiError(0, 'unreachable', ''); });
       const file = await this.db.get('files', attachment.clientMediaId);
       // The browser reports progress many times a second; the view redraws the row only when
       // the whole percent changes.

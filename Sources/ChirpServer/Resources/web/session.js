@@ -10,7 +10,6 @@ import { localMessage, withReaction } from './store.js';
 import { isTombstone, tombstone } from './message-state.js';
 import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
-import { MAX_MEDIA_BYTES } from './media-upload.js';
 import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
 import { isMark } from './conversation-marks.js';
 
@@ -23,6 +22,7 @@ const PAGE = 100;
 export const MAX_MESSAGE = 10000;
 export const MAX_TWEET = 280;
 export const MAX_ATTACHMENTS = 4;
+const MAX_MEDIA_BYTES = 25 * 1024 * 1024;
 /** How long after sending a message its sender may edit it (API.md). */
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
 
@@ -132,8 +132,11 @@ export class UserSession {
   async apply(events) {
     const messages = (type) => events.filter((e) => e.type === type).map((e) => localMessage(this.me, e.data, 'delivered'));
     const created = messages('message.created');
+    // A first message from someone may be a request: the requests say.
+    const fresh = created.some((m) => m.state === 'received' && !this.store.state.conversations[m.peer]);
     if (created.length) {
       await this.storeMessages(created, { live: true });
+      if (fresh) this.requests();
       const byPeer = new Map();
       for (const m of created) {
         if (!byPeer.has(m.peer)) byPeer.set(m.peer, []);
@@ -162,8 +165,10 @@ export class UserSession {
         }
         case 'follow.created': this.dispatch({ type: 'follower', user: data.follower }); break;
         case 'user.deleted': await this.forgetDeleted(data.username); break;
+        case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
-        case 'conversation.updated': this.dispatch({ type: 'conversations', items: [data], at: Date.now() }); break; // marked elsewhere
+        case 'conversation.updated': // marked, accepted or declined elsewhere
+          this.dispatch(data.declined ? { type: 'forget', peer: data.peer.username.toLowerCase() } : { type: 'conversations', items: [data], at: Date.now() }); break;
         default: break;
       }
     }
@@ -226,6 +231,11 @@ export class UserSession {
 
   /** Pins, unpins, mutes or unmutes (`kind`) `peer`'s conversation: shown once queued. */
   markConversation(peer, kind) { return this.outbox.act(peer, newClientId(), null, { kind }); }
+
+  /** Reads the message requests waiting for my answer (rows with `request`, which the list leaves out). */
+  async requests() {
+    try { this.dispatch({ type: 'conversations', items: (await this.api.call('GET', '/v1/conversations?limit=100&requests=true')).items }); } catch (error) { this.fail(error); }
+  }
 
   /** One page of messages matching `q` in my conversations, newest first; null on failure. */
   async search(q, cursor) {
@@ -362,7 +372,7 @@ export class UserSession {
 
   async block(peer) {
     if (!confirm(`Block ${peer}? They can no longer message or follow you.`)) return;
-    try { await this.api.block(peer); this.dispatch({ type: 'banner', banner: `You blocked ${peer}.` }); } catch (error) { this.fail(error, { user: peer }); }
+    try { await this.api.block(peer); this.dispatch({ type: 'banner', banner: `You blocked ${peer}.` }); return true; } catch (error) { this.fail(error, { user: peer }); }
   }
 
   async report(peer) {

@@ -100,7 +100,9 @@ export function reduce(state, action) {
         const peerUser = c ? c.peer : { username: last.sender.toLowerCase() === peer ? last.sender : last.recipient };
         // A change to an old message (a reaction, an edit) leaves the newer last message in place.
         const lastMessage = c && c.lastMessage.id && last.id && byId(last, c.lastMessage) < 0 ? c.lastMessage : last;
-        conversations[peer] = { ...c, peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming };
+        // A reply of mine accepts a request (on the server too).
+        conversations[peer] = { ...c, peer: peerUser, lastMessage, unreadCount: (c ? c.unreadCount : 0) + newIncoming,
+          request: c?.request && list.every((m) => m.state === 'received') };
       }
       const history = action.history === undefined ? state.history : { ...state.history, [action.peer]: action.history };
       return { ...state, messages, conversations, history };

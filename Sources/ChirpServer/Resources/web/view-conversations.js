@@ -1,5 +1,6 @@
 // The conversations: the search box, then the conversations, pinned first, with unread counts
-// (highlighted, the only alert, unless muted), then the followers not written to yet.
+// (highlighted, the only alert, unless muted), then the followers not written to yet. Message
+// requests are listed apart (view-requests.js).
 import { h } from './dom.js';
 import { searchForm } from './search-form.js';
 import { tombstoneNote } from './message-state.js';
@@ -10,7 +11,7 @@ export function conversationsView(session, navigate) {
   const followers = h('ul', { class: 'list', 'aria-label': 'Followers you have not written to' });
   const followersHeading = h('h2', {}, 'Followers you have not written to');
   const el = h('section', { class: 'screen' },
-    h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message')),
+    h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('a', { href: '#/requests' }, 'Message requests'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message')),
     searchForm(navigate).form, list, followersHeading, followers);
 
   let shown = {};
@@ -18,7 +19,7 @@ export function conversationsView(session, navigate) {
   function update(state) {
     if (state.conversations === shown.conversations && state.followers === shown.followers) return;
     shown = state;
-    const all = Object.entries(state.conversations).sort(([, a], [, b]) => listOrder(a, b));
+    const all = Object.entries(state.conversations).filter(([, c]) => !c.request).sort(([, a], [, b]) => listOrder(a, b));
     const items = all.map(([peer, c]) => {
       const known = rows.get(peer);
       if (known && known.c === c) return known.li;

@@ -1,4 +1,5 @@
-// Settings: the theme, log out, the account's sessions, password, data export and deletion.
+// Settings: the theme, who may message you first, log out, the account's sessions, password,
+// data export and deletion.
 import { h, field } from './dom.js';
 import { downloadMyData } from './data-export.js';
 import { THEMES, currentTheme, applyTheme } from './theme.js';
@@ -7,6 +8,12 @@ export function settingsView(session) {
   const themes = h('fieldset', {}, h('legend', {}, 'Theme'),
     ...THEMES.map(([value, label]) => h('label', { class: 'choice' },
       h('input', { type: 'radio', name: 'theme', value, checked: currentTheme() === value, onchange: () => applyTheme(value) }), ` ${label}`)));
+  // Message requests (API.md part 3): `followers` (the default) or `everyone`, saved at once.
+  const requests = h('select', { onchange: async () => {
+    try { await session.api.call('PATCH', '/v1/me/settings', { messageRequests: requests.value }); } catch (error) { session.fail(error); }
+  } }, h('option', { value: 'followers' }, 'People you follow or have messaged'),
+  h('option', { value: 'everyone' }, 'Everyone (others arrive as message requests)'));
+  session.api.call('GET', '/v1/me/settings').then((s) => { requests.value = s.messageRequests; }, (error) => session.fail(error));
   const sessions = h('ul', { class: 'list', 'aria-label': 'Sessions' });
   const current = h('input', { type: 'password', autocomplete: 'current-password' });
   const next = h('input', { type: 'password', autocomplete: 'new-password', minlength: 8 });
@@ -35,7 +42,7 @@ export function settingsView(session) {
   } }, 'Download my data');
 
   const el = h('section', { class: 'screen' },
-    h('h1', { tabindex: -1 }, 'Settings'), themes,
+    h('h1', { tabindex: -1 }, 'Settings'), themes, field('Who may message you first', requests),
     h('button', { type: 'button', onclick: () => session.signOut() }, 'Log out'),
     h('h2', {}, 'Sessions'), sessions,
     h('form', { class: 'card', onsubmit: async (event) => {

@@ -208,6 +208,7 @@ enum PostgresSchema {
             """,
         ]),
     ] + PostgresModerationSchema.migrations + PostgresConversationMarksSchema.migrations
+        + PostgresMessageRequestsSchema.migrations + PostgresSendBatchSchema.requestMigrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

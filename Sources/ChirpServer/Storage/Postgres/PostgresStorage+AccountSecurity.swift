@@ -95,6 +95,9 @@ extension PostgresStorage {
                 WHERE id = \(userId)
                 """)
             try await Self.deleteSafetyRows(scope, userId: userId)
+            for statement in StorageSQL.deleteAccountRequests {
+                try await scope.execute(PostgresQuery(unsafeSQL: statement, binds: Self.binds(userId)))
+            }
             for peer in audience.sorted() {
                 try await scope.appendEvent(userId: peer, type: EventType.userDeleted, json: notice, at: at)
             }

@@ -30,7 +30,8 @@ extension PostgresStorage {
     func pinnedConversations(viewer: Int64) async throws -> [Conversation] {
         try await read { scope in
             try await Self.fetchConversations(
-                scope, viewer: viewer, where: "k.pin_order IS NOT NULL AND \(Self.peerNotBlocked) ORDER BY k.pin_order DESC",
+                scope, viewer: viewer,
+                where: "k.pin_order IS NOT NULL AND NOT \(StorageSQL.pendingRequest) AND \(Self.peerNotBlocked) ORDER BY k.pin_order DESC",
                 Self.binds(viewer))
         }
     }
@@ -49,7 +50,8 @@ extension PostgresStorage {
                 let peerAt = StorageSQL.conversationPeerIndex
                 return Listed(cursor: try row.value(0), item: Conversation(
                     peer: try user(from: row, at: peerAt), lastMessage: try message(from: row, at: peerAt + userColumnCount),
-                    unreadCount: Int(try row.value(1, as: Int64.self)), pinned: try row.value(2), muted: try row.value(3)))
+                    unreadCount: Int(try row.value(1, as: Int64.self)), request: try row.value(4), pinned: try row.value(2),
+                    muted: try row.value(3)))
             }
     }
 

@@ -17,20 +17,20 @@ extension PostgresStorage {
 
     func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
         try await read { scope in
-            try await scope.row("""
-                SELECT u.id, u.username,
-                    EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
-                    EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = \(sender)),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(sender) AND blocked_id = u.id)
-                FROM users u WHERE u.username_key = \(recipientKey)
-                """
-            ).map {
-                RecipientFacts(
-                    id: try $0.value(0), username: try $0.value(1), followsSender: try $0.value(2), hasWrittenToSender: try $0.value(3),
-                    blockedSender: try $0.value(4), blockedBySender: try $0.value(5))
-            }
+            try await scope.row(PostgresQuery(
+                unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
+                binds: Self.binds(recipientKey, sender))
+            ).map { try Self.recipientFacts(from: $0, at: 0) }
         }
+    }
+
+    /// Decodes the columns of `StorageSQL.recipientFactColumns` starting at `index`.
+    static func recipientFacts(from row: PostgresRandomAccessRow, at index: Int) throws -> RecipientFacts {
+        RecipientFacts(
+            id: try row.value(index), username: try row.value(index + 1), followsSender: try row.value(index + 2),
+            hasWrittenToSender: try row.value(index + 3), blockedSender: try row.value(index + 4),
+            blockedBySender: try row.value(index + 5), takesRequests: try row.value(index + 6),
+            request: RequestState(accepted: try row.value(index + 7, as: Bool?.self)), senderHasPendingRequest: try row.value(index + 8))
     }
 
     func messages(
@@ -46,17 +46,19 @@ extension PostgresStorage {
         }
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Conversation>] {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
         try await read { scope in
             try await Self.fetchListedConversations(
                 scope, viewer: viewer,
-                where: "c.last_message_id < $2 AND k.pin_order IS NULL AND \(Self.peerNotBlocked) ORDER BY c.last_message_id DESC LIMIT $3",
+                where: "c.last_message_id < $2 AND \(StorageSQL.listed(requests: requests)) AND \(Self.peerNotBlocked) "
+                    + "ORDER BY c.last_message_id DESC LIMIT $3",
                 Self.binds(viewer, cursor, limit))
         }
     }
 
     func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String) throws -> String
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
     ) async throws -> MarkReadOutcome {
         try await write { scope in
             guard let peerId = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
@@ -65,6 +67,12 @@ extension PostgresStorage {
             guard try await scope.execute(
                 "SELECT 1 FROM messages WHERE id = \(upTo) AND user_lo = \(lo) AND user_hi = \(hi)") > 0
             else { return .noSuchMessage }
+            guard let peer = try await scope.row(PostgresQuery(unsafeSQL: StorageSQL.readReceiptFacts, binds: Self.binds(reader, peerId)))
+            else { throw StorageError.inconsistent("user \(peerId) is missing") }
+            guard let json = try receipt(try peer.value(0), try peer.value(1)) else {
+                try await scope.execute(PostgresQuery(unsafeSQL: StorageSQL.quietRead, binds: Self.binds(lo, hi, peerId, upTo, reader)))
+                return .unchanged
+            }
             let changed = try await scope.execute("""
                 UPDATE messages SET read = TRUE
                 WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND id <= \(upTo) AND NOT read
@@ -77,10 +85,7 @@ extension PostgresStorage {
                     WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND NOT read)
                 WHERE owner_id = \(reader) AND peer_id = \(peerId)
                 """)
-            guard let peerName = try await scope.value("SELECT username FROM users WHERE id = \(peerId)", as: String.self) else {
-                throw StorageError.inconsistent("user \(peerId) is missing")
-            }
-            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: receipt(peerName), at: at)
+            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)
             return .marked(scope.appended)
         }
     }

@@ -113,24 +113,20 @@ extension PostgresStorage {
         let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(
             senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
         guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
-        let earlierIds = try factRows.map { try $0.value(2, as: Int64?.self) }
+        let at = StorageSQL.recipientFactCount
+        let earlierIds = try factRows.map { try $0.value(at, as: Int64?.self) }
         let found = earlierIds.compactMap { $0 }
         let earlierById = found.isEmpty ? [:] : Dictionary(
             try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(found)).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
         let facts = try factRows.map { row in
-            try row.value(0, as: Int64?.self).map { recipient in
-                RecipientFacts(
-                    id: recipient, username: try row.value(1),
-                    followsSender: try row.value(3, as: Bool.self), hasWrittenToSender: try row.value(4, as: Bool.self),
-                    blockedSender: try row.value(6), blockedBySender: try row.value(7))
-            }
+            try row.value(0, as: Int64?.self) == nil ? nil : try Self.recipientFacts(from: row, at: 0)
         }
         factsCache.remember(facts, of: sends)
         let (plan, results) = Self.decide(
             sends, facts: facts, earlier: earlierIds.map { $0.flatMap { earlierById[String($0)] } },
-            ids: try factRows.compactMap { try $0.value(5, as: Int64?.self) }.sorted(),
-            sessionsLive: try factRows.map { try $0.value(8, as: Bool.self) })
+            ids: try factRows.compactMap { try $0.value(at + 1, as: Int64?.self) }.sorted(),
+            sessionsLive: try factRows.map { try $0.value(at + 2, as: Bool.self) })
         return try await writePlan(scope, plan, results)
     }
 
@@ -167,12 +163,19 @@ extension PostgresStorage {
                     _ = try send.decisions.decide(nil, for: new, earlier: { nil })
                     throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
                 }
+                // The facts as the sends decided before it in the batch left them.
                 var facts = known
                 facts.hasWrittenToSender = known.hasWrittenToSender || plan.wrote(from: known.id, to: new.sender.id)
+                facts.request = plan.request(recipient: known.id, sender: new.sender.id) ?? known.request
+                if let sent = plan.request(recipient: new.sender.id, sender: known.id) { facts.senderHasPendingRequest = sent == .pending }
                 let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? earlier[index]
-                if case .replay(let answer) = try send.decisions.decide(facts, for: new, earlier: { existing }) {
+                let requestChange: RequestChange
+                switch try send.decisions.decide(facts, for: new, earlier: { existing }) {
+                case .replay(let answer):
                     results[index] = .success(WriteOutcome(value: answer, created: false))
                     continue
+                case .insert(let change):
+                    requestChange = change
                 }
                 if let existing {
                     results[index] = .success(WriteOutcome(value: try send.decisions.replay(existing, for: new), created: false))
@@ -182,7 +185,7 @@ extension PostgresStorage {
                 let message = send.message(id: messageId, recipient: known.username)
                 plan.add(
                     index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message),
-                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmation == .bySendWrite)
+                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmation == .bySendWrite, request: requestChange)
             } catch {
                 results[index] = .failure(error)
             }
@@ -212,7 +215,9 @@ extension PostgresStorage {
             plan.decidedOn.follows, plan.decidedOn.hasReceived, plan.decidedOn.blocked, plan.decidedOn.blockedBy,
             plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
             type, Self.channel, payload, reserve,
-            plan.sessions.hashes, plan.sessions.users, plan.sessions.ats)))
+            plan.sessions.hashes, plan.sessions.users, plan.sessions.ats,
+            plan.decidedOn.takesRequests, plan.decidedOn.requests, plan.decidedOn.senderPending,
+            plan.requestRows.recipients, plan.requestRows.senders, plan.requestRows.accepted)))
         // The rows arrive before the autocommit: in the extended protocol PostgreSQL sends them
         // and CommandComplete at Execute, and commits (and waits for the synchronous standby)
         // only at Sync; postgres-nio ends the row stream at CommandComplete. A primary killed
@@ -231,6 +236,7 @@ extension PostgresStorage {
             results[outcome.index] = .success(outcome.outcome)
         }
         factsCache.recordSent(plan.sent)
+        factsCache.forget(plan.requestPairs)
         return results.map { $0! }
     }
 }
@@ -245,7 +251,10 @@ struct SendBatchPlan {
     private(set) var recipientKeys: [String] = []
     /// The stored facts each message was decided on (`RecipientFacts`, without the batch's own
     /// earlier sends), which `chirp_send_batch` checks again under its locks.
-    private(set) var decidedOn: (follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool]) = ([], [], [], [])
+    private(set) var decidedOn: (
+        follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool],
+        takesRequests: [Bool], requests: [Int32], senderPending: [Bool]
+    ) = ([], [], [], [], [], [], [])
     private(set) var clientIds: [String] = []
     private(set) var texts: [String] = []
     private(set) var createdAts: [Int64] = []
@@ -264,6 +273,11 @@ struct SendBatchPlan {
     private var entries: [(index: Int, message: Message)] = []
     private var byClientId: [SenderClientId: Message] = [:]
     private var pairs: Set<[Int64]> = []
+    /// The request rows the batch writes, by (recipient, sender), as they end up, and their
+    /// order; with the recipients' username keys and the senders', for `requestPairs`.
+    private var requestStates: [[Int64]: RequestState] = [:]
+    private var requestOrder: [[Int64]] = []
+    private(set) var requestPairs: [(sender: Int64, recipientKey: String, recipient: Int64, senderKey: String)] = []
 
     private struct SenderClientId: Hashable {
         var sender: Int64
@@ -283,13 +297,23 @@ struct SendBatchPlan {
     /// Whether an earlier send of the batch went from `from` to `to`.
     func wrote(from: Int64, to: Int64) -> Bool { pairs.contains([from, to]) }
 
+    /// The recipient's request from the sender as an earlier send of the batch left it; nil
+    /// when none changed it.
+    func request(recipient: Int64, sender: Int64) -> RequestState? { requestStates[[recipient, sender]] }
+
+    /// The request rows to write, one per (recipient, sender), as `chirp_send_batch` takes them.
+    var requestRows: (recipients: [Int64], senders: [Int64], accepted: [Bool]) {
+        (requestOrder.map { $0[0] }, requestOrder.map { $0[1] }, requestOrder.map { requestStates[$0] == .accepted })
+    }
+
     /// The message an earlier send of the batch stored under this sender's client id.
     func message(sender: Int64, clientMessageId: String) -> Message? {
         byClientId[SenderClientId(sender: sender, clientMessageId: clientMessageId)]
     }
 
     mutating func add(
-        index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String, confirmingSession: Bool
+        index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String, confirmingSession: Bool,
+        request: RequestChange
     ) {
         let sender = send.new.sender.id
         if confirmingSession, confirming.insert(send.new.sender.tokenHash).inserted {
@@ -305,6 +329,14 @@ struct SendBatchPlan {
         decidedOn.hasReceived.append(facts.hasWrittenToSender)
         decidedOn.blocked.append(facts.blockedSender)
         decidedOn.blockedBy.append(facts.blockedBySender)
+        decidedOn.takesRequests.append(facts.takesRequests)
+        decidedOn.requests.append(facts.request.code)
+        decidedOn.senderPending.append(facts.senderHasPendingRequest)
+        if let row = request.row(sender: sender, recipient: facts.id) {
+            let key = [row.recipient, row.sender]
+            if requestStates.updateValue(row.accepted ? .accepted : .pending, forKey: key) == nil { requestOrder.append(key) }
+            requestPairs.append((sender, send.new.recipientKey, facts.id, Validation.usernameKey(send.new.sender.username)))
+        }
         clientIds.append(message.clientMessageId)
         texts.append(message.text)
         createdAts.append(message.createdAt.millisecondsSince1970)
@@ -344,18 +376,16 @@ private enum BatchLock: PreparedSQL {
     static let sql = "SELECT id FROM users WHERE id = ANY($1) OR username_key = ANY($2) ORDER BY id FOR UPDATE"
 }
 
-/// Every send's facts, in the batch's order: senders `$1`, recipient keys `$2`, client ids `$3`,
-/// and whether the sender's session (`$4`, its token digest, empty when confirmed already) is
+/// Every send's facts, in the batch's order (`StorageSQL.recipientFactColumns`, then the id of
+/// the sender's earlier message under the client id, an id reserved for the message when the
+/// recipient exists, and whether the session is live): senders `$1`, recipient keys `$2`,
+/// client ids `$3`, and whether the sender's session (`$4`, its token digest, empty when confirmed already) is
 /// live at the send's time (`$5`).
 private enum BatchFacts: PreparedSQL {
     static let sql = """
-        SELECT u.id, u.username,
+        SELECT \(StorageSQL.recipientFactColumns(sender: "t.sender_id")),
             (SELECT id FROM messages WHERE sender_id = t.sender_id AND client_message_id = t.client_message_id),
-            EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = t.sender_id),
-            EXISTS (SELECT 1 FROM conversations WHERE owner_id = t.sender_id AND peer_id = u.id AND has_received),
             CASE WHEN u.id IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('messages', 'id')) END,
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = t.sender_id),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = t.sender_id AND blocked_id = u.id),
             length(t.session) = 0 OR EXISTS (
                 SELECT 1 FROM sessions s WHERE s.token_hash = t.session AND s.user_id = t.sender_id AND s.expires_at > t.at)
         FROM unnest($1::int8[], $2::text[], $3::text[], $4::bytea[], $5::int8[]) WITH ORDINALITY
@@ -369,7 +399,8 @@ private enum BatchFacts: PreparedSQL {
 /// checks the facts its messages were decided on and stores them (`PostgresSendBatchSchema`):
 /// every user to lock `$1`, the plan's columns `$2`…`$12`, the facts decided on `$13`…`$16`,
 /// the media links `$17`…`$19`, the event type `$20`, the channel `$21`, the payload `$22`
-/// and how many ids to reserve for the next batch `$23`. Returns each user's stream head
+/// and how many ids to reserve for the next batch `$23`, then (v16) the request facts decided on
+/// `$27`…`$29` and the request rows to write `$30`…`$32`. Returns each user's stream head
 /// before the batch and then `(0, id)` for each reserved id, or one row of NULLs when a
 /// session ended or a fact changed (nothing written).
 private enum BatchWrite: PreparedSQL {
@@ -377,6 +408,7 @@ private enum BatchWrite: PreparedSQL {
         SELECT * FROM chirp_send_batch_confirming($24::bytea[], $25::int8[], $26::int8[],
             $1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
             $8::int8[], $9::text[], $10::int8[], $11::text[], $12::text[], $13::bool[], $14::bool[], $15::bool[], $16::bool[],
-            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text, $23::int4)
+            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text, $23::int4,
+            $27::bool[], $28::int4[], $29::bool[], $30::int8[], $31::int8[], $32::bool[])
         """
 }

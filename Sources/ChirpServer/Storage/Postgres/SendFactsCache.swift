@@ -68,6 +68,18 @@ final class SendFactsCache: Sendable {
         }
     }
 
+    /// A batch opened or accepted requests between these users: what is known of each pair,
+    /// either way, is read again.
+    func forget(_ pairs: [(sender: Int64, recipientKey: String, recipient: Int64, senderKey: String)]) {
+        guard !pairs.isEmpty else { return }
+        state.withLock { state in
+            for pair in pairs {
+                state.facts[Key(sender: pair.sender, recipientKey: pair.recipientKey)] = nil
+                state.facts[Key(sender: pair.recipient, recipientKey: pair.senderKey)] = nil
+            }
+        }
+    }
+
     /// Ids reserved for the next batch, ascending; replaces any left over.
     func reserve(_ ids: [Int64]) {
         let now = ContinuousClock.now
