@@ -45,8 +45,11 @@ struct ConnectionsClusterRun {
             let end = opened.map(\.openingEndMicroseconds).max() ?? 0
             report.record(
                 opened: opened.map(\.opened).reduce(0, +), failed: opened.map(\.failed).reduce(0, +),
-                firstFailure: opened.compactMap(\.firstFailure).first, seconds: Double(end - start) / 1e6)
+                retried: opened.map(\.retried).reduce(0, +), firstFailure: opened.compactMap(\.firstFailure).first,
+                seconds: Double(end - start) / 1e6)
+            let idleCPU = Self.sum(instances.map(\.cpuSeconds))
             try await Task.sleep(for: .seconds(2))
+            report.serverIdleCores = idleCPU.flatMap { start in Self.sum(instances.map(\.cpuSeconds)).map { ($0 - start) / 2 } }
             report.instanceRSSAfterBytes = instances.compactMap(\.residentBytes)
             report.serverRSSAfterBytes = Self.sum(instances.map(\.residentBytes))
             let held = try await ask(started, .status)

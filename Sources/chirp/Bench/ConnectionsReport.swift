@@ -10,7 +10,10 @@ struct ConnectionsReport: Encodable {
     /// Processes holding the client sockets (the bench itself when 1 and on SQLite).
     var workers = 1
     var opened = 0
+    /// Streams that could not be opened (each tried three times).
     var failedHandshakes = 0
+    /// Handshakes that failed and were tried again a second later.
+    var retriedHandshakes = 0
     var firstFailure: String?
     var setUpSeconds = 0.0
     var setUpPerSecond = 0.0
@@ -35,6 +38,9 @@ struct ConnectionsReport: Encodable {
     var undelivered = 0
     /// Summed over the instances.
     var serverCPUPerSendMilliseconds: Double?
+    /// The servers' CPU (in cores, summed over the instances) in the two seconds after the last
+    /// handshake, with every stream open and no sends: what keeping the streams costs.
+    var serverIdleCores: Double?
     /// Streams open at the end of the sending.
     var stillOpen = 0
     /// How the server ended, if it ended during the bench (nil: it ran to the end).
@@ -47,9 +53,10 @@ struct ConnectionsReport: Encodable {
     }
 
     /// The opening's figures: `opened` streams in `seconds` (from the first handshake to the last).
-    mutating func record(opened: Int, failed: Int, firstFailure: String?, seconds: Double) {
+    mutating func record(opened: Int, failed: Int, retried: Int, firstFailure: String?, seconds: Double) {
         self.opened = opened
         failedHandshakes = failed
+        retriedHandshakes = retried
         self.firstFailure = firstFailure
         setUpSeconds = seconds
         setUpPerSecond = Double(opened) / max(seconds, 0.001)
@@ -77,7 +84,9 @@ struct ConnectionsReport: Encodable {
             "\(requested) event streams requested (\(users) accounts, \(streamsPerUser) each)"
                 + (instances > 1 || workers > 1 ? " on \(instances) instances from \(workers) worker processes" : ""),
             String(format: "  opened            %d in %.1f s · %.0f connections/s", opened, setUpSeconds, setUpPerSecond)
-                + (failedHandshakes > 0 ? " · \(failedHandshakes) failed: \(firstFailure ?? "?")" : ""),
+                + (failedHandshakes > 0 ? " · \(failedHandshakes) failed" : "")
+                + (retriedHandshakes > 0 ? " · \(retriedHandshakes) handshakes retried" : "")
+                + (failedHandshakes + retriedHandshakes > 0 ? " (first failure: \(firstFailure ?? "?"))" : ""),
             "  held              \(held) after 2 s, \(stillOpen) after the sending",
         ]
         if let before = serverRSSBeforeBytes, let after = serverRSSAfterBytes, let each = serverBytesPerConnection {
@@ -95,7 +104,8 @@ struct ConnectionsReport: Encodable {
                 + (sendErrorStatuses.isEmpty ? "" : " · statuses " + sendErrorStatuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
-            "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a"),
+            "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a")
+                + (serverIdleCores.map { String(format: " · %.2f cores with the streams idle", $0) } ?? ""),
         ]
         if let serverEnded { lines.append("  " + serverEnded) }
         return lines

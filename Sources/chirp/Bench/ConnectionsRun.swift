@@ -21,8 +21,11 @@ struct ConnectionsRun {
             servers: [StreamOpening.Server(server.baseURL)], plan: plan, range: 0..<plan.count, clock: origin, delivery: delivery, progress: progress
         ).run()
         let channels = opening.channels
-        report.record(opened: channels.count, failed: opening.failed, firstFailure: opening.firstFailure, seconds: opening.seconds)
+        report.record(
+            opened: channels.count, failed: opening.failed, retried: opening.retried, firstFailure: opening.firstFailure, seconds: opening.seconds)
+        let idleCPU = server.cpuSeconds
         try await Task.sleep(for: .seconds(2))
+        report.serverIdleCores = idleCPU.flatMap { start in server.cpuSeconds.map { ($0 - start) / 2 } }
         report.serverRSSAfterBytes = server.residentBytes
         report.held = channels.filter(\.isActive).count
         report.weigh()

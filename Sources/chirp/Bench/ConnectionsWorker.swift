@@ -43,7 +43,7 @@ struct ConnectionsWorker: AsyncParsableCommand {
         let end = clock.microseconds()
         func status(withDeliveries: Bool = false) -> ConnectionsWorkerStatus {
             ConnectionsWorkerStatus(
-                opened: channels.count, failed: opening.failed, firstFailure: opening.firstFailure,
+                opened: channels.count, failed: opening.failed, retried: opening.retried, firstFailure: opening.firstFailure,
                 openingStartMicroseconds: end - Int64(opening.seconds * 1e6), openingEndMicroseconds: end,
                 held: channels.filter(\.isActive).count, delivered: Int(delivery.count),
                 residentBytes: ProcessFigures.residentBytes(pid: getpid()), deliveries: withDeliveries ? delivery.recorded : nil)

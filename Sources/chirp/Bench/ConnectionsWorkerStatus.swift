@@ -5,6 +5,7 @@ import Histogram
 struct ConnectionsWorkerStatus: Codable, Sendable {
     var opened: Int
     var failed: Int
+    var retried: Int
     var firstFailure: String?
     /// The opening's first handshake and its end, in microseconds of the run's `LoadClock`.
     var openingStartMicroseconds: Int64

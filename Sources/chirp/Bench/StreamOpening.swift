@@ -21,7 +21,10 @@ struct StreamOpening {
     /// What the opening gave.
     struct Outcome {
         var channels: [any Channel] = []
+        /// Streams that could not be opened in `attempts` handshakes.
         var failed = 0
+        /// Handshakes that failed and were tried again.
+        var retried = 0
         var firstFailure: String?
         var seconds = 0.0
     }
@@ -33,14 +36,17 @@ struct StreamOpening {
     let delivery: LatencyRecorder
     let progress: (String) -> Void
 
-    /// Handshakes that failed before opening stops (the first failure's reason is reported).
+    /// Streams that failed before opening stops (the first failure's reason is reported).
     private static let failureLimit = 1000
+    /// Handshakes tried for one stream before it counts as failed.
+    private static let attempts = 3
 
     func run() async throws -> Outcome {
         progress("opening \(range.count) event streams")
         let (accounts, streamsPerUser, perAddress) = (plan.accounts, plan.streamsPerUser, plan.perAddress)
         let markers = accounts.map { Array(#""recipient":"\#($0.name)""#.utf8) }
         let failures = Tally()
+        let retries = Tally()
         let firstFailure = FirstFailure()
         let started = ContinuousClock.now
         var outcome = Outcome()
@@ -56,19 +62,26 @@ struct StreamOpening {
                 let source = try Self.sourceAddress(index / perAddress)
                 let token = accounts[account].token
                 let server = servers[index % servers.count]
-                group.addTask {
-                    do {
-                        return try await StreamSocket.open(host: server.host, port: server.port, token: token, source: source) { frame in
-                            let stamp = frame.withUnsafeReadableBytes { bytes in
-                                DeliveryListeners.offset(of: marker, in: bytes) == nil ? nil : DeliveryListeners.stamp(in: bytes)
-                            }
-                            if let stamp { delivery.record(microseconds: clock.microseconds() - stamp) }
-                        }
-                    } catch {
-                        failures.add()
-                        firstFailure.keep(error)
-                        return nil
+                let onText: @Sendable (ByteBuffer) -> Void = { frame in
+                    let stamp = frame.withUnsafeReadableBytes { bytes in
+                        DeliveryListeners.offset(of: marker, in: bytes) == nil ? nil : DeliveryListeners.stamp(in: bytes)
                     }
+                    if let stamp { delivery.record(microseconds: clock.microseconds() - stamp) }
+                }
+                group.addTask {
+                    // As a client would: a refused or failed handshake is tried again a second later.
+                    for attempt in 1...Self.attempts {
+                        do {
+                            return try await StreamSocket.open(host: server.host, port: server.port, token: token, source: source, onText: onText)
+                        } catch {
+                            firstFailure.keep(error)
+                            guard attempt < Self.attempts else { break }
+                            retries.add()
+                            try? await Task.sleep(for: .seconds(1))
+                        }
+                    }
+                    failures.add()
+                    return nil
                 }
             }
             while next < min(range.lowerBound + plan.inFlight, range.upperBound) { try addNext() }
@@ -80,6 +93,7 @@ struct StreamOpening {
         }
         outcome.seconds = (ContinuousClock.now - started).seconds
         outcome.failed = failures.value
+        outcome.retried = retries.value
         outcome.firstFailure = firstFailure.description
         return outcome
     }
