@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,25 @@ final class ChildServer: @unchecked Sendable {
 
     /// CPU time the process has used so far, user and system, in seconds.
     var cpuSeconds: Double? { ProcessFigures.cpuSeconds(pid: process.processIdentifier) }
+
+    /// A counter or gauge from the server's `/metrics`, nil when it cannot be read.
+    func metric(_ name: String) async -> Double? {
+        guard let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10)),
+              let body = try? await response.body.collect(upTo: 1 << 24)
+        else { return nil }
+        let line = String(buffer: body).split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    /// `metric(name)` summed over `servers`, nil when one cannot be read.
+    static func total(_ name: String, of servers: [ChildServer]) async -> Double? {
+        var sum = 0.0
+        for server in servers {
+            guard let value = await server.metric(name) else { return nil }
+            sum += value
+        }
+        return sum
+    }
 
     /// Stops the process (SIGTERM, then SIGKILL after 10 s) and removes its owned directory.
     func stop(signal: Int32 = SIGTERM) async {

@@ -59,6 +59,8 @@ struct ConnectionsClusterRun {
 
             progress("sending \(plan.rate) messages/s for \(plan.seconds) s with \(report.held) streams open")
             let cpuAtStart = Self.sum(instances.map(\.cpuSeconds))
+            let readsBefore = await ChildServer.total(ConnectionsRun.streamReads, of: instances)
+            let sendingStarted = ContinuousClock.now
             let sending = try await ConnectionsSending(servers: instances.map(\.baseURL), plan: plan, clock: clock).run()
             let cpuAtEnd = Self.sum(instances.map(\.cpuSeconds))
             let drain = ContinuousClock.now + .seconds(5)
@@ -66,6 +68,9 @@ struct ConnectionsClusterRun {
                 try await Task.sleep(for: .milliseconds(100))
             }
             report.record(sending, cpuSeconds: cpuAtStart.flatMap { start in cpuAtEnd.map { $0 - start } })
+            report.recordStreamReads(
+                before: readsBefore, after: await ChildServer.total(ConnectionsRun.streamReads, of: instances),
+                seconds: (ContinuousClock.now - sendingStarted).seconds)
             progress("closing")
             let final = try await ask(started, .report)
             let delivery = LatencyRecorder()

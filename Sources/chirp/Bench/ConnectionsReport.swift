@@ -41,6 +41,11 @@ struct ConnectionsReport: Encodable {
     /// The servers' CPU (in cores, summed over the instances) in the two seconds after the last
     /// handshake, with every stream open and no sends: what keeping the streams costs.
     var serverIdleCores: Double?
+    /// Reads of the database by open streams during the sending and its drain, summed over the
+    /// instances (`chirp_event_stream_reads_total`): wake-ups the notifications did not carry
+    /// the events of, and every stream's re-read every 25 s (`EventHub.sweepPeriod`).
+    var streamReadsDuringSending: Int?
+    var streamReadsPerSecond: Double?
     /// Streams open at the end of the sending.
     var stillOpen = 0
     /// How the server ended, if it ended during the bench (nil: it ran to the end).
@@ -70,6 +75,13 @@ struct ConnectionsReport: Encodable {
     }
 
     /// The sending's figures, and the servers' CPU time during it.
+    /// The streams' database reads between `before` and `after`, `seconds` apart.
+    mutating func recordStreamReads(before: Double?, after: Double?, seconds: Double) {
+        guard let before, let after else { return }
+        streamReadsDuringSending = Int(after - before)
+        streamReadsPerSecond = (after - before) / max(seconds, 0.001)
+    }
+
     mutating func record(_ sending: ConnectionsSending.Outcome, cpuSeconds: Double?) {
         if let cpuSeconds, sending.sent > 0 { serverCPUPerSendMilliseconds = cpuSeconds * 1000 / Double(sending.sent) }
         sends = sending.sent
@@ -107,6 +119,9 @@ struct ConnectionsReport: Encodable {
             "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a")
                 + (serverIdleCores.map { String(format: " · %.2f cores with the streams idle", $0) } ?? ""),
         ]
+        if let reads = streamReadsDuringSending, let perSecond = streamReadsPerSecond {
+            lines.append(String(format: "  stream DB reads   %d during the sending (%.0f/s)", reads, perSecond))
+        }
         if let serverEnded { lines.append("  " + serverEnded) }
         return lines
     }

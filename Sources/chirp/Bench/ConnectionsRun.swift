@@ -10,6 +10,9 @@ struct ConnectionsRun {
     let plan: ConnectionsPlan
     let progress: (String) -> Void
 
+    /// The server's counter of the streams' database reads.
+    static let streamReads = "chirp_event_stream_reads_total"
+
     func run() async throws -> ConnectionsReport {
         let origin = LoadClock()
         let delivery = LatencyRecorder()
@@ -32,10 +35,14 @@ struct ConnectionsRun {
 
         progress("sending \(plan.rate) messages/s for \(plan.seconds) s with \(report.held) streams open")
         let cpuAtStart = server.cpuSeconds
+        let readsBefore = await server.metric(Self.streamReads)
+        let sendingStarted = ContinuousClock.now
         let sending = try await ConnectionsSending(servers: [server.baseURL], plan: plan, clock: origin).run()
         let drain = ContinuousClock.now + .seconds(5)
         while Int(delivery.count) < sending.expected, ContinuousClock.now < drain { try await Task.sleep(for: .milliseconds(20)) }
         report.record(sending, cpuSeconds: cpuAtStart.flatMap { start in server.cpuSeconds.map { $0 - start } })
+        report.recordStreamReads(
+            before: readsBefore, after: await server.metric(Self.streamReads), seconds: (ContinuousClock.now - sendingStarted).seconds)
         report.delivery = delivery.summary
         report.undelivered = max(0, sending.expected - Int(delivery.count))
         report.stillOpen = channels.filter(\.isActive).count
