@@ -35,6 +35,9 @@ struct ConnectionsBench: AsyncParsableCommand {
     var database: String?
     @Option(help: "Server instances on --database.") var instances = 1
     @Option(help: "Worker processes holding the streams (with --database).") var workers = 1
+    @Option(help: ArgumentHelp(
+        "Seconds between every stream's re-read of the database on the servers (the server's default: 25), to measure what it costs.",
+        valueName: "seconds")) var streamSweep: Int?
     @Flag(help: "Print the report as JSON.") var json = false
 
     func validate() throws {
@@ -44,6 +47,7 @@ struct ConnectionsBench: AsyncParsableCommand {
         guard inFlight >= 1, rate >= 1, seconds >= 1, senders >= 1 else {
             throw ValidationError("--in-flight, --rate, --seconds and --senders take 1 or more.")
         }
+        if let streamSweep, streamSweep < 1 { throw ValidationError("--stream-sweep takes 1 second or more.") }
         guard instances >= 1, workers >= 1 else { throw ValidationError("--instances and --workers take 1 or more.") }
         guard database != nil || (instances == 1 && workers == 1) else {
             throw ValidationError("--instances and --workers above 1 need --database postgres://…: instances share one PostgreSQL database.")
@@ -85,7 +89,7 @@ struct ConnectionsBench: AsyncParsableCommand {
         let accounts = try await ConnectionBenchSeeder.seed(dataDirectory: directory, users: users, senders: senders)
         let server = try await ChildServer(
             executable: serverBuild.map { URL(fileURLWithPath: $0) },
-            arguments: ["serve", "--port", "0", "--data-dir", directory.path, "--log-level", "error", "--no-rate-limits"],
+            arguments: ["serve", "--port", "0", "--data-dir", directory.path, "--log-level", "error", "--no-rate-limits"] + sweepArguments,
             ownedDirectory: directory)
         let run = ConnectionsRun(server: server, plan: plan(accounts), progress: progress)
         var report: ConnectionsReport
@@ -120,7 +124,8 @@ struct ConnectionsBench: AsyncParsableCommand {
                 let data = directory.appendingPathComponent("instance\(index)")
                 started.append(try await ChildServer(
                     executable: serverBuild.map { URL(fileURLWithPath: $0) },
-                    arguments: ["serve", "--port", "0", "--data-dir", data.path, "--database", fresh.url, "--log-level", "error", "--no-rate-limits"]))
+                    arguments: ["serve", "--port", "0", "--data-dir", data.path, "--database", fresh.url, "--log-level", "error", "--no-rate-limits"]
+                        + sweepArguments))
             }
             progress("\(instances) instances on \(fresh.database): " + started.map(\.baseURL.absoluteString).joined(separator: " "))
             let run = ConnectionsClusterRun(
@@ -148,6 +153,9 @@ struct ConnectionsBench: AsyncParsableCommand {
             FileHandle.standardError.write(Data("bench: could not drop \(fresh.database): \(error)\n".utf8))
         }
     }
+
+    /// `--stream-sweep` for the servers.
+    private var sweepArguments: [String] { streamSweep.map { ["--bench-stream-sweep-seconds", String($0)] } ?? [] }
 
     /// The run the options ask for, on the seeded accounts.
     private func plan(_ accounts: [ConnectionBenchSeeder.Account]) -> ConnectionsPlan {

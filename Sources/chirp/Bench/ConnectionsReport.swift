@@ -43,7 +43,7 @@ struct ConnectionsReport: Encodable {
     var serverIdleCores: Double?
     /// Reads of the database by open streams during the sending and its drain, summed over the
     /// instances (`chirp_event_stream_reads_total`): wake-ups the notifications did not carry
-    /// the events of, and every stream's re-read every 25 s (`EventHub.sweepPeriod`).
+    /// the events of, and every stream's re-read every 25 s (`EventHub.sweepPeriod`, `--stream-sweep`).
     var streamReadsDuringSending: Int?
     var streamReadsPerSecond: Double?
     /// Streams open at the end of the sending.
