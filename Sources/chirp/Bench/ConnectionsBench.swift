@@ -25,7 +25,7 @@ struct ConnectionsBench: AsyncParsableCommand {
     @Option(help: "Event streams to open.") var count = 10_000
     @Option(help: "Event streams per account (the server allows 10 by default).") var streamsPerUser = 4
     @Option(help: "Connections from one loopback source address (the server allows 256 by default).") var perAddress = 200
-    @Option(help: "Handshakes in flight while connecting.") var inFlight = 256
+    @Option(help: "Handshakes in flight while connecting (in each worker with --database).") var inFlight = 256
     @Option(help: "Messages per second once everyone is connected.") var rate = 1000
     @Option(help: "Seconds of sending.") var seconds = 20
     @Option(help: "Accounts that send (everyone follows them); one keep-alive connection each.") var senders = 50
@@ -80,7 +80,8 @@ struct ConnectionsBench: AsyncParsableCommand {
         guard limit >= wanted else {
             throw CommandFailure("""
                 \(count) connections need \(wanted) open files in each process, and this one may have \(limit). \
-                Raise the limit (`ulimit -n \(wanted)`, or LimitNOFILE= in a systemd unit) or lower --count.
+                Raise the limit (`ulimit -n \(wanted)`, or LimitNOFILE= in a systemd unit), lower --count, or spread the \
+                streams over several processes: --database postgres://… --instances N --workers N.
                 """)
         }
         let users = (count + streamsPerUser - 1) / streamsPerUser
