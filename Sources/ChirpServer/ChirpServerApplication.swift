@@ -19,7 +19,7 @@ public enum ChirpServerApplication {
         logger: Logger = Logger(label: "chirp.server"),
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws -> some ApplicationProtocol {
-        let hub = EventHub()
+        let hub = EventHub(sweepPeriod: configuration.streamSweepPeriod)
         let services: ServerServices
         var background: [any Service] = []
         if let settings = configuration.postgres {

@@ -32,21 +32,7 @@ public enum ServerAdministration {
         _ configuration: ServerConfiguration, _ body: @escaping @Sendable (any ChirpStorage) async throws -> Value
     ) async throws -> Value {
         if let postgres = configuration.postgres {
-            let storage: PostgresStorage
-            do {
-                storage = try await PostgresStorage.open(settings: postgres, logger: Logger(label: "chirp.admin"))
-            } catch {
-                throw AdministrationError("cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error))")
-            }
-            return try await withThrowingTaskGroup(of: Value?.self) { group in
-                group.addTask { await storage.run(); return nil }
-                group.addTask { try await body(storage) }
-                defer { group.cancelAll() }
-                while let result = try await group.next() {
-                    if let value = result { return value }
-                }
-                throw AdministrationError("the PostgreSQL pool stopped before the read finished")
-            }
+            return try await PostgresStorage.withOpened(settings: postgres, logger: Logger(label: "chirp.admin")) { try await body($0) }
         }
         guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
             throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")

@@ -113,6 +113,9 @@ public struct ServerConfiguration: Sendable {
     /// Bench only (`chirp serve --bench-without-search-index`): SQLite sends are not indexed for
     /// search, so that `chirp bench --compare-search-index` can measure what the index costs.
     public var benchWithoutSearchIndex = false
+    /// How often every open stream re-reads storage regardless of wake-ups (a safety net for a
+    /// missed one). Benchmarks only lengthen it, to measure what the re-reads cost.
+    public var streamSweepPeriod: Duration = .seconds(25)
 
     public init() {}
 

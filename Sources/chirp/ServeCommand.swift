@@ -135,6 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp("Bench only: do not index sends for search (SQLite).", visibility: .hidden))
     var benchWithoutSearchIndex = false
 
+    @Option(help: ArgumentHelp("Bench only: seconds between every stream's re-read of storage (default 25).", visibility: .hidden))
+    var benchStreamSweepSeconds: Int?
+
     func validate() throws {
         guard maxMediaBytes > 0, mediaQuotaBytes > 0 else { throw ValidationError("--max-media-bytes and --media-quota-bytes take a positive number of bytes.") }
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
@@ -226,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.mediaDirectory = mediaDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.benchStaticFile = benchStaticFile.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.benchWithoutSearchIndex = benchWithoutSearchIndex
+        if let benchStreamSweepSeconds { configuration.streamSweepPeriod = .seconds(max(1, benchStreamSweepSeconds)) }
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription
         let scheme = configuration.tls == nil ? "http" : "https"

@@ -15,7 +15,9 @@ final class EventHub: Sendable {
     private let sweeping = Mutex(false)
     /// How often every listener is woken regardless, so a stream re-reads storage even if a
     /// wake-up were ever missed.
-    static let sweepPeriod: Duration = .seconds(25)
+    let sweepPeriod: Duration
+
+    init(sweepPeriod: Duration = .seconds(25)) { self.sweepPeriod = sweepPeriod }
 
     /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
     /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
@@ -38,9 +40,10 @@ final class EventHub: Sendable {
             return !sweeping
         }
         guard first else { return }
+        let period = sweepPeriod
         Task { [weak self] in
             while true {
-                try? await Task.sleep(for: Self.sweepPeriod)
+                try? await Task.sleep(for: period)
                 guard let self else { return }
                 self.wakeAll()
             }

@@ -8,6 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self,
             BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self,
+            ConnectionsWorker.self,
         ],
         defaultSubcommand: LoadBench.self)
 }

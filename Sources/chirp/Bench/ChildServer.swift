@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -50,24 +51,29 @@ final class ChildServer: @unchecked Sendable {
         return "the server (pid \(process.processIdentifier)) \(how) during the bench; its last output:\n\(tail)"
     }
 
-    /// The process's resident memory in bytes (Linux: `/proc/PID/status`).
-    var residentBytes: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    /// The process's resident memory in bytes.
+    var residentBytes: Int? { ProcessFigures.residentBytes(pid: process.processIdentifier) }
+
+    /// CPU time the process has used so far, user and system, in seconds.
+    var cpuSeconds: Double? { ProcessFigures.cpuSeconds(pid: process.processIdentifier) }
+
+    /// A counter or gauge from the server's `/metrics`, nil when it cannot be read.
+    func metric(_ name: String) async -> Double? {
+        guard let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10)),
+              let body = try? await response.body.collect(upTo: 1 << 24)
         else { return nil }
-        return kilobytes * 1024
+        let line = String(buffer: body).split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
-    /// CPU time the process has used so far, user and system, in seconds (Linux: `/proc/PID/stat`).
-    var cpuSeconds: Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let afterName = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (name)": state is field 3, utime and stime are fields 14 and 15.
-        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    /// `metric(name)` summed over `servers`, nil when one cannot be read.
+    static func total(_ name: String, of servers: [ChildServer]) async -> Double? {
+        var sum = 0.0
+        for server in servers {
+            guard let value = await server.metric(name) else { return nil }
+            sum += value
+        }
+        return sum
     }
 
     /// Stops the process (SIGTERM, then SIGKILL after 10 s) and removes its owned directory.

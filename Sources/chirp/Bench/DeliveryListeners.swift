@@ -69,9 +69,13 @@ final class DeliveryListeners: Sendable {
 }
 
 /// Microseconds on the monotonic clock since the moment a run began; the stamps senders put in
-/// message texts and the listeners' arrival times are both read from it.
+/// message texts and the listeners' arrival times are both read from it. CLOCK_MONOTONIC is one
+/// clock for every process on the machine, so another process given `start` reads the same.
 struct LoadClock: Sendable {
-    let start = NIODeadline.now().uptimeNanoseconds
+    /// The run's start, in nanoseconds of CLOCK_MONOTONIC.
+    let start: UInt64
+
+    init(start: UInt64 = NIODeadline.now().uptimeNanoseconds) { self.start = start }
 
     func microseconds() -> Int64 { Int64((NIODeadline.now().uptimeNanoseconds &- start) / 1000) }
 }

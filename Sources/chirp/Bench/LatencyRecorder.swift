@@ -12,6 +12,12 @@ final class LatencyRecorder: Sendable {
 
     var count: UInt64 { histogram.withLock { $0.totalCount } }
 
+    /// Everything recorded so far, to hand to another process.
+    var recorded: Histogram<UInt64> { histogram.withLock { $0 } }
+
+    /// Adds what another recorder (in another process, say) recorded.
+    func add(_ other: Histogram<UInt64>) { histogram.withLock { $0.add(other) } }
+
     /// p50, p99, p99.9 and max in milliseconds.
     var summary: LatencyPercentiles {
         histogram.withLock { h in

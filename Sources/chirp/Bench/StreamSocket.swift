@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
@@ -24,6 +25,8 @@ final class StreamSocket: ChannelInboundHandler {
     ) async throws -> any Channel {
         var bootstrap = ClientBootstrap(group: group).channelOption(.socketOption(.tcp_nodelay), value: 1)
         if let source { bootstrap = bootstrap.bind(to: source) }
+        // Without an upgrade the answer goes on down the pipeline: its status says why.
+        let refusal = RefusalReader()
         let (channel, upgraded) = try await bootstrap
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -42,15 +45,22 @@ final class StreamSocket: ChannelInboundHandler {
                     let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events/stream?since=\(since)", headers: headers)
                     let upgrade = NIOTypedHTTPClientUpgradeConfiguration(
                         upgradeRequestHead: head, upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(false) })
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(refusal)
+                                return false
+                            }
+                        })
                     let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: .init(upgradeConfiguration: upgrade))
                     return (channel, negotiated)
                 }
             }
         guard try await upgraded.get() else {
+            // The answer is handed on in the same turn of the event loop as the result: wait for the turn to end.
+            try? await channel.eventLoop.submit {}.get()
             channel.close(promise: nil)
-            throw StreamSocketRefused()
+            throw StreamSocketRefused(status: refusal.status)
         }
         return channel
     }
@@ -77,5 +87,23 @@ final class StreamSocket: ChannelInboundHandler {
 
 /// The server answered the event-stream request without upgrading (for example 401).
 struct StreamSocketRefused: Error, CustomStringConvertible {
-    var description: String { "the server did not upgrade the event stream to a WebSocket" }
+    /// The answer's status, when it was read.
+    var status: HTTPResponseStatus?
+
+    var description: String {
+        "the server did not upgrade the event stream to a WebSocket" + (status.map { " (it answered \($0.code) \($0.reasonPhrase))" } ?? "")
+    }
+}
+
+/// Keeps the status of an answer that refused the upgrade.
+private final class RefusalReader: ChannelInboundHandler, Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private let head = Mutex<HTTPResponseStatus?>(nil)
+
+    var status: HTTPResponseStatus? { head.withLock { $0 } }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let response) = unwrapInboundIn(data) { head.withLock { $0 = response.status } }
+    }
 }
