@@ -58,6 +58,8 @@ struct StreamLivenessTests {
 struct SilentWebSocket {
     struct Received: Sendable {
         var upgraded = false
+        /// The response's head (status line and fields), as sent.
+        var head = ""
         var pings = 0
         var closeCode: UInt16?
         var closeReason: String?
@@ -87,7 +89,8 @@ struct SilentWebSocket {
     static func parse(_ bytes: [UInt8]) -> Received {
         var received = Received()
         guard let head = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return received }
-        received.upgraded = String(decoding: bytes[..<head.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101")
+        received.head = String(decoding: bytes[..<head.lowerBound], as: UTF8.self)
+        received.upgraded = received.head.hasPrefix("HTTP/1.1 101")
         var index = head.upperBound
         while index + 2 <= bytes.count {
             let opcode = bytes[index] & 0x0F

@@ -24,7 +24,9 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     enum UpgradeResult: Sendable {
         case stream
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// An upgrade asked for and refused: answered `status` (400, or 503 when the token
+        /// could not be checked) and closed.
+        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, status: HTTPResponse.Status)
     }
 
     struct Value: ServerChildChannelValue {
@@ -64,17 +66,26 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
             try channel.pipeline.syncOperations.addHandler(byteWatcher, position: .first)
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let granted = NIOLoopBoundBox<EventStream.Grant?>(nil, eventLoop: channel.eventLoop)
+            let refusal = NIOLoopBoundBox<HTTPResponse.Status>(.badRequest, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
                 shouldUpgrade: { channel, head in
                     attempted.value = true
-                    let promise = channel.eventLoop.makePromise(of: EventStream.Grant?.self)
+                    let promise = channel.eventLoop.makePromise(of: EventStream.Decision.self)
                     let target = head.uri
                     let authorization = head.headers.first(name: "authorization")
                     promise.completeWithTask { await stream.authorize(target: target, authorization: authorization) }
-                    return promise.futureResult.map { grant in
-                        granted.value = grant
-                        return grant == nil ? nil : HTTPHeaders()
+                    return promise.futureResult.map { decision in
+                        switch decision {
+                        case .granted(let grant):
+                            granted.value = grant
+                            return HTTPHeaders()
+                        case .refused:
+                            return nil
+                        case .unavailable:
+                            refusal.value = .serviceUnavailable
+                            return nil
+                        }
                     }
                 },
                 upgradePipelineHandler: { channel, _ in
@@ -98,7 +109,7 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-                        return attempted.value ? UpgradeResult.failedUpgrade(http) : UpgradeResult.notUpgraded(http)
+                        return attempted.value ? UpgradeResult.failedUpgrade(http, status: refusal.value) : UpgradeResult.notUpgraded(http)
                     }
                 })
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: serverUpgrade)
@@ -122,8 +133,8 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                 await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
                     await handleHTTP(asyncChannel: http, logger: logger)
                 }
-            case .failedUpgrade(let http):
-                await Self.refuseUpgrade(http)
+            case .failedUpgrade(let http, let status):
+                await Self.refuseUpgrade(http, status: status)
             }
         } catch {
             logger.debug("connection ended before its first request was handled", metadata: ["error": "\(error)"])
@@ -141,11 +152,14 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    /// An upgrade that was asked for and refused (bad token or `since`): 400 and close, as
-    /// Hummingbird does.
-    private static func refuseUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>) async {
+    /// An upgrade that was asked for and refused: 400 and close, as Hummingbird does, for a bad
+    /// token or `since`; 503 with `Retry-After` when the database could not check the token
+    /// (a 400 there told clients under load that their session was bad).
+    private static func refuseUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, status: HTTPResponse.Status) async {
         try? await http.executeThenClose { _, outbound in
-            let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+            var fields: HTTPFields = [.connection: "close", .contentLength: "0"]
+            if status == .serviceUnavailable { fields[.retryAfter] = "1" }
+            let head = HTTPResponse(status: status, headerFields: fields)
             try await outbound.write(contentsOf: [.head(head), .end(nil)])
         }
     }
