@@ -72,30 +72,8 @@ struct SQLiteFailureTests {
             NewMessage(sender: ann, recipient: "bea", clientMessageId: "one", text: "hello", createdAt: .now()))
         #expect(try await storage.latestMessages(bea, "ann").count == 1)
 
-        // Everything into the main file, then the messages table's root page overwritten on
-        // disk (as a failing disk might leave it), and the readers' page caches dropped.
-        // The storage's own checkpointer runs a passive checkpoint every half second, and a
-        // second checkpoint at the same moment is refused at once (SQLITE_BUSY): try again.
-        var attempts = 0
-        while true {
-            attempts += 1
-            do {
-                try await storage.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-                break
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        let (root, pageSize) = try await storage.pool.read { db in
-            (
-                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'messages'")!,
-                try Int.fetchOne(db, sql: "PRAGMA page_size")!)
-        }
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.seek(toOffset: UInt64((root - 1) * pageSize))
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: pageSize))
-        try handle.close()
-        storage.pool.releaseMemory()
+        // The messages table's pages overwritten on disk (as a failing disk might leave them).
+        try await SQLiteDamage.overwrite(tables: ["messages"], of: storage, file: file)
 
         let refused = await #expect(throws: StorageError.self) {
             _ = try await storage.latestMessages(bea, "ann")
