@@ -29,10 +29,7 @@ final class EventHub: Sendable {
     /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
     /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
     func listen(userId: Int64, onWake: (@Sendable () -> Void)? = nil) -> EventListener {
-        // A long poll's listener (no `onWake`) waits for a few seconds with a timeout of its
-        // own and reads storage when it ends: the sweep is for streams, and waking a long poll
-        // early would only answer it empty.
-        let slice: Int? = onWake == nil ? nil : nextSlice.withLock { next in
+        let slice = nextSlice.withLock { next in
             defer { next = (next + 1) % Self.sweepSlices }
             return next
         }
@@ -141,9 +138,8 @@ final class EventListener: Sendable {
     static let storedCapacity = 256
 
     let userId: Int64
-    /// Which of the hub's sweep slices wakes this listener (`EventHub.sweepSlices`); nil for a
-    /// long poll's, which the sweep leaves alone.
-    let sweepSlice: Int?
+    /// Which of the hub's sweep slices wakes this listener (`EventHub.sweepSlices`).
+    let sweepSlice: Int
     private let onWake: (@Sendable () -> Void)?
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
@@ -151,7 +147,7 @@ final class EventListener: Sendable {
 
     /// With `onWake`, the listener calls it each time it goes from armed to fired (the stream
     /// then calls `rearm()` before it reads); without, a task waits with `wait`/`waitForWake`.
-    init(userId: Int64, sweepSlice: Int? = nil, onWake: (@Sendable () -> Void)? = nil) {
+    init(userId: Int64, sweepSlice: Int = 0, onWake: (@Sendable () -> Void)? = nil) {
         self.userId = userId
         self.sweepSlice = sweepSlice
         self.onWake = onWake
