@@ -16,24 +16,13 @@ final class EventHub: Sendable {
     /// How often every listener is woken regardless, so a stream re-reads storage even if a
     /// wake-up were ever missed.
     let sweepPeriod: Duration
-    /// The sweep wakes one slice of the listeners at a time, `sweepSlices` times a period, so
-    /// each is still woken once a period but their re-reads are spread over it: all at once,
-    /// 100,000 streams over six instances queued bursts of about 16,700 reads per instance
-    /// ahead of the sends, which then missed their commit deadline (`chirp bench connections`).
-    static let sweepSlices = 25
-    /// The slice the next listener joins (listeners are dealt round the slices).
-    private let nextSlice = Mutex(0)
 
     init(sweepPeriod: Duration = .seconds(25)) { self.sweepPeriod = sweepPeriod }
 
     /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
     /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
     func listen(userId: Int64, onWake: (@Sendable () -> Void)? = nil) -> EventListener {
-        let slice = nextSlice.withLock { next in
-            defer { next = (next + 1) % Self.sweepSlices }
-            return next
-        }
-        let listener = EventListener(userId: userId, sweepSlice: slice, onWake: onWake)
+        let listener = EventListener(userId: userId, onWake: onWake)
         listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
         startSweepingIfNeeded()
         return listener
@@ -51,22 +40,14 @@ final class EventHub: Sendable {
             return !sweeping
         }
         guard first else { return }
-        let tick = sweepPeriod / Self.sweepSlices
+        let period = sweepPeriod
         Task { [weak self] in
-            var slice = 0
             while true {
-                try? await Task.sleep(for: tick)
+                try? await Task.sleep(for: period)
                 guard let self else { return }
-                self.wake(sweepSlice: slice)
-                slice = (slice + 1) % Self.sweepSlices
+                self.wakeAll()
             }
         }
-    }
-
-    /// Wakes the listeners of one sweep slice.
-    func wake(sweepSlice slice: Int) {
-        let due = listeners.withLock { $0.values.flatMap { $0.values.filter { $0.sweepSlice == slice } } }
-        for listener in due { listener.fireForReread() }
     }
 
     /// Unregisters a listener.
@@ -138,8 +119,6 @@ final class EventListener: Sendable {
     static let storedCapacity = 256
 
     let userId: Int64
-    /// Which of the hub's sweep slices wakes this listener (`EventHub.sweepSlices`).
-    let sweepSlice: Int
     private let onWake: (@Sendable () -> Void)?
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
@@ -147,9 +126,8 @@ final class EventListener: Sendable {
 
     /// With `onWake`, the listener calls it each time it goes from armed to fired (the stream
     /// then calls `rearm()` before it reads); without, a task waits with `wait`/`waitForWake`.
-    init(userId: Int64, sweepSlice: Int = 0, onWake: (@Sendable () -> Void)? = nil) {
+    init(userId: Int64, onWake: (@Sendable () -> Void)? = nil) {
         self.userId = userId
-        self.sweepSlice = sweepSlice
         self.onWake = onWake
     }
 
