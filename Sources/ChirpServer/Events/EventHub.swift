@@ -16,13 +16,27 @@ final class EventHub: Sendable {
     /// How often every listener is woken regardless, so a stream re-reads storage even if a
     /// wake-up were ever missed.
     let sweepPeriod: Duration
+    /// The sweep wakes one slice of the listeners at a time, `sweepSlices` times a period, so
+    /// each is still woken once a period but their re-reads are spread over it: all at once,
+    /// 100,000 streams over six instances queued bursts of about 16,700 reads per instance
+    /// ahead of the sends, which then missed their commit deadline (`chirp bench connections`).
+    static let sweepSlices = 25
+    /// The slice the next listener joins (listeners are dealt round the slices).
+    private let nextSlice = Mutex(0)
 
     init(sweepPeriod: Duration = .seconds(25)) { self.sweepPeriod = sweepPeriod }
 
     /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
     /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
     func listen(userId: Int64, onWake: (@Sendable () -> Void)? = nil) -> EventListener {
-        let listener = EventListener(userId: userId, onWake: onWake)
+        // A long poll's listener (no `onWake`) waits for a few seconds with a timeout of its
+        // own and reads storage when it ends: the sweep is for streams, and waking a long poll
+        // early would only answer it empty.
+        let slice: Int? = onWake == nil ? nil : nextSlice.withLock { next in
+            defer { next = (next + 1) % Self.sweepSlices }
+            return next
+        }
+        let listener = EventListener(userId: userId, sweepSlice: slice, onWake: onWake)
         listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
         startSweepingIfNeeded()
         return listener
@@ -40,14 +54,30 @@ final class EventHub: Sendable {
             return !sweeping
         }
         guard first else { return }
-        let period = sweepPeriod
+        let tick = sweepPeriod / Self.sweepSlices
         Task { [weak self] in
+            var slice = 0
             while true {
-                try? await Task.sleep(for: period)
+                try? await Task.sleep(for: tick)
                 guard let self else { return }
-                self.wakeAll()
+                self.wake(sweepSlice: slice)
+                slice = (slice + 1) % Self.sweepSlices
             }
         }
+    }
+
+    /// Wakes the listeners of one sweep slice that have listened for at least a period (`now`
+    /// is for tests). A stream reads storage when it starts, so a younger one has nothing to
+    /// catch up on yet; its slice comes round again within the next period, so every stream is
+    /// still swept within two periods of starting and once a period after that.
+    func wake(sweepSlice slice: Int, now: ContinuousClock.Instant = .now) {
+        let period = sweepPeriod
+        let due = listeners.withLock { table in
+            table.values.flatMap { group in
+                group.values.filter { $0.sweepSlice == slice && now - $0.listeningSince >= period }
+            }
+        }
+        for listener in due { listener.fireForReread() }
     }
 
     /// Unregisters a listener.
@@ -119,6 +149,11 @@ final class EventListener: Sendable {
     static let storedCapacity = 256
 
     let userId: Int64
+    /// Which of the hub's sweep slices wakes this listener (`EventHub.sweepSlices`); nil for a
+    /// long poll's, which the sweep leaves alone.
+    let sweepSlice: Int?
+    /// When the listener was registered: the sweep leaves it alone for its first period.
+    let listeningSince = ContinuousClock.now
     private let onWake: (@Sendable () -> Void)?
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
@@ -126,8 +161,9 @@ final class EventListener: Sendable {
 
     /// With `onWake`, the listener calls it each time it goes from armed to fired (the stream
     /// then calls `rearm()` before it reads); without, a task waits with `wait`/`waitForWake`.
-    init(userId: Int64, onWake: (@Sendable () -> Void)? = nil) {
+    init(userId: Int64, sweepSlice: Int? = nil, onWake: (@Sendable () -> Void)? = nil) {
         self.userId = userId
+        self.sweepSlice = sweepSlice
         self.onWake = onWake
     }
 
