@@ -7,7 +7,7 @@ import Testing
 /// stream's first period.
 @Suite("Event hub sweep")
 struct EventSweepTests {
-    @Test func aSliceWakesOnlyItsListenersAndTheSlicesShareThemOut() {
+    @Test func aSliceWakesOnlyItsListenersAndTheSlicesShareThemOut() async {
         let hub = EventHub(sweepPeriod: .seconds(3_600))
         let woken = Mutex<Set<Int>>([])
         let count = 3 * EventHub.sweepSlices + 5
@@ -23,22 +23,61 @@ struct EventSweepTests {
         defer { hub.remove(longPoll) }
         #expect(longPoll.sweepSlice == nil, "a long poll's listener is left to its own timeout")
 
-        hub.wake(sweepSlice: 3, now: .now + .seconds(3_600))
+        await hub.sweep(slice: 3, now: .now + .seconds(3_600))
         let expected = Set(listeners.indices.filter { listeners[$0].sweepSlice == 3 })
         #expect(woken.withLock { $0 } == expected)
         #expect(expected.count == sizes[3])
     }
 
-    @Test func aListenerIsLeftAloneForItsFirstPeriod() throws {
+    @Test func aListenerIsLeftAloneForItsFirstPeriod() async throws {
         let hub = EventHub(sweepPeriod: .seconds(3_600))
         let woken = Mutex(0)
         let listener = hub.listen(userId: 1, onWake: { woken.withLock { $0 += 1 } })
         defer { hub.remove(listener) }
         let slice = try #require(listener.sweepSlice)
-        hub.wake(sweepSlice: slice, now: listener.listeningSince + .seconds(3_599))
+        await hub.sweep(slice: slice, now: listener.listeningSince + .seconds(3_599))
         #expect(woken.withLock { $0 } == 0, "a stream that has just read storage is not swept")
-        hub.wake(sweepSlice: slice, now: listener.listeningSince + .seconds(3_600))
+        await hub.sweep(slice: slice, now: listener.listeningSince + .seconds(3_600))
         #expect(woken.withLock { $0 } == 1, "a period after it started, its slice wakes it")
+    }
+
+    @Test func withStreamHeadsOnlyTheStreamsBehindAreWoken() async throws {
+        let hub = EventHub(sweepPeriod: .seconds(3_600))
+        let asked = Mutex<[[Int64]]>([])
+        hub.sweepAgainst(streamHeads: { ids in
+            asked.withLock { $0.append(ids.sorted()) }
+            return [1: 7, 2: 7]  // user 3 has no events: head 0
+        })
+        let woken = Mutex<Set<String>>([])
+        func listen(_ name: String, user: Int64) -> EventListener {
+            hub.listen(userId: user, onWake: { woken.withLock { _ = $0.insert(name) } })
+        }
+        // Dealt round the slices one after another: take a whole round so each lands in its own.
+        var listeners: [String: EventListener] = [:]
+        listeners["upToDate"] = listen("upToDate", user: 1)
+        listeners["behind"] = listen("behind", user: 2)
+        listeners["silent"] = listen("silent", user: 3)
+        listeners["unsaid"] = listen("unsaid", user: 1)
+        defer { listeners.values.forEach(hub.remove) }
+        listeners["upToDate"]!.noteSent(upTo: 7)
+        listeners["behind"]!.noteSent(upTo: 6)
+        listeners["silent"]!.noteSent(upTo: 0)
+        let later = ContinuousClock.now + .seconds(3_600)
+        for slice in Set(listeners.values.compactMap(\.sweepSlice)) { await hub.sweep(slice: slice, now: later) }
+        #expect(woken.withLock { $0 } == ["behind", "unsaid"], "a stream that has said nothing yet is woken too")
+        #expect(asked.withLock { $0.map(\.count) } == [1, 1, 1, 1], "one query a slice, for its listeners' users")
+    }
+
+    @Test func whenTheHeadsCannotBeReadEveryDueListenerIsWoken() async throws {
+        struct Unavailable: Error {}
+        let hub = EventHub(sweepPeriod: .seconds(3_600))
+        hub.sweepAgainst(streamHeads: { _ in throw Unavailable() })
+        let woken = Mutex(0)
+        let listener = hub.listen(userId: 1, onWake: { woken.withLock { $0 += 1 } })
+        defer { hub.remove(listener) }
+        listener.noteSent(upTo: 7)
+        await hub.sweep(slice: try #require(listener.sweepSlice), now: .now + .seconds(3_600))
+        #expect(woken.withLock { $0 } == 1)
     }
 
     @Test func withinTwoPeriodsEveryListenerIsWokenByTheSweep() async throws {

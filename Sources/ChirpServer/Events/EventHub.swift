@@ -24,7 +24,17 @@ final class EventHub: Sendable {
     /// The slice the next listener joins (listeners are dealt round the slices).
     private let nextSlice = Mutex(0)
 
+    /// Where the sweep asks for the newest seq of its listeners' streams, so it wakes only the
+    /// streams behind them (nil: it wakes every due listener, which then re-reads storage).
+    private let streamHeads = Mutex<(@Sendable ([Int64]) async throws -> [Int64: Int64])?>(nil)
+
     init(sweepPeriod: Duration = .seconds(25)) { self.sweepPeriod = sweepPeriod }
+
+    /// Gives the sweep the storage's stream heads (`EventStore.streamHeads`): one query a slice
+    /// instead of one read per stream.
+    func sweepAgainst(streamHeads heads: @escaping @Sendable ([Int64]) async throws -> [Int64: Int64]) {
+        streamHeads.withLock { $0 = heads }
+    }
 
     /// Registers a listener for `userId`; register before reading the stream, then `wait`, or
     /// pass `onWake`, which is then called (on any thread) instead of resuming a waiter.
@@ -60,24 +70,35 @@ final class EventHub: Sendable {
             while true {
                 try? await Task.sleep(for: tick)
                 guard let self else { return }
-                self.wake(sweepSlice: slice)
+                await self.sweep(slice: slice)
                 slice = (slice + 1) % Self.sweepSlices
             }
         }
     }
 
-    /// Wakes the listeners of one sweep slice that have listened for at least a period (`now`
-    /// is for tests). A stream reads storage when it starts, so a younger one has nothing to
-    /// catch up on yet; its slice comes round again within the next period, so every stream is
-    /// still swept within two periods of starting and once a period after that.
-    func wake(sweepSlice slice: Int, now: ContinuousClock.Instant = .now) {
+    /// Sweeps one slice: of its listeners that have listened for at least a period (`now` is
+    /// for tests), wakes those whose stream is behind storage's head; all of them if the heads
+    /// cannot be read, or no heads were given. A stream reads storage when it starts, so a
+    /// younger one has nothing to catch up on yet; its slice comes round again within the next
+    /// period, so every stream is checked within two periods of starting and once a period
+    /// after that.
+    func sweep(slice: Int, now: ContinuousClock.Instant = .now) async {
         let period = sweepPeriod
         let due = listeners.withLock { table in
             table.values.flatMap { group in
                 group.values.filter { $0.sweepSlice == slice && now - $0.listeningSince >= period }
             }
         }
-        for listener in due { listener.fireForReread() }
+        guard !due.isEmpty else { return }
+        let heads: [Int64: Int64]?
+        if let query = streamHeads.withLock({ $0 }) {
+            heads = try? await query(Array(Set(due.map(\.userId))))
+        } else {
+            heads = nil
+        }
+        for listener in due where heads.map({ listener.isBehind(head: $0[listener.userId] ?? 0) }) ?? true {
+            listener.fireForReread()
+        }
     }
 
     /// Unregisters a listener.
@@ -154,6 +175,9 @@ final class EventListener: Sendable {
     let sweepSlice: Int?
     /// When the listener was registered: the sweep leaves it alone for its first period.
     let listeningSince = ContinuousClock.now
+    /// The newest seq its stream has sent (`Int64.min` until the stream says): the sweep wakes
+    /// the listener only when storage's head is past it.
+    private let sent = Atomic<Int64>(.min)
     private let onWake: (@Sendable () -> Void)?
     private let state = Mutex(State.idle)
     private let live = Mutex<(events: [StoredEvent], overflowed: Bool)>(([], false))
@@ -227,6 +251,16 @@ final class EventListener: Sendable {
             }
         }
         fire()
+    }
+
+    /// Records the newest seq the stream has sent.
+    func noteSent(upTo seq: Int64) {
+        sent.store(seq, ordering: .relaxed)
+    }
+
+    /// Whether storage holds events past what the stream has sent (always, until it says).
+    func isBehind(head: Int64) -> Bool {
+        head > sent.load(ordering: .relaxed)
     }
 
     /// Wakes the listener with nothing handed over: it must re-read storage.

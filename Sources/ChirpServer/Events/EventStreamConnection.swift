@@ -157,6 +157,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
             context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
             if !live { last = event.seq }
         }
+        if !live { listener?.noteSent(upTo: last) }
     }
 
     // MARK: the connection

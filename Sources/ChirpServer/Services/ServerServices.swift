@@ -50,6 +50,7 @@ struct ServerServices: Sendable {
         self.limits = limits
         self.configuration = configuration
         self.hub = hub
+        hub.sweepAgainst(streamHeads: { [storage] userIds in try await storage.streamHeads(userIds: userIds) })
         self.keeper = StreamKeeper(pingInterval: configuration.streamPingInterval)
         let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
         self.streams = streams

@@ -4,6 +4,9 @@ import ChirpModels
 protocol EventStore: Sendable {
     /// The user's events after `since` (at most `limit`), and the newest seq they have.
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows
+    /// The newest seq of each of these users' streams (0 for a stream with no event yet), in
+    /// one query: the stream sweep asks it for many open streams at once.
+    func streamHeads(userIds: [Int64]) async throws -> [Int64: Int64]
 }
 
 /// Events after a seq as stored, and the newest seq the user has.

@@ -219,6 +219,21 @@ final class SQLiteStorage: ChirpStorage {
         }
     }
 
+    func streamHeads(userIds: [Int64]) async throws -> [Int64: Int64] {
+        guard !userIds.isEmpty else { return [:] }
+        let ids = "[" + userIds.map(String.init).joined(separator: ",") + "]"
+        return try await read { db in
+            // One JSON array argument, so one cached statement serves any count; each head is
+            // one index seek.
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT j.value, (SELECT MAX(seq) FROM events WHERE user_id = j.value) FROM json_each(?) j
+                    """),
+                arguments: [ids])
+            return Dictionary(rows.map { ($0[0] as Int64, ($0[1] as Int64?) ?? 0) }, uniquingKeysWith: max)
+        }
+    }
+
     /// One row of the events query: the JSON it stores, or the message it points at.
     static func eventRow(from row: Row) throws -> EventRow {
         let createdAt = Timestamp(millisecondsSince1970: row[2])

@@ -309,6 +309,23 @@ final class PostgresStorage: ChirpStorage, Service {
     }
 }
 
+extension PostgresStorage {
+    func streamHeads(userIds: [Int64]) async throws -> [Int64: Int64] {
+        guard !userIds.isEmpty else { return [:] }
+        return try await read { scope in
+            let rows = try await scope.rows(PreparedQuery(StreamHeads.self, Self.binds(userIds)))
+            var heads: [Int64: Int64] = [:]
+            for row in rows { heads[try row.value(0, as: Int64.self)] = try row.value(1, as: Int64.self) }
+            return heads
+        }
+    }
+}
+
+/// The newest seq of each of these users' streams (`$1` the user ids).
+private enum StreamHeads: PreparedSQL {
+    static let sql = "SELECT id, last_seq FROM users WHERE id = ANY($1)"
+}
+
 /// A user's events after a seq (`$1` user, `$2` seq, `$3` limit) and the stream's head, from
 /// one snapshot in one round trip: one row per event, or one row with no event.
 private enum EventsAfter: PreparedSQL {
