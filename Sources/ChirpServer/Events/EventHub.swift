@@ -67,11 +67,20 @@ final class EventHub: Sendable {
         let tick = sweepPeriod / Self.sweepSlices
         Task { [weak self] in
             var slice = 0
+            var due = ContinuousClock.now + tick
             while true {
-                try? await Task.sleep(for: tick)
+                try? await Task.sleep(until: due)
                 guard let self else { return }
-                await self.sweep(slice: slice)
-                slice = (slice + 1) % Self.sweepSlices
+                // Every slice that came due while this task waited (a busy process wakes it
+                // late), at most a period's worth: slices are never skipped or pushed back.
+                var swept = 0
+                while due <= .now, swept < Self.sweepSlices {
+                    await self.sweep(slice: slice)
+                    slice = (slice + 1) % Self.sweepSlices
+                    due += tick
+                    swept += 1
+                }
+                if due <= .now { due = .now + tick }
             }
         }
     }
