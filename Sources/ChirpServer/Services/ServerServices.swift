@@ -19,6 +19,8 @@ struct ServerServices: Sendable {
     let conversations: ConversationService
     /// The viewer's settings (who may start a conversation with them).
     let settings: SettingsService
+    /// Group conversations: groups, their members, messages, reads and typing.
+    let groups: GroupService
     /// Reactions, edits, unsends, reply links and search.
     let messageActions: MessageActionService
     let tweets: TweetService
@@ -76,6 +78,8 @@ struct ServerServices: Sendable {
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
+        self.groups = GroupService(
+            store: storage, hub: hub, bus: bus, limits: limits, rules: GroupRules(maxMembers: configuration.maxGroupMembers), now: now)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)

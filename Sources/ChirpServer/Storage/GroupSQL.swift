@@ -1,0 +1,127 @@
+/// SQL of group conversations that reads the same in SQLite and PostgreSQL (numbered
+/// parameters, which SQLite reads as well).
+enum GroupSQL {
+    /// The group `$1`: title, created-at milliseconds, the creator's username, the creating
+    /// call's key (`NewGroup.requestKey`) and whether it ended (its last member left).
+    static let group = """
+        SELECT g.title, g.created_at, c.username, g.request_key, g.ended
+        FROM chat_groups g JOIN users c ON c.id = g.creator_id WHERE g.id = $1
+        """
+
+    /// The creator `$1`'s group with client id `$2`.
+    static let groupByClientId = "SELECT id FROM chat_groups WHERE creator_id = $1 AND client_group_id = $2"
+
+    /// The current members of group `$1`, longest-standing first: the user's columns (no
+    /// viewer fields), role, joined-at milliseconds.
+    static let members = """
+        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, gm.role, gm.joined_at
+        FROM group_members gm JOIN users u ON u.id = gm.user_id
+        WHERE gm.group_id = $1 AND gm.removed_at IS NULL ORDER BY gm.join_seq
+        """
+
+    /// The current members' ids and roles of group `$1`, longest-standing first.
+    static let memberRoles = "SELECT user_id, role FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
+
+    /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
+    static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
+
+    /// User `$2`'s membership of group `$1`: whether current, and the window of messages they
+    /// may see (ids after the first, up to the last; no last while current).
+    static let membership = """
+        SELECT removed_at IS NULL, first_message_id, last_message_id FROM group_members WHERE group_id = $1 AND user_id = $2
+        """
+
+    /// The newest message id of group `$1` (0: none).
+    static let newestMessage = "SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1"
+
+    /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, seeing
+    /// messages after `$5`, with a pending request when `$6`.
+    static let addMember = """
+        INSERT INTO group_members (group_id, user_id, role, joined_at, join_seq, first_message_id, request)
+        VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM group_members WHERE group_id = $1), $5, $6)
+        ON CONFLICT (group_id, user_id) DO UPDATE SET
+            role = excluded.role, joined_at = excluded.joined_at, join_seq = excluded.join_seq,
+            first_message_id = excluded.first_message_id, request = excluded.request,
+            removed_at = NULL, last_message_id = NULL, read_up_to = 0
+        """
+
+    /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest.
+    static let removeMember = """
+        UPDATE group_members SET removed_at = $3, role = 'member',
+            last_message_id = (SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1)
+        WHERE group_id = $1 AND user_id = $2
+        """
+
+    /// Sets user `$2`'s role in group `$1` to `$3`.
+    static let setRole = "UPDATE group_members SET role = $3 WHERE group_id = $1 AND user_id = $2"
+
+    /// Renames group `$1` to `$2`.
+    static let rename = "UPDATE chat_groups SET title = $2 WHERE id = $1"
+
+    /// Marks group `$1` ended.
+    static let end = "UPDATE chat_groups SET ended = TRUE WHERE id = $1"
+
+    /// The members of group `$1` among `blocks`' blockers of user `$2` (they see `$2`'s
+    /// messages as `fromBlocked`).
+    static let blockersOfSender = """
+        SELECT b.blocker_id FROM blocks b
+        JOIN group_members gm ON gm.group_id = $1 AND gm.user_id = b.blocker_id AND gm.removed_at IS NULL
+        WHERE b.blocked_id = $2
+        """
+
+    /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
+    /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
+    /// whether the viewer blocked the sender.
+    static let messageColumns = """
+        m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
+            (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id)
+        FROM group_messages m JOIN users s ON s.id = m.sender_id
+        """
+
+    /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
+    static let visible = """
+        m.group_id = $1 AND gm.group_id = $1 AND gm.user_id = $2 AND m.id > gm.first_message_id
+            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        """
+
+    /// A page of group `$1` for viewer `$2`: ids between `$3` and `$4`, at most `$5`.
+    static func page(ascending: Bool) -> String {
+        """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE \(visible) AND m.id > $3 AND m.id < $4 ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT $5
+        """
+    }
+
+    /// Message `$3` of group `$1` when viewer `$2` may see it.
+    static let visibleMessage = """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE \(visible) AND m.id = $3
+        """
+
+    /// Sender `$2`'s message of group `$1` under client id `$3` (viewer: the sender).
+    static let messageByClientId = """
+        SELECT \(messageColumns) WHERE m.group_id = $1 AND m.sender_id = $2 AND m.client_message_id = $3
+        """
+
+    /// Moves reader `$2`'s marker in group `$1` up to `$3`, if that is further.
+    static let advanceRead = """
+        UPDATE group_members SET read_up_to = $3 WHERE group_id = $1 AND user_id = $2 AND read_up_to < $3
+        """
+
+    /// Records that reader `$2`'s marker in group `$1` reached `$3` at `$4`.
+    static let recordRead = "INSERT INTO group_reads (group_id, user_id, up_to, read_at) VALUES ($1, $2, $3, $4)"
+
+    /// Who read message `$2` of group `$1` (sent by `$3`): the user's columns and the first
+    /// time their marker covered it.
+    static let readers = """
+        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, MIN(r.read_at)
+        FROM group_reads r JOIN users u ON u.id = r.user_id
+        WHERE r.group_id = $1 AND r.up_to >= $2 AND r.user_id <> $3
+        GROUP BY u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count
+        ORDER BY MIN(r.read_at), u.id
+        """
+
+    /// The current members' ids of group `$1`.
+    static let memberIds = "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
+}

@@ -1,0 +1,238 @@
+import ChirpModels
+import PostgresNIO
+
+extension PostgresStorage {
+    func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
+        try await write { scope in
+            let creator = new.creator.id
+            // The creator's row first: their creations queue, so a client id is looked up once.
+            try await scope.lockUsers([creator])
+            if let existing = try await scope.value(
+                PostgresQuery(unsafeSQL: GroupSQL.groupByClientId, binds: Self.binds(creator, new.clientGroupId)), as: Int64.self),
+               let stored = try await Self.storedGroup(scope, id: existing) {
+                return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
+            }
+            var facts: [RecipientFacts?] = []
+            for key in new.memberKeys {
+                facts.append(try await scope.row(PostgresQuery(
+                    unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
+                    binds: Self.binds(key, creator))
+                ).map { try Self.recipientFacts(from: $0, at: 0) })
+            }
+            let requests = try decisions.admit(facts, for: new)
+            let memberIds = try facts.map { facts in
+                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
+                return facts.id
+            }
+            try await scope.lockUsers([creator] + memberIds)
+            guard let groupId = try await scope.value("""
+                INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key)
+                VALUES (\(creator), \(new.clientGroupId), \(new.title), \(new.createdAt.millisecondsSince1970), \(new.requestKey))
+                RETURNING id
+                """, as: Int64.self)
+            else { throw StorageError.inconsistent("a group insert returned no id") }
+            let at = new.createdAt.millisecondsSince1970
+            for (userId, role, request) in [(creator, GroupRole.admin, false)] + zip(memberIds, requests).map({ ($0, GroupRole.member, $1) }) {
+                try await scope.execute(PostgresQuery(
+                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(groupId, userId, role.rawValue, at, Int64(0), request)))
+            }
+            guard let group = try await Self.storedGroup(scope, id: groupId)?.group else {
+                throw StorageError.inconsistent("group \(groupId) is missing")
+            }
+            let appended = try await scope.appendEvents(
+                userIds: try await Self.memberIds(scope, groupId: groupId), type: EventType.groupCreated, json: decisions.encode(group),
+                at: new.createdAt)
+            return WriteOutcome(value: group, created: true, appended: appended)
+        }
+    }
+
+    func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
+        try await read { scope in
+            guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(id, viewer))),
+                  let stored = try await Self.storedGroup(scope, id: id)
+            else { return nil }
+            return GroupSnapshot(group: stored.group, current: try membership.value(0))
+        }
+    }
+
+    func changeGroup(
+        id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
+    ) async throws -> WriteOutcome<Group>? {
+        try await write { scope in
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(id))) != nil,
+                  let stored = try await Self.storedGroup(scope, id: id), !stored.ended
+            else { return nil }
+            let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: Self.binds(id))).map {
+                GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member)
+            }
+            guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
+            var target: RecipientFacts?
+            if let key = change.target?.key {
+                target = try await scope.row(PostgresQuery(
+                    unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
+                    binds: Self.binds(key, actor.id))
+                ).map { try Self.recipientFacts(from: $0, at: 0) }
+            }
+            let write = try decisions.decide(change, facts: GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target))
+            let before = members.map(\.userId)
+            let audience = GroupChangeAudience(write, membersBefore: before)
+            try await scope.lockUsers(audience.updated + audience.created + audience.removed)
+            let ms = at.millisecondsSince1970
+            switch write {
+            case .none:
+                return WriteOutcome(value: stored.group, created: false)
+            case .rename(let title):
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.rename, binds: Self.binds(id, title)))
+            case .add(let userId, let request):
+                let newest = try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.newestMessage, binds: Self.binds(id)), as: Int64.self) ?? 0
+                try await scope.execute(PostgresQuery(
+                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(id, userId, GroupRole.member.rawValue, ms, newest, request)))
+            case .remove(let userId, let promote):
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: Self.binds(id, userId, ms)))
+                if let promote {
+                    try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, promote, GroupRole.admin.rawValue)))
+                }
+                if GroupChangeAudience.ends(write, membersBefore: before) {
+                    try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.end, binds: Self.binds(id)))
+                }
+            case .setRole(let userId, let role):
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, userId, role.rawValue)))
+            }
+            guard let group = try await Self.storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+            let json = decisions.encode(group)
+            try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+            try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+            try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            return WriteOutcome(value: group, created: true, appended: scope.appended)
+        }
+    }
+
+    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
+        try await write { scope in
+            let sender = new.sender
+            // The group's row, then its members' in id order: the membership cannot change under
+            // the send, and every member's stream gets its event gap-free.
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(new.groupId))) != nil,
+                  let membership = try await scope.row(
+                      PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(new.groupId, sender.id))),
+                  try membership.value(0, as: Bool.self)
+            else { return nil }
+            if let existing = try await Self.groupMessage(scope, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
+                return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
+            }
+            let members = try await Self.memberIds(scope, groupId: new.groupId)
+            try await scope.lockUsers(members)
+            guard let id = try await scope.value("""
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to)
+                VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
+                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo))
+                RETURNING id
+                """, as: Int64.self)
+            else { throw StorageError.inconsistent("a group message insert returned no id") }
+            let message = Message(
+                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
+                createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
+            let blockers = Set(try await scope.rows(
+                PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: Self.binds(new.groupId, sender.id))
+            ).map { try $0.value(0, as: Int64.self) })
+            let json = decisions.encode(message)
+            var hidden = message
+            hidden.fromBlocked = true
+            try await scope.appendEvents(
+                userIds: members.filter { !blockers.contains($0) }, type: EventType.messageCreated, json: json, at: new.createdAt)
+            try await scope.appendEvents(
+                userIds: members.filter(blockers.contains), type: EventType.messageCreated, json: decisions.encode(hidden), at: new.createdAt)
+            return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
+        }
+    }
+
+    func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await read { scope in try await Self.groupMessage(scope, groupId: groupId, sender: sender, clientMessageId: clientMessageId) }
+    }
+
+    func groupMessages(
+        groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
+        try await read { scope in
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))) != nil
+            else { return nil }
+            return try await scope.rows(PostgresQuery(
+                unsafeSQL: GroupSQL.page(ascending: ascending), binds: Self.binds(groupId, viewer, after, before, Int64(limit)))
+            ).map(Self.groupMessage(from:))
+        }
+    }
+
+    func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
+        try await write { scope in
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
+                  let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, reader))),
+                  try membership.value(0, as: Bool.self)
+            else { return .noSuchGroup }
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, reader, upTo))) != nil
+            else { return .noSuchMessage }
+            let members = try await Self.memberIds(scope, groupId: groupId)
+            try await scope.lockUsers(members)
+            guard try await scope.execute(PostgresQuery(
+                unsafeSQL: GroupSQL.advanceRead + " RETURNING 1", binds: Self.binds(groupId, reader, upTo))) > 0
+            else { return .unchanged }
+            try await scope.execute(PostgresQuery(
+                unsafeSQL: GroupSQL.recordRead, binds: Self.binds(groupId, reader, upTo, at.millisecondsSince1970)))
+            return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: receipt, at: at))
+        }
+    }
+
+    func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
+        try await read { scope in
+            guard try await scope.row(
+                PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, messageId))) != nil,
+                let sender = try await scope.value("SELECT sender_id FROM group_messages WHERE id = \(messageId)", as: Int64.self)
+            else { return nil }
+            return try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.readers, binds: Self.binds(groupId, messageId, sender))).map {
+                GroupReader(
+                    user: try Self.user(from: $0, at: 0, withViewerFields: false),
+                    readAt: Timestamp(millisecondsSince1970: try $0.value(6)))
+            }
+        }
+    }
+
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+        try await read { scope in
+            let ids = try await Self.memberIds(scope, groupId: groupId)
+            return ids.contains(viewer) ? ids : nil
+        }
+    }
+
+    // MARK: helpers
+
+    /// The group with its current members, the creating call's key and whether it ended.
+    static func storedGroup(_ scope: PostgresScope, id: Int64) async throws -> (group: Group, requestKey: String, ended: Bool)? {
+        guard let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.group, binds: binds(id))) else { return nil }
+        let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.members, binds: binds(id))).map {
+            GroupMember(
+                user: try user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: try $0.value(6)) ?? .member,
+                joinedAt: Timestamp(millisecondsSince1970: try $0.value(7)))
+        }
+        let group = Group(
+            id: String(id), title: try row.value(0), createdAt: Timestamp(millisecondsSince1970: try row.value(1)),
+            createdBy: try row.value(2), members: members)
+        return (group, try row.value(3), try row.value(4))
+    }
+
+    static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {
+        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberIds, binds: binds(groupId))).map { try $0.value(0) }
+    }
+
+    static func groupMessage(_ scope: PostgresScope, groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageByClientId, binds: binds(groupId, sender, clientMessageId)))
+            .map(groupMessage(from:))
+    }
+
+    /// Decodes the columns of `GroupSQL.messageColumns`.
+    static func groupMessage(from row: PostgresRandomAccessRow) throws -> Message {
+        Message(
+            id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2), recipient: "",
+            text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)), readByRecipient: false,
+            replyTo: try row.value(5, as: Int64?.self).map { String($0) }, group: String(try row.value(6, as: Int64.self)),
+            readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
+    }
+}

@@ -1,0 +1,224 @@
+import ChirpModels
+import GRDB
+
+extension SQLiteStorage {
+    func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
+        try await write { db in
+            let creator = new.creator.id
+            if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
+               let stored = try Self.storedGroup(db, id: existing) {
+                return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
+            }
+            let facts = try new.memberKeys.map { try Self.recipientFacts(db, key: $0, sender: creator) }
+            let requests = try decisions.admit(facts, for: new)
+            try db.cachedStatement(sql: """
+                INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [creator, new.clientGroupId, new.title, new.createdAt.millisecondsSince1970, new.requestKey])
+            let groupId = db.lastInsertedRowID
+            let at = new.createdAt.millisecondsSince1970
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, 0, false])
+            for (facts, request) in zip(facts, requests) {
+                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                    .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, 0, request])
+            }
+            guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
+            let members = try Self.memberIds(db, groupId: groupId)
+            let appended = try Self.appendEvents(db, userIds: members, type: EventType.groupCreated, json: decisions.encode(group), at: new.createdAt)
+            return WriteOutcome(value: group, created: true, appended: appended)
+        }
+    }
+
+    func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
+        try await read { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),
+                  let stored = try Self.storedGroup(db, id: id)
+            else { return nil }
+            return GroupSnapshot(group: stored.group, current: membership[0])
+        }
+    }
+
+    func changeGroup(
+        id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
+    ) async throws -> WriteOutcome<Group>? {
+        try await write { db in
+            guard let stored = try Self.storedGroup(db, id: id), !stored.ended else { return nil }
+            let members = try Row.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.memberRoles)),
+                arguments: [id]
+            ).map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member) }
+            guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
+            let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
+            let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
+            let write = try decisions.decide(change, facts: facts)
+            let before = members.map(\.userId)
+            switch write {
+            case .none:
+                return WriteOutcome(value: stored.group, created: false)
+            case .rename(let title):
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
+            case .add(let userId, let request):
+                let newest = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                    .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
+            case .remove(let userId, let promote):
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.removeMember)).execute(arguments: [id, userId, at.millisecondsSince1970])
+                if let promote {
+                    try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
+                }
+                if GroupChangeAudience.ends(write, membersBefore: before) {
+                    try db.cachedStatement(sql: Self.groupSQL(GroupSQL.end)).execute(arguments: [id])
+                }
+            case .setRole(let userId, let role):
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
+            }
+            guard let group = try Self.storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+            let json = decisions.encode(group)
+            let audience = GroupChangeAudience(write, membersBefore: before)
+            var appended = try Self.appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+            appended += try Self.appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+            appended += try Self.appendEvents(
+                db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            return WriteOutcome(value: group, created: true, appended: appended)
+        }
+    }
+
+    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
+        try await write { db in
+            let sender = new.sender
+            guard let membership = try Row.fetchOne(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
+                membership[0] as Bool
+            else { return nil }
+            if let existing = try Self.groupMessage(db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
+                return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
+            }
+            let id = try Self.nextMessageId(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
+                ])
+            let message = Message(
+                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
+                createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
+            let members = try Self.memberIds(db, groupId: new.groupId)
+            let blockers = Set(try Int64.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.blockersOfSender)), arguments: [new.groupId, sender.id]))
+            let json = decisions.encode(message)
+            var appended = try Self.appendEvents(
+                db, userIds: members.filter { !blockers.contains($0) }, type: EventType.messageCreated, json: json, at: new.createdAt)
+            var hidden = message
+            hidden.fromBlocked = true
+            appended += try Self.appendEvents(
+                db, userIds: members.filter(blockers.contains), type: EventType.messageCreated, json: decisions.encode(hidden),
+                at: new.createdAt)
+            return WriteOutcome(value: message, created: true, appended: appended, json: json)
+        }
+    }
+
+    func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await read { db in try Self.groupMessage(db, groupId: groupId, sender: sender, clientMessageId: clientMessageId) }
+    }
+
+    func groupMessages(
+        groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
+        try await read { db in
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]) != nil
+            else { return nil }
+            return try Row.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.page(ascending: ascending))),
+                arguments: [groupId, viewer, after, before, limit]
+            ).map(Self.groupMessage(from:))
+        }
+    }
+
+    func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
+        try await write { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, reader]),
+                  membership[0] as Bool
+            else { return .noSuchGroup }
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, reader, upTo]) != nil
+            else { return .noSuchMessage }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
+            guard db.changesCount > 0 else { return .unchanged }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
+            let members = try Self.memberIds(db, groupId: groupId)
+            return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
+        }
+    }
+
+    func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
+        try await read { db in
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
+            else { return nil }
+            let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [row[0]]) ?? 0
+            return try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
+                GroupReader(user: Self.user(from: $0, at: 0, withViewerFields: false), readAt: Timestamp(millisecondsSince1970: $0[6]))
+            }
+        }
+    }
+
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+        try await read { db in
+            let ids = try Self.memberIds(db, groupId: groupId)
+            return ids.contains(viewer) ? ids : nil
+        }
+    }
+
+    // MARK: helpers
+
+    /// A group statement of `GroupSQL` with its `$n` parameters as SQLite's numbered `?n`.
+    static func groupSQL(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "$", with: "?")
+    }
+
+    /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
+    /// group message: a direct send after it gets a larger one.
+    static func nextMessageId(_ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: """
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
+            """).execute()
+        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
+        else { throw StorageError.inconsistent("the message sequence is missing") }
+        return id
+    }
+
+    /// The group with its current members, the creating call's key and whether it ended.
+    static func storedGroup(_ db: Database, id: Int64) throws -> (group: Group, requestKey: String, ended: Bool)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.group)), arguments: [id]) else { return nil }
+        let members = try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.members)), arguments: [id]).map {
+            GroupMember(
+                user: user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: $0[6]) ?? .member,
+                joinedAt: Timestamp(millisecondsSince1970: $0[7]))
+        }
+        let group = Group(
+            id: String(id), title: row[0], createdAt: Timestamp(millisecondsSince1970: row[1]), createdBy: row[2], members: members)
+        return (group, row[3], row[4])
+    }
+
+    static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberIds)), arguments: [groupId])
+    }
+
+    static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message? {
+        try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageByClientId)), arguments: [groupId, sender, clientMessageId])
+            .map(groupMessage(from:))
+    }
+
+    /// Decodes the columns of `GroupSQL.messageColumns`.
+    static func groupMessage(from row: Row) -> Message {
+        let id: Int64 = row[0]
+        let groupId: Int64 = row[6]
+        return Message(
+            id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
+            createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false,
+            replyTo: (row[5] as Int64?).map { String($0) }, group: String(groupId), readCount: row[7], fromBlocked: row[8])
+    }
+}
