@@ -13,10 +13,17 @@ extension APIRoute {
     public static let markGroupRead = APIRoute(.post, "/v1/groups/{id}/read")
     public static let groupMessageReads = APIRoute(.get, "/v1/groups/{id}/messages/{messageId}/reads")
     public static let groupTyping = APIRoute(.post, "/v1/groups/{id}/typing")
+    public static let acceptGroupRequest = APIRoute(.post, "/v1/groups/{id}/accept")
+    public static let declineGroupRequest = APIRoute(.delete, "/v1/groups/{id}/request")
+    public static let pinGroup = APIRoute(.put, "/v1/groups/{id}/pin")
+    public static let unpinGroup = APIRoute(.delete, "/v1/groups/{id}/pin")
+    public static let muteGroup = APIRoute(.put, "/v1/groups/{id}/mute")
+    public static let unmuteGroup = APIRoute(.delete, "/v1/groups/{id}/mute")
 
     /// The group routes the server answers, in `all`.
     public static let groups: [APIRoute] = [
         createGroup, group, renameGroup, addGroupMember, removeGroupMember, addGroupAdmin, removeGroupAdmin,
         sendGroupMessage, groupMessages, markGroupRead, groupMessageReads, groupTyping,
+        acceptGroupRequest, declineGroupRequest, pinGroup, unpinGroup, muteGroup, unmuteGroup,
     ]
 }

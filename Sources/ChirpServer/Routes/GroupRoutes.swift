@@ -54,6 +54,20 @@ struct GroupRoutes {
             try JSONResponse.make(try await groups.readers(
                 context.viewer, id: try context.pathParameter("id"), messageId: try context.pathParameter("messageId")))
         }
+        let answers: [(APIRoute, GroupChange)] = [(.acceptGroupRequest, .accept), (.declineGroupRequest, .decline)]
+        for (route, answer) in answers {
+            authenticated.add(route) { _, context in
+                try await groups.change(context.viewer, id: try context.pathParameter("id"), answer)
+                return JSONResponse.noContent()
+            }
+        }
+        let marks: [(APIRoute, ConversationMarkChange)] = [(.pinGroup, .pin), (.unpinGroup, .unpin), (.muteGroup, .mute), (.unmuteGroup, .unmute)]
+        for (route, change) in marks {
+            authenticated.add(route) { _, context in
+                try await groups.mark(context.viewer, id: try context.pathParameter("id"), change)
+                return JSONResponse.noContent()
+            }
+        }
         authenticated.add(.groupTyping) { _, context in
             try await groups.typing(context.viewer, id: try context.pathParameter("id"))
             return JSONResponse.noContent()

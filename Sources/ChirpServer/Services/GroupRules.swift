@@ -41,15 +41,24 @@ struct GroupRules: GroupDecisions {
     func decide(_ change: GroupChange, facts: GroupChangeFacts) throws -> GroupWrite {
         guard let actor = facts.actor else { throw GroupService.notFound }
         let isAdmin = actor.role == .admin
-        if case .rename(let title) = change {
+        switch change {
+        case .rename(let title):
             guard isAdmin else { throw Self.notAdmin }
             return title == facts.group.title ? .none : .rename(title)
+        case .accept:
+            guard actor.request else { throw Self.noRequest }
+            return .accept(userId: actor.userId)
+        case .decline:
+            guard actor.request else { throw Self.noRequest }
+            return .remove(userId: actor.userId, promote: Self.promotion(leaving: actor, facts.members), forget: true)
+        default:
+            break
         }
         guard let (name, _) = change.target else { return .none }
         guard let target = facts.target else { throw APIError.userNotFound(name) }
         let member = facts.member(target.id)
         switch change {
-        case .rename:
+        case .rename, .accept, .decline:
             return .none
         case .add:
             guard isAdmin else { throw Self.notAdmin }
@@ -61,9 +70,7 @@ struct GroupRules: GroupDecisions {
         case .remove:
             guard isAdmin || target.id == actor.userId else { throw Self.notAdmin }
             guard let member else { return .none }
-            let others = facts.members.filter { $0.userId != member.userId }
-            let promote = member.role == .admin && !others.contains { $0.role == .admin } ? others.first?.userId : nil
-            return .remove(userId: member.userId, promote: promote)
+            return .remove(userId: member.userId, promote: Self.promotion(leaving: member, facts.members))
         case .makeAdmin, .dropAdmin:
             guard isAdmin else { throw Self.notAdmin }
             guard let member else { throw Self.notMember(name) }
@@ -76,6 +83,14 @@ struct GroupRules: GroupDecisions {
             }
             return .setRole(userId: member.userId, role)
         }
+    }
+
+    /// Who becomes admin when `leaving` goes: the longest-standing other member, when
+    /// `leaving` is the last admin (`members` are longest-standing first).
+    static func promotion(leaving: GroupMemberFacts, _ members: [GroupMemberFacts]) -> Int64? {
+        let others = members.filter { $0.userId != leaving.userId }
+        guard leaving.role == .admin, !others.contains(where: { $0.role == .admin }) else { return nil }
+        return others.first?.userId
     }
 
     func replay(_ existing: Message, for new: NewGroupMessage) throws -> Message {
@@ -96,6 +111,12 @@ struct GroupRules: GroupDecisions {
     func removedNotice(_ groupId: Int64) -> String {
         (try? APIJSON.encode(GroupRemovedNotice(group: String(groupId)))) ?? "{}"
     }
+
+    func encode(_ conversation: Conversation) -> String {
+        (try? APIJSON.encode(conversation)) ?? "{}"
+    }
+
+    static let noRequest = APIError(.notFound, APIErrorCode.requestNotFound, "You have no group request waiting for your answer here.")
 
     static let notAdmin = APIError(.forbidden, APIErrorCode.notAdmin, "Only the group's admins may do that.")
 

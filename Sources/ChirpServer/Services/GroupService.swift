@@ -169,6 +169,20 @@ struct GroupService: Sendable {
         }
     }
 
+    /// Sets or clears the viewer's pin or mute on the group's conversation (as
+    /// `ConversationService.mark`: idempotent, at most 10 pinned in all, 404
+    /// `conversation_not_found` before its first message).
+    func mark(_ viewer: Viewer, id rawId: String, _ change: ConversationMarkChange) async throws {
+        switch try await store.markGroup(id: try Self.id(rawId), viewer: viewer.id, change: change, at: now(), decisions: ConversationMarkRules()) {
+        case .noSuchPeer:
+            throw Self.notFound
+        case .noConversation:
+            throw APIError(.notFound, APIErrorCode.conversationNotFound, "This group has no message yet: the first one starts its conversation.")
+        case .done(let outcome):
+            hub.publish(outcome.appended)
+        }
+    }
+
     /// A group id from the path: unknown ids are 404 as missing groups are.
     static func id(_ raw: String) throws -> Int64 {
         guard let id = Validation.parseId(raw) else { throw notFound }

@@ -20,7 +20,7 @@ enum GroupSQL {
         """
 
     /// The current members' ids and roles of group `$1`, longest-standing first.
-    static let memberRoles = "SELECT user_id, role FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
+    static let memberRoles = "SELECT user_id, role, request FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
 
     /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
     static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
@@ -124,4 +124,63 @@ enum GroupSQL {
 
     /// The current members' ids of group `$1`.
     static let memberIds = "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
+
+    /// The viewer `$1`'s group conversations with a message they see, older than cursor `$2`
+    /// (at most `$3`), matching `condition` (over `pin_order` and `request`), in `order`: the
+    /// last message's id (the cursor), the group's id, whether a pending request, whether pinned,
+    /// whether muted, and the unread count (the others' messages after the viewer's marker).
+    static func conversations(where condition: String, orderBy order: String = "last_id DESC") -> String {
+        """
+        SELECT last_id, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order FROM (
+            SELECT gm.group_id, gm.request, gm.pin_order, gm.muted,
+                (SELECT MAX(m.id) FROM group_messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
+                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
+                (SELECT COUNT(*) FROM group_messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
+                    AND m.id > gm.read_up_to AND m.id > gm.first_message_id
+                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
+            FROM group_members gm WHERE gm.user_id = $1
+        ) c WHERE last_id IS NOT NULL AND last_id < $2 AND \(condition) ORDER BY \(order) LIMIT $3
+        """
+    }
+
+    /// `conversations`' conditions: the list (neither pinned nor a pending request), requests,
+    /// and the pinned ones (most recently pinned first).
+    static let listedCondition = "pin_order IS NULL AND NOT request"
+    static let requestCondition = "request"
+    static let pinnedCondition = "pin_order IS NOT NULL AND NOT request"
+
+    /// The viewer `$1`'s direct conversations' pin orders by peer id (merged with groups').
+    static let directPinOrders = "SELECT peer_id, pin_order FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL"
+
+    /// The next pin order of owner `$1`, over direct conversations and groups alike.
+    static let nextPinOrder = """
+        (SELECT COALESCE(MAX(p), 0) + 1 FROM (
+            SELECT pin_order AS p FROM conversation_marks WHERE owner_id = $1
+            UNION ALL SELECT pin_order FROM group_members WHERE user_id = $1) AS orders)
+        """
+
+    /// How many groups user `$1` pinned.
+    static let pinnedGroups = "(SELECT COUNT(*) FROM group_members WHERE user_id = $1 AND pin_order IS NOT NULL)"
+
+    /// Member `$1`'s marks on group `$2`: whether pinned, muted, a pending request, and how
+    /// many conversations and groups they pinned in all.
+    static let groupMarks = """
+        SELECT pin_order IS NOT NULL, muted, request,
+            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(pinnedGroups)
+        FROM group_members WHERE user_id = $1 AND group_id = $2 AND removed_at IS NULL
+        """
+
+    /// The statements of a mark change by member `$1` on group `$2`.
+    static let markStatements: [ConversationMarkChange: String] = [
+        .pin: "UPDATE group_members SET pin_order = \(nextPinOrder) WHERE user_id = $1 AND group_id = $2",
+        .unpin: "UPDATE group_members SET pin_order = NULL WHERE user_id = $1 AND group_id = $2",
+        .mute: "UPDATE group_members SET muted = TRUE WHERE user_id = $1 AND group_id = $2",
+        .unmute: "UPDATE group_members SET muted = FALSE WHERE user_id = $1 AND group_id = $2",
+    ]
+
+    /// Accepts member `$1`'s group request of group `$2`.
+    static let acceptRequest = "UPDATE group_members SET request = FALSE WHERE user_id = $1 AND group_id = $2"
+
+    /// Forgets member `$2` of group `$1` (a declined request: the group leaves their list).
+    static let forgetMember = "DELETE FROM group_members WHERE group_id = $1 AND user_id = $2"
 }

@@ -35,6 +35,40 @@ protocol GroupStore: Sendable {
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]?
     /// The current members' ids; nil unless the viewer is one of them.
     func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]?
+    /// The viewer's group conversations (groups with a message they see) in `list`, each with
+    /// its cursor: the last message's id, or for `.pinned` the pin order. `group`: only that one.
+    func groupConversations(
+        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) async throws -> [Listed<Conversation>]
+    /// The pin orders of the viewer's pinned direct conversations, by the peer's id (to merge
+    /// them with pinned groups).
+    func directPinOrders(viewer: Int64) async throws -> [String: Int64]
+    /// Applies `change` to the viewer's marks on a group they are a current member of, and
+    /// appends `conversation.updated` to their stream (`.noSuchPeer`: no such group for them;
+    /// `.noConversation`: it has no message they see yet).
+    func markGroup(
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+    ) async throws -> ConversationMarkOutcome
+}
+
+/// Which of a viewer's group conversations to list.
+enum GroupConversationList: Sendable {
+    /// Neither pinned nor a pending request, newest last message first.
+    case listed
+    /// Pending requests, newest last message first.
+    case requests
+    /// Pinned, most recently pinned first.
+    case pinned
+
+    var condition: String {
+        switch self {
+        case .listed: GroupSQL.listedCondition
+        case .requests: GroupSQL.requestCondition
+        case .pinned: GroupSQL.pinnedCondition
+        }
+    }
+
+    var order: String { self == .pinned ? "pin_order DESC" : "last_id DESC" }
 }
 
 /// A group to create.
@@ -68,11 +102,15 @@ enum GroupChange: Sendable, Equatable {
     case remove(username: String, key: String)
     case makeAdmin(username: String, key: String)
     case dropAdmin(username: String, key: String)
+    /// The actor accepts their group request.
+    case accept
+    /// The actor declines their group request: they leave, and the group leaves their list.
+    case decline
 
     /// The member the change names, if any.
     var target: (username: String, key: String)? {
         switch self {
-        case .rename: nil
+        case .rename, .accept, .decline: nil
         case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key), .dropAdmin(let name, let key):
             (name, key)
         }
@@ -90,6 +128,8 @@ struct GroupSnapshot: Sendable {
 struct GroupMemberFacts: Sendable, Equatable {
     var userId: Int64
     var role: GroupRole
+    /// They were added by someone they did not allow to message them, and have not accepted.
+    var request: Bool = false
 }
 
 /// What a group change's decision sees: the group (nil when it ended), its current members
@@ -110,9 +150,12 @@ enum GroupWrite: Sendable, Equatable {
     case rename(String)
     /// Adds the user; `request`: as a group request (they did not allow the actor to message them).
     case add(userId: Int64, request: Bool)
-    /// Removes the user; `promote`: the member who becomes admin (the last admin left).
-    case remove(userId: Int64, promote: Int64?)
+    /// Removes the user; `promote`: the member who becomes admin (the last admin left);
+    /// `forget`: their membership goes entirely (a declined request), history included.
+    case remove(userId: Int64, promote: Int64?, forget: Bool = false)
     case setRole(userId: Int64, GroupRole)
+    /// The user's group request is accepted.
+    case accept(userId: Int64)
 }
 
 /// What marking a group read did.
@@ -142,6 +185,8 @@ protocol GroupDecisions: Sendable {
     func encode(_ message: Message) -> String
     /// `group.removed`'s data.
     func removedNotice(_ groupId: Int64) -> String
+    /// A group conversation as its `conversation.updated` data.
+    func encode(_ conversation: Conversation) -> String
 }
 
 /// Who hears of a group change, and what: the members who stay get `group.updated`, an added
@@ -156,9 +201,11 @@ struct GroupChangeAudience: Sendable, Equatable {
         case .add(let userId, _):
             updated = membersBefore
             created = [userId]
-        case .remove(let userId, _):
+        case .remove(let userId, _, _):
             updated = membersBefore.filter { $0 != userId }
             removed = [userId]
+        case .accept:
+            updated = []
         case .none, .rename, .setRole:
             updated = membersBefore
         }
@@ -166,7 +213,7 @@ struct GroupChangeAudience: Sendable, Equatable {
 
     /// Whether the change ends the group: its last member leaves.
     static func ends(_ write: GroupWrite, membersBefore: [Int64]) -> Bool {
-        if case .remove(let userId, _) = write { return membersBefore == [userId] }
+        if case .remove(let userId, _, _) = write { return membersBefore == [userId] }
         return false
     }
 }

@@ -31,6 +31,8 @@ enum SQLiteGroupsSchema {
                     removed_at INTEGER,
                     read_up_to INTEGER NOT NULL DEFAULT 0,
                     request INTEGER NOT NULL DEFAULT 0,
+                    pin_order INTEGER,
+                    muted INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (group_id, user_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX group_members_by_user ON group_members(user_id);

@@ -47,7 +47,7 @@ extension SQLiteStorage {
             let members = try Row.fetchAll(
                 db.cachedStatement(sql: Self.groupSQL(GroupSQL.memberRoles)),
                 arguments: [id]
-            ).map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member) }
+            ).map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
             let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
@@ -62,8 +62,9 @@ extension SQLiteStorage {
                 let newest = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
                     .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
-            case .remove(let userId, let promote):
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.removeMember)).execute(arguments: [id, userId, at.millisecondsSince1970])
+            case .remove(let userId, let promote, let forget):
+                try db.cachedStatement(sql: Self.groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
+                    .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
                 if let promote {
                     try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
                 }
@@ -72,6 +73,8 @@ extension SQLiteStorage {
                 }
             case .setRole(let userId, let role):
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
+            case .accept(let userId):
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
             }
             guard let group = try Self.storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
             let json = decisions.encode(group)
@@ -80,6 +83,11 @@ extension SQLiteStorage {
             appended += try Self.appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
             appended += try Self.appendEvents(
                 db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            // An accepted request: the viewer's other devices get the conversation, if it has begun.
+            if case .accept(let userId) = write, let conversation = try Self.groupConversation(db, viewer: userId, group: id) {
+                appended += try Self.appendEvents(
+                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            }
             return WriteOutcome(value: group, created: true, appended: appended)
         }
     }
@@ -170,7 +178,67 @@ extension SQLiteStorage {
         }
     }
 
+    func groupConversations(
+        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) async throws -> [Listed<Conversation>] {
+        try await read { db in try Self.groupConversations(db, viewer: viewer, before: cursor, limit: limit, list: list, group: group) }
+    }
+
+    func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
+        try await read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.directPinOrders)), arguments: [viewer])
+                .map { (String($0[0] as Int64), $0[1] as Int64) })
+        }
+    }
+
+    func markGroup(
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+    ) async throws -> ConversationMarkOutcome {
+        try await write { db in
+            guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
+            else { return .noSuchPeer }
+            guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noConversation }
+            guard change.alters(pinned: marks[0], muted: marks[1]) else { return .done(WriteOutcome(value: (), created: false)) }
+            if change == .pin { try decisions.mayPin(pinnedElsewhere: marks[3]) }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
+            let conversation = try Self.groupConversation(db, viewer: viewer, group: id) ?? current
+            let appended = try Self.appendEvents(
+                db, userIds: [viewer], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            return .done(WriteOutcome(value: (), created: true, appended: appended))
+        }
+    }
+
     // MARK: helpers
+
+    /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
+    static func groupConversations(
+        _ db: Database, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) throws -> [Listed<Conversation>] {
+        let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
+        return try Row.fetchAll(
+            db.cachedStatement(sql: groupSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
+        ).compactMap { row -> Listed<Conversation>? in
+            let lastId: Int64 = row[0]
+            let groupId: Int64 = row[1]
+            guard let stored = try storedGroup(db, id: groupId),
+                  let last = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, lastId])
+            else { return nil }
+            let conversation = Conversation(
+                peer: Conversation.noPeer, lastMessage: groupMessage(from: last), unreadCount: row[5], kind: Conversation.groupKind,
+                request: row[2], pinned: row[3], muted: row[4], group: stored.group)
+            return Listed(cursor: list == .pinned ? row[6] : lastId, item: conversation)
+        }
+    }
+
+    /// The viewer's conversation of one group, whichever list it is in.
+    static func groupConversation(_ db: Database, viewer: Int64, group: Int64) throws -> Conversation? {
+        for list in [GroupConversationList.listed, .requests, .pinned] {
+            if let found = try groupConversations(db, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+                return found.item
+            }
+        }
+        return nil
+    }
 
     /// A group statement of `GroupSQL` with its `$n` parameters as SQLite's numbered `?n`.
     static func groupSQL(_ sql: String) -> String {

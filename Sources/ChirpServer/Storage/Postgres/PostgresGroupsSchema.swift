@@ -27,6 +27,8 @@ enum PostgresGroupsSchema {
                 removed_at BIGINT,
                 read_up_to BIGINT NOT NULL DEFAULT 0,
                 request BOOLEAN NOT NULL DEFAULT FALSE,
+                pin_order BIGINT,
+                muted BOOLEAN NOT NULL DEFAULT FALSE,
                 PRIMARY KEY (group_id, user_id)
             )
             """,

@@ -63,7 +63,7 @@ extension PostgresStorage {
                   let stored = try await Self.storedGroup(scope, id: id), !stored.ended
             else { return nil }
             let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: Self.binds(id))).map {
-                GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member)
+                GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2))
             }
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             var target: RecipientFacts?
@@ -87,8 +87,10 @@ extension PostgresStorage {
                 let newest = try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.newestMessage, binds: Self.binds(id)), as: Int64.self) ?? 0
                 try await scope.execute(PostgresQuery(
                     unsafeSQL: GroupSQL.addMember, binds: Self.binds(id, userId, GroupRole.member.rawValue, ms, newest, request)))
-            case .remove(let userId, let promote):
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: Self.binds(id, userId, ms)))
+            case .remove(let userId, let promote, let forget):
+                try await scope.execute(forget
+                    ? PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: Self.binds(id, userId))
+                    : PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: Self.binds(id, userId, ms)))
                 if let promote {
                     try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, promote, GroupRole.admin.rawValue)))
                 }
@@ -97,12 +99,18 @@ extension PostgresStorage {
                 }
             case .setRole(let userId, let role):
                 try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, userId, role.rawValue)))
+            case .accept(let userId):
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.acceptRequest, binds: Self.binds(userId, id)))
             }
             guard let group = try await Self.storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
             let json = decisions.encode(group)
             try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
             try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
             try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            // An accepted request: the viewer's other devices get the conversation, if it has begun.
+            if case .accept(let userId) = write, let conversation = try await Self.groupConversation(scope, viewer: userId, group: id) {
+                try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            }
             return WriteOutcome(value: group, created: true, appended: scope.appended)
         }
     }
@@ -202,7 +210,77 @@ extension PostgresStorage {
         }
     }
 
+    func groupConversations(
+        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) async throws -> [Listed<Conversation>] {
+        try await read { scope in
+            try await Self.groupConversations(scope, viewer: viewer, before: cursor, limit: limit, list: list, group: group)
+        }
+    }
+
+    func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
+        try await read { scope in
+            var orders: [String: Int64] = [:]
+            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.directPinOrders, binds: Self.binds(viewer))) {
+                orders[String(try row.value(0, as: Int64.self))] = try row.value(1, as: Int64.self)
+            }
+            return orders
+        }
+    }
+
+    func markGroup(
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+    ) async throws -> ConversationMarkOutcome {
+        try await write { scope in
+            // The viewer's row, as every writer of their stream (and of their pins) locks it.
+            try await scope.lockUsers([viewer])
+            guard let marks = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.groupMarks, binds: Self.binds(viewer, id)))
+            else { return .noSuchPeer }
+            guard let current = try await Self.groupConversation(scope, viewer: viewer, group: id) else { return .noConversation }
+            guard change.alters(pinned: try marks.value(0), muted: try marks.value(1)) else {
+                return .done(WriteOutcome(value: (), created: false))
+            }
+            if change == .pin { try decisions.mayPin(pinnedElsewhere: Int(try marks.value(3, as: Int64.self))) }
+            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.markStatements[change]!, binds: Self.binds(viewer, id)))
+            let conversation = try await Self.groupConversation(scope, viewer: viewer, group: id) ?? current
+            try await scope.appendEvent(userId: viewer, type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            return .done(WriteOutcome(value: (), created: true, appended: scope.appended))
+        }
+    }
+
     // MARK: helpers
+
+    /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
+    static func groupConversations(
+        _ scope: PostgresScope, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) async throws -> [Listed<Conversation>] {
+        let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
+        var listed: [Listed<Conversation>] = []
+        for row in try await scope.rows(PostgresQuery(
+            unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order), binds: binds(viewer, cursor, Int64(limit)))) {
+            let lastId = try row.value(0, as: Int64.self)
+            let groupId = try row.value(1, as: Int64.self)
+            guard let stored = try await storedGroup(scope, id: groupId),
+                  let last = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId)))
+            else { continue }
+            let conversation = Conversation(
+                peer: Conversation.noPeer, lastMessage: try groupMessage(from: last), unreadCount: Int(try row.value(5, as: Int64.self)),
+                kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3), muted: try row.value(4),
+                group: stored.group)
+            listed.append(Listed(cursor: list == .pinned ? try row.value(6, as: Int64.self) : lastId, item: conversation))
+        }
+        return listed
+    }
+
+    /// The viewer's conversation of one group, whichever list it is in.
+    static func groupConversation(_ scope: PostgresScope, viewer: Int64, group: Int64) async throws -> Conversation? {
+        for list in [GroupConversationList.listed, .requests, .pinned] {
+            if let found = try await groupConversations(scope, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+                return found.item
+            }
+        }
+        return nil
+    }
 
     /// The group with its current members, the creating call's key and whether it ended.
     static func storedGroup(_ scope: PostgresScope, id: Int64) async throws -> (group: Group, requestKey: String, ended: Bool)? {
