@@ -13,6 +13,10 @@ extension APIRoute {
     public static let markGroupRead = APIRoute(.post, "/v1/groups/{id}/read")
     public static let groupMessageReads = APIRoute(.get, "/v1/groups/{id}/messages/{messageId}/reads")
     public static let groupTyping = APIRoute(.post, "/v1/groups/{id}/typing")
+    public static let addGroupReaction = APIRoute(.put, "/v1/groups/{id}/messages/{messageId}/reactions/{emoji}")
+    public static let removeGroupReaction = APIRoute(.delete, "/v1/groups/{id}/messages/{messageId}/reactions/{emoji}")
+    public static let editGroupMessage = APIRoute(.patch, "/v1/groups/{id}/messages/{messageId}")
+    public static let unsendGroupMessage = APIRoute(.delete, "/v1/groups/{id}/messages/{messageId}")
     public static let acceptGroupRequest = APIRoute(.post, "/v1/groups/{id}/accept")
     public static let declineGroupRequest = APIRoute(.delete, "/v1/groups/{id}/request")
     public static let pinGroup = APIRoute(.put, "/v1/groups/{id}/pin")
@@ -24,6 +28,7 @@ extension APIRoute {
     public static let groups: [APIRoute] = [
         createGroup, group, renameGroup, addGroupMember, removeGroupMember, addGroupAdmin, removeGroupAdmin,
         sendGroupMessage, groupMessages, markGroupRead, groupMessageReads, groupTyping,
+        addGroupReaction, removeGroupReaction, editGroupMessage, unsendGroupMessage,
         acceptGroupRequest, declineGroupRequest, pinGroup, unpinGroup, muteGroup, unmuteGroup,
     ]
 }

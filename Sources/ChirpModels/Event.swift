@@ -182,19 +182,46 @@ public struct ReadReceipt: Sendable, Hashable, Codable {
     }
 }
 
-/// `message.deleted` data: the unsent message's id and its two people, and
-/// `removedByOperators: true` when the operators took it down (absent otherwise).
+/// `message.deleted` data: the unsent message's id and its two people (in a group, `group`
+/// and `recipient` `""`, `null` in JSON), and `removedByOperators: true` when the operators took
+/// it down (absent otherwise).
 public struct MessageDeletedNotice: Sendable, Hashable, Codable {
     public var id: String
     public var sender: String
     public var recipient: String
     public var removedByOperators: Bool?
+    public var group: String?
 
-    public init(id: String, sender: String, recipient: String, removedByOperators: Bool? = nil) {
+    public init(id: String, sender: String, recipient: String, removedByOperators: Bool? = nil, group: String? = nil) {
         self.id = id
         self.sender = sender
         self.recipient = recipient
         self.removedByOperators = removedByOperators
+        self.group = group
+    }
+
+    enum CodingKeys: String, CodingKey { case id, sender, recipient, removedByOperators, group }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        sender = try container.decode(String.self, forKey: .sender)
+        recipient = try container.decodeIfPresent(String.self, forKey: .recipient) ?? ""
+        removedByOperators = try container.decodeIfPresent(Bool.self, forKey: .removedByOperators)
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(sender, forKey: .sender)
+        if let group {
+            try container.encodeNil(forKey: .recipient)
+            try container.encode(group, forKey: .group)
+        } else {
+            try container.encode(recipient, forKey: .recipient)
+        }
+        try container.encodeIfPresent(removedByOperators, forKey: .removedByOperators)
     }
 }
 

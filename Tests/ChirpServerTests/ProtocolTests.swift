@@ -89,7 +89,8 @@ struct ProtocolTests {
         // PUT /v1/groups/{clientGroupId} with GET and PATCH /v1/groups/{id}.
         let served = Set(APIRoute.all.map {
             switch $0 {
-            case .editMessage, .unsendMessage: $0.description.replacingOccurrences(of: "{messageId}", with: "{clientMessageId}")
+            case .editMessage, .unsendMessage, .editGroupMessage, .unsendGroupMessage:
+                $0.description.replacingOccurrences(of: "{messageId}", with: "{clientMessageId}")
             case .deleteTweet: $0.description.replacingOccurrences(of: "{id}", with: "{clientTweetId}")
             case .downloadMedia: $0.description.replacingOccurrences(of: "{id}", with: "{clientMediaId}")
             case .createGroup: $0.description.replacingOccurrences(of: "{clientGroupId}", with: "{id}")

@@ -72,8 +72,9 @@ struct ServerServices: Sendable {
             unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
         self.media = media
         let accounts = self.accounts
-        let messageActions = MessageActionService(
+        var messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
+        messageActions.groups = storage
         self.messageActions = messageActions
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,

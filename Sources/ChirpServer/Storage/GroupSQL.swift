@@ -71,13 +71,22 @@ enum GroupSQL {
 
     /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
-    /// whether the viewer blocked the sender.
+    /// whether the viewer blocked the sender, then the edit time, the reactions
+    /// (`ReactionsColumn`) and the tombstone flag.
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id)
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
+            m.edited_at, m.reactions, m.deleted
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
+
+    /// Stores message `$1`'s text `$2`, edit time `$3` and reactions column `$4` (SQLite; the
+    /// PostgreSQL storage interpolates its optional values).
+    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1"
+
+    /// Makes message `$1` a tombstone.
+    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL WHERE id = $1"
 
     /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
     static let visible = """

@@ -35,6 +35,14 @@ protocol GroupStore: Sendable {
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]?
     /// The current members' ids; nil unless the viewer is one of them.
     func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]?
+    /// In one transaction: reads message `id` of the group as the viewer (a current member;
+    /// `.noSuchPeer` otherwise) sees it, asks `change` (`MessageActionRules`), writes what it
+    /// answers and appends `message.updated` (`encoding.updated`) or `message.deleted`
+    /// (`encoding.deleted`) to every current member's stream.
+    func changeGroupMessage(
+        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome
     /// The viewer's group conversations (groups with a message they see) in `list`, each with
     /// its cursor: the last message's id, or for `.pinned` the pin order. `group`: only that one.
     func groupConversations(
@@ -215,5 +223,26 @@ struct GroupChangeAudience: Sendable, Equatable {
     static func ends(_ write: GroupWrite, membersBefore: [Int64]) -> Bool {
         if case .remove(let userId, _, _) = write { return membersBefore == [userId] }
         return false
+    }
+}
+
+/// What a group message action writes, as its rule decided on the stored message (both
+/// storages ask through it): an update or an unsend, and the event type that tells the members.
+struct GroupMessageAction: Sendable, Equatable {
+    var change: MessageChange
+    var type: String
+
+    /// Asks `change` about `message` (sent by `senderId`) for the acting `viewer` (in a group a
+    /// block stops no action: the members see the blocked sender's messages marked instead);
+    /// nil when nothing changes.
+    static func decide(
+        _ message: Message, senderId: Int64, viewer: Int64, _ change: (MessageFacts) throws -> MessageChange
+    ) throws -> GroupMessageAction? {
+        let facts = MessageFacts(message: message, viewerIsSender: senderId == viewer, viewerBlockedPeer: false, peerBlockedViewer: false)
+        switch try change(facts) {
+        case .none: return nil
+        case .update(let updated): return GroupMessageAction(change: .update(updated), type: EventType.messageUpdated)
+        case .unsend: return GroupMessageAction(change: .unsend, type: EventType.messageDeleted)
+        }
     }
 }

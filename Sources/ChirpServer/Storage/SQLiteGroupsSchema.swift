@@ -44,6 +44,9 @@ enum SQLiteGroupsSchema {
                     text TEXT NOT NULL,
                     created_at INTEGER NOT NULL,
                     reply_to INTEGER,
+                    edited_at INTEGER,
+                    reactions TEXT,
+                    deleted INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (group_id, sender_id, client_message_id)
                 );
                 CREATE INDEX group_messages_by_group ON group_messages(group_id, id);

@@ -112,17 +112,10 @@ extension SQLiteStorage {
             let message = Message(
                 id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
                 createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
-            let members = try Self.memberIds(db, groupId: new.groupId)
-            let blockers = Set(try Int64.fetchAll(
-                db.cachedStatement(sql: Self.groupSQL(GroupSQL.blockersOfSender)), arguments: [new.groupId, sender.id]))
             let json = decisions.encode(message)
-            var appended = try Self.appendEvents(
-                db, userIds: members.filter { !blockers.contains($0) }, type: EventType.messageCreated, json: json, at: new.createdAt)
-            var hidden = message
-            hidden.fromBlocked = true
-            appended += try Self.appendEvents(
-                db, userIds: members.filter(blockers.contains), type: EventType.messageCreated, json: decisions.encode(hidden),
-                at: new.createdAt)
+            let appended = try Self.appendGroupMessageEvents(
+                db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+            ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }
@@ -178,6 +171,40 @@ extension SQLiteStorage {
         }
     }
 
+    func changeGroupMessage(
+        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await write { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                  membership[0] as Bool
+            else { return .noSuchPeer }
+            func read() throws -> Message? {
+                try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id])
+                    .map(Self.groupMessage(from:))
+            }
+            guard let message = try read(),
+                  let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [id])
+            else { return .noSuchMessage }
+            guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
+                return .unchanged(message)
+            }
+            if case .update(let updated) = action.change {
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.updateMessage)).execute(arguments: [
+                    id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
+                ])
+            } else {
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.unsendMessage)).execute(arguments: [id])
+            }
+            guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
+            let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
+            let appended = try Self.appendGroupMessageEvents(db, groupId: groupId, sender: sender, type: action.type, stored, at: at) {
+                deleted ?? encoding.updated($0)
+            }
+            return .changed(stored, appended)
+        }
+    }
+
     func groupConversations(
         viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
     ) async throws -> [Listed<Conversation>] {
@@ -209,6 +236,23 @@ extension SQLiteStorage {
     }
 
     // MARK: helpers
+
+    /// Appends an event about a group message to every current member's stream, its data
+    /// `json(message)` with `fromBlocked` as each member sees it (true for those who blocked
+    /// the sender).
+    static func appendGroupMessageEvents(
+        _ db: Database, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
+        json: (Message) throws -> String
+    ) throws -> [AppendedEvent] {
+        let members = try memberIds(db, groupId: groupId)
+        let blockers = Set(try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
+        var plain = message
+        plain.fromBlocked = false
+        var hidden = message
+        hidden.fromBlocked = true
+        return try appendEvents(db, userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
+            + appendEvents(db, userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
+    }
 
     /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
     static func groupConversations(
@@ -286,7 +330,9 @@ extension SQLiteStorage {
         let groupId: Int64 = row[6]
         return Message(
             id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
-            createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false,
-            replyTo: (row[5] as Int64?).map { String($0) }, group: String(groupId), readCount: row[7], fromBlocked: row[8])
+            createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
+            replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
+            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), group: String(groupId), readCount: row[7],
+            fromBlocked: row[8])
     }
 }

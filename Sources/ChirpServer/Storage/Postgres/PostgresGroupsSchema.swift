@@ -42,6 +42,9 @@ enum PostgresGroupsSchema {
                 text TEXT NOT NULL,
                 created_at BIGINT NOT NULL,
                 reply_to BIGINT,
+                edited_at BIGINT,
+                reactions TEXT,
+                deleted BOOLEAN NOT NULL DEFAULT FALSE,
                 UNIQUE (group_id, sender_id, client_message_id)
             )
             """,

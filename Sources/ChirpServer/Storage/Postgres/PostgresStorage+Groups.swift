@@ -128,8 +128,6 @@ extension PostgresStorage {
             if let existing = try await Self.groupMessage(scope, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
-            let members = try await Self.memberIds(scope, groupId: new.groupId)
-            try await scope.lockUsers(members)
             guard let id = try await scope.value("""
                 INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
@@ -140,16 +138,10 @@ extension PostgresStorage {
             let message = Message(
                 id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
                 createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
-            let blockers = Set(try await scope.rows(
-                PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: Self.binds(new.groupId, sender.id))
-            ).map { try $0.value(0, as: Int64.self) })
             let json = decisions.encode(message)
-            var hidden = message
-            hidden.fromBlocked = true
-            try await scope.appendEvents(
-                userIds: members.filter { !blockers.contains($0) }, type: EventType.messageCreated, json: json, at: new.createdAt)
-            try await scope.appendEvents(
-                userIds: members.filter(blockers.contains), type: EventType.messageCreated, json: decisions.encode(hidden), at: new.createdAt)
+            try await Self.appendGroupMessageEvents(
+                scope, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+            ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
         }
     }
@@ -210,6 +202,41 @@ extension PostgresStorage {
         }
     }
 
+    func changeGroupMessage(
+        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await write { scope in
+            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
+                  let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
+                  try membership.value(0, as: Bool.self)
+            else { return .noSuchPeer }
+            @Sendable func read() async throws -> Message? {
+                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, id)))
+                    .map(Self.groupMessage(from:))
+            }
+            guard let message = try await read(),
+                  let sender = try await scope.value("SELECT sender_id FROM group_messages WHERE id = \(id) FOR UPDATE", as: Int64.self)
+            else { return .noSuchMessage }
+            guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
+                return .unchanged(message)
+            }
+            if case .update(let updated) = action.change {
+                let editedAt = updated.editedAt?.millisecondsSince1970
+                let reactions = encoding.reactionsColumn(updated.reactions)
+                try await scope.execute("UPDATE group_messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions) WHERE id = \(id)")
+            } else {
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.unsendMessage, binds: Self.binds(id)))
+            }
+            guard let stored = try await read() else { throw StorageError.inconsistent("group message \(id) is missing") }
+            let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
+            try await Self.appendGroupMessageEvents(scope, groupId: groupId, sender: sender, type: action.type, stored, at: at) {
+                deleted ?? encoding.updated($0)
+            }
+            return .changed(stored, scope.appended)
+        }
+    }
+
     func groupConversations(
         viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
     ) async throws -> [Listed<Conversation>] {
@@ -249,6 +276,25 @@ extension PostgresStorage {
     }
 
     // MARK: helpers
+
+    /// Appends an event about a group message to every current member's stream (their rows
+    /// locked first, in id order), its data `json(message)` with `fromBlocked` as each member
+    /// sees it (true for those who blocked the sender).
+    static func appendGroupMessageEvents(
+        _ scope: PostgresScope, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
+        json: (Message) throws -> String
+    ) async throws {
+        let members = try await memberIds(scope, groupId: groupId)
+        try await scope.lockUsers(members)
+        let blockers = Set(try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: binds(groupId, sender)))
+            .map { try $0.value(0, as: Int64.self) })
+        var plain = message
+        plain.fromBlocked = false
+        var hidden = message
+        hidden.fromBlocked = true
+        try await scope.appendEvents(userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
+        try await scope.appendEvents(userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
+    }
 
     /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
     static func groupConversations(
@@ -310,7 +356,9 @@ extension PostgresStorage {
         Message(
             id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2), recipient: "",
             text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)), readByRecipient: false,
-            replyTo: try row.value(5, as: Int64?.self).map { String($0) }, group: String(try row.value(6, as: Int64.self)),
-            readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
+            deleted: try row.value(11), replyTo: try row.value(5, as: Int64?.self).map { String($0) },
+            reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
+            editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
+            group: String(try row.value(6, as: Int64.self)), readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
     }
 }
