@@ -94,7 +94,7 @@ struct GroupRules: GroupDecisions {
     }
 
     func replay(_ existing: Message, for new: NewGroupMessage) throws -> Message {
-        guard existing.text == new.text, existing.replyTo == new.replyTo.map({ String($0) }) else {
+        guard existing.text == new.text, existing.replyTo == new.replyTo.map({ String($0) }), existing.media.map(\.id) == new.media.map(\.id) else {
             throw APIError.clientMessageIdReused
         }
         return existing

@@ -12,6 +12,8 @@ struct GroupService: Sendable {
     let limits: RateLimits
     let rules: GroupRules
     let now: @Sendable () -> Timestamp
+    /// Resolves a send's `mediaIds`; nil: group messages carry no media.
+    var media: MediaService?
 
     /// A group the viewer is not in (or that does not exist): 404, so neither is revealed.
     static let notFound = APIError(.notFound, APIErrorCode.groupNotFound, "There is no such group, or you are not a member of it.")
@@ -79,10 +81,8 @@ struct GroupService: Sendable {
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
-        guard mediaIds.isEmpty else {
-            throw APIError(.unprocessableContent, APIErrorCode.invalidParameter, "Group messages carry no media yet.", field: "mediaIds")
-        }
-        let text = try MessageRules.text(rawText, withMedia: false)
+        let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
+        let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
         var replyTo: Int64?
         if let rawReplyTo {
             guard let id = Validation.parseId(rawReplyTo),
@@ -91,7 +91,8 @@ struct GroupService: Sendable {
             else { throw MessageActionService.invalidReply }
             replyTo = id
         }
-        let new = NewGroupMessage(groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo)
+        let new = NewGroupMessage(
+            groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached)
         let key = String(viewer.id)
         if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: key) {
             if let existing = try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId),

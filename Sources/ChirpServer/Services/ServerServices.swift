@@ -80,7 +80,8 @@ struct ServerServices: Sendable {
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
         self.groups = GroupService(
-            store: storage, hub: hub, bus: bus, limits: limits, rules: GroupRules(maxMembers: configuration.maxGroupMembers), now: now)
+            store: storage, hub: hub, bus: bus, limits: limits, rules: GroupRules(maxMembers: configuration.maxGroupMembers), now: now,
+            media: media)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)

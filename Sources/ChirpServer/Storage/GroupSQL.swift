@@ -72,12 +72,12 @@ enum GroupSQL {
     /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
     /// whether the viewer blocked the sender, then the edit time, the reactions
-    /// (`ReactionsColumn`) and the tombstone flag.
+    /// (`ReactionsColumn`), the tombstone flag and the media (`MediaJSON`).
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
             EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
-            m.edited_at, m.reactions, m.deleted
+            m.edited_at, m.reactions, m.deleted, m.media_json
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
 
@@ -87,6 +87,25 @@ enum GroupSQL {
 
     /// Makes message `$1` a tombstone.
     static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL WHERE id = $1"
+
+    /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
+    static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
+
+    /// Whether the media `media` is in a group message (not unsent) of a group user `viewer`
+    /// (SQL) is a current member of: they may read it.
+    static func mediaInMembersGroup(viewer: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
+            JOIN group_members mx ON mx.group_id = gx.group_id AND mx.user_id = \(viewer) AND mx.removed_at IS NULL
+            WHERE gmm.media_id = media.id AND NOT gx.deleted)
+        """
+    }
+
+    /// Whether the media `md` is in a group message that is not unsent (the sweep keeps it).
+    static let mediaInGroupMessage = """
+        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
+            WHERE gmm.media_id = md.id AND NOT gx.deleted)
+        """
 
     /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
     static let visible = """

@@ -101,6 +101,8 @@ struct NewGroupMessage: Sendable {
     var text: String
     var createdAt: Timestamp
     var replyTo: Int64?
+    /// Attachments, in order, each the sender's (`MediaService.attachable`).
+    var media: [Media] = []
 }
 
 /// A change of a group's title, members or roles, by an actor.

@@ -104,14 +104,19 @@ extension SQLiteStorage {
             }
             let id = try Self.nextMessageId(db)
             try db.cachedStatement(sql: """
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
+                    MediaJSON.encode(new.media),
                 ])
+            for (position, item) in new.media.enumerated() {
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
+            }
             let message = Message(
                 id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
-                createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
+                createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) },
+                group: String(new.groupId))
             let json = decisions.encode(message)
             let appended = try Self.appendGroupMessageEvents(
                 db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
@@ -331,7 +336,7 @@ extension SQLiteStorage {
         return Message(
             id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
             createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
-            replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
+            media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
             editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), group: String(groupId), readCount: row[7],
             fromBlocked: row[8])
     }

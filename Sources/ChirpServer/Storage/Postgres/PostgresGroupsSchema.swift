@@ -45,10 +45,20 @@ enum PostgresGroupsSchema {
                 edited_at BIGINT,
                 reactions TEXT,
                 deleted BOOLEAN NOT NULL DEFAULT FALSE,
+                media_json TEXT NOT NULL DEFAULT '[]',
                 UNIQUE (group_id, sender_id, client_message_id)
             )
             """,
             "CREATE INDEX group_messages_by_group ON group_messages(group_id, id)",
+            """
+            CREATE TABLE group_message_media (
+                message_id BIGINT NOT NULL REFERENCES group_messages(id) ON DELETE CASCADE,
+                position INT NOT NULL,
+                media_id BIGINT NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+                PRIMARY KEY (message_id, position)
+            )
+            """,
+            "CREATE INDEX group_message_media_by_media ON group_message_media(media_id)",
             """
             CREATE TABLE group_reads (
                 group_id BIGINT NOT NULL,

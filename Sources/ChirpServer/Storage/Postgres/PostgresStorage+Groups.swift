@@ -129,15 +129,20 @@ extension PostgresStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             guard let id = try await scope.value("""
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to)
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
-                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo))
+                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)))
                 RETURNING id
                 """, as: Int64.self)
             else { throw StorageError.inconsistent("a group message insert returned no id") }
+            for (position, item) in new.media.enumerated() {
+                guard let mediaId = Int64(item.id) else { throw StorageError.inconsistent("media id \(item.id) is not a number") }
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.attachMedia, binds: Self.binds(id, Int32(position), mediaId)))
+            }
             let message = Message(
                 id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
-                createdAt: new.createdAt, readByRecipient: false, replyTo: new.replyTo.map { String($0) }, group: String(new.groupId))
+                createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) },
+                group: String(new.groupId))
             let json = decisions.encode(message)
             try await Self.appendGroupMessageEvents(
                 scope, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
@@ -356,7 +361,8 @@ extension PostgresStorage {
         Message(
             id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2), recipient: "",
             text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)), readByRecipient: false,
-            deleted: try row.value(11), replyTo: try row.value(5, as: Int64?.self).map { String($0) },
+            deleted: try row.value(11), media: try row.value(11, as: Bool.self) ? [] : MediaJSON.decode(try row.value(12, as: String.self)),
+            replyTo: try row.value(5, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
             editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
             group: String(try row.value(6, as: Int64.self)), readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
