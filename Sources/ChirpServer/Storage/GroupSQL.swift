@@ -81,12 +81,12 @@ enum GroupSQL {
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
 
-    /// Stores message `$1`'s text `$2`, edit time `$3` and reactions column `$4` (SQLite; the
-    /// PostgreSQL storage interpolates its optional values).
-    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1"
+    /// Stores message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and search words
+    /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
+    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
 
     /// Makes message `$1` a tombstone.
-    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL WHERE id = $1"
+    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '' WHERE id = $1"
 
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"

@@ -43,6 +43,10 @@ protocol GroupStore: Sendable {
         _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome
+    /// The group messages the viewer sees (in `group` only, when given) holding every one of
+    /// `words` (`GroupSearch`), not unsent, ids below `before`, newest first, at most `limit`;
+    /// nil: the viewer was never a member of `group`.
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]?
     /// The viewer's group conversations (groups with a message they see) in `list`, each with
     /// its cursor: the last message's id, or for `.pinned` the pin order. `group`: only that one.
     func groupConversations(
