@@ -25,10 +25,11 @@ enum GroupSQL {
     /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
     static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
 
-    /// User `$2`'s membership of group `$1`: whether current, and the window of messages they
-    /// may see (ids after the first, up to the last; no last while current).
+    /// User `$2`'s membership of group `$1`: whether current, the window of messages they may
+    /// see (ids after the first, up to the last; no last while current), and whether they have
+    /// a pending group request.
     static let membership = """
-        SELECT removed_at IS NULL, first_message_id, last_message_id FROM group_members WHERE group_id = $1 AND user_id = $2
+        SELECT removed_at IS NULL, first_message_id, last_message_id, request FROM group_members WHERE group_id = $1 AND user_id = $2
         """
 
     /// The newest message id of group `$1` (0: none).

@@ -152,6 +152,7 @@ extension SQLiteStorage {
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
             guard db.changesCount > 0 else { return .unchanged }
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
+            guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
             let members = try Self.memberIds(db, groupId: groupId)
             return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
         }
@@ -169,10 +170,12 @@ extension SQLiteStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
         try await read { db in
-            let ids = try Self.memberIds(db, groupId: groupId)
-            return ids.contains(viewer) ? ids : nil
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                  membership[0] as Bool
+            else { return nil }
+            return (try Self.memberIds(db, groupId: groupId), membership[3])
         }
     }
 

@@ -183,6 +183,7 @@ extension PostgresStorage {
             else { return .unchanged }
             try await scope.execute(PostgresQuery(
                 unsafeSQL: GroupSQL.recordRead, binds: Self.binds(groupId, reader, upTo, at.millisecondsSince1970)))
+            guard MessageRules.sendsReadReceipt(pendingRequest: try membership.value(3, as: Bool.self)) else { return .unchanged }
             return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: receipt, at: at))
         }
     }
@@ -201,10 +202,12 @@ extension PostgresStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
         try await read { scope in
-            let ids = try await Self.memberIds(scope, groupId: groupId)
-            return ids.contains(viewer) ? ids : nil
+            guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
+                  try membership.value(0, as: Bool.self)
+            else { return nil }
+            return (try await Self.memberIds(scope, groupId: groupId), try membership.value(3, as: Bool.self))
         }
     }
 
