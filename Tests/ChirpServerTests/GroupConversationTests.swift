@@ -71,7 +71,13 @@ struct GroupConversationTests {
             #expect(try await Self.names(api, dave, query: "?requests=true") == [])
             #expect(try await api.getGroup(dave, other.id).status == 404)
             #expect(try await api.groupMessages(dave, other.id).status == 404, "a declined group leaves no history behind")
-            #expect(try await api.allEvents(dave).last?.payload == .groupRemoved(GroupRemovedNotice(group: other.id)))
+            let lastTwo = try await api.allEvents(dave).suffix(2).map(\.payload)
+            #expect(lastTwo.first == .groupRemoved(GroupRemovedNotice(group: other.id)))
+            guard case .conversationUpdated(let declined) = lastTwo.last else {
+                Issue.record("no conversation.updated for the decline")
+                return
+            }
+            #expect(declined.declined && declined.group?.id == other.id)
             #expect(try await api.getGroup(alice, other.id).decode(Group.self).members.map(\.user.username) == ["alice"])
             let notPending = try await api.send(.DELETE, "/v1/groups/\(team.id)/request", token: members[0].token)
             #expect(notPending.status == 404 && notPending.errorCode == "request_not_found")

@@ -227,6 +227,13 @@ struct GroupChangeAudience: Sendable, Equatable {
         }
     }
 
+    /// The member whose group request this write declines (their conversation leaves their
+    /// list: their other devices get it once more, `declined`).
+    static func decliner(_ write: GroupWrite) -> Int64? {
+        if case .remove(let userId, _, true) = write { return userId }
+        return nil
+    }
+
     /// Whether the change ends the group: its last member leaves.
     static func ends(_ write: GroupWrite, membersBefore: [Int64]) -> Bool {
         if case .remove(let userId, _, _) = write { return membersBefore == [userId] }

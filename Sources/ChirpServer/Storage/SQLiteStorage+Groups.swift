@@ -53,6 +53,8 @@ extension SQLiteStorage {
             let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
             let write = try decisions.decide(change, facts: facts)
             let before = members.map(\.userId)
+            var declined = try GroupChangeAudience.decliner(write).flatMap { try Self.groupConversation(db, viewer: $0, group: id) }
+            declined?.declined = true
             switch write {
             case .none:
                 return WriteOutcome(value: stored.group, created: false)
@@ -83,6 +85,10 @@ extension SQLiteStorage {
             appended += try Self.appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
             appended += try Self.appendEvents(
                 db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            if let declined, let userId = GroupChangeAudience.decliner(write) {
+                appended += try Self.appendEvents(
+                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
+            }
             // An accepted request: the viewer's other devices get the conversation, if it has begun.
             if case .accept(let userId) = write, let conversation = try Self.groupConversation(db, viewer: userId, group: id) {
                 appended += try Self.appendEvents(

@@ -75,6 +75,11 @@ extension PostgresStorage {
             }
             let write = try decisions.decide(change, facts: GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target))
             let before = members.map(\.userId)
+            var declined: Conversation?
+            if let decliner = GroupChangeAudience.decliner(write) {
+                declined = try await Self.groupConversation(scope, viewer: decliner, group: id)
+                declined?.declined = true
+            }
             let audience = GroupChangeAudience(write, membersBefore: before)
             try await scope.lockUsers(audience.updated + audience.created + audience.removed)
             let ms = at.millisecondsSince1970
@@ -107,6 +112,9 @@ extension PostgresStorage {
             try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
             try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
             try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            if let declined, let userId = GroupChangeAudience.decliner(write) {
+                try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
+            }
             // An accepted request: the viewer's other devices get the conversation, if it has begun.
             if case .accept(let userId) = write, let conversation = try await Self.groupConversation(scope, viewer: userId, group: id) {
                 try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
