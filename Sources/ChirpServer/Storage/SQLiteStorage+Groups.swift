@@ -30,6 +30,13 @@ extension SQLiteStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+                .compactMap { try Self.storedGroup(db, id: $0)?.group }
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),

@@ -46,6 +46,16 @@ extension PostgresStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { scope in
+            var groups: [Group] = []
+            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupsOfMember, binds: Self.binds(userId))) {
+                if let stored = try await Self.storedGroup(scope, id: try row.value(0, as: Int64.self)) { groups.append(stored.group) }
+            }
+            return groups
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { scope in
             guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(id, viewer))),
