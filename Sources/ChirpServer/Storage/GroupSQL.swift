@@ -101,6 +101,14 @@ enum GroupSQL {
     /// Group message `$1` as its sender `$2` sees it.
     static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
 
+    /// Group message `$1` when reporter `$2` may read it (a member, now or once, whose window
+    /// holds it) and user `$3` sent it: a report may name it.
+    static let reportableMessage = """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE m.id = $1 AND m.sender_id = $3 AND m.id > gm.first_message_id
+            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        """
+
     /// The group and the sender of group message `$1`.
     static let messageGroupAndSender = "SELECT group_id, sender_id FROM group_messages WHERE id = $1"
 
