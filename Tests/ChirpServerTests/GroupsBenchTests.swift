@@ -8,13 +8,13 @@ import Testing
 @Suite("chirp bench groups")
 struct GroupsBenchTests {
     @Test func deliversEveryGroupMessageToEveryMemberAndReportsTheFigures() async throws {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-groups-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let (status, output) = try await runChirpInBackground(
-            ["bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4", "--rate", "20",
-             "--latency-seconds", "1", "--json"],
-            environment: ["TMPDIR": temporary.path])
+        let (status, output, left) = try await withEmptyDirectory { temporary in
+            let (status, output) = try await runChirpInBackground(
+                ["bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4", "--rate", "20",
+                 "--latency-seconds", "1", "--json"],
+                environment: ["TMPDIR": temporary.path])
+            return (status, output, try FileManager.default.contentsOfDirectory(atPath: temporary.path))
+        }
         #expect(status == 0, "\(output)")
         let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
@@ -26,6 +26,6 @@ struct GroupsBenchTests {
         #expect(report["streamsMissingMessages"] as? Int == 0, "every member's stream got every message of its group: \(output)")
         let delivered = try #require(report["delivered"] as? [String: Any])
         #expect(delivered["count"] as? Int == 20 && (delivered["p99"] as? Double ?? 0) > 0, "\(output)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the embedded server's data was removed")
+        #expect(left.isEmpty, "the embedded server's data was removed")
     }
 }
