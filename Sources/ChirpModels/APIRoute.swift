@@ -85,7 +85,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
         sessions, endSession, changePassword, deleteAccount,
         addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
         uploadMedia, mediaUploadStatus, downloadMedia,
-    ] + moderation + export + conversationMarks + messageRequests
+    ] + moderation + export + conversationMarks + messageRequests + groups
 }
 
 extension String {

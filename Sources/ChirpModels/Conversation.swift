@@ -1,7 +1,8 @@
-/// A conversation as its owner sees it: the other person, the newest message, how many
-/// messages from the peer the owner has not read yet, and the owner's own marks on it
-/// (pinned, muted; API.md part 3).
+/// A conversation as its owner sees it: the other person (or the group), the newest message,
+/// how many messages from the others the owner has not read yet, and the owner's own marks on
+/// it (pinned, muted; API.md part 3).
 public struct Conversation: Sendable, Hashable, Codable {
+    /// The other person of a direct conversation; in a group, `Conversation.noPeer` (absent in JSON).
     public var peer: User
     public var lastMessage: Message
     public var unreadCount: Int
@@ -17,13 +18,19 @@ public struct Conversation: Sendable, Hashable, Codable {
     /// The owner declined this request: it left their list (only in the `conversation.updated`
     /// that tells their devices; absent in JSON otherwise).
     public var declined: Bool
+    /// The group of a group conversation (`kind` `group`); nil for a direct one.
+    public var group: Group?
 
-    /// The only `kind` until groups exist.
+    /// A conversation with one other person.
     public static let directKind = "direct"
+    /// A group conversation.
+    public static let groupKind = "group"
+    /// What `peer` holds in a group conversation.
+    public static let noPeer = User(id: "", username: "", displayName: "", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0)
 
     public init(
         peer: User, lastMessage: Message, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
-        pinned: Bool = false, muted: Bool = false, declined: Bool = false
+        pinned: Bool = false, muted: Bool = false, declined: Bool = false, group: Group? = nil
     ) {
         self.peer = peer
         self.lastMessage = lastMessage
@@ -33,13 +40,14 @@ public struct Conversation: Sendable, Hashable, Codable {
         self.pinned = pinned
         self.muted = muted
         self.declined = declined
+        self.group = group
     }
 
-    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined }
+    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined, group }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        peer = try container.decode(User.self, forKey: .peer)
+        peer = try container.decodeIfPresent(User.self, forKey: .peer) ?? Self.noPeer
         lastMessage = try container.decode(Message.self, forKey: .lastMessage)
         unreadCount = try container.decode(Int.self, forKey: .unreadCount)
         kind = try container.decodeIfPresent(String.self, forKey: .kind) ?? Self.directKind
@@ -47,11 +55,12 @@ public struct Conversation: Sendable, Hashable, Codable {
         pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false
         muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
         declined = try container.decodeIfPresent(Bool.self, forKey: .declined) ?? false
+        group = try container.decodeIfPresent(Group.self, forKey: .group)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(peer, forKey: .peer)
+        if let group { try container.encode(group, forKey: .group) } else { try container.encode(peer, forKey: .peer) }
         try container.encode(lastMessage, forKey: .lastMessage)
         try container.encode(unreadCount, forKey: .unreadCount)
         try container.encode(kind, forKey: .kind)

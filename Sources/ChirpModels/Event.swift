@@ -46,6 +46,12 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .userDeleted(try container.decode(UserDeletedNotice.self, forKey: .data))
         case EventType.conversationUpdated:
             payload = .conversationUpdated(try container.decode(Conversation.self, forKey: .data))
+        case EventType.groupCreated:
+            payload = .groupCreated(try container.decode(Group.self, forKey: .data))
+        case EventType.groupUpdated:
+            payload = .groupUpdated(try container.decode(Group.self, forKey: .data))
+        case EventType.groupRemoved:
+            payload = .groupRemoved(try container.decode(GroupRemovedNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -67,6 +73,8 @@ public struct Event: Sendable, Hashable, Codable {
         case .blockCreated(let value), .blockDeleted(let value): try container.encode(value, forKey: .data)
         case .userDeleted(let value): try container.encode(value, forKey: .data)
         case .conversationUpdated(let value): try container.encode(value, forKey: .data)
+        case .groupCreated(let value), .groupUpdated(let value): try container.encode(value, forKey: .data)
+        case .groupRemoved(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -85,6 +93,9 @@ public enum EventType {
     public static let blockDeleted = "block.deleted"
     public static let userDeleted = "user.deleted"
     public static let conversationUpdated = "conversation.updated"
+    public static let groupCreated = "group.created"
+    public static let groupUpdated = "group.updated"
+    public static let groupRemoved = "group.removed"
 }
 
 /// What an event carries, by type.
@@ -107,6 +118,12 @@ public enum EventPayload: Sendable, Hashable {
     /// The receiver (on another of their devices) pinned, unpinned, muted or unmuted this
     /// conversation: it is now as given.
     case conversationUpdated(Conversation)
+    /// The receiver was made a member of this group (created, or added).
+    case groupCreated(Group)
+    /// A group the receiver is in changed: its title, members or roles.
+    case groupUpdated(Group)
+    /// The receiver was removed from, or left, a group.
+    case groupRemoved(GroupRemovedNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -124,44 +141,98 @@ public enum EventPayload: Sendable, Hashable {
         case .blockDeleted: EventType.blockDeleted
         case .userDeleted: EventType.userDeleted
         case .conversationUpdated: EventType.conversationUpdated
+        case .groupCreated: EventType.groupCreated
+        case .groupUpdated: EventType.groupUpdated
+        case .groupRemoved: EventType.groupRemoved
         case .unknown(let type): type
         }
     }
 }
 
-/// `message.read` data: `reader` read the messages `peer` sent them, up to message `upTo`.
+/// `message.read` data: `reader` read the messages `peer` sent them, up to message `upTo`;
+/// in a group (`group` set, `peer` `""` and absent in JSON), the group's messages up to `upTo`.
 public struct ReadReceipt: Sendable, Hashable, Codable {
     public var reader: String
     public var peer: String
     public var upTo: String
+    public var group: String?
 
-    public init(reader: String, peer: String, upTo: String) {
+    public init(reader: String, peer: String, upTo: String, group: String? = nil) {
         self.reader = reader
         self.peer = peer
         self.upTo = upTo
+        self.group = group
+    }
+
+    enum CodingKeys: String, CodingKey { case reader, peer, upTo, group }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reader = try container.decode(String.self, forKey: .reader)
+        peer = try container.decodeIfPresent(String.self, forKey: .peer) ?? ""
+        upTo = try container.decode(String.self, forKey: .upTo)
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reader, forKey: .reader)
+        if let group { try container.encode(group, forKey: .group) } else { try container.encode(peer, forKey: .peer) }
+        try container.encode(upTo, forKey: .upTo)
     }
 }
 
-/// `message.deleted` data: the unsent message's id and its two people, and
-/// `removedByOperators: true` when the operators took it down (absent otherwise).
+/// `message.deleted` data: the unsent message's id and its two people (in a group, `group`
+/// and `recipient` `""`, `null` in JSON), and `removedByOperators: true` when the operators took
+/// it down (absent otherwise).
 public struct MessageDeletedNotice: Sendable, Hashable, Codable {
     public var id: String
     public var sender: String
     public var recipient: String
     public var removedByOperators: Bool?
+    public var group: String?
 
-    public init(id: String, sender: String, recipient: String, removedByOperators: Bool? = nil) {
+    public init(id: String, sender: String, recipient: String, removedByOperators: Bool? = nil, group: String? = nil) {
         self.id = id
         self.sender = sender
         self.recipient = recipient
         self.removedByOperators = removedByOperators
+        self.group = group
+    }
+
+    enum CodingKeys: String, CodingKey { case id, sender, recipient, removedByOperators, group }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        sender = try container.decode(String.self, forKey: .sender)
+        recipient = try container.decodeIfPresent(String.self, forKey: .recipient) ?? ""
+        removedByOperators = try container.decodeIfPresent(Bool.self, forKey: .removedByOperators)
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(sender, forKey: .sender)
+        if let group {
+            try container.encodeNil(forKey: .recipient)
+            try container.encode(group, forKey: .group)
+        } else {
+            try container.encode(recipient, forKey: .recipient)
+        }
+        try container.encodeIfPresent(removedByOperators, forKey: .removedByOperators)
     }
 }
 
-/// `typing` data: who is typing to the receiver.
+/// `typing` data: who is typing to the receiver (in the group `group`, when set).
 public struct TypingNotice: Sendable, Hashable, Codable {
     public var from: String
-    public init(from: String) { self.from = from }
+    public var group: String?
+    public init(from: String, group: String? = nil) {
+        self.from = from
+        self.group = group
+    }
 }
 
 /// `follow.created` data: who started following the receiver.

@@ -1,9 +1,10 @@
-/// One direct message. `id` is a decimal string; its numeric value orders the messages of a
-/// conversation (and is unique across the server).
+/// One message, direct or in a group. `id` is a decimal string; its numeric value orders the
+/// messages of a conversation (and is unique across the server, groups included).
 public struct Message: Sendable, Hashable, Codable, Tombstonable {
     public var id: String
     public var clientMessageId: String
     public var sender: String
+    /// The recipient of a direct message; `""` in a group (`null` in JSON).
     public var recipient: String
     public var text: String
     public var createdAt: Timestamp
@@ -22,12 +23,20 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
     /// A tombstone the server's operators made (a take-down): shown as "removed by the
     /// operators". In JSON only when true.
     public var removedByOperators: Bool
+    /// The group's id for a group message (API.md part 3); nil for a direct message (absent
+    /// in JSON, which reads as `null`).
+    public var group: String?
+    /// In a group: how many members other than the sender have read it.
+    public var readCount: Int
+    /// In a group: the viewer has blocked the sender, so clients hide it. In JSON only when true.
+    public var fromBlocked: Bool
 
     public init(
         id: String, clientMessageId: String, sender: String, recipient: String, text: String,
         createdAt: Timestamp, readByRecipient: Bool, deleted: Bool = false,
         media: [Media] = [], replyTo: String? = nil, reactions: [MessageReaction] = [],
-        editedAt: Timestamp? = nil, removedByOperators: Bool = false
+        editedAt: Timestamp? = nil, removedByOperators: Bool = false, group: String? = nil, readCount: Int = 0,
+        fromBlocked: Bool = false
     ) {
         self.id = id
         self.clientMessageId = clientMessageId
@@ -42,11 +51,14 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         self.reactions = reactions
         self.editedAt = editedAt
         self.removedByOperators = removedByOperators
+        self.group = group
+        self.readCount = readCount
+        self.fromBlocked = fromBlocked
     }
 
     enum CodingKeys: String, CodingKey {
         case id, clientMessageId, sender, recipient, text, createdAt, readByRecipient, deleted
-        case media, replyTo, reactions, editedAt, removedByOperators
+        case media, replyTo, reactions, editedAt, removedByOperators, group, readCount, fromBlocked
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,7 +66,7 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         id = try container.decode(String.self, forKey: .id)
         clientMessageId = try container.decode(String.self, forKey: .clientMessageId)
         sender = try container.decode(String.self, forKey: .sender)
-        recipient = try container.decode(String.self, forKey: .recipient)
+        recipient = try container.decodeIfPresent(String.self, forKey: .recipient) ?? ""
         text = try container.decode(String.self, forKey: .text)
         createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
         readByRecipient = try container.decode(Bool.self, forKey: .readByRecipient)
@@ -64,16 +76,28 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         reactions = try container.decodeIfPresent([MessageReaction].self, forKey: .reactions) ?? []
         editedAt = try container.decodeIfPresent(Timestamp.self, forKey: .editedAt)
         removedByOperators = try container.decodeIfPresent(Bool.self, forKey: .removedByOperators) ?? false
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+        readCount = try container.decodeIfPresent(Int.self, forKey: .readCount) ?? 0
+        fromBlocked = try container.decodeIfPresent(Bool.self, forKey: .fromBlocked) ?? false
     }
 
     /// Writes every field of API.md part 2, `replyTo` and `editedAt` as `null` when absent;
-    /// `removedByOperators` only when true.
+    /// `removedByOperators` only when true. A group message (part 3) also has `group` and
+    /// `readCount`, `recipient` `null`, and `fromBlocked` when true; a direct one is written
+    /// as before (no `group`: absent reads as `null`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(clientMessageId, forKey: .clientMessageId)
         try container.encode(sender, forKey: .sender)
-        try container.encode(recipient, forKey: .recipient)
+        if let group {
+            try container.encodeNil(forKey: .recipient)
+            try container.encode(group, forKey: .group)
+            try container.encode(readCount, forKey: .readCount)
+            if fromBlocked { try container.encode(true, forKey: .fromBlocked) }
+        } else {
+            try container.encode(recipient, forKey: .recipient)
+        }
         try container.encode(text, forKey: .text)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(readByRecipient, forKey: .readByRecipient)

@@ -111,6 +111,7 @@ public enum ChirpServerApplication {
         ConversationMarkRoutes(services: services).register(on: authenticated)
         MessageRequestRoutes(services: services).register(on: authenticated)
         MessageActionRoutes(services: services).register(on: authenticated)
+        GroupRoutes(services: services).register(on: authenticated)
         TweetRoutes(services: services).register(on: authenticated)
         EventRoutes(services: services).register(on: authenticated)
         LogRoutes(services: services).register(on: authenticated)

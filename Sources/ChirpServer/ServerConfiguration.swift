@@ -87,6 +87,8 @@ public struct ServerConfiguration: Sendable {
     public var listenBacklog: Int = ListenBacklog.systemMaximum
     /// Event streams one user may hold on this instance; one more closes the oldest (1008).
     public var maxStreamsPerUser: Int = 10
+    /// The most members a group may have, its creator included (`--max-group-members`).
+    public var maxGroupMembers: Int = Validation.defaultMaxGroupMembers
     /// Proxies whose `X-Forwarded-For` names the client (its last untrusted hop).
     public var trustedProxies: [AddressRange] = []
     /// HTTPS and WSS on the listening port instead of plain HTTP (`--tls-cert`, `--tls-key`).

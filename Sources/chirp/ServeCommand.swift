@@ -102,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Event streams one user may hold; one more closes the oldest (1008).", valueName: "n"))
     var maxStreamsPerUser = 10
 
+    @Option(help: ArgumentHelp("The most members a group may have, its creator included.", valueName: "n"))
+    var maxGroupMembers = 256
+
     @Option(help: ArgumentHelp(
         "A proxy (CIDR, IPv4 or IPv6; repeatable) whose X-Forwarded-For names the client: its last untrusted hop.",
         valueName: "cidr"))
@@ -149,6 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
             throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
         }
+        guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members takes 2 or more.") }
         for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention)]
         where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
             throw ValidationError("\(flag) takes a duration such as 30d, 12h or 0 (keep), not '\(value)'.")
@@ -222,6 +226,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.maxStreamsPerUser = maxStreamsPerUser
+        configuration.maxGroupMembers = maxGroupMembers
         configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
         configuration.tls = try tls()
         configuration.maxMediaBytes = maxMediaBytes

@@ -1,6 +1,5 @@
 import ChirpModels
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Direct messages")
@@ -178,19 +177,11 @@ struct MessageTests {
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
-            let listening = Task { try await api.events(bob, since: 1, wait: 10) }
             // Typing is live only: one sent before the long-poll is listening is gone, so keep
             // typing until the poll answers (a loaded machine may take a while to reach it).
-            let answered = Mutex(false)
-            let typing = Task {
-                while !answered.withLock({ $0 }) {
-                    #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status == 204)
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+            let result = try await api.liveEvents(bob, since: 1) {
+                try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token)
             }
-            let result = try await listening.value
-            answered.withLock { $0 = true }
-            try await typing.value
             let notice = try #require(result.events.first)
             #expect(notice.seq == nil && notice.type == "typing")
             #expect(notice.payload == .typing(TypingNotice(from: "alice")))

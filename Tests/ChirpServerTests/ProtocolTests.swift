@@ -85,12 +85,15 @@ struct ProtocolTests {
         }
         // DELETE /v1/tweets/{id} shares its path template with PUT /v1/tweets/{clientTweetId},
         // GET /v1/media/{id} with PUT /v1/media/{clientMediaId}, PATCH and DELETE
-        // /v1/conversations/{username}/messages/{messageId} with the send's {clientMessageId}.
+        // /v1/conversations/{username}/messages/{messageId} with the send's {clientMessageId},
+        // PUT /v1/groups/{clientGroupId} with GET and PATCH /v1/groups/{id}.
         let served = Set(APIRoute.all.map {
             switch $0 {
-            case .editMessage, .unsendMessage: $0.description.replacingOccurrences(of: "{messageId}", with: "{clientMessageId}")
+            case .editMessage, .unsendMessage, .editGroupMessage, .unsendGroupMessage:
+                $0.description.replacingOccurrences(of: "{messageId}", with: "{clientMessageId}")
             case .deleteTweet: $0.description.replacingOccurrences(of: "{id}", with: "{clientTweetId}")
             case .downloadMedia: $0.description.replacingOccurrences(of: "{id}", with: "{clientMediaId}")
+            case .createGroup: $0.description.replacingOccurrences(of: "{clientGroupId}", with: "{id}")
             default: $0.description
             }
         })

@@ -231,7 +231,8 @@ public actor SyncEngine {
         case .conversationUpdated(let conversation):
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }
-        case .unknown:
+        case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
+            // Groups reach the client kit in a change of its own (issue 38).
             break
         }
         if let seq = event.seq {

@@ -8,24 +8,30 @@ struct MessageActionRoutes {
     func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
         let actions = services.messageActions
         let limit = services.configuration.maxBodyBytes
-        for (route, remove) in [(APIRoute.addReaction, false), (APIRoute.removeReaction, true)] {
-            authenticated.add(route) { _, context in
-                try await actions.react(
-                    context.viewer, peer: try context.pathParameter("username"), messageId: try context.pathParameter("messageId"),
-                    emoji: try context.pathParameter("emoji"), remove: remove)
+        // The direct routes name the peer, the group routes the group, then the same message.
+        let families: [(reactions: (APIRoute, APIRoute), edit: APIRoute, unsend: APIRoute, target: @Sendable (AuthenticatedRequestContext) throws -> MessageActionTarget)] = [
+            ((.addReaction, .removeReaction), .editMessage, .unsendMessage, { .peer(try $0.pathParameter("username")) }),
+            ((.addGroupReaction, .removeGroupReaction), .editGroupMessage, .unsendGroupMessage, { .group(try $0.pathParameter("id")) }),
+        ]
+        for family in families {
+            let target = family.target
+            for (route, remove) in [(family.reactions.0, false), (family.reactions.1, true)] {
+                authenticated.add(route) { _, context in
+                    try await actions.react(
+                        context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"),
+                        emoji: try context.pathParameter("emoji"), remove: remove)
+                    return JSONResponse.noContent()
+                }
+            }
+            authenticated.add(family.edit) { request, context in
+                let body = try await JSONResponse.decode(TextBody.self, from: request, limit: limit)
+                return try JSONResponse.make(try await actions.edit(
+                    context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"), text: body.text))
+            }
+            authenticated.add(family.unsend) { _, context in
+                try await actions.unsend(context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"))
                 return JSONResponse.noContent()
             }
-        }
-        authenticated.add(.editMessage) { request, context in
-            let body = try await JSONResponse.decode(TextBody.self, from: request, limit: limit)
-            return try JSONResponse.make(try await actions.edit(
-                context.viewer, peer: try context.pathParameter("username"), messageId: try context.pathParameter("messageId"),
-                text: body.text))
-        }
-        authenticated.add(.unsendMessage) { _, context in
-            try await actions.unsend(
-                context.viewer, peer: try context.pathParameter("username"), messageId: try context.pathParameter("messageId"))
-            return JSONResponse.noContent()
         }
         authenticated.add(.searchMessages) { request, context in
             let query = QueryParameters(request: request)
@@ -33,7 +39,8 @@ struct MessageActionRoutes {
                 throw APIError.badParameter("q", "'q' (the words to search for) is required.")
             }
             return try JSONResponse.make(try await actions.search(
-                context.viewer, query: q, peer: request.uri.queryParameters.get("peer"), page: try query.page()))
+                context.viewer, query: q, peer: request.uri.queryParameters.get("peer"), group: request.uri.queryParameters.get("group"),
+                page: try query.page()))
         }
     }
 }

@@ -9,7 +9,7 @@ import ChirpModels
 /// marks are bounded by their conversations, which only sends create; a deleted account's
 /// conversation (`deleted-ID`) keeps its marks and can still be unpinned or unmuted.
 struct ConversationService: Sendable {
-    let store: any ConversationMarkStore & MessageStore & MessageRequestStore
+    let store: any ConversationMarkStore & MessageStore & MessageRequestStore & GroupStore
     let hub: EventHub
     let now: @Sendable () -> Timestamp
     var rules = ConversationMarkRules()
@@ -21,14 +21,31 @@ struct ConversationService: Sendable {
     /// Requests the viewer has not accepted are left out; with `requests`, the list holds only
     /// them, the newest last message first (pinned or not).
     func list(_ viewer: Viewer, page: PageRequest, requests: Bool = false) async throws -> Page<Conversation> {
-        let rest = PageBuilder.newestFirst(
-            try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch, requests: requests),
-            limit: page.limit)
+        // Direct and group conversations share one message id sequence, so one cursor walks both.
+        let direct = try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch, requests: requests)
+        let groups = try await store.groupConversations(
+            viewer: viewer.id, before: page.before, limit: page.fetch, list: requests ? .requests : .listed, group: nil)
+        let rest = PageBuilder.newestFirst((direct + groups).sorted { $0.cursor > $1.cursor }, limit: page.limit)
         guard page.cursor == nil, !requests else { return rest }
         // Read after the unpinned ones: a conversation pinned in between is shown once, pinned.
-        let pinned = try await store.pinnedConversations(viewer: viewer.id)
-        let pinnedPeers = Set(pinned.map(\.peer.id))
-        return Page(items: pinned + rest.items.filter { !pinnedPeers.contains($0.peer.id) }, nextCursor: rest.nextCursor)
+        let pinned = try await pinned(viewer)
+        let pinnedPeers = Set(pinned.filter { $0.group == nil }.map(\.peer.id))
+        let pinnedGroups = Set(pinned.compactMap(\.group?.id))
+        let unpinned = rest.items.filter { item in
+            if let group = item.group { return !pinnedGroups.contains(group.id) }
+            return !pinnedPeers.contains(item.peer.id)
+        }
+        return Page(items: pinned + unpinned, nextCursor: rest.nextCursor)
+    }
+
+    /// The viewer's pinned conversations, direct and group, most recently pinned first.
+    private func pinned(_ viewer: Viewer) async throws -> [Conversation] {
+        let direct = try await store.pinnedConversations(viewer: viewer.id)
+        let groups = try await store.groupConversations(viewer: viewer.id, before: Int64.max, limit: Validation.maxPinnedConversations, list: .pinned, group: nil)
+        guard !groups.isEmpty else { return direct }
+        let orders = try await store.directPinOrders(viewer: viewer.id)
+        let listed = direct.map { Listed(cursor: orders[$0.peer.id] ?? 0, item: $0) } + groups
+        return listed.sorted { $0.cursor > $1.cursor }.map(\.item)
     }
 
     /// Applies `change` to the viewer's conversation with `peer`; idempotent.

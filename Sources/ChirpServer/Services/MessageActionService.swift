@@ -6,6 +6,8 @@ import Foundation
 /// search over the viewer's own conversations. The rules are `MessageActionRules`.
 struct MessageActionService: Sendable {
     let store: any MessageActionStore
+    /// Group messages' actions (`/v1/groups/{id}/messages/{messageId}/…`); nil: none.
+    var groups: (any GroupStore)?
     let hub: EventHub
     /// The reaction limit (`limits.reactions`, per user).
     let limits: RateLimits
@@ -27,15 +29,15 @@ struct MessageActionService: Sendable {
 
     /// Adds the viewer's reaction (`emoji` as the path carried it, percent-encoded), or takes
     /// it back with `remove`. Both are idempotent.
-    func react(_ viewer: Viewer, peer: String, messageId: String, emoji rawEmoji: String, remove: Bool) async throws {
+    func react(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, emoji rawEmoji: String, remove: Bool) async throws {
         let emoji: String
         do { emoji = try Validation.reaction(rawEmoji.removingPercentEncoding ?? "") } catch { throw APIError.validation(error) }
-        let rules = rules(viewer, peer: peer)
+        let rules = rules(viewer, conversation)
         let key = String(viewer.id)
         if !remove { try await limits.takeReaction(viewer) }
         let changed: Bool
         do {
-            changed = try await apply(viewer, peer: peer, messageId: messageId) { try rules.react(emoji, remove: remove, $0) } != nil
+            changed = try await apply(viewer, conversation, messageId: messageId) { try rules.react(emoji, remove: remove, $0) } != nil
         } catch {
             if !remove { limits.giveBack(limits.reactions, key: key) }
             throw error
@@ -44,54 +46,85 @@ struct MessageActionService: Sendable {
     }
 
     /// Replaces the text of the viewer's message; the message as now stored.
-    func edit(_ viewer: Viewer, peer: String, messageId: String, text rawText: String) async throws -> Message {
+    func edit(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, text rawText: String) async throws -> Message {
         let text: String
         do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
-        let rules = rules(viewer, peer: peer)
+        let rules = rules(viewer, conversation)
         var result: Message?
-        let changed = try await apply(viewer, peer: peer, messageId: messageId, unchanged: { result = $0 }) { try rules.edit(to: text, $0) }
+        let changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) { try rules.edit(to: text, $0) }
         guard let message = changed ?? result else { throw StorageError.inconsistent("an edit returned no message") }
         return message
     }
 
     /// Unsends the viewer's message: a tombstone for both people. Idempotent.
-    func unsend(_ viewer: Viewer, peer: String, messageId: String) async throws {
-        let rules = rules(viewer, peer: peer)
-        _ = try await apply(viewer, peer: peer, messageId: messageId) { try rules.unsend($0) }
+    func unsend(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String) async throws {
+        let rules = rules(viewer, conversation)
+        _ = try await apply(viewer, conversation, messageId: messageId) { try rules.unsend($0) }
     }
 
     /// The viewer's messages (with `peer` only, when given) holding every word of `query`,
     /// newest first; the cursor is the last message's id.
-    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, page: PageRequest) async throws -> Page<Message> {
+    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, group: String? = nil, page: PageRequest) async throws -> Page<Message> {
         let query: String
         do { query = try Validation.searchQuery(rawQuery) } catch { throw APIError.validation(error) }
-        let peerKey = try peer.map { try UsernameLookup.key($0) }
-        guard let found = try await store.searchMessages(
-            viewer: viewer.id, peerKey: peerKey, words: SearchTerms.words(query), before: page.before, limit: page.fetch)
-        else { throw APIError.userNotFound(peer ?? "") }
+        guard peer == nil || group == nil else { throw APIError.badParameter("group", "Search one conversation: 'peer' or 'group', not both.") }
+        let words = SearchTerms.words(query)
+        var found: [Message] = []
+        // Direct conversations (unless one group is asked for), then the viewer's groups (unless
+        // one peer is asked for); both share one id sequence, so one cursor walks both.
+        if group == nil {
+            let peerKey = try peer.map { try UsernameLookup.key($0) }
+            guard let direct = try await store.searchMessages(viewer: viewer.id, peerKey: peerKey, words: words, before: page.before, limit: page.fetch)
+            else { throw APIError.userNotFound(peer ?? "") }
+            found = direct
+        }
+        if peer == nil, let groups {
+            let groupId = try group.map { try GroupService.id($0) }
+            guard let inGroups = try await groups.searchGroupMessages(
+                viewer: viewer.id, group: groupId, words: words, before: page.before, limit: page.fetch)
+            else { throw GroupService.notFound }
+            found = (found + inGroups).sorted { (Int64($0.id) ?? 0) > (Int64($1.id) ?? 0) }
+        }
         let rows = found.compactMap { message in Int64(message.id).map { Listed(cursor: $0, item: message) } }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }
 
     // MARK: helpers
 
-    private func rules(_ viewer: Viewer, peer: String) -> MessageActionRules {
-        MessageActionRules(viewer: viewer, peerName: peer, now: now(), editWindow: editWindow)
+    private func rules(_ viewer: Viewer, _ conversation: MessageActionTarget) -> MessageActionRules {
+        let peer: String
+        switch conversation {
+        case .peer(let name): peer = name
+        case .group: peer = ""
+        }
+        return MessageActionRules(viewer: viewer, peerName: peer, now: now(), editWindow: editWindow)
     }
 
     /// Runs one change through the storage and publishes its events; the changed message, or
     /// nil when nothing changed (then `unchanged` gets the message as stored).
     private func apply(
-        _ viewer: Viewer, peer: String, messageId: String, unchanged: (Message) -> Void = { _ in },
+        _ viewer: Viewer, _ conversation: MessageActionTarget, messageId: String, unchanged: (Message) -> Void = { _ in },
         _ change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> Message? {
-        guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
         let at = now()
-        let outcome = try await store.changeMessage(
-            id, viewer: viewer.id, peerKey: try UsernameLookup.key(peer), at: at, encoding: MessageChangeJSON(), change: change)
+        let outcome: MessageChangeOutcome
+        switch conversation {
+        case .peer(let peer):
+            guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
+            let peerKey = try UsernameLookup.key(peer)
+            outcome = try await store.changeMessage(id, viewer: viewer.id, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
+            if case .noSuchPeer = outcome { throw APIError.userNotFound(peer) }
+        case .group(let rawGroup):
+            let groupId = try GroupService.id(rawGroup)
+            guard let groups else { throw GroupService.notFound }
+            guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
+            outcome = try await groups.changeGroupMessage(
+                id, groupId: groupId, viewer: viewer.id, at: at, encoding: MessageChangeJSON(), change: change)
+            if case .noSuchPeer = outcome { throw GroupService.notFound }
+        }
         switch outcome {
         case .noSuchPeer:
-            throw APIError.userNotFound(peer)
+            throw StorageError.inconsistent("a missing conversation was not answered")
         case .noSuchMessage:
             throw Self.noSuchMessage(messageId)
         case .unchanged(let message):
@@ -109,4 +142,11 @@ struct MessageActionService: Sendable {
     static func noSuchMessage(_ id: String) -> APIError {
         APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(id.prefix(24)) in this conversation.")
     }
+}
+
+/// Where a message action applies: the viewer's direct conversation with a user (as the path
+/// named them) or a group (its id as the path gave it).
+enum MessageActionTarget: Sendable, Equatable {
+    case peer(String)
+    case group(String)
 }

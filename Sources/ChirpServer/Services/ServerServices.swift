@@ -19,6 +19,8 @@ struct ServerServices: Sendable {
     let conversations: ConversationService
     /// The viewer's settings (who may start a conversation with them).
     let settings: SettingsService
+    /// Group conversations: groups, their members, messages, reads and typing.
+    let groups: GroupService
     /// Reactions, edits, unsends, reply links and search.
     let messageActions: MessageActionService
     let tweets: TweetService
@@ -55,12 +57,13 @@ struct ServerServices: Sendable {
         let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
         self.streams = streams
         self.metrics = metrics
+        let groupRules = GroupRules(maxMembers: configuration.maxGroupMembers)
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginThrottle: LoginThrottle(configuration: configuration, limiter: limiter),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
-            streams: streams)
+            streams: streams, groupRules: groupRules)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
         let files = MediaFiles(root: configuration.mediaURL)
         let media = MediaService(
@@ -71,12 +74,16 @@ struct ServerServices: Sendable {
             unreferencedLifetime: configuration.unreferencedMediaLifetime, now: now)
         self.media = media
         let accounts = self.accounts
-        let messageActions = MessageActionService(
+        var messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
+        messageActions.groups = storage
         self.messageActions = messageActions
         self.messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
+        self.groups = GroupService(
+            store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
+            media: media)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
@@ -87,7 +94,7 @@ struct ServerServices: Sendable {
         self.exports = DataExportService(
             archiver: DataExportArchiver(
                 accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
-                settings: settings, media: files),
+                settings: settings, media: files, groups: groups),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }

@@ -195,6 +195,7 @@ enum SQLiteSchema {
         SQLiteModerationSchema.register(in: &migrator)
         SQLiteConversationMarksSchema.register(in: &migrator)
         SQLiteMessageRequestsSchema.register(in: &migrator)
+        SQLiteGroupsSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -29,7 +29,8 @@ extension SQLiteStorage {
             try Self.fetchMedia(db, where: """
                 id = ?1 AND (owner_id = ?2 OR EXISTS (
                     SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                    WHERE mm.media_id = ?1 AND m.deleted = 0 AND (m.sender_id = ?2 OR m.recipient_id = ?2)))
+                    WHERE mm.media_id = ?1 AND m.deleted = 0 AND (m.sender_id = ?2 OR m.recipient_id = ?2))
+                    OR \(GroupSQL.mediaInMembersGroup(viewer: "?2")))
                 """, [id, viewer]).first
         }
     }
@@ -54,7 +55,7 @@ extension SQLiteStorage {
                 DELETE FROM media WHERE id IN (
                     SELECT id FROM media md WHERE md.created_at < ? AND NOT EXISTS (
                         SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                        WHERE mm.media_id = md.id AND m.deleted = 0)
+                        WHERE mm.media_id = md.id AND m.deleted = 0) AND NOT \(GroupSQL.mediaInGroupMessage)
                     LIMIT ?)
                 RETURNING sha256
                 """), arguments: [cutoff.millisecondsSince1970, limit])

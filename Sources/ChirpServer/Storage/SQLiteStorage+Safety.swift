@@ -60,10 +60,14 @@ extension SQLiteStorage {
             guard let (reported, reportedName) = try Self.userIdAndName(db, key: new.reportedKey) else { return .noSuchUser }
             var message: Message?
             if let messageId = new.messageId {
-                // Only a message of the reporter's conversation with the reported user.
+                // Only a message of the reporter's conversation with the reported user, or the
+                // reported user's in a group the reporter reads.
                 message = try Self.fetchMessage(
                     db, where: "m.id = ? AND m.user_lo = ? AND m.user_hi = ?",
                     [messageId, min(new.reporter.id, reported), max(new.reporter.id, reported)])
+                    ?? Row.fetchOne(
+                        db.cachedStatement(sql: Self.groupSQL(GroupSQL.reportableMessage)), arguments: [messageId, new.reporter.id, reported]
+                    ).map(Self.groupMessage(from:))
                 if message == nil { return .noSuchMessage }
             }
             try db.cachedStatement(sql: """

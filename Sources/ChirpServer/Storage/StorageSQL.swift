@@ -117,11 +117,11 @@ enum StorageSQL {
 
     /// The statements of a mark change on the conversation of owner `$1` with peer `$2`
     /// (numbered parameters, which SQLite reads as well), by change; `cleanUp` removes a row
-    /// that holds neither mark. A pin takes the owner's next `pin_order`.
+    /// that holds neither mark. A pin takes the owner's next `pin_order` (groups' included).
     static let markStatements: [ConversationMarkChange: String] = [
         .pin: """
             INSERT INTO conversation_marks (owner_id, peer_id, pin_order)
-            VALUES ($1, $2, (SELECT COALESCE(MAX(pin_order), 0) + 1 FROM conversation_marks WHERE owner_id = $1))
+            VALUES ($1, $2, \(GroupSQL.nextPinOrder))
             ON CONFLICT (owner_id, peer_id) DO UPDATE SET pin_order = EXCLUDED.pin_order
             """,
         .unpin: "UPDATE conversation_marks SET pin_order = NULL WHERE owner_id = $1 AND peer_id = $2",
@@ -136,11 +136,11 @@ enum StorageSQL {
     static let cleanUpMarks = "DELETE FROM conversation_marks WHERE owner_id = $1 AND peer_id = $2 AND pin_order IS NULL AND NOT muted"
 
     /// The owner `$1`'s marks on the conversation with peer `$2`: whether pinned, whether muted,
-    /// and how many conversations the owner has pinned in all; no row when there is no such
+    /// and how many conversations (groups included) the owner has pinned in all; no row when there is no such
     /// conversation.
     static let currentMarks = """
         SELECT k.pin_order IS NOT NULL, COALESCE(k.muted, FALSE),
-            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL)
+            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(GroupSQL.pinnedGroups)
         FROM conversations c
         LEFT JOIN conversation_marks k ON k.owner_id = c.owner_id AND k.peer_id = c.peer_id
         WHERE c.owner_id = $1 AND c.peer_id = $2

@@ -66,7 +66,7 @@ extension AppFeature {
                 state.banner = .init("\(notice.username) deleted their account.", isError: false)
                 if state.screen == .conversations { return loadConversations(&state, refresh: true) }
                 return .none
-            case .unknown:
+            case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
                 return .none
             }
         }

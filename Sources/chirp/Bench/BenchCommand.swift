@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure parts of Chirp on this machine.",
         subcommands: [
             LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self,
-            BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self,
+            BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self, GroupsBench.self,
             ConnectionsWorker.self,
         ],
         defaultSubcommand: LoadBench.self)

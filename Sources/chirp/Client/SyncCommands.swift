@@ -87,8 +87,8 @@ enum EventLine {
         case .conversationUpdated(let conversation):
             let marks = [conversation.pinned ? "pinned" : "unpinned", conversation.muted ? "muted" : "unmuted"]
             return "\(seq)conversation with \(conversation.peer.username): \(marks.joined(separator: ", "))"
-        case .unknown(let type):
-            return "\(seq)\(type)"
+        case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
+            return "\(seq)\(event.type)"
         }
     }
 }

@@ -3,6 +3,7 @@ import ChirpModels
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// A reply from the server under test: status, headers and body.
@@ -115,5 +116,23 @@ struct APIHarness: Sendable {
             if page.events.isEmpty { return all }
             since = page.lastSeq
         }
+    }
+
+    /// The answer of a long poll of the viewer's events after `since`, while `repeating` is
+    /// sent every 200 ms (and expected to answer 204) until the poll answers: a live-only event
+    /// (typing) sent before the poll listens is gone.
+    func liveEvents(_ viewer: Session, since: Int64, whileRepeating repeating: @escaping @Sendable () async throws -> Reply) async throws -> EventsResponse {
+        let listening = Task { try await events(viewer, since: since, wait: 10) }
+        let answered = Mutex(false)
+        let sending = Task {
+            while !answered.withLock({ $0 }) {
+                #expect(try await repeating().status == 204)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        let result = try await listening.value
+        answered.withLock { $0 = true }
+        try await sending.value
+        return result
     }
 }

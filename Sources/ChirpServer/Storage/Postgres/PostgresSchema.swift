@@ -208,7 +208,7 @@ enum PostgresSchema {
             """,
         ]),
     ] + PostgresModerationSchema.migrations + PostgresConversationMarksSchema.migrations
-        + PostgresMessageRequestsSchema.migrations + PostgresSendBatchSchema.requestMigrations
+        + PostgresMessageRequestsSchema.migrations + PostgresSendBatchSchema.requestMigrations + PostgresGroupsSchema.migrations
 
     /// Applies the migrations `connection` has not seen yet; returns the names applied.
     @discardableResult

@@ -74,6 +74,28 @@ final class PostgresScope: Sendable {
         return appended
     }
 
+    /// Appends one event with the same content to each of these users' streams (their rows
+    /// locked first, `lockUsers`) in one statement; returns them in the order of `userIds`.
+    @discardableResult
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp) async throws -> [AppendedEvent] {
+        if userIds.isEmpty { return [] }
+        var seqs: [Int64: Int64] = [:]
+        for row in try await rows("""
+            WITH grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY(\(userIds)) RETURNING id, last_seq)
+            INSERT INTO events (user_id, seq, type, created_at, data)
+            SELECT id, last_seq, \(type), \(at.millisecondsSince1970), \(json) FROM grown
+            RETURNING user_id, seq
+            """) {
+            seqs[try row.value(0, as: Int64.self)] = try row.value(1, as: Int64.self)
+        }
+        let appended = try userIds.map { userId in
+            guard let seq = seqs[userId] else { throw StorageError.inconsistent("user \(userId) is missing") }
+            return AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        }
+        grown.withLock { $0.append(contentsOf: appended) }
+        return appended
+    }
+
     /// Every event this scope appended, in order.
     var appended: [AppendedEvent] { grown.withLock { $0 } }
 

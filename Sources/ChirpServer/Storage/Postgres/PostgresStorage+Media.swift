@@ -28,7 +28,8 @@ extension PostgresStorage {
             try await Self.fetchMedia(scope, where: """
                 id = $1 AND (owner_id = $2 OR EXISTS (
                     SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                    WHERE mm.media_id = $1 AND NOT m.deleted AND (m.sender_id = $2 OR m.recipient_id = $2)))
+                    WHERE mm.media_id = $1 AND NOT m.deleted AND (m.sender_id = $2 OR m.recipient_id = $2))
+                    OR \(GroupSQL.mediaInMembersGroup(viewer: "$2")))
                 """, Self.binds(id, viewer)).first
         }
     }
@@ -53,7 +54,7 @@ extension PostgresStorage {
                     DELETE FROM media WHERE id IN (
                         SELECT id FROM media md WHERE md.created_at < \(cutoff.millisecondsSince1970) AND NOT EXISTS (
                             SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                            WHERE mm.media_id = md.id AND NOT m.deleted)
+                            WHERE mm.media_id = md.id AND NOT m.deleted) AND NOT \(GroupSQL.mediaInGroupMessage)
                         LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                     RETURNING sha256)
                 SELECT DISTINCT sha256 FROM gone

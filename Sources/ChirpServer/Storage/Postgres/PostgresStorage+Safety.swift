@@ -64,10 +64,16 @@ extension PostgresStorage {
             guard let (reported, reportedName) = try await Self.userIdAndName(scope, key: new.reportedKey) else { return .noSuchUser }
             var message: Message?
             if let messageId = new.messageId {
-                // Only a message of the reporter's conversation with the reported user.
+                // Only a message of the reporter's conversation with the reported user, or the
+                // reported user's in a group the reporter reads.
                 message = try await Self.fetchMessages(
                     scope, where: "m.id = $1 AND m.user_lo = $2 AND m.user_hi = $3",
                     Self.binds(messageId, min(new.reporter.id, reported), max(new.reporter.id, reported))).first
+                if message == nil {
+                    message = try await scope.row(PostgresQuery(
+                        unsafeSQL: GroupSQL.reportableMessage, binds: Self.binds(messageId, new.reporter.id, reported))
+                    ).map(Self.groupMessage(from:))
+                }
                 if message == nil { return .noSuchMessage }
             }
             guard let id = try await scope.value("""

@@ -1,0 +1,261 @@
+import ChirpModels
+
+/// SQL of group conversations that reads the same in SQLite and PostgreSQL (numbered
+/// parameters, which SQLite reads as well).
+enum GroupSQL {
+    /// The group `$1`: title, created-at milliseconds, the creator's username, the creating
+    /// call's key (`NewGroup.requestKey`) and whether it ended (its last member left).
+    static let group = """
+        SELECT g.title, g.created_at, c.username, g.request_key, g.ended
+        FROM chat_groups g JOIN users c ON c.id = g.creator_id WHERE g.id = $1
+        """
+
+    /// The creator `$1`'s group with client id `$2`.
+    static let groupByClientId = "SELECT id FROM chat_groups WHERE creator_id = $1 AND client_group_id = $2"
+
+    /// The current members of group `$1`, longest-standing first: the user's columns (no
+    /// viewer fields), role, joined-at milliseconds.
+    static let members = """
+        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, gm.role, gm.joined_at
+        FROM group_members gm JOIN users u ON u.id = gm.user_id
+        WHERE gm.group_id = $1 AND gm.removed_at IS NULL ORDER BY gm.join_seq
+        """
+
+    /// The current members' ids and roles of group `$1`, longest-standing first.
+    static let memberRoles = "SELECT user_id, role, request FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
+
+    /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
+    static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
+
+    /// User `$2`'s membership of group `$1`: whether current, the window of messages they may
+    /// see (ids after the first, up to the last; no last while current), and whether they have
+    /// a pending group request.
+    static let membership = """
+        SELECT removed_at IS NULL, first_message_id, last_message_id, request FROM group_members WHERE group_id = $1 AND user_id = $2
+        """
+
+    /// The newest message id of group `$1` (0: none).
+    static let newestMessage = "SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1"
+
+    /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, seeing
+    /// messages after `$5`, with a pending request when `$6`.
+    static let addMember = """
+        INSERT INTO group_members (group_id, user_id, role, joined_at, join_seq, first_message_id, request)
+        VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM group_members WHERE group_id = $1), $5, $6)
+        ON CONFLICT (group_id, user_id) DO UPDATE SET
+            role = excluded.role, joined_at = excluded.joined_at, join_seq = excluded.join_seq,
+            first_message_id = excluded.first_message_id, request = excluded.request,
+            removed_at = NULL, last_message_id = NULL, read_up_to = 0
+        """
+
+    /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest.
+    static let removeMember = """
+        UPDATE group_members SET removed_at = $3, role = 'member',
+            last_message_id = (SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1)
+        WHERE group_id = $1 AND user_id = $2
+        """
+
+    /// Sets user `$2`'s role in group `$1` to `$3`.
+    static let setRole = "UPDATE group_members SET role = $3 WHERE group_id = $1 AND user_id = $2"
+
+    /// Renames group `$1` to `$2`.
+    static let rename = "UPDATE chat_groups SET title = $2 WHERE id = $1"
+
+    /// Marks group `$1` ended.
+    static let end = "UPDATE chat_groups SET ended = TRUE WHERE id = $1"
+
+    /// The members of group `$1` among `blocks`' blockers of user `$2` (they see `$2`'s
+    /// messages as `fromBlocked`).
+    static let blockersOfSender = """
+        SELECT b.blocker_id FROM blocks b
+        JOIN group_members gm ON gm.group_id = $1 AND gm.user_id = b.blocker_id AND gm.removed_at IS NULL
+        WHERE b.blocked_id = $2
+        """
+
+    /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
+    /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
+    /// whether the viewer blocked the sender, then the edit time, the reactions
+    /// (`ReactionsColumn`), the tombstone flag, the media (`MediaJSON`) and whether the
+    /// operators took it down.
+    static let messageColumns = """
+        m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
+            (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
+            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
+            m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
+        FROM group_messages m JOIN users s ON s.id = m.sender_id
+        """
+
+    /// Stores message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and search words
+    /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
+    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
+
+    /// Makes the group messages matching `messages` (a condition on `group_messages`)
+    /// tombstones: no text, reactions, search words or media; `byOperators`: taken down.
+    static func tombstone(where messages: String, byOperators: Bool = false) -> String {
+        """
+        UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
+            byOperators ? ", removed_by_operators = TRUE" : "") WHERE \(messages)
+        """
+    }
+
+    /// Group message `$1` as its sender `$2` sees it.
+    static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
+
+    /// Group message `$1` when reporter `$2` may read it (a member, now or once, whose window
+    /// holds it) and user `$3` sent it: a report may name it.
+    static let reportableMessage = """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE m.id = $1 AND m.sender_id = $3 AND m.id > gm.first_message_id
+            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        """
+
+    /// The group and the sender of group message `$1`.
+    static let messageGroupAndSender = "SELECT group_id, sender_id FROM group_messages WHERE id = $1"
+
+    /// The condition on `events` that picks the stored events holding the JSON of the group
+    /// messages matching `messages` (`message.created` and edits), in the streams of their
+    /// groups' members, current and former; `dataId` is the SQL of an event's `data.id`.
+    static func storedMessageEvents(of messages: String, dataId: String) -> String {
+        """
+        user_id IN (SELECT gm.user_id FROM group_members gm WHERE gm.group_id IN (SELECT group_id FROM group_messages WHERE \(messages)))
+            AND type IN ('\(EventType.messageCreated)', '\(EventType.messageUpdated)')
+            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM group_messages WHERE \(messages))
+        """
+    }
+
+    /// The groups user `$1` is a current member of, in id order.
+    static let groupsOfMember = "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
+
+    /// Account deletion's part in group members, for user `$1`: their pins and mutes of groups go.
+    static let forgetMarks = "UPDATE group_members SET pin_order = NULL, muted = FALSE WHERE user_id = $1"
+
+    /// Whoever shares (or shared) a group with user `$1`: they hear of the account's deletion.
+    static let groupPeers = """
+        SELECT DISTINCT o.user_id FROM group_members o JOIN group_members me ON me.group_id = o.group_id
+        WHERE me.user_id = $1 AND o.user_id <> $1
+        """
+
+    /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
+    static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
+
+    /// Whether the media `media` is in a group message (not unsent) of a group user `viewer`
+    /// (SQL) is a current member of: they may read it.
+    static func mediaInMembersGroup(viewer: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
+            JOIN group_members mx ON mx.group_id = gx.group_id AND mx.user_id = \(viewer) AND mx.removed_at IS NULL
+            WHERE gmm.media_id = media.id AND NOT gx.deleted)
+        """
+    }
+
+    /// Whether the media `md` is in a group message that is not unsent (the sweep keeps it).
+    static let mediaInGroupMessage = """
+        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
+            WHERE gmm.media_id = md.id AND NOT gx.deleted)
+        """
+
+    /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
+    static let visible = """
+        m.group_id = $1 AND gm.group_id = $1 AND gm.user_id = $2 AND m.id > gm.first_message_id
+            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        """
+
+    /// A page of group `$1` for viewer `$2`: ids between `$3` and `$4`, at most `$5`.
+    static func page(ascending: Bool) -> String {
+        """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE \(visible) AND m.id > $3 AND m.id < $4 ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT $5
+        """
+    }
+
+    /// Message `$3` of group `$1` when viewer `$2` may see it.
+    static let visibleMessage = """
+        SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE \(visible) AND m.id = $3
+        """
+
+    /// Sender `$2`'s message of group `$1` under client id `$3` (viewer: the sender).
+    static let messageByClientId = """
+        SELECT \(messageColumns) WHERE m.group_id = $1 AND m.sender_id = $2 AND m.client_message_id = $3
+        """
+
+    /// Moves reader `$2`'s marker in group `$1` up to `$3`, if that is further.
+    static let advanceRead = """
+        UPDATE group_members SET read_up_to = $3 WHERE group_id = $1 AND user_id = $2 AND read_up_to < $3
+        """
+
+    /// Records that reader `$2`'s marker in group `$1` reached `$3` at `$4`.
+    static let recordRead = "INSERT INTO group_reads (group_id, user_id, up_to, read_at) VALUES ($1, $2, $3, $4)"
+
+    /// Who read message `$2` of group `$1` (sent by `$3`): the user's columns and the first
+    /// time their marker covered it.
+    static let readers = """
+        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, MIN(r.read_at)
+        FROM group_reads r JOIN users u ON u.id = r.user_id
+        WHERE r.group_id = $1 AND r.up_to >= $2 AND r.user_id <> $3
+        GROUP BY u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count
+        ORDER BY MIN(r.read_at), u.id
+        """
+
+    /// The current members' ids of group `$1`.
+    static let memberIds = "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
+
+    /// The viewer `$1`'s group conversations with a message they see, older than cursor `$2`
+    /// (at most `$3`), matching `condition` (over `pin_order` and `request`), in `order`: the
+    /// last message's id (the cursor), the group's id, whether a pending request, whether pinned,
+    /// whether muted, and the unread count (the others' messages after the viewer's marker).
+    static func conversations(where condition: String, orderBy order: String = "last_id DESC") -> String {
+        """
+        SELECT last_id, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order FROM (
+            SELECT gm.group_id, gm.request, gm.pin_order, gm.muted,
+                (SELECT MAX(m.id) FROM group_messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
+                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
+                (SELECT COUNT(*) FROM group_messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
+                    AND m.id > gm.read_up_to AND m.id > gm.first_message_id
+                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
+            FROM group_members gm WHERE gm.user_id = $1
+        ) c WHERE last_id IS NOT NULL AND last_id < $2 AND \(condition) ORDER BY \(order) LIMIT $3
+        """
+    }
+
+    /// `conversations`' conditions: the list (neither pinned nor a pending request), requests,
+    /// and the pinned ones (most recently pinned first).
+    static let listedCondition = "pin_order IS NULL AND NOT request"
+    static let requestCondition = "request"
+    static let pinnedCondition = "pin_order IS NOT NULL AND NOT request"
+
+    /// The viewer `$1`'s direct conversations' pin orders by peer id (merged with groups').
+    static let directPinOrders = "SELECT peer_id, pin_order FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL"
+
+    /// The next pin order of owner `$1`, over direct conversations and groups alike.
+    static let nextPinOrder = """
+        (SELECT COALESCE(MAX(p), 0) + 1 FROM (
+            SELECT pin_order AS p FROM conversation_marks WHERE owner_id = $1
+            UNION ALL SELECT pin_order FROM group_members WHERE user_id = $1) AS orders)
+        """
+
+    /// How many groups user `$1` pinned.
+    static let pinnedGroups = "(SELECT COUNT(*) FROM group_members WHERE user_id = $1 AND pin_order IS NOT NULL)"
+
+    /// Member `$1`'s marks on group `$2`: whether pinned, muted, a pending request, and how
+    /// many conversations and groups they pinned in all.
+    static let groupMarks = """
+        SELECT pin_order IS NOT NULL, muted, request,
+            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(pinnedGroups)
+        FROM group_members WHERE user_id = $1 AND group_id = $2 AND removed_at IS NULL
+        """
+
+    /// The statements of a mark change by member `$1` on group `$2`.
+    static let markStatements: [ConversationMarkChange: String] = [
+        .pin: "UPDATE group_members SET pin_order = \(nextPinOrder) WHERE user_id = $1 AND group_id = $2",
+        .unpin: "UPDATE group_members SET pin_order = NULL WHERE user_id = $1 AND group_id = $2",
+        .mute: "UPDATE group_members SET muted = TRUE WHERE user_id = $1 AND group_id = $2",
+        .unmute: "UPDATE group_members SET muted = FALSE WHERE user_id = $1 AND group_id = $2",
+    ]
+
+    /// Accepts member `$1`'s group request of group `$2`.
+    static let acceptRequest = "UPDATE group_members SET request = FALSE WHERE user_id = $1 AND group_id = $2"
+
+    /// Forgets member `$2` of group `$1` (a declined request: the group leaves their list).
+    static let forgetMember = "DELETE FROM group_members WHERE group_id = $1 AND user_id = $2"
+}

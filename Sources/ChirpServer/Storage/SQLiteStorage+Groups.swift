@@ -1,0 +1,456 @@
+import ChirpModels
+import GRDB
+
+extension SQLiteStorage {
+    func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
+        try await write { db in
+            let creator = new.creator.id
+            if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
+               let stored = try Self.storedGroup(db, id: existing) {
+                return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
+            }
+            let facts = try new.memberKeys.map { try Self.recipientFacts(db, key: $0, sender: creator) }
+            let requests = try decisions.admit(facts, for: new)
+            try db.cachedStatement(sql: """
+                INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [creator, new.clientGroupId, new.title, new.createdAt.millisecondsSince1970, new.requestKey])
+            let groupId = db.lastInsertedRowID
+            let at = new.createdAt.millisecondsSince1970
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, 0, false])
+            for (facts, request) in zip(facts, requests) {
+                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                    .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, 0, request])
+            }
+            guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
+            let members = try Self.memberIds(db, groupId: groupId)
+            let appended = try Self.appendEvents(db, userIds: members, type: EventType.groupCreated, json: decisions.encode(group), at: new.createdAt)
+            return WriteOutcome(value: group, created: true, appended: appended)
+        }
+    }
+
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+                .compactMap { try Self.storedGroup(db, id: $0)?.group }
+        }
+    }
+
+    func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
+        try await read { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),
+                  let stored = try Self.storedGroup(db, id: id)
+            else { return nil }
+            return GroupSnapshot(group: stored.group, current: membership[0])
+        }
+    }
+
+    func changeGroup(
+        id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
+    ) async throws -> WriteOutcome<Group>? {
+        try await write { db in
+            guard let stored = try Self.storedGroup(db, id: id), !stored.ended else { return nil }
+            let members = try Self.memberFacts(db, groupId: id)
+            guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
+            let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
+            let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
+            let write = try decisions.decide(change, facts: facts)
+            if write == .none { return WriteOutcome(value: stored.group, created: false) }
+            let before = members.map(\.userId)
+            var declined = try GroupChangeAudience.decliner(write).flatMap { try Self.groupConversation(db, viewer: $0, group: id) }
+            declined?.declined = true
+            let (group, applied) = try Self.applyGroupWrite(
+                db, id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
+                decisions: decisions)
+            var appended = applied
+            if let declined, let userId = GroupChangeAudience.decliner(write) {
+                appended += try Self.appendEvents(
+                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
+            }
+            // An accepted request: the viewer's other devices get the conversation, if it has begun.
+            if case .accept(let userId) = write, let conversation = try Self.groupConversation(db, viewer: userId, group: id) {
+                appended += try Self.appendEvents(
+                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            }
+            return WriteOutcome(value: group, created: true, appended: appended)
+        }
+    }
+
+    /// Writes what a group change decided (`write`) on group `id`, whose current members were
+    /// `before` (ending the group when its last member leaves), and tells `audience`
+    /// (`GroupChangeAudience`); returns the group after it and the events appended.
+    static func applyGroupWrite(
+        _ db: Database, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience, at: Timestamp,
+        decisions: some GroupDecisions
+    ) throws -> (Group, [AppendedEvent]) {
+        switch write {
+        case .none:
+            break
+        case .rename(let title):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
+        case .add(let userId, let request):
+            let newest = try Int64.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
+            try db.cachedStatement(sql: groupSQL(GroupSQL.addMember))
+                .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
+        case .remove(let userId, let promote, let forget):
+            try db.cachedStatement(sql: groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
+                .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
+            if let promote {
+                try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
+            }
+            if GroupChangeAudience.ends(write, membersBefore: before) {
+                try db.cachedStatement(sql: groupSQL(GroupSQL.end)).execute(arguments: [id])
+            }
+        case .setRole(let userId, let role):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
+        case .accept(let userId):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
+        }
+        guard let group = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+        let json = decisions.encode(group)
+        var appended = try appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+        appended += try appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        return (group, appended)
+    }
+
+    /// Account deletion's part in groups, inside its transaction: the user's group messages
+    /// become tombstones wherever they are stored (their rows, and the members' stored events,
+    /// which name the sender `placeholder` from now on); the user leaves every group as a
+    /// leave does (`GroupChange.accountDeleted`), the members who stay told with
+    /// `group.updated`; their pins and mutes of groups go.
+    static func deleteGroupPart(
+        _ db: Database, userId: Int64, placeholder: String, at: Timestamp, decisions: some GroupDecisions
+    ) throws -> [AppendedEvent] {
+        try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
+        try db.cachedStatement(sql: groupSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
+        var appended: [AppendedEvent] = []
+        for id in try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.groupsOfMember)), arguments: [userId]) {
+            guard let stored = try storedGroup(db, id: id), !stored.ended else { continue }
+            let members = try memberFacts(db, groupId: id)
+            guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
+            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
+            let before = members.map(\.userId)
+            // The account's own stream goes with it: nobody is told of its removal.
+            var audience = GroupChangeAudience(write, membersBefore: before)
+            audience.removed = []
+            appended += try applyGroupWrite(db, id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions).1
+        }
+        return appended
+    }
+
+    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
+    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
+    /// (`notice`), an entry in the audit log; nil when there is no such group message.
+    static func takeDownGroupMessage(
+        _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
+    ) throws -> WriteOutcome<Message>? {
+        guard let ids = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
+              let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
+        else { return nil }
+        let message = groupMessage(from: row)
+        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
+        let groupId: Int64 = ids[0], sender: Int64 = ids[1]
+        let takenDown = message.tombstone(byOperators: true)
+        try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
+        let notice = try encoding.deleted(takenDown)
+        let appended = try appendGroupMessageEvents(
+            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at) { _ in notice }
+        try audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        return WriteOutcome(value: takenDown, created: true, appended: appended)
+    }
+
+    /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
+    /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
+    /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
+    /// them taken down, `sender` names their sender anew in those events.
+    static func tombstoneGroupMessages(
+        _ db: Database, where messages: String, _ argument: Int64, byOperators: Bool = false, sender: String? = nil
+    ) throws {
+        var patch = "'$.text', '', '$.deleted', json('true'), '$.media', json('[]'), '$.reactions', json('[]')"
+        if byOperators { patch += ", '$.removedByOperators', json('true')" }
+        var arguments: StatementArguments = [argument]
+        if let sender {
+            patch += ", '$.sender', ?2"
+            arguments += [sender]
+        }
+        // `groupSQL` on the condition only: the JSON paths keep their `$`. A direct message's
+        // `message.created` stores no JSON (it is read from its row): never parsed.
+        let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
+        let events = GroupSQL.storedMessageEvents(of: groupSQL(messages), dataId: dataId)
+        try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
+        try db.cachedStatement(sql: groupSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
+    }
+
+    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
+        try await write { db in
+            let sender = new.sender
+            guard let membership = try Row.fetchOne(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
+                membership[0] as Bool
+            else { return nil }
+            if let existing = try Self.groupMessage(db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
+                return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
+            }
+            let id = try Self.nextMessageId(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
+                    MediaJSON.encode(new.media), GroupSearch.column(new.text),
+                ])
+            for (position, item) in new.media.enumerated() {
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
+            }
+            let message = Message(
+                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
+                createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) },
+                group: String(new.groupId))
+            let json = decisions.encode(message)
+            let appended = try Self.appendGroupMessageEvents(
+                db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+            ) { $0.fromBlocked ? decisions.encode($0) : json }
+            return WriteOutcome(value: message, created: true, appended: appended, json: json)
+        }
+    }
+
+    func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await read { db in try Self.groupMessage(db, groupId: groupId, sender: sender, clientMessageId: clientMessageId) }
+    }
+
+    func groupMessages(
+        groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
+        try await read { db in
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]) != nil
+            else { return nil }
+            return try Row.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.page(ascending: ascending))),
+                arguments: [groupId, viewer, after, before, limit]
+            ).map(Self.groupMessage(from:))
+        }
+    }
+
+    func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
+        try await write { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, reader]),
+                  membership[0] as Bool
+            else { return .noSuchGroup }
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, reader, upTo]) != nil
+            else { return .noSuchMessage }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
+            guard db.changesCount > 0 else { return .unchanged }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
+            guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
+            let members = try Self.memberIds(db, groupId: groupId)
+            return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
+        }
+    }
+
+    func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
+        try await read { db in
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
+            else { return nil }
+            let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [row[0]]) ?? 0
+            return try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
+                GroupReader(user: Self.user(from: $0, at: 0, withViewerFields: false), readAt: Timestamp(millisecondsSince1970: $0[6]))
+            }
+        }
+    }
+
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
+        try await read { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                  membership[0] as Bool
+            else { return nil }
+            return (try Self.memberIds(db, groupId: groupId), membership[3])
+        }
+    }
+
+    func changeGroupMessage(
+        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
+        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+    ) async throws -> MessageChangeOutcome {
+        try await write { db in
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                  membership[0] as Bool
+            else { return .noSuchPeer }
+            func read() throws -> Message? {
+                try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id])
+                    .map(Self.groupMessage(from:))
+            }
+            guard let message = try read(),
+                  let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [id])
+            else { return .noSuchMessage }
+            guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
+                return .unchanged(message)
+            }
+            if case .update(let updated) = action.change {
+                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.updateMessage)).execute(arguments: [
+                    id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
+                    GroupSearch.column(updated.text),
+                ])
+            } else {
+                try Self.tombstoneGroupMessages(db, where: "id = $1", id)
+            }
+            guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
+            let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
+            let appended = try Self.appendGroupMessageEvents(db, groupId: groupId, sender: sender, type: action.type, stored, at: at) {
+                deleted ?? encoding.updated($0)
+            }
+            return .changed(stored, appended)
+        }
+    }
+
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+        try await read { db in
+            if let group, try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
+                return nil
+            }
+            let arguments: [(any DatabaseValueConvertible)?] = [group ?? 0, viewer, before, limit] + words.map(GroupSearch.pattern)
+            return try Row.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSearch.query(wordCount: words.count))), arguments: StatementArguments(arguments)
+            ).map(Self.groupMessage(from:))
+        }
+    }
+
+    func groupConversations(
+        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) async throws -> [Listed<Conversation>] {
+        try await read { db in try Self.groupConversations(db, viewer: viewer, before: cursor, limit: limit, list: list, group: group) }
+    }
+
+    func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
+        try await read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.directPinOrders)), arguments: [viewer])
+                .map { (String($0[0] as Int64), $0[1] as Int64) })
+        }
+    }
+
+    func markGroup(
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+    ) async throws -> ConversationMarkOutcome {
+        try await write { db in
+            guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
+            else { return .noSuchPeer }
+            guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noConversation }
+            guard change.alters(pinned: marks[0], muted: marks[1]) else { return .done(WriteOutcome(value: (), created: false)) }
+            if change == .pin { try decisions.mayPin(pinnedElsewhere: marks[3]) }
+            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
+            let conversation = try Self.groupConversation(db, viewer: viewer, group: id) ?? current
+            let appended = try Self.appendEvents(
+                db, userIds: [viewer], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
+            return .done(WriteOutcome(value: (), created: true, appended: appended))
+        }
+    }
+
+    // MARK: helpers
+
+    /// Appends an event about a group message to every current member's stream, its data
+    /// `json(message)` with `fromBlocked` as each member sees it (true for those who blocked
+    /// the sender).
+    static func appendGroupMessageEvents(
+        _ db: Database, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
+        json: (Message) throws -> String
+    ) throws -> [AppendedEvent] {
+        let members = try memberIds(db, groupId: groupId)
+        let blockers = Set(try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
+        var plain = message
+        plain.fromBlocked = false
+        var hidden = message
+        hidden.fromBlocked = true
+        return try appendEvents(db, userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
+            + appendEvents(db, userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
+    }
+
+    /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
+    static func groupConversations(
+        _ db: Database, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+    ) throws -> [Listed<Conversation>] {
+        let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
+        return try Row.fetchAll(
+            db.cachedStatement(sql: groupSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
+        ).compactMap { row -> Listed<Conversation>? in
+            let lastId: Int64 = row[0]
+            let groupId: Int64 = row[1]
+            guard let stored = try storedGroup(db, id: groupId),
+                  let last = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, lastId])
+            else { return nil }
+            let conversation = Conversation(
+                peer: Conversation.noPeer, lastMessage: groupMessage(from: last), unreadCount: row[5], kind: Conversation.groupKind,
+                request: row[2], pinned: row[3], muted: row[4], group: stored.group)
+            return Listed(cursor: list == .pinned ? row[6] : lastId, item: conversation)
+        }
+    }
+
+    /// The viewer's conversation of one group, whichever list it is in.
+    static func groupConversation(_ db: Database, viewer: Int64, group: Int64) throws -> Conversation? {
+        for list in [GroupConversationList.listed, .requests, .pinned] {
+            if let found = try groupConversations(db, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+                return found.item
+            }
+        }
+        return nil
+    }
+
+    /// A group statement of `GroupSQL` with its `$n` parameters as SQLite's numbered `?n`.
+    static func groupSQL(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "$", with: "?")
+    }
+
+    /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
+    /// group message: a direct send after it gets a larger one.
+    static func nextMessageId(_ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: """
+            INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
+            """).execute()
+        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
+        else { throw StorageError.inconsistent("the message sequence is missing") }
+        return id
+    }
+
+    /// The group with its current members, the creating call's key and whether it ended.
+    static func storedGroup(_ db: Database, id: Int64) throws -> (group: Group, requestKey: String, ended: Bool)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.group)), arguments: [id]) else { return nil }
+        let members = try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.members)), arguments: [id]).map {
+            GroupMember(
+                user: user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: $0[6]) ?? .member,
+                joinedAt: Timestamp(millisecondsSince1970: $0[7]))
+        }
+        let group = Group(
+            id: String(id), title: row[0], createdAt: Timestamp(millisecondsSince1970: row[1]), createdBy: row[2], members: members)
+        return (group, row[3], row[4])
+    }
+
+    /// The current members of the group as its changes decide on them, longest-standing first.
+    static func memberFacts(_ db: Database, groupId: Int64) throws -> [GroupMemberFacts] {
+        try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberRoles)), arguments: [groupId])
+            .map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
+    }
+
+    static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberIds)), arguments: [groupId])
+    }
+
+    static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message? {
+        try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageByClientId)), arguments: [groupId, sender, clientMessageId])
+            .map(groupMessage(from:))
+    }
+
+    /// Decodes the columns of `GroupSQL.messageColumns`.
+    static func groupMessage(from row: Row) -> Message {
+        let id: Int64 = row[0]
+        let groupId: Int64 = row[6]
+        return Message(
+            id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
+            createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
+            media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
+            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13], group: String(groupId),
+            readCount: row[7], fromBlocked: row[8])
+    }
+}
