@@ -83,7 +83,7 @@ public struct ConversationSummary: DataCenterManaged {
     /// A group with no message yet (from its `group.created`).
     init(group: LocalGroup) {
         self.init(id: group.key, peerName: group.key, peerDisplayName: group.title, lastSender: "", lastText: "", lastOrder: 0,
-                  lastAt: group.createdAt, unreadCount: 0)
+                  lastAt: "", unreadCount: 0)
     }
 
     /// A follower with no conversation yet: someone this user can message.

@@ -64,7 +64,7 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     public var group: String? { ConversationKey.groupId(of: peer) }
 
     /// Where the outbox sends it: the recipient, or the group's key.
-    var destination: String { group == nil ? recipient : peer }
+    public var destination: String { group == nil ? recipient : peer }
 
     /// A message the server has, as seen by `viewer`.
     public init(_ message: Message, viewer: String) {
