@@ -24,6 +24,10 @@ extension AppFeature {
             return requestsKey(key, &state)
         case .newConversation:
             return newConversationKey(key, &state)
+        case .newGroup:
+            return newGroupKey(key, &state)
+        case .groupMembers:
+            return groupMembersKey(key, &state)
         case .conversation:
             return conversationKey(key, &state)
         case .timeline:
@@ -92,6 +96,8 @@ extension AppFeature {
         case .character("n"):
             state.newPeer = TextInput(limit: 15)
             state.screen = .newConversation
+        case .character("g"):
+            openNewGroup(&state)
         case .character("r"):
             return loadConversations(&state)
         case .character("/"):
