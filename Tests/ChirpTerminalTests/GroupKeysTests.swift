@@ -23,6 +23,7 @@ struct GroupKeysTests {
         }
         var state = AppFeatureTests.loggedIn()
         state.conversations = GroupFixtures.list().conversations
+        backend.data.withLock { $0.conversations = state.conversations }
         let store = TestStore(initialState: state, reducer: AppFeature(client: client))
         await store.send(.key(.character("g"))) {
             $0.screen = .newGroup
@@ -37,6 +38,7 @@ struct GroupKeysTests {
         await store.send(.key(.up)) { $0.newGroup.selected = 0 }
         await store.send(.key(.character(" "))) { $0.newGroup.picked = ["carol", "bob"] }
         await store.send(.key(.enter)) { $0.busySince = Fixtures.start }
+        await store.receive(.conversationsLoaded(state.conversations)) { $0.busySince = nil }
         await store.receive(.groupCreated("group:7")) {
             $0.busySince = Fixtures.start
             $0.peer = "group:7"

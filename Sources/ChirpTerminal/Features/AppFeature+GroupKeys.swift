@@ -35,7 +35,10 @@ extension AppFeature {
             state.busySince = state.now
             let client = self.client
             return .run { send in
-                await send(.groupCreated(try await client.createGroup(title, members)))
+                let key = try await client.createGroup(title, members)
+                // The list first: it holds the new group's title, which the conversation shows.
+                await send(.conversationsLoaded(try await client.conversations(false)))
+                await send(.groupCreated(key))
             } catch: { error, send in
                 await send(.failed(AppClient.describe(error)))
             }
