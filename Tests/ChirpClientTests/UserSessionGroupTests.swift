@@ -55,6 +55,9 @@ struct UserSessionGroupTests {
             #expect(messages.map(\.text) == ["hello team"] && messages.first?.sender == "alice")
             #expect(messages.first?.reactions.first?.emoji == "👍")
         }
+        // Typing (live only) in the group shows who, for that group only.
+        _ = try await bob.sync.apply(Event(seq: nil, createdAt: .now(), payload: .typing(TypingNotice(from: "carol", group: group.id))))
+        #expect(bob.typingMembers(in: group.id) == ["carol"] && bob.sync.typing.typingPeers().isEmpty)
         let onServer = try await bob.api.send(ChirpEndpoints.ListMessages(with: key, limit: 10)).items
         #expect(onServer.map(\.text) == ["hello team"], "stored once")
 
@@ -92,6 +95,10 @@ struct UserSessionGroupTests {
         let alice = try homes["alice"]!.session()
         let dave = try homes["dave"]!.session()
         try await dave.setMessageRequests(.everyone)
+        // dave's second device.
+        let laptop = ClientHome(server: server!.baseURL)
+        #expect(try await laptop.chirp("login", "dave", input: "password-dave\n").status == 0)
+        let second = try laptop.session()
         let group = try await alice.createGroup("Strangers", members: ["bob", "dave"])
         let key = ConversationKey.group(group.id)
         _ = try await alice.send("welcome", to: key)
@@ -114,6 +121,12 @@ struct UserSessionGroupTests {
         #expect(report.isDrained && report.refusedActions.isEmpty)
         let onServer = try await dave.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
         #expect(onServer.map { $0.group?.id } == [group.id] && onServer.allSatisfy { $0.pinned && $0.muted && !$0.request })
+
+        // The other device learns the answer and the marks from its stream (`conversation.updated`).
+        _ = try await second.synchronize()
+        #expect(try await second.requests(refresh: false).isEmpty)
+        let mirrored = try await second.conversations(refresh: false, includingFollowers: false).first
+        #expect(mirrored?.id == key && mirrored?.pinned == true && mirrored?.muted == true && mirrored?.shownName == "Strangers")
         _ = server
     }
 }
