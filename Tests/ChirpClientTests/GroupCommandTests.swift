@@ -42,6 +42,8 @@ struct GroupCommandTests {
         let mine = try await alice.chirp("messages", "--group", id)
         #expect(mine.output.contains("read by 1") && mine.output.contains("👍 1"), "\(mine.output)")
 
+        let found = try await carol.chirp("search", "hello", "--with", "group:\(id)")
+        #expect(found.status == 0 && found.output.contains("alice → group \(id): hello team"), "\(found.output)")
         let conversations = try await carol.chirp("conversations")
         #expect(conversations.output.contains("Team (--group \(id)) (1 unread)"), "\(conversations.output)")
         #expect(try await carol.chirp("pin", "group:\(id)").output.contains("pinned group:\(id)"))

@@ -79,7 +79,12 @@ struct GroupKeysTests {
         await store.send(.key(.character("y"))) { $0.confirmingRemoval = nil }
         await store.receive(.groupChanged("Removed carol from the group.")) { $0.banner = .init("Removed carol from the group.", isError: false) }
         await store.receive(.groupLoaded(group))
-        #expect(changes.withLock { $0 } == ["7 bob makeAdmin", "7 carol remove"])
+        await store.send(.key(.character("+"))) { $0.banner = nil; $0.newMember = TextInput(limit: 15) }
+        for character in "dave" { await store.send(.key(.character(character))) { $0.newMember?.text.append(character) } }
+        await store.send(.key(.enter)) { $0.newMember = nil }
+        await store.receive(.groupChanged("Added dave to the group.")) { $0.banner = .init("Added dave to the group.", isError: false) }
+        await store.receive(.groupLoaded(group))
+        #expect(changes.withLock { $0 } == ["7 bob makeAdmin", "7 carol remove", "7 dave add"])
         await store.send(.key(.escape)) { $0.banner = nil; $0.screen = .conversation }
         await store.receive(.messagesLoaded(peer: "group:7", messages: [], hasMore: false))
         await store.finish()

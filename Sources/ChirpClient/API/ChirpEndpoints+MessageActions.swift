@@ -75,12 +75,16 @@ extension ChirpEndpoints {
         public typealias Response = Page<Message>
         /// The words to find (1–200 characters).
         public var q: String
-        /// Only the conversation with this user.
+        /// Only the conversation with this user (or a group's key: that group).
         public var peer: String?
         /// Which page.
         public var page: PageParameters
         public var path: String { APIRoute.searchMessages.path() }
-        public var query: [(name: String, value: String)] { [("q", q)] + (peer.map { [("peer", $0)] } ?? []) + page.query }
+        public var query: [(name: String, value: String)] {
+            // A group's key asks for `?group=ID`.
+            let conversation = peer.map { peer in [ConversationKey.groupId(of: peer).map { ("group", $0) } ?? ("peer", peer)] } ?? []
+            return [("q", q)] + conversation + page.query
+        }
         public var allowsConditionalCaching: Bool { false }
         /// Creates the call.
         public init(_ q: String, peer: String? = nil, page: PageParameters = .init()) {

@@ -34,6 +34,7 @@ extension AppClient {
         client.changeGroup = { id, username, change in
             let session = try holder.require()
             switch change {
+            case .add: try await session.addMember(username, to: id)
             case .remove: try await session.removeMember(username, from: id)
             case .makeAdmin: try await session.setAdmin(username, in: id)
             case .revokeAdmin: try await session.setAdmin(username, in: id, false)

@@ -25,7 +25,7 @@ public struct AppClient: Sendable {
     /// A message to send: its text, the message it answers, the files attached to it.
     /// A change to a group's members (`changeGroup`).
     public enum GroupChange: Sendable, Equatable {
-        case remove, makeAdmin, revokeAdmin, leave
+        case add, remove, makeAdmin, revokeAdmin, leave
     }
 
     public struct Outgoing: Sendable, Equatable {
@@ -90,8 +90,8 @@ public struct AppClient: Sendable {
     public var group: @Sendable (_ id: String, _ refresh: Bool) async throws -> LocalGroup? = { _, _ in
         throw UnexpectedCall(description: "AppClient.group was not expected")
     }
-    /// A change to group `id`'s members: `username` removed, made an admin or no longer one,
-    /// or this user leaving.
+    /// A change to group `id`'s members: `username` added, removed, made an admin or no longer
+    /// one, or this user leaving.
     public var changeGroup: @Sendable (_ id: String, _ username: String, _ change: GroupChange) async throws -> Void = { _, _, _ in
         throw UnexpectedCall(description: "AppClient.changeGroup was not expected")
     }

@@ -63,6 +63,7 @@ extension AppFeature {
         state.screen = .groupMembers
         state.selectedMember = 0
         state.confirmingRemoval = nil
+        state.newMember = nil
         return loadGroup(id)
     }
 
@@ -75,8 +76,9 @@ extension AppFeature {
         }
     }
 
-    /// Keys of the member list: ↑↓ select; an admin's a gives or takes the admin role and x
-    /// removes (asking first); l leaves; Esc goes back to the conversation.
+    /// Keys of the member list: ↑↓ select; an admin's + adds someone (their name typed, Enter
+    /// adds), a gives or takes the admin role and x removes (asking first); l leaves; Esc goes
+    /// back to the conversation.
     func groupMembersKey(_ key: Key, _ state: inout State) -> Effect<Action> {
         guard let group = state.group else {
             if key == .escape { state.screen = .conversation }
@@ -89,8 +91,27 @@ extension AppFeature {
             guard key == .character("y") else { return .none }
             return change(group.id, name, .remove, done: "Removed \(name) from the group.")
         }
+        if var input = state.newMember {
+            switch key {
+            case .escape:
+                state.newMember = nil
+            case .enter:
+                state.newMember = nil
+                let name = input.trimmed
+                guard !name.isEmpty else { return .none }
+                return change(group.id, name, .add, done: "Added \(name) to the group.")
+            case .character(let character) where !(character.isLetter || character.isNumber || character == "_"):
+                break
+            default:
+                _ = input.handle(key)
+                state.newMember = input
+            }
+            return .none
+        }
         let admin = group.isAdmin(state.username ?? "")
         switch key {
+        case .character("+") where admin:
+            state.newMember = TextInput(limit: 15)
         case .escape:
             state.screen = .conversation
             return reloadMessages(state, refresh: false)
@@ -109,7 +130,7 @@ extension AppFeature {
                 return .none
             }
             state.confirmingRemoval = selected
-        case .character("a"), .character("x"):
+        case .character("a"), .character("x"), .character("+"):
             state.banner = .init("Only the group's admins can do that.", isError: true)
         case .character("l"):
             return change(group.id, state.username ?? "", .leave, done: "You left \(group.title).")

@@ -55,6 +55,8 @@ public struct AppState: Sendable, Equatable {
     public var selectedMember = 0
     /// The open group's member to remove, waiting for `y`.
     public var confirmingRemoval: String?
+    /// The username being typed to add to the open group (`+` on its member list).
+    public var newMember: TextInput?
 
     /// The open conversation.
     public var peer: String?

@@ -37,6 +37,8 @@ public enum AppView {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.requests[state.selectedRequest].peerName), style: theme.notice)
         } else if state.screen == .conversation, let prompt = state.messagePrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt), style: theme.notice)
+        } else if state.screen == .groupMembers, let input = state.newMember {
+            canvas.bar(y: height - 2, left: " Add to the group (someone you may message): " + input.text + "▏", style: theme.notice)
         } else if state.screen == .groupMembers, let name = state.confirmingRemoval {
             canvas.bar(y: height - 2, left: " Remove \(name) from the group? They keep what they saw. y: remove", style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
@@ -141,8 +143,9 @@ public enum AppView {
         case .conversations: "Enter open · n new · g group · R requests · / search · t timeline · ? help"
         case .newGroup: state.newGroup.choosingMembers ? "↑↓ select · Space pick · Tab title · Enter create · Esc back"
             : "type the title · Tab members · Enter create · Esc back"
-        case .groupMembers: state.confirmingRemoval != nil ? "y remove · any other key: cancel"
-            : state.group?.isAdmin(state.username ?? "") == true ? "↑↓ select · a admin on/off · x remove · l leave · Esc back" : "↑↓ select · l leave · Esc back"
+        case .groupMembers: state.newMember != nil ? "Enter add · Esc cancel" : state.confirmingRemoval != nil ? "y remove · any other key: cancel"
+            : state.group?.isAdmin(state.username ?? "") == true ? "↑↓ select · + add · a admin on/off · x remove · l leave · Esc back"
+            : "↑↓ select · l leave · Esc back"
         case .requests: safetyHints(state) ?? "↑↓ select · a accept · d decline · x block · p report · Enter read · r refresh · Esc back"
         case .newConversation: "Enter open · Esc back"
         case .conversation: safetyHints(state) ?? conversationHints(state)

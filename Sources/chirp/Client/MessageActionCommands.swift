@@ -121,7 +121,7 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search", abstract: "Find your messages holding every word (case and accents ignored).")
 
     @Argument(parsing: .remaining, help: "The words to find.") var words: [String]
-    @Option(name: .customLong("with"), help: "Only the conversation with this user.") var peer: String?
+    @Option(name: .customLong("with"), help: "Only the conversation with this user (or group:ID, that group).") var peer: String?
     @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -133,7 +133,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         try output.emit(found) {
             found.items.isEmpty ? ["no messages match \(query)"] : found.items.map { message in
-                "\(message.createdAt.rfc3339) \(message.sender) → \(message.recipient): \(message.text)  #\(message.id)"
+                "\(message.createdAt.rfc3339) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): \(message.text)  #\(message.id)"
             }
         }
     }
