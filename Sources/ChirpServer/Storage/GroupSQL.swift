@@ -1,3 +1,5 @@
+import ChirpModels
+
 /// SQL of group conversations that reads the same in SQLite and PostgreSQL (numbered
 /// parameters, which SQLite reads as well).
 enum GroupSQL {
@@ -86,8 +88,34 @@ enum GroupSQL {
     /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
     static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
 
-    /// Makes message `$1` a tombstone.
-    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '' WHERE id = $1"
+    /// Makes the group messages matching `messages` (a condition on `group_messages`)
+    /// tombstones: no text, reactions, search words or media.
+    static func tombstone(where messages: String) -> String {
+        "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]' WHERE \(messages)"
+    }
+
+    /// The condition on `events` that picks the stored events holding the JSON of the group
+    /// messages matching `messages` (`message.created` and edits), in the streams of their
+    /// groups' members, current and former; `dataId` is the SQL of an event's `data.id`.
+    static func storedMessageEvents(of messages: String, dataId: String) -> String {
+        """
+        user_id IN (SELECT gm.user_id FROM group_members gm WHERE gm.group_id IN (SELECT group_id FROM group_messages WHERE \(messages)))
+            AND type IN ('\(EventType.messageCreated)', '\(EventType.messageUpdated)')
+            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM group_messages WHERE \(messages))
+        """
+    }
+
+    /// The groups user `$1` is a current member of, in id order.
+    static let groupsOfMember = "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
+
+    /// Account deletion's part in group members, for user `$1`: their pins and mutes of groups go.
+    static let forgetMarks = "UPDATE group_members SET pin_order = NULL, muted = FALSE WHERE user_id = $1"
+
+    /// Whoever shares (or shared) a group with user `$1`: they hear of the account's deletion.
+    static let groupPeers = """
+        SELECT DISTINCT o.user_id FROM group_members o JOIN group_members me ON me.group_id = o.group_id
+        WHERE me.user_id = $1 AND o.user_id <> $1
+        """
 
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"

@@ -122,11 +122,13 @@ enum GroupChange: Sendable, Equatable {
     case accept
     /// The actor declines their group request: they leave, and the group leaves their list.
     case decline
+    /// The actor's account is being deleted: they leave, as a leave does.
+    case accountDeleted
 
     /// The member the change names, if any.
     var target: (username: String, key: String)? {
         switch self {
-        case .rename, .accept, .decline: nil
+        case .rename, .accept, .decline, .accountDeleted: nil
         case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key), .dropAdmin(let name, let key):
             (name, key)
         }
