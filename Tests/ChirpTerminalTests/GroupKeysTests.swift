@@ -89,4 +89,29 @@ struct GroupKeysTests {
         await store.receive(.messagesLoaded(peer: "group:7", messages: [], hasMore: false))
         await store.finish()
     }
+
+    @Test func aGroupRequestIsAcceptedByItsTitleAndNotBlockedAsAUser() async {
+        let backend = FakeBackend()
+        let request = GroupFixtures.request().requests[0]
+        backend.data.withLock { $0.requests = [request] }
+        let store = TestStore(initialState: AppFeatureTests.loggedIn(), reducer: AppFeature(client: backend.client()))
+        await store.send(.key(.character("R"))) {
+            $0.screen = .requests
+            $0.busySince = Fixtures.start
+        }
+        await store.receive(.requestsLoaded([request])) {
+            $0.requests = [request]
+            $0.busySince = nil
+        }
+        await store.send(.key(.character("x"))) {
+            $0.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
+        }
+        await store.send(.key(.character("a"))) { $0.banner = nil }
+        await store.receive(.answered("Lunch crew", accepted: true)) {
+            $0.banner = .init("Accepted Lunch crew's request: the conversation is in your list.", isError: false)
+        }
+        await store.receive(.requestsLoaded([])) { $0.requests = [] }
+        #expect(backend.data.withLock { $0.answers } == ["accept group:7"])
+        await store.finish()
+    }
 }

@@ -78,7 +78,7 @@ extension AppFeature {
             guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
             let row = state.conversations[state.selectedConversation]
             guard row.hasMessages else {
-                state.banner = .init("No messages with \(row.peerName) yet: pin or mute a conversation once it has one.", isError: true)
+                state.banner = .init("No messages with \(row.shownName) yet: pin or mute a conversation once it has one.", isError: true)
                 return .none
             }
             let mark: AppClient.ConversationMark = key == .character("p") ? (row.pinned ? .unpin : .pin) : (row.muted ? .unmute : .mute)
