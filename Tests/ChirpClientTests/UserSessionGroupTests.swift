@@ -129,4 +129,25 @@ struct UserSessionGroupTests {
         #expect(mirrored?.id == key && mirrored?.pinned == true && mirrored?.muted == true && mirrored?.shownName == "Strangers")
         _ = server
     }
+
+    @Test func aMemberWhoDeletesTheirAccountLeavesTombstonesOnce() async throws {
+        let server = try await ServerProcess()
+        let homes = try await EndToEndTests.community(["alice", "bob", "carol"], server: server.baseURL)
+        let alice = try homes["alice"]!.session()
+        let group = try await alice.createGroup("Team", members: ["bob", "carol"])
+        let key = ConversationKey.group(group.id)
+        _ = try await alice.send("from alice", to: key)
+        _ = try await homes["carol"]!.session().send("from carol", to: key)
+        _ = try await alice.synchronize()
+        #expect(try await alice.messages(with: key, limit: 10, refresh: false).items.map(\.text) == ["from alice", "from carol"])
+
+        let deleted = try await homes["carol"]!.chirp("delete-account", input: "password-carol\n")
+        #expect(deleted.status == 0, "\(deleted.output)")
+        _ = try await alice.synchronize()
+        let local = try await alice.messages(with: key, limit: 10, refresh: false).items
+        #expect(local.map(\.text) == ["from alice", ""] && local[1].deleted, "a tombstone at once")
+        let refreshed = try await alice.messages(with: key, limit: 10, refresh: true).items
+        #expect(refreshed.count == 2 && refreshed[1].deleted && refreshed[1].sender.hasPrefix("deleted-"), "replaced, not doubled: \(refreshed.map(\.id))")
+        #expect(try await alice.group(group.id, refresh: true)?.members.map(\.user.username) == ["alice", "bob"])
+    }
 }
