@@ -93,7 +93,7 @@ struct ServerServices: Sendable {
         self.exports = DataExportService(
             archiver: DataExportArchiver(
                 accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
-                settings: settings, media: files),
+                settings: settings, media: files, groups: groups),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }

@@ -75,12 +75,13 @@ enum GroupSQL {
     /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
     /// whether the viewer blocked the sender, then the edit time, the reactions
-    /// (`ReactionsColumn`), the tombstone flag and the media (`MediaJSON`).
+    /// (`ReactionsColumn`), the tombstone flag, the media (`MediaJSON`) and whether the
+    /// operators took it down.
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
             EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
-            m.edited_at, m.reactions, m.deleted, m.media_json
+            m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
 
@@ -89,10 +90,19 @@ enum GroupSQL {
     static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
 
     /// Makes the group messages matching `messages` (a condition on `group_messages`)
-    /// tombstones: no text, reactions, search words or media.
-    static func tombstone(where messages: String) -> String {
-        "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]' WHERE \(messages)"
+    /// tombstones: no text, reactions, search words or media; `byOperators`: taken down.
+    static func tombstone(where messages: String, byOperators: Bool = false) -> String {
+        """
+        UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
+            byOperators ? ", removed_by_operators = TRUE" : "") WHERE \(messages)
+        """
     }
+
+    /// Group message `$1` as its sender `$2` sees it.
+    static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
+
+    /// The group and the sender of group message `$1`.
+    static let messageGroupAndSender = "SELECT group_id, sender_id FROM group_messages WHERE id = $1"
 
     /// The condition on `events` that picks the stored events holding the JSON of the group
     /// messages matching `messages` (`message.created` and edits), in the streams of their

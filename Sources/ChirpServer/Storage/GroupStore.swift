@@ -7,6 +7,8 @@ protocol GroupStore: Sendable {
     /// Creates `new` unless its creator used its client id before (then the decisions answer
     /// with that group or a conflict); each member's facts are asked about first.
     func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group>
+    /// The groups the user is a current member of, in id order.
+    func memberGroups(userId: Int64) async throws -> [Group]
     /// The group and the viewer's membership; nil when there is no such group or the viewer
     /// was never a member of it.
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot?

@@ -30,6 +30,13 @@ extension SQLiteStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+                .compactMap { try Self.storedGroup(db, id: $0)?.group }
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),
@@ -133,6 +140,27 @@ extension SQLiteStorage {
         return appended
     }
 
+    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
+    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
+    /// (`notice`), an entry in the audit log; nil when there is no such group message.
+    static func takeDownGroupMessage(
+        _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
+    ) throws -> WriteOutcome<Message>? {
+        guard let ids = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
+              let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
+        else { return nil }
+        let message = groupMessage(from: row)
+        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
+        let groupId: Int64 = ids[0], sender: Int64 = ids[1]
+        let takenDown = message.tombstone(byOperators: true)
+        try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
+        let notice = try encoding.deleted(takenDown)
+        let appended = try appendGroupMessageEvents(
+            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at) { _ in notice }
+        try audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        return WriteOutcome(value: takenDown, created: true, appended: appended)
+    }
+
     /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
     /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
     /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
@@ -152,7 +180,7 @@ extension SQLiteStorage {
         let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
         let events = GroupSQL.storedMessageEvents(of: groupSQL(messages), dataId: dataId)
         try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
-        try db.cachedStatement(sql: groupSQL(GroupSQL.tombstone(where: messages))).execute(arguments: [argument])
+        try db.cachedStatement(sql: groupSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
@@ -422,7 +450,7 @@ extension SQLiteStorage {
             id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
             createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
             media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
-            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), group: String(groupId), readCount: row[7],
-            fromBlocked: row[8])
+            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13], group: String(groupId),
+            readCount: row[7], fromBlocked: row[8])
     }
 }

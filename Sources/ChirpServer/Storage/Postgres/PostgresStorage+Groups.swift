@@ -46,6 +46,16 @@ extension PostgresStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { scope in
+            var groups: [Group] = []
+            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupsOfMember, binds: Self.binds(userId))) {
+                if let stored = try await Self.storedGroup(scope, id: try row.value(0, as: Int64.self)) { groups.append(stored.group) }
+            }
+            return groups
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { scope in
             guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(id, viewer))),
@@ -165,6 +175,30 @@ extension PostgresStorage {
         }
     }
 
+    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
+    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
+    /// (`notice`), an entry in the audit log; nil when there is no such group message. The
+    /// group's row is locked first, as every group write locks it.
+    static func takeDownGroupMessage(
+        _ scope: PostgresScope, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
+    ) async throws -> WriteOutcome<Message>? {
+        guard let ids = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageGroupAndSender, binds: binds(id))) else { return nil }
+        let groupId = try ids.value(0, as: Int64.self), sender = try ids.value(1, as: Int64.self)
+        guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: binds(groupId))) != nil,
+              let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
+        else { return nil }
+        let message = try groupMessage(from: row)
+        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
+        let takenDown = message.tombstone(byOperators: true)
+        try await tombstoneGroupMessages(scope, where: "id = $1", id, byOperators: true)
+        let notice = try encoding.deleted(takenDown)
+        try await appendGroupMessageEvents(
+            scope, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+        ) { _ in notice }
+        try await audit(scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
+    }
+
     /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
     /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
     /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
@@ -181,7 +215,8 @@ extension PostgresStorage {
         try await scope.execute(PostgresQuery(
             unsafeSQL: "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
             binds: bindings))
-        try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.tombstone(where: messages), binds: Self.binds(argument)))
+        try await scope.execute(PostgresQuery(
+            unsafeSQL: GroupSQL.tombstone(where: messages, byOperators: byOperators), binds: Self.binds(argument)))
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
@@ -461,6 +496,7 @@ extension PostgresStorage {
             replyTo: try row.value(5, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
             editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
-            group: String(try row.value(6, as: Int64.self)), readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
+            removedByOperators: try row.value(13), group: String(try row.value(6, as: Int64.self)),
+            readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
     }
 }
