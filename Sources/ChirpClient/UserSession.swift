@@ -140,6 +140,7 @@ public final class UserSession: Sendable {
     private func enqueueAndDrain(
         _ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil
     ) async throws -> (message: LocalMessage, drain: Task<OutboxReport, any Error>) {
+        try await checkCanSend(to: peer)
         let queued = try await outbox.enqueue(to: peer, text: text, attachments: attachments, replyTo: replyTo)
         typingSender.stopped(to: peer)
         return queued

@@ -12,7 +12,7 @@ struct ChirpCommand: AsyncParsableCommand {
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
             FollowCommand.self, UnfollowCommand.self, FollowersCommand.self, FollowingCommand.self,
             BlockCommand.self, UnblockCommand.self, BlocksCommand.self, ReportCommand.self,
-            PinCommand.self, UnpinCommand.self, MuteCommand.self, UnmuteCommand.self,
+            PinCommand.self, UnpinCommand.self, MuteCommand.self, UnmuteCommand.self, GroupCommand.self,
             RequestsCommand.self, AcceptCommand.self, DeclineCommand.self, SettingsCommand.self,
             SendCommand.self, MessagesCommand.self, ConversationsCommand.self, RetryCommand.self, MediaCommand.self,
             ReactCommand.self, EditCommand.self, UnsendCommand.self, SearchCommand.self,

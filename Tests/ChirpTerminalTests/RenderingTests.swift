@@ -50,6 +50,10 @@ struct RenderingTests {
             state.requests = Fixtures.requests
             state.selectedRequest = 1
             state.safetyPrompt = .confirmBlock
+        case .newGroup:
+            state = GroupFixtures.newGroup()
+        case .groupMembers:
+            state = GroupFixtures.members()
         }
         return state
     }
@@ -57,12 +61,12 @@ struct RenderingTests {
     static let screens: [(String, AppState.Screen)] = [
         ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
         ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings), ("account-sessions", .account),
-        ("search", .search), ("requests", .requests),
+        ("search", .search), ("requests", .requests), ("new-group", .newGroup), ("group-members", .groupMembers),
     ]
 
     /// Every reference frame: a state per screen, then the conversation's part-2 states.
     static var frames: [(String, AppState)] {
-        screens.map { ($0.0, state($0.1)) } + MessageActionFixtures.frames
+        screens.map { ($0.0, state($0.1)) } + MessageActionFixtures.frames + GroupFixtures.frames
     }
 
     @Test(arguments: [(80, 24), (120, 40)])

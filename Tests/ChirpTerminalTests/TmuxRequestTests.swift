@@ -10,23 +10,12 @@ extension TmuxEndToEndTests {
     @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func requestsAreAcceptedDeclinedReportedAndBlockedFromTheirScreen() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
-        let server = try await ServerProcess()
-        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
-        var homes: [String: URL] = [:]
-        defer { for home in homes.values { try? FileManager.default.removeItem(at: home) } }
-        func chirp(_ name: String, _ arguments: String..., input: String? = nil) async throws -> (status: Int32, output: String) {
-            let home = homes[name] ?? ServerProcess.temporaryDirectory()
-            homes[name] = home
-            return try await runChirp(arguments + ["--server", server.baseURL.absoluteString, "--home", home.path], input: input)
-        }
-        for name in ["alice", "bob", "carol", "dave"] {
-            #expect(try await chirp(name, "register", name, input: "\(name)-password\n").status == 0)
-        }
-        #expect(try await chirp("alice", "settings", "--message-requests", "everyone").status == 0)
-        for name in ["dave", "carol", "bob"] { #expect(try await chirp(name, "send", "alice", "hello from \(name)").status == 0) }
+        let users = try await TmuxUsers(["alice", "bob", "carol", "dave"])
+        defer { users.removeAll() }
+        #expect(try await users.chirp("alice", "settings", "--message-requests", "everyone").status == 0)
+        for name in ["dave", "carol", "bob"] { #expect(try await users.chirp(name, "send", "alice", "hello from \(name)").status == 0) }
 
-        let client = "--server \(server.baseURL.absoluteString) --home \(homes["alice"]!.path)"
-        let pane = try await Pane(tmux: tmux, command: "\(ServerProcess.binaryURL.path) app \(client); echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(tmux: tmux, command: users.app("alice"))
         var screen = try await pane.waitFor("Conversations", "● live", "R requests")
         try await pane.type("R")
         screen = try await pane.waitFor("Message requests", "hello from bob", "hello from carol", "hello from dave")
@@ -54,13 +43,13 @@ extension TmuxEndToEndTests {
         try await pane.keys("Escape")
         screen = try await pane.waitFor("Conversations", "hello from bob")
         #expect(!screen.contains("carol") && !screen.contains("dave"), "only the accepted one joins the list:\n\(screen)")
-        let requests = try await chirp("alice", "requests")
+        let requests = try await users.chirp("alice", "requests")
         #expect(requests.status == 0 && requests.output.contains("no message requests"), "the server agrees: \(requests.output)")
-        let blocks = try await chirp("alice", "blocks")
+        let blocks = try await users.chirp("alice", "blocks")
         #expect(blocks.output.contains("dave"), "\(blocks.output)")
 
         try await pane.keys("C-c")
         _ = try await pane.waitFor("chirp exited")
-        try await server.stop(signal: SIGTERM)
+        try await users.server.stop(signal: SIGTERM)
     }
 }

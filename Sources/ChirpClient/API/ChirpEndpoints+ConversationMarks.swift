@@ -10,7 +10,7 @@ extension ChirpEndpoints {
             case pin, unpin, mute, unmute
         }
 
-        /// The other person of the conversation.
+        /// The other person of the conversation, or a group's key (`ConversationKey`).
         public var peer: String
         public var change: Change
         public var method: HTTPMethod {
@@ -20,13 +20,13 @@ extension ChirpEndpoints {
             }
         }
         public var path: String {
-            let route: APIRoute = switch change {
-            case .pin: .pinConversation
-            case .unpin: .unpinConversation
-            case .mute: .muteConversation
-            case .unmute: .unmuteConversation
+            let (direct, group): (APIRoute, APIRoute) = switch change {
+            case .pin: (.pinConversation, .pinGroup)
+            case .unpin: (.unpinConversation, .unpinGroup)
+            case .mute: (.muteConversation, .muteGroup)
+            case .unmute: (.unmuteConversation, .unmuteGroup)
             }
-            return route.path(["username": peer])
+            return APIRoute.path(direct, or: group, for: peer)
         }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.

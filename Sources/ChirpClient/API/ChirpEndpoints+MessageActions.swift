@@ -6,7 +6,7 @@ extension ChirpEndpoints {
     /// both idempotent.
     public struct React: Endpoint {
         public typealias Response = EmptyResponse
-        /// The other person of the conversation.
+        /// The other person of the conversation, or a group's key (`ConversationKey`).
         public var peer: String
         /// The message's server id.
         public var messageId: String
@@ -16,7 +16,9 @@ extension ChirpEndpoints {
         public var remove: Bool
         public var method: HTTPMethod { remove ? .delete : .put }
         public var path: String {
-            (remove ? APIRoute.removeReaction : APIRoute.addReaction).path(["username": peer, "messageId": messageId, "emoji": emoji])
+            remove
+                ? APIRoute.path(.removeReaction, or: .removeGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
+                : APIRoute.path(.addReaction, or: .addGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
         }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
@@ -32,14 +34,14 @@ extension ChirpEndpoints {
     /// same text again changes nothing, so it is retried like an idempotent call.
     public struct EditMessage: Endpoint {
         public typealias Response = Message
-        /// The other person of the conversation.
+        /// The other person of the conversation, or a group's key (`ConversationKey`).
         public var peer: String
         /// The message's server id.
         public var messageId: String
         /// The new text.
         public var text: String
         public var method: HTTPMethod { .patch }
-        public var path: String { APIRoute.editMessage.path(["username": peer, "messageId": messageId]) }
+        public var path: String { APIRoute.path(.editMessage, or: .editGroupMessage, for: peer, ["messageId": messageId]) }
         public var body: TextBody? { TextBody(text: text) }
         public var isIdempotent: Bool { true }
         public var retryPolicy: RetryPolicy = .default
@@ -54,12 +56,12 @@ extension ChirpEndpoints {
     /// `DELETE /v1/conversations/{username}/messages/{messageId}`: unsend (idempotent).
     public struct UnsendMessage: Endpoint {
         public typealias Response = EmptyResponse
-        /// The other person of the conversation.
+        /// The other person of the conversation, or a group's key (`ConversationKey`).
         public var peer: String
         /// The message's server id.
         public var messageId: String
         public var method: HTTPMethod { .delete }
-        public var path: String { APIRoute.unsendMessage.path(["username": peer, "messageId": messageId]) }
+        public var path: String { APIRoute.path(.unsendMessage, or: .unsendGroupMessage, for: peer, ["messageId": messageId]) }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
         public init(_ messageId: String, with peer: String) {
@@ -73,12 +75,16 @@ extension ChirpEndpoints {
         public typealias Response = Page<Message>
         /// The words to find (1–200 characters).
         public var q: String
-        /// Only the conversation with this user.
+        /// Only the conversation with this user (or a group's key: that group).
         public var peer: String?
         /// Which page.
         public var page: PageParameters
         public var path: String { APIRoute.searchMessages.path() }
-        public var query: [(name: String, value: String)] { [("q", q)] + (peer.map { [("peer", $0)] } ?? []) + page.query }
+        public var query: [(name: String, value: String)] {
+            // A group's key asks for `?group=ID`.
+            let conversation = peer.map { peer in [ConversationKey.groupId(of: peer).map { ("group", $0) } ?? ("peer", peer)] } ?? []
+            return [("q", q)] + conversation + page.query
+        }
         public var allowsConditionalCaching: Bool { false }
         /// Creates the call.
         public init(_ q: String, peer: String? = nil, page: PageParameters = .init()) {

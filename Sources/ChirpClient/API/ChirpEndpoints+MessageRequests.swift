@@ -27,12 +27,14 @@ extension ChirpEndpoints {
     /// the answer to the message request `peer` sent.
     public struct AnswerRequest: Endpoint {
         public typealias Response = EmptyResponse
-        /// The sender of the request.
+        /// The sender of the request, or a group's key (`ConversationKey`).
         public var peer: String
         /// Accept (else decline).
         public var accept: Bool
         public var method: HTTPMethod { accept ? .post : .delete }
-        public var path: String { (accept ? APIRoute.acceptRequest : .declineRequest).path(["username": peer]) }
+        public var path: String { accept
+            ? APIRoute.path(.acceptRequest, or: .acceptGroupRequest, for: peer)
+            : APIRoute.path(.declineRequest, or: .declineGroupRequest, for: peer) }
         /// Retried: a repeat whose first try was answered finds no request (404
         /// `request_not_found`), and the outbox takes that as done and reads the lists again.
         public var isIdempotent: Bool { true }

@@ -117,11 +117,12 @@ public enum ChirpEndpoints {
         }
     }
 
-    /// `PUT /v1/conversations/{username}/messages/{clientMessageId}`: idempotent by client id,
-    /// so it is retried with the same id.
+    /// `PUT /v1/conversations/{username}/messages/{clientMessageId}` (a group key:
+    /// `/v1/groups/{id}/messages/{clientMessageId}`): idempotent by client id, so it is retried
+    /// with the same id.
     public struct SendMessage: Endpoint {
         public typealias Response = Message
-        /// Who receives the message.
+        /// Who receives the message, or a group's key (`ConversationKey`).
         public var recipient: String
         /// The sender's id for this message; a retry reuses it.
         public var clientMessageId: String
@@ -132,7 +133,7 @@ public enum ChirpEndpoints {
         /// The server id of the message of this conversation it answers.
         public var replyTo: String?
         public var method: HTTPMethod { .put }
-        public var path: String { APIRoute.sendMessage.path(["username": recipient, "clientMessageId": clientMessageId]) }
+        public var path: String { APIRoute.path(.sendMessage, or: .sendGroupMessage, for: recipient, ["clientMessageId": clientMessageId]) }
         public var body: SendMessageRequest? { SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo) }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default
@@ -156,7 +157,7 @@ public enum ChirpEndpoints {
         public var before: String?
         /// Only items newer than this id.
         public var after: String?
-        public var path: String { APIRoute.messages.path(["username": peer]) }
+        public var path: String { APIRoute.path(.messages, or: .groupMessages, for: peer) }
         public var query: [(name: String, value: String)] {
             [("limit", limit.map(String.init)), ("before", before), ("after", after)].compactMap { name, value in value.map { (name, $0) } }
         }
@@ -177,7 +178,7 @@ public enum ChirpEndpoints {
         /// The newest message id read.
         public var upTo: String
         public var method: HTTPMethod { .post }
-        public var path: String { APIRoute.markRead.path(["username": peer]) }
+        public var path: String { APIRoute.path(.markRead, or: .markGroupRead, for: peer) }
         public var body: MarkReadRequest? { MarkReadRequest(upTo: upTo) }
         public var isIdempotent: Bool { true }
         /// Creates the call.
@@ -193,7 +194,7 @@ public enum ChirpEndpoints {
         /// The other person in the conversation.
         public var peer: String
         public var method: HTTPMethod { .post }
-        public var path: String { APIRoute.typing.path(["username": peer]) }
+        public var path: String { APIRoute.path(.typing, or: .groupTyping, for: peer) }
         public var retryPolicy: RetryPolicy { .none }
         /// Creates the call.
         public init(to peer: String) { self.peer = peer }

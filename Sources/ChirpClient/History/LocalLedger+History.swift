@@ -5,8 +5,10 @@ extension LocalLedger {
     /// and its stretch added to the conversation's history, joining what it meets and leaving
     /// a gap where it meets nothing.
     func merge(history page: HistoryPage) async throws {
-        let records = page.items.map { LocalMessage($0, viewer: $0.sender.lowercased() == page.peer ? $0.recipient : $0.sender) }
-        let unread = Set(zip(page.items, records).filter { !$0.0.readByRecipient }.map(\.1.id))
+        // A group message from someone this user blocked is hidden (the server marks it).
+        let items = page.items.filter { !$0.fromBlocked }
+        let records = items.map { LocalMessage($0, viewer: username) }
+        let unread = Set(zip(items, records).filter { !$0.0.readByRecipient }.map(\.1.id))
         try await write { [self] in
             var changes = try await mergeRows(records, unread: unread)
             let ids = page.items.compactMap { Int64($0.id) }

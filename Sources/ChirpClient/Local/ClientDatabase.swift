@@ -50,7 +50,7 @@ final class ClientDatabase: Sendable {
             """),
         // Message requests (API.md part 3): a conversation this user has not accepted yet.
         .init(name: "v6-message-requests", sql: "ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0;"),
-    ]
+    ] + ClientDatabase.groupMigrations
 
     /// The database file.
     let store: SQLiteStore
@@ -66,6 +66,8 @@ final class ClientDatabase: Sendable {
     let earlyTombstones: any Repository<EarlyTombstone>
     /// Which stretches of each conversation are stored whole.
     let histories: any Repository<ConversationHistory>
+    /// The groups this user is or was in.
+    let groups: any Repository<LocalGroup>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -80,6 +82,7 @@ final class ClientDatabase: Sendable {
         actions = try SQLiteRepository<PendingAction>(store: store)
         earlyTombstones = try SQLiteRepository<EarlyTombstone>(store: store)
         histories = try SQLiteRepository<ConversationHistory>(store: store)
+        groups = try SQLiteRepository<LocalGroup>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

@@ -10,10 +10,11 @@ import ChirpPersistence
 public struct ConversationSummary: DataCenterManaged {
     public static let tableName = "conversations"
 
-    /// The peer's username, lowercased.
+    /// The peer's username, lowercased, or the group's key (`ConversationKey`).
     public var id: String
-    /// The peer's username as registered.
+    /// The peer's username as registered (a group's key).
     public var peerName: String
+    /// The peer's display name (a group's title).
     public var peerDisplayName: String
     public var lastSender: String
     public var lastText: String
@@ -47,16 +48,28 @@ public struct ConversationSummary: DataCenterManaged {
     public var pinned: Bool { pinOrder > 0 }
 
     /// The peer as a list shows it: the username, or for a deleted account its display name
-    /// and placeholder (`Deleted account (deleted-17)`).
+    /// and placeholder (`Deleted account (deleted-17)`); a group's title.
     public var shownName: String {
-        Validation.isDeletedAccountName(peerName) ? "\(peerDisplayName) (\(peerName))" : peerName
+        if isGroup { return peerDisplayName }
+        return Validation.isDeletedAccountName(peerName) ? "\(peerDisplayName) (\(peerName))" : peerName
+    }
+
+    /// A group conversation.
+    public var isGroup: Bool { ConversationKey.isGroup(id) }
+
+    /// The group's id; nil for a direct conversation.
+    public var groupId: String? { ConversationKey.groupId(of: id) }
+
+    /// The key of the conversation `conversation` is: the peer's username lowercased, or the group's key.
+    static func key(of conversation: Conversation) -> String {
+        conversation.group.map { ConversationKey.group($0.id) } ?? conversation.peer.username.lowercased()
     }
 
     /// A row from the server's list.
     public init(_ conversation: Conversation) {
-        id = conversation.peer.username.lowercased()
-        peerName = conversation.peer.username
-        peerDisplayName = conversation.peer.displayName
+        id = Self.key(of: conversation)
+        peerName = conversation.group.map { ConversationKey.group($0.id) } ?? conversation.peer.username
+        peerDisplayName = conversation.group?.title ?? conversation.peer.displayName
         lastSender = conversation.lastMessage.sender
         lastText = conversation.lastMessage.text
         lastOrder = Int64(conversation.lastMessage.id) ?? 0
@@ -65,6 +78,12 @@ public struct ConversationSummary: DataCenterManaged {
         pinOrder = conversation.pinned ? 1 : 0
         muted = conversation.muted
         request = conversation.request
+    }
+
+    /// A group with no message yet (from its `group.created`).
+    init(group: LocalGroup) {
+        self.init(id: group.key, peerName: group.key, peerDisplayName: group.title, lastSender: "", lastText: "", lastOrder: 0,
+                  lastAt: "", unreadCount: 0)
     }
 
     /// A follower with no conversation yet: someone this user can message.

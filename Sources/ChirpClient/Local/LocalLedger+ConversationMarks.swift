@@ -39,7 +39,7 @@ extension LocalLedger {
     /// what it shows: the queued change is newer, and its own event follows.
     func applyMarks(_ conversation: Conversation) async throws {
         try await write { [self] in
-            let id = conversation.peer.username.lowercased()
+            let id = ConversationSummary.key(of: conversation)
             guard try await pendingMarkPeers().contains(id) == false else { return ((), []) }
             let stored = try await database.conversations.fetch(id: id)
             var row = stored ?? ConversationSummary(conversation)

@@ -59,11 +59,13 @@ extension LocalLedger {
         let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: peers.map { .text($0) }))
         var rows = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let before = rows
+        let groups = try await storedGroups(Set(acknowledged.compactMap(\.group)))
         for message in acknowledged {
             let outgoing = message.isOutgoing(for: username)
-            let peerName = outgoing ? message.recipient : message.sender
+            let peerName = message.group == nil ? (outgoing ? message.recipient : message.sender) : message.peer
+            let shownName = message.group.flatMap { groups[$0]?.title } ?? peerName
             var row = rows[message.peer] ?? ConversationSummary(
-                id: message.peer, peerName: peerName, peerDisplayName: peerName, lastSender: message.sender,
+                id: message.peer, peerName: peerName, peerDisplayName: shownName, lastSender: message.sender,
                 lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
             if message.sortKey > row.lastOrder, !outgoing, unread.contains(message.id) { row.unreadCount += 1 }
             // Replying to a request accepts it (the server does the same with the send).

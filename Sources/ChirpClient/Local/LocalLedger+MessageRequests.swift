@@ -57,7 +57,7 @@ extension LocalLedger {
     /// goes; otherwise it is a request no more. Nothing changes while an answer is queued here.
     func applyAnswer(_ conversation: Conversation) async throws {
         try await write { [self] in
-            let id = conversation.peer.username.lowercased()
+            let id = ConversationSummary.key(of: conversation)
             guard try await pendingAnswers()[id] == nil, var row = try await database.conversations.fetch(id: id) else { return ((), []) }
             if conversation.declined {
                 _ = try await database.conversations.delete(ids: [id])

@@ -97,6 +97,7 @@ final class LocalLedger: Sendable {
         guard !records.isEmpty else { return [] }
         let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
         let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try await dropRenamedCopies(of: records)
         let merged = try await applyingEarlyTombstones(to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
         let changed = merged.filter { byId[$0.id] != $0 }
         var changes: [LocalChange] = []
@@ -106,6 +107,18 @@ final class LocalLedger: Sendable {
         }
         if try await updateConversations(with: merged, unread: unread) { changes.append(.conversations) }
         return changes
+    }
+
+    /// Deletes the stored rows that hold one of `records`' server ids under another id: a
+    /// group message whose sender deleted their account comes back as `deleted-ID`'s, and
+    /// replaces the copy stored under the old name (`forgetDeletedUser`). Runs inside a write job.
+    private func dropRenamedCopies(of records: [LocalMessage]) async throws {
+        let ids = records.compactMap(\.serverId)
+        guard !ids.isEmpty else { return }
+        let incoming = Set(records.map(\.id))
+        let renamed = try await database.messages.fetch(RecordQuery().filter("serverId", in: ids.map { .text($0) }))
+            .filter { !incoming.contains($0.id) }
+        if !renamed.isEmpty { try await database.messages.delete(ids: renamed.map(\.id)) }
     }
 
     /// Marks a pending message failed with the server's reason.
@@ -150,8 +163,8 @@ final class LocalLedger: Sendable {
     }
 
     /// `username` deleted their account (a `user.deleted` event): the conversation under that
-    /// name leaves the list with its messages (the name is free for someone else now), and they
-    /// leave this user's follow lists. The server keeps the conversation under `deleted-ID`
+    /// name leaves the list with its messages (the name is free for someone else now), their
+    /// group messages become tombstones, and they leave this user's follow lists. The server keeps the conversation under `deleted-ID`
     /// (this user's messages whole, theirs as tombstones), which the next refresh brings in.
     func forgetDeletedUser(_ username: String) async throws {
         let peer = username.lowercased()
@@ -159,9 +172,16 @@ final class LocalLedger: Sendable {
             try await database.conversations.delete(ids: [peer])
             try await database.histories.delete(ids: [peer])
             try await database.messages.delete(matching: RecordQuery().filter("peer", .equal, .text(peer)))
+            // Their group messages are tombstones now, under `deleted-ID` (which a page brings,
+            // replacing these rows: `dropRenamedCopies`).
+            let theirs = try await database.messages.fetch(RecordQuery().filter("sender", .equal, .text(username)))
+                .filter { $0.group != nil && !$0.deleted }.map { $0.unsent() }
+            if !theirs.isEmpty { try await database.messages.save(theirs) }
+            let groups = Set(theirs.map(\.peer)).sorted().map { LocalChange.messages(peer: $0) }
             try await database.follows.delete(matching: RecordQuery().filter("username", .equal, .text(username)))
             let me = self.username.lowercased()
-            return ((), [.conversations, .messages(peer: peer), .follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")])
+            return ((), [.conversations, .messages(peer: peer), .follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")]
+                + groups)
         }
     }
 

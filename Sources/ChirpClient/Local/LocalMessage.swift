@@ -2,7 +2,7 @@ import ChirpDataCenter
 import ChirpModels
 import ChirpPersistence
 
-/// One direct message in the local database: sent by this user (possibly still pending) or
+/// One message in the local database, direct or in a group: sent by this user (possibly still pending) or
 /// received. Identified by sender and client id, so the pending copy, the server's reply and
 /// the copy that comes back on the event stream are one row. Its state is a `DeliveryState`;
 /// unsent or taken down, it is a tombstone as `Tombstonable` says.
@@ -12,7 +12,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     /// `sender/clientMessageId`, sender lowercased.
     public var id: String
     public var clientMessageId: String
-    /// The other party, lowercased: the conversation this message is in.
+    /// The other party, lowercased, or the group's key (`ConversationKey`): the conversation
+    /// this message is in.
     public var peer: String
     public var sender: String
     public var recipient: String
@@ -42,6 +43,11 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     public var deleted: Bool
     /// A tombstone the server's operators made (a take-down), not its sender.
     public var removedByOperators: Bool
+    /// In a group: how many members other than the sender read it (the server's count, raised
+    /// by the `message.read` events of `readers`; never lowered).
+    public var readCount: Int
+    /// In a group: the members whose `message.read` covered it here.
+    public var readers: [String]
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -54,12 +60,18 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     /// Whether `user` sent it.
     public func isOutgoing(for user: String) -> Bool { sender.lowercased() == user.lowercased() }
 
+    /// The group it is in; nil for a direct message.
+    public var group: String? { ConversationKey.groupId(of: peer) }
+
+    /// Where the outbox sends it: the recipient, or the group's key.
+    public var destination: String { group == nil ? recipient : peer }
+
     /// A message the server has, as seen by `viewer`.
     public init(_ message: Message, viewer: String) {
         let outgoing = message.sender.lowercased() == viewer.lowercased()
         id = Self.key(sender: message.sender, clientMessageId: message.clientMessageId)
         clientMessageId = message.clientMessageId
-        peer = (outgoing ? message.recipient : message.sender).lowercased()
+        peer = message.group.map(ConversationKey.group) ?? (outgoing ? message.recipient : message.sender).lowercased()
         sender = message.sender
         recipient = message.recipient
         text = message.text
@@ -75,6 +87,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
         editedAt = message.editedAt?.rfc3339
         deleted = message.deleted
         removedByOperators = message.removedByOperators
+        readCount = message.readCount
+        readers = []
     }
 
     /// A message written here and not yet sent.
@@ -101,6 +115,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
         editedAt = nil
         deleted = false
         removedByOperators = false
+        readCount = 0
+        readers = []
     }
 
     /// This row updated with what the server says about it; the state only moves forward.
@@ -120,6 +136,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
             merged.deleted = deleted
         }
         merged.removedByOperators = server.removedByOperators || removedByOperators
+        merged.readers = readers
+        merged.readCount = max(readCount, server.readCount)
         if merged.deleted { merged = merged.unsent() }
         return merged
     }

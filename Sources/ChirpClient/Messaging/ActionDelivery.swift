@@ -57,13 +57,14 @@ struct ActionDelivery: Sendable {
             // The local row showed the action already: take the server's copy back.
             let request = ChirpEndpoints.ListMessages(with: action.peer, limit: 1, after: String((Int64(serverId) ?? 1) - 1))
             if let page = try? await api.send(request) {
-                try await ledger.merge(page: LocalMessage.records(from: page, for: request))
+                try await ledger.merge(page: page.items.map { LocalMessage($0, viewer: ledger.username) })
             }
             return .refused(reason)
         }
         if let edited { try await ledger.applyUpdate(edited) }
         if action.kind == .unsend {
-            try await ledger.applyDeletion(MessageDeletedNotice(id: serverId, sender: message.sender, recipient: message.recipient))
+            try await ledger.applyDeletion(
+                MessageDeletedNotice(id: serverId, sender: message.sender, recipient: message.recipient, group: message.group))
         }
         try await ledger.finish(action)
         return .done

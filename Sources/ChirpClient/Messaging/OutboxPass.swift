@@ -119,7 +119,7 @@ struct OutboxPass: Sendable {
 
     private func deliver(_ message: LocalMessage) async throws -> Outcome {
         var endpoint = ChirpEndpoints.SendMessage(
-            to: message.recipient, clientMessageId: message.clientMessageId, text: message.text,
+            to: message.destination, clientMessageId: message.clientMessageId, text: message.text,
             replyTo: try await serverReplyTo(message))
         endpoint.retryPolicy = retries
         let reply: Message

@@ -204,20 +204,31 @@ public actor SyncEngine {
         let me = ledger.username.lowercased()
         switch event.payload {
         case .messageCreated(let message):
+            // A group message from someone this user blocked is hidden (the server marks it).
+            guard !message.fromBlocked else { break }
             let incoming = message.sender.lowercased() != me
+            let key = message.group.map(ConversationKey.group) ?? message.sender
             // A first message from someone may be a message request: the requests say.
-            let known = incoming ? try await ledger.hasConversation(with: message.sender) : true
+            let known = incoming ? try await ledger.hasConversation(with: key) : true
             try await ledger.record(message, fromStream: true)
-            if incoming { typing.noteMessage(from: message.sender) }
+            if incoming {
+                if message.group != nil { typing.noteMessage(from: message.sender, in: key) } else { typing.noteMessage(from: message.sender) }
+            }
             if !known { try await ledger.refreshConversations(requests: true, from: api) }
         case .messageUpdated(let message):
             try await ledger.applyUpdate(message)
         case .messageDeleted(let notice):
             try await ledger.applyDeletion(notice)
         case .messageRead(let receipt):
-            if receipt.reader.lowercased() != me { try await ledger.markRead(by: receipt.reader, upTo: receipt.upTo) }
+            if let group = receipt.group {
+                // This user's own read on another device: nothing unread there any more.
+                if receipt.reader.lowercased() == me { try await ledger.clearUnread(peer: ConversationKey.group(group)) }
+                else { try await ledger.markGroupRead(by: receipt.reader, group: group, upTo: receipt.upTo) }
+            } else if receipt.reader.lowercased() != me {
+                try await ledger.markRead(by: receipt.reader, upTo: receipt.upTo)
+            }
         case .typing(let notice):
-            typing.noteTyping(from: notice.from)
+            if let group = notice.group { typing.noteTyping(from: notice.from, in: ConversationKey.group(group)) } else { typing.noteTyping(from: notice.from) }
         case .followCreated(let notice):
             try await ledger.addFollower(notice.follower, seq: event.seq)
         case .tweetCreated(let tweet):
@@ -231,8 +242,16 @@ public actor SyncEngine {
         case .conversationUpdated(let conversation):
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }
-        case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
-            // Groups reach the client kit in a change of its own (issue 38).
+        case .groupCreated(let group):
+            // Added by someone who may not message this user: a request, which the requests say.
+            let known = try await ledger.hasConversation(with: ConversationKey.group(group.id))
+            try await ledger.store(group: group)
+            if !known, group.createdBy.lowercased() != me { try await ledger.refreshConversations(requests: true, from: api) }
+        case .groupUpdated(let group):
+            try await ledger.store(group: group)
+        case .groupRemoved(let notice):
+            try await ledger.leave(group: notice.group)
+        case .unknown:
             break
         }
         if let seq = event.seq {

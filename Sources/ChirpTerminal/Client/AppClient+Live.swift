@@ -29,6 +29,18 @@ extension AppClient {
             let session = try holder.require()
             if accept { try await session.accept(peer) } else { try await session.decline(peer) }
         }
+        client.createGroup = { title, members in try await holder.require().createGroup(title, members: members).key }
+        client.group = { id, refresh in try await holder.require().group(id, refresh: refresh) }
+        client.changeGroup = { id, username, change in
+            let session = try holder.require()
+            switch change {
+            case .add: try await session.addMember(username, to: id)
+            case .remove: try await session.removeMember(username, from: id)
+            case .makeAdmin: try await session.setAdmin(username, in: id)
+            case .revokeAdmin: try await session.setAdmin(username, in: id, false)
+            case .leave: try await session.leaveGroup(id)
+            }
+        }
         client.report = { username, reason in try await holder.require().report(username, reason: reason) }
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }

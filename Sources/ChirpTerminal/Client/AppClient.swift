@@ -23,6 +23,11 @@ public struct AppClient: Sendable {
     }
 
     /// A message to send: its text, the message it answers, the files attached to it.
+    /// A change to a group's members (`changeGroup`).
+    public enum GroupChange: Sendable, Equatable {
+        case add, remove, makeAdmin, revokeAdmin, leave
+    }
+
     public struct Outgoing: Sendable, Equatable {
         public var text: String
         /// The local id of the message it answers, if any.
@@ -75,6 +80,20 @@ public struct AppClient: Sendable {
     /// outbox sends it).
     public var answerRequest: @Sendable (_ peer: String, _ accept: Bool) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.answerRequest was not expected")
+    }
+    /// Creates a group titled `title` of this user and `members`; returns its conversation key
+    /// (`ConversationKey.group`).
+    public var createGroup: @Sendable (_ title: String, _ members: [String]) async throws -> String = { _, _ in
+        throw UnexpectedCall(description: "AppClient.createGroup was not expected")
+    }
+    /// Group `id` (its title, members and roles); with `refresh`, read from the server first.
+    public var group: @Sendable (_ id: String, _ refresh: Bool) async throws -> LocalGroup? = { _, _ in
+        throw UnexpectedCall(description: "AppClient.group was not expected")
+    }
+    /// A change to group `id`'s members: `username` added, removed, made an admin or no longer
+    /// one, or this user leaving.
+    public var changeGroup: @Sendable (_ id: String, _ username: String, _ change: GroupChange) async throws -> Void = { _, _, _ in
+        throw UnexpectedCall(description: "AppClient.changeGroup was not expected")
     }
     /// Reports a user to the server's operators, with a reason.
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in

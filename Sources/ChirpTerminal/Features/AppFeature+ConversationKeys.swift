@@ -12,6 +12,10 @@ extension AppFeature {
         if let prompt = state.messagePrompt { return messagePromptKey(key, prompt, peer: peer, &state) }
         if let selected = state.selectedMessage { return selectedMessageKey(key, selected, peer: peer, &state) }
         switch key {
+        case .control("g") where ConversationKey.isGroup(peer):
+            return openGroupMembers(ConversationKey.groupId(of: peer) ?? "", &state)
+        case .control("x") where ConversationKey.isGroup(peer), .control("p") where ConversationKey.isGroup(peer):
+            state.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         case .control("x"):
             state.safetyPrompt = .confirmBlock
         case .control("p"):

@@ -24,6 +24,10 @@ extension AppFeature {
             return requestsKey(key, &state)
         case .newConversation:
             return newConversationKey(key, &state)
+        case .newGroup:
+            return newGroupKey(key, &state)
+        case .groupMembers:
+            return groupMembersKey(key, &state)
         case .conversation:
             return conversationKey(key, &state)
         case .timeline:
@@ -74,7 +78,7 @@ extension AppFeature {
             guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
             let row = state.conversations[state.selectedConversation]
             guard row.hasMessages else {
-                state.banner = .init("No messages with \(row.peerName) yet: pin or mute a conversation once it has one.", isError: true)
+                state.banner = .init("No messages with \(row.shownName) yet: pin or mute a conversation once it has one.", isError: true)
                 return .none
             }
             let mark: AppClient.ConversationMark = key == .character("p") ? (row.pinned ? .unpin : .pin) : (row.muted ? .unmute : .mute)
@@ -92,6 +96,8 @@ extension AppFeature {
         case .character("n"):
             state.newPeer = TextInput(limit: 15)
             state.screen = .newConversation
+        case .character("g"):
+            openNewGroup(&state)
         case .character("r"):
             return loadConversations(&state)
         case .character("/"):

@@ -30,10 +30,12 @@ extension AppFeature {
             let client = self.client
             return .run { send in
                 try await client.answerRequest(selected.peerName, accept)
-                await send(.answered(selected.peerName, accepted: accept))
+                await send(.answered(selected.shownName, accepted: accept))
             } catch: { error, send in
                 await send(.failed(AppClient.describe(error)))
             }
+        case .character("x") where selected?.isGroup == true, .character("p") where selected?.isGroup == true:
+            state.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         case .character("x") where selected != nil:
             state.safetyPrompt = .confirmBlock
         case .character("p") where selected != nil:

@@ -36,7 +36,7 @@ extension AppFeature {
         case .event(let event):
             switch event.payload {
             case .messageCreated(let message):
-                state.typing[message.sender.lowercased()] = nil
+                state.typing[Self.typingKey(message.sender, group: message.group)] = nil
                 if state.screen == .conversation { return reloadIfOpen(between: message.sender, and: message.recipient, state) }
                 if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
@@ -49,7 +49,7 @@ extension AppFeature {
                 if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state, refresh: false) }
                 return .none
             case .typing(let notice):
-                state.typing[notice.from.lowercased()] = state.now + .seconds(30)
+                state.typing[Self.typingKey(notice.from, group: notice.group)] = state.now + .seconds(30)
                 return .none
             case .tweetCreated:
                 state.newTweets += 1
@@ -87,5 +87,10 @@ extension AppFeature {
         }
         let media = state.messages.lazy.flatMap(\.media).first { $0.id == progress.id }
         return media?.displayName ?? "attachment"
+    }
+
+    /// Whose typing `AppState.typing` holds: a peer, or `group:ID/member` in a group.
+    static func typingKey(_ from: String, group: String?) -> String {
+        group.map { "\(ConversationKey.group($0))/\(from.lowercased())" } ?? from.lowercased()
     }
 }

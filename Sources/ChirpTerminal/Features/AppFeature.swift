@@ -24,6 +24,12 @@ public struct AppFeature: Reducer {
         case requestsLoaded([ConversationSummary])
         /// The request from this peer was accepted (else declined) here.
         case answered(String, accepted: Bool)
+        /// A group was created: its conversation key.
+        case groupCreated(String)
+        /// The open group, loaded.
+        case groupLoaded(LocalGroup?)
+        /// A change to the open group's members was made: what to say.
+        case groupChanged(String)
         case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
         case sync(AppClient.SyncUpdate)
@@ -131,6 +137,16 @@ public struct AppFeature: Reducer {
             state.busySince = nil
             state.requests = rows
             state.selectedRequest = min(state.selectedRequest, max(rows.count - 1, 0))
+            return .none
+        case .groupCreated(let key):
+            state.busySince = nil
+            return openConversation(key, &state)
+        case .groupLoaded(let group):
+            state.group = group
+            state.selectedMember = min(state.selectedMember, max((group?.members.count ?? 1) - 1, 0))
+            return .none
+        case .groupChanged(let text):
+            state.banner = .init(text, isError: false)
             return .none
         case .answered(let peer, let accepted):
             state.banner = .init(

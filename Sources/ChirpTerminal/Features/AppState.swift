@@ -10,6 +10,10 @@ public struct AppState: Sendable, Equatable {
         case requests
         /// Sessions, password change or account deletion (`account.page`), from Settings.
         case account
+        /// A new group: its title and members (g from the conversations).
+        case newGroup
+        /// The open group's members, with the admins' actions (Ctrl-G in a group).
+        case groupMembers
     }
 
     /// A one-line message over the key hints: an error says what to do.
@@ -44,6 +48,15 @@ public struct AppState: Sendable, Equatable {
     public var requests: [ConversationSummary] = []
     public var selectedRequest = 0
     public var newPeer = TextInput(limit: 15)
+    /// The new-group form (`Screen.newGroup`).
+    public var newGroup = NewGroupForm()
+    /// The open group, as last loaded (`Screen.groupMembers`), and the selected member.
+    public var group: LocalGroup?
+    public var selectedMember = 0
+    /// The open group's member to remove, waiting for `y`.
+    public var confirmingRemoval: String?
+    /// The username being typed to add to the open group (`+` on its member list).
+    public var newMember: TextInput?
 
     /// The open conversation.
     public var peer: String?
@@ -154,6 +167,24 @@ public struct AppState: Sendable, Equatable {
     public var isEditing: Bool {
         if case .edit = draftPurpose { return true }
         return false
+    }
+
+    /// The new-group form: a title, and members picked from the people this user may message.
+    public struct NewGroupForm: Sendable, Equatable {
+        public var title = TextInput(limit: 80)
+        /// Who may be picked: the direct conversations' peers and the followers.
+        public var candidates: [String] = []
+        public var picked: [String] = []
+        public var selected = 0
+        /// Keys go to the member list (else to the title).
+        public var choosingMembers = false
+        public init() {}
+    }
+
+    /// How the open conversation shows: the peer, or a group's title.
+    public var conversationTitle: String? {
+        guard let peer else { return nil }
+        return conversations.first { $0.peerName == peer && $0.isGroup }?.shownName ?? peer
     }
 
     /// Peers typing to this user now.

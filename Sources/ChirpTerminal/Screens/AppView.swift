@@ -1,3 +1,5 @@
+import ChirpClient
+
 /// Rendering: a pure function from the app's state (and the terminal's size) to a frame.
 public enum AppView {
     /// The smallest terminal the app draws in.
@@ -26,6 +28,8 @@ public enum AppView {
         case .account: AccountScreen.draw(state, in: body, on: &canvas)
         case .search: SearchScreen.draw(state, in: body, on: &canvas)
         case .requests: RequestsScreen.draw(state, in: body, on: &canvas)
+        case .newGroup: NewGroupScreen.draw(state, in: body, on: &canvas)
+        case .groupMembers: NewGroupScreen.drawMembers(state, in: body, on: &canvas)
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
@@ -33,6 +37,10 @@ public enum AppView {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.requests[state.selectedRequest].peerName), style: theme.notice)
         } else if state.screen == .conversation, let prompt = state.messagePrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt), style: theme.notice)
+        } else if state.screen == .groupMembers, let input = state.newMember {
+            canvas.bar(y: height - 2, left: " Add to the group (someone you may message): " + input.text + "▏", style: theme.notice)
+        } else if state.screen == .groupMembers, let name = state.confirmingRemoval {
+            canvas.bar(y: height - 2, left: " Remove \(name) from the group? They keep what they saw. y: remove", style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
             canvas.bar(y: height - 2, left: " " + question, style: theme.notice)
         } else if let banner = state.banner {
@@ -50,7 +58,7 @@ public enum AppView {
             let index = Int(elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000) % spinner.count
             right = spinner[index] + " " + right
         }
-        canvas.bar(y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.peer))", right: right + " ", style: canvas.theme.statusBar)
+        canvas.bar(y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.conversationTitle))", right: right + " ", style: canvas.theme.statusBar)
     }
 
     static func title(_ screen: AppState.Screen, peer: String?) -> String {
@@ -66,6 +74,8 @@ public enum AppView {
         case .account: "account"
         case .search: "search"
         case .requests: "message requests"
+        case .newGroup: "new group"
+        case .groupMembers: "members"
         }
     }
 
@@ -94,6 +104,7 @@ public enum AppView {
         case .reply: return "Enter send the reply · Ctrl-A attach · Esc cancel"
         case nil: break
         }
+        if let peer = state.peer, ConversationKey.isGroup(peer) { return "Enter send · ↑ select · Ctrl-G members · Ctrl-A attach · / search · Esc back" }
         return "Enter send · ↑ select · Ctrl-A attach · / search · Ctrl-R retry · Esc back"
     }
 
@@ -129,7 +140,12 @@ public enum AppView {
         switch state.screen {
         case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
             : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
-        case .conversations: "↑↓ select · Enter open · n new · R requests · / search · t timeline · ? help"
+        case .conversations: "Enter open · n new · g group · R requests · / search · t timeline · ? help"
+        case .newGroup: state.newGroup.choosingMembers ? "↑↓ select · Space pick · Tab title · Enter create · Esc back"
+            : "type the title · Tab members · Enter create · Esc back"
+        case .groupMembers: state.newMember != nil ? "Enter add · Esc cancel" : state.confirmingRemoval != nil ? "y remove · any other key: cancel"
+            : state.group?.isAdmin(state.username ?? "") == true ? "↑↓ select · + add · a admin on/off · x remove · l leave · Esc back"
+            : "↑↓ select · l leave · Esc back"
         case .requests: safetyHints(state) ?? "↑↓ select · a accept · d decline · x block · p report · Enter read · r refresh · Esc back"
         case .newConversation: "Enter open · Esc back"
         case .conversation: safetyHints(state) ?? conversationHints(state)

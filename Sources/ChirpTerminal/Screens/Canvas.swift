@@ -16,6 +16,23 @@ struct Canvas {
     }
 
     /// A row filled with `style`, with `left` and `right` texts.
+    /// Draws `items` as a list in `rows`, scrolled to keep `selected` in view: each row filled
+    /// with the selection's style or the base one, its marker (` ▸ ` or blanks) drawn, then
+    /// `row(&canvas, item, y, x after the marker, selected, the row's style)`.
+    mutating func list<Item>(
+        _ items: [Item], selected: Int?, in rows: Range<Int>, _ row: (inout Canvas, Item, Int, Int, Bool, CellStyle) -> Void
+    ) {
+        let first = max(0, (selected ?? 0) - rows.count + 1)
+        for (offset, item) in items.dropFirst(first).prefix(rows.count).enumerated() {
+            let y = rows.lowerBound + offset
+            let isSelected = first + offset == selected
+            let base = isSelected ? theme.selection : theme.base
+            frame.fill(row: y, style: base)
+            let x = frame.draw(isSelected ? " ▸ " : "   ", x: 0, y: y, style: base)
+            row(&self, item, y, x, isSelected, base)
+        }
+    }
+
     mutating func bar(y: Int, left: String, right: String = "", style: CellStyle) {
         frame.fill(row: y, style: style)
         let rightWidth = TextWidth.of(right)

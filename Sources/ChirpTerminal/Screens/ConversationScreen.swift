@@ -4,7 +4,9 @@ import ChirpClient
 /// marks, who is typing, and the multi-line input.
 enum ConversationScreen {
     static func mark(_ message: LocalMessage) -> String {
-        switch message.state {
+        // In a group, how many of the others read it.
+        if message.group != nil, message.serverId != nil, message.readCount > 0 { return "✓✓ read by \(message.readCount)" }
+        return switch message.state {
         case .pending: "… sending"
         case .sent: "✓"
         case .delivered: "✓✓"
@@ -48,7 +50,10 @@ enum ConversationScreen {
             y += 1
         }
         let typingRow = inputTop - above.count - 1
-        if let peer = state.peer, state.typingPeers.contains(peer.lowercased()) {
+        if let peer = state.peer, ConversationKey.isGroup(peer) {
+            let typing = state.typingPeers.filter { $0.hasPrefix(peer.lowercased() + "/") }.map { String($0.dropFirst(peer.count + 1)) }
+            if !typing.isEmpty { canvas.text("\(typing.joined(separator: ", ")) typing…", x: 1, y: typingRow, style: theme.muted) }
+        } else if let peer = state.peer, state.typingPeers.contains(peer.lowercased()) {
             canvas.text("\(peer) is typing…", x: 1, y: typingRow, style: theme.muted)
         }
         drawHistory(state, in: rows.lowerBound..<max(typingRow, rows.lowerBound), on: &canvas)

@@ -12,14 +12,9 @@ enum RequestsScreen {
                         maxX: canvas.width - 1)
             return
         }
-        let listRows = (rows.lowerBound + 2)..<rows.upperBound
-        let first = max(0, state.selectedRequest - listRows.count + 1)
-        for (offset, row) in state.requests.dropFirst(first).prefix(listRows.count).enumerated() {
-            let y = listRows.lowerBound + offset
-            let selected = first + offset == state.selectedRequest
-            let base = selected ? theme.selection : theme.base
-            canvas.frame.fill(row: y, style: base)
-            var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
+        canvas.list(state.requests, selected: state.selectedRequest, in: (rows.lowerBound + 2)..<rows.upperBound) { canvas, row, y, x, selected, base in
+            var x = x
+            if row.isGroup { x = canvas.frame.draw("👥", x: x, y: y, style: base) }
             x = canvas.frame.draw(row.shownName, x: x, y: y, style: selected ? base : theme.accent)
             if row.unreadCount > 0 { x = canvas.frame.draw(" (\(row.unreadCount))", x: x, y: y, style: selected ? base : theme.notice) }
             x = max(x + 2, 20)

@@ -54,7 +54,7 @@ struct PinCommand: ConversationMarkCommand {
     static let done = "pinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.pin }
 
-    @Argument(help: "Whose conversation.") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -64,7 +64,7 @@ struct UnpinCommand: ConversationMarkCommand {
     static let done = "unpinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unpin }
 
-    @Argument(help: "Whose conversation.") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -75,7 +75,7 @@ struct MuteCommand: ConversationMarkCommand {
     static let done = "muted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.mute }
 
-    @Argument(help: "Whose conversation.") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -85,6 +85,6 @@ struct UnmuteCommand: ConversationMarkCommand {
     static let done = "unmuted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unmute }
 
-    @Argument(help: "Whose conversation.") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }

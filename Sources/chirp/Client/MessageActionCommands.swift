@@ -3,8 +3,9 @@ import ChirpClient
 import ChirpModels
 import Foundation
 
-/// `PEER/ID`: a message of the conversation with PEER, by the `#ID` that `chirp messages`
-/// shows (its server id), its client id or its local id.
+/// `PEER/ID`: a message of the conversation with PEER (a user, or `group:ID`), by the `#ID`
+/// that `chirp messages` shows (its server id), its client id or its local id; with
+/// `--group ID`, the bare `ID` (`in(_:)`).
 struct MessageReference: ExpressibleByArgument {
     var peer: String
     var id: String
@@ -15,10 +16,26 @@ struct MessageReference: ExpressibleByArgument {
     }
 
     init?(argument: String) {
-        guard let slash = argument.firstIndex(of: "/") else { return nil }
+        guard let slash = argument.firstIndex(of: "/") else {
+            // A bare ID: the conversation comes from --group.
+            id = argument.trimmingCharacters(in: CharacterSet(charactersIn: "#"))
+            peer = ""
+            guard !id.isEmpty else { return nil }
+            return
+        }
         peer = String(argument[..<slash])
         id = String(argument[argument.index(after: slash)...]).trimmingCharacters(in: CharacterSet(charactersIn: "#"))
         guard !peer.isEmpty, !id.isEmpty else { return nil }
+    }
+
+    /// This reference in the group `option` names, if it names one; throws when neither says
+    /// which conversation.
+    func `in`(_ option: GroupOption) throws -> MessageReference {
+        guard let key = option.key else {
+            guard !peer.isEmpty else { throw CommandFailure("say whose message \(id) is: USER/\(id), or --group GROUP-ID \(id)") }
+            return self
+        }
+        return MessageReference(peer: key, id: id)
     }
 
     /// The message's local id, refreshing the conversation once when it is not stored here.
@@ -50,12 +67,14 @@ func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSes
 struct ReactCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "react", abstract: "React to a message with an emoji (or take it back).")
 
-    @Argument(help: "The message: USER/ID, ID as chirp messages USER shows it (#ID).") var message: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @OptionGroup var group: GroupOption
     @Argument(help: "One emoji.") var emoji: String
     @Flag(help: "Take your reaction back.") var remove = false
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
+        let message = try reference.in(group)
         try await runAction(client, done: remove ? "removed \(emoji)" : "reacted \(emoji)") { session in
             try await session.react(emoji, to: try await message.localId(in: session), with: message.peer, remove: remove)
         }
@@ -66,12 +85,14 @@ struct ReactCommand: AsyncParsableCommand {
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change the text of your message (within 15 minutes).")
 
-    @Argument(help: "The message: USER/ID, ID as chirp messages USER shows it (#ID).") var message: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @OptionGroup var group: GroupOption
     @Argument(parsing: .remaining, help: "The new text.") var words: [String]
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
         let text = words.joined(separator: " ")
+        let message = try reference.in(group)
         try await runAction(client, done: "edited: \(text)") { session in
             try await session.edit(try await message.localId(in: session), with: message.peer, text: text)
         }
@@ -82,10 +103,12 @@ struct EditCommand: AsyncParsableCommand {
 struct UnsendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unsend", abstract: "Unsend your message, for both of you.")
 
-    @Argument(help: "The message: USER/ID, ID as chirp messages USER shows it (#ID).") var message: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @OptionGroup var group: GroupOption
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
+        let message = try reference.in(group)
         try await runAction(client, done: "unsent") { session in
             try await session.unsend(try await message.localId(in: session), with: message.peer)
         }
@@ -98,7 +121,7 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search", abstract: "Find your messages holding every word (case and accents ignored).")
 
     @Argument(parsing: .remaining, help: "The words to find.") var words: [String]
-    @Option(name: .customLong("with"), help: "Only the conversation with this user.") var peer: String?
+    @Option(name: .customLong("with"), help: "Only the conversation with this user (or group:ID, that group).") var peer: String?
     @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -110,7 +133,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         try output.emit(found) {
             found.items.isEmpty ? ["no messages match \(query)"] : found.items.map { message in
-                "\(message.createdAt.rfc3339) \(message.sender) → \(message.recipient): \(message.text)  #\(message.id)"
+                "\(message.createdAt.rfc3339) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): \(message.text)  #\(message.id)"
             }
         }
     }

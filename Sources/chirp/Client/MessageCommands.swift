@@ -3,23 +3,27 @@ import ChirpClient
 import ChirpModels
 import Foundation
 
-/// `chirp send USER [--attach PATH]… TEXT…`: stored first, then sent (attachments uploaded
+/// `chirp send USER [--attach PATH]… TEXT…` (or `chirp send --group ID TEXT…`): stored first, then sent (attachments uploaded
 /// first, with progress). When the server cannot be reached the message stays queued (exit 0)
 /// and goes out with the next command that reaches the server.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "send", abstract: "Send a direct message (queued if the server cannot be reached).")
+        commandName: "send", abstract: "Send a direct or group message (queued if the server cannot be reached).")
 
-    @Argument(help: "Who to send it to.") var username: String
+    @Argument(help: "Who to send it to (with --group, the first word of the message).") var username: String
     @Option(name: .customLong("reply-to"), help: "The #ID (as chirp messages USER shows it) of the message this answers.") var replyTo: String?
     @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (repeatable, at most 4; before the text).", valueName: "path"))
     var attachments: [String] = []
     @Argument(parsing: .remaining, help: "The message (may be empty with attachments).") var words: [String] = []
+    @OptionGroup var group: GroupOption
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let text = words.joined(separator: " ")
+        // With --group the argument taken as the user is the message's first word.
+        let key = group.key ?? username
+        let text = ((group.key == nil ? [] : [username]) + words).joined(separator: " ")
+        let username = key
         let files = attachments.map { URL(fileURLWithPath: $0).standardizedFileURL }
         let (_, (message, report)) = try await ClientRuntime(client).withSession { session in
             var reply: String?
@@ -34,9 +38,9 @@ struct SendCommand: AsyncParsableCommand {
             throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
         case .pending:
             let reason = report.blockedBy.map { $0.status == nil ? "server unreachable: \($0)" : "server busy: \($0)" } ?? "waiting"
-            try output.emit(message) { ["queued: \(message.text) → \(message.recipient) (\(reason)); chirp sync sends it"] }
+            try output.emit(message) { ["queued: \(message.text) → \(message.destination) (\(reason)); chirp sync sends it"] }
         default:
-            try output.emit(message) { ["sent: \(message.text) → \(message.recipient)"] }
+            try output.emit(message) { ["sent: \(message.text) → \(message.destination)"] }
         }
     }
 }
@@ -57,18 +61,24 @@ struct RetryCommand: AsyncParsableCommand {
     }
 }
 
-/// `chirp messages USER [--limit N]`: the conversation from the local database after a
+/// `chirp messages USER [--limit N]` (or `--group ID`): the conversation from the local database after a
 /// refresh; the peer's messages are marked read.
 struct MessagesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messages", abstract: "Show a conversation (oldest first) and mark it read.")
 
-    @Argument(help: "The other person.") var username: String
+    @Argument(help: "The other person (or --group ID).") var person: String?
+    @OptionGroup var group: GroupOption
     @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        guard (person == nil) != (group.key == nil) else { throw ValidationError("name one conversation: a USER, or --group ID") }
+    }
+
     func run() async throws {
+        let username = group.key ?? person ?? ""
         let (session, messages) = try await ClientRuntime(client).withConnectedSession { session in
             let messages = try await session.messages(with: username, limit: page.limit, refresh: true).items
             try await session.markRead(username)
@@ -102,7 +112,9 @@ struct ConversationsCommand: AsyncParsableCommand {
     static func line(_ row: ConversationSummary) -> String {
         let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
         let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "")
-        return "\(marks)\(row.shownName)\(unread) — \(row.lastSender): \(row.lastText)"
+        let name = row.groupId.map { "\(row.shownName) (--group \($0))" } ?? row.shownName
+        guard row.hasMessages else { return "\(marks)\(name) — no messages yet" }
+        return "\(marks)\(name)\(unread) — \(row.lastSender): \(row.lastText)"
     }
 }
 
@@ -125,6 +137,7 @@ enum MessageLine {
 
     private static func state(_ message: LocalMessage, viewer: String) -> String {
         guard message.isOutgoing(for: viewer) else { return "" }
+        if message.group != nil, message.serverId != nil, !message.deleted, message.readCount > 0 { return "  ✓✓ read by \(message.readCount)" }
         switch message.state {
         case .pending: return "  … pending"
         case .sent: return "  ✓ sent"

@@ -49,7 +49,7 @@ struct AcceptCommand: RequestAnswerCommand {
     static let done = "accepted"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.accept }
 
-    @Argument(help: "Whose request.") var username: String
+    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -60,7 +60,7 @@ struct DeclineCommand: RequestAnswerCommand {
     static let done = "declined"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.decline }
 
-    @Argument(help: "Whose request.") var username: String
+    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 

@@ -65,15 +65,16 @@ enum EventLine {
         let seq = event.seq.map { "#\($0) " } ?? ""
         switch event.payload {
         case .messageCreated(let message):
-            return "\(seq)message \(message.sender) → \(message.recipient): \(message.text)"
+            return "\(seq)message \(message.sender) → \(to(message.recipient, group: message.group)): \(message.text)"
         case .messageUpdated(let message):
-            return "\(seq)updated \(message.sender) → \(message.recipient) #\(message.id): \(message.text)"
+            return "\(seq)updated \(message.sender) → \(to(message.recipient, group: message.group)) #\(message.id): \(message.text)"
         case .messageDeleted(let notice):
-            return "\(seq)unsent \(notice.sender) → \(notice.recipient) #\(notice.id)"
+            return "\(seq)unsent \(notice.sender) → \(to(notice.recipient, group: notice.group)) #\(notice.id)"
         case .messageRead(let receipt):
+            if let group = receipt.group { return "\(seq)read \(receipt.reader) read group \(group) up to \(receipt.upTo)" }
             return "\(seq)read \(receipt.reader) read your messages up to \(receipt.upTo)"
         case .typing(let notice):
-            return "typing \(notice.from) is typing…"
+            return "typing \(notice.from) is typing…" + (notice.group.map { " in group \($0)" } ?? "")
         case .followCreated(let notice):
             return "\(seq)follow \(notice.follower.username) follows you"
         case .tweetCreated(let tweet):
@@ -86,9 +87,19 @@ enum EventLine {
             return "\(seq)deleted \(notice.username) deleted their account"
         case .conversationUpdated(let conversation):
             let marks = [conversation.pinned ? "pinned" : "unpinned", conversation.muted ? "muted" : "unmuted"]
-            return "\(seq)conversation with \(conversation.peer.username): \(marks.joined(separator: ", "))"
-        case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
+            let with = conversation.group.map { "group \($0.id) (\($0.title))" } ?? conversation.peer.username
+            return "\(seq)conversation with \(with): \(marks.joined(separator: ", "))"
+        case .groupCreated(let group):
+            return "\(seq)group you are in group \(group.id) (\(group.title)): \(group.members.map(\.user.username).joined(separator: ", "))"
+        case .groupUpdated(let group):
+            return "\(seq)group group \(group.id) is now \(group.title): \(group.members.map(\.user.username).joined(separator: ", "))"
+        case .groupRemoved(let notice):
+            return "\(seq)group you are no longer in group \(notice.group)"
+        case .unknown:
             return "\(seq)\(event.type)"
         }
     }
+
+    /// Where a message went: its recipient, or `group ID`.
+    private static func to(_ recipient: String, group: String?) -> String { group.map { "group \($0)" } ?? recipient }
 }
