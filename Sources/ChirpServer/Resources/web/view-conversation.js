@@ -184,7 +184,7 @@ export function conversationView(session, peer, at = null) {
     if (members || membersBox.hidden) return;
     const loaded = await import('./group-members.js').catch(() => null);
     if (!loaded) { session.fail(new ApiError(0, 'unreachable', '')); return; }
-    members = loaded.membersPanel(session, groupId, () => { location.hash = '#/conversations'; });
+    members = loaded.membersPanel(session, groupId, () => { session.dispatch({ type: 'forget', peer }); location.hash = '#/conversations'; });
     membersBox.replaceChildren(members.el);
     members.update(session.store.state);
   } }, 'Members');

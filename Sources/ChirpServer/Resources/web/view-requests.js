@@ -19,6 +19,7 @@ export function requestsView(session) {
   async function answer(peer, call) {
     if (!(await call())) return;
     answered.add(peer);
+    session.refresh(); // an accepted conversation joins the list
     shown = null;
     update(session.store.state);
   }
