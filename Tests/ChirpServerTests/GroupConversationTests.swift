@@ -78,6 +78,25 @@ struct GroupConversationTests {
         }
     }
 
+    @Test func aPendingRequestSendsNoReadsOrTyping() async throws {
+        try await TestServer.run { api in
+            let (alice, _) = try await api.people("alice", ["bob"])
+            let dave = try await api.register("dave")
+            #expect(try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"]).status == 200)
+            let group = try await api.group(alice, ["bob", "dave"])
+            let message = try await api.sentToGroup(alice, group.id, "welcome")
+            #expect(try await api.readGroup(dave, group.id, upTo: message.id).status == 204)
+            #expect(try await api.send(.POST, "/v1/groups/\(group.id)/typing", token: dave.token).status == 204)
+            let reads = { try await api.allEvents(alice).filter { $0.type == EventType.messageRead }.count }
+            #expect(try await reads() == 0, "no read receipt while the request is pending")
+            #expect(try await Self.list(api, dave, query: "?requests=true").items.first?.unreadCount == 0, "the marker moved")
+            #expect(try await api.send(.POST, "/v1/groups/\(group.id)/accept", token: dave.token).status == 204)
+            let next = try await api.sentToGroup(alice, group.id, "glad you're here")
+            #expect(try await api.readGroup(dave, group.id, upTo: next.id).status == 204)
+            #expect(try await reads() == 1)
+        }
+    }
+
     @Test func groupsArePinnedAndMutedAsDirectConversations() async throws {
         try await TestServer.run { api in
             let (alice, members) = try await api.people("alice", ["bob"])

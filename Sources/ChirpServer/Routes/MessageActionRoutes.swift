@@ -39,7 +39,8 @@ struct MessageActionRoutes {
                 throw APIError.badParameter("q", "'q' (the words to search for) is required.")
             }
             return try JSONResponse.make(try await actions.search(
-                context.viewer, query: q, peer: request.uri.queryParameters.get("peer"), page: try query.page()))
+                context.viewer, query: q, peer: request.uri.queryParameters.get("peer"), group: request.uri.queryParameters.get("group"),
+                page: try query.page()))
         }
     }
 }

@@ -158,10 +158,12 @@ struct GroupService: Sendable {
         return readers
     }
 
-    /// Tells the other current members (live only) that the viewer is typing in the group.
+    /// Tells the other current members (live only) that the viewer is typing in the group;
+    /// while the viewer's group request is pending, nobody is told (as in a direct request).
     func typing(_ viewer: Viewer, id rawId: String) async throws {
         let groupId = try Self.id(rawId)
-        guard let members = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else { throw Self.notFound }
+        guard let (members, pendingRequest) = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else { throw Self.notFound }
+        guard !pendingRequest else { return }
         let at = now()
         let notice = TypingNotice(from: viewer.username, group: String(groupId))
         for member in members where member != viewer.id {

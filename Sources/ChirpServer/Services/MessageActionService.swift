@@ -64,13 +64,27 @@ struct MessageActionService: Sendable {
 
     /// The viewer's messages (with `peer` only, when given) holding every word of `query`,
     /// newest first; the cursor is the last message's id.
-    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, page: PageRequest) async throws -> Page<Message> {
+    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, group: String? = nil, page: PageRequest) async throws -> Page<Message> {
         let query: String
         do { query = try Validation.searchQuery(rawQuery) } catch { throw APIError.validation(error) }
-        let peerKey = try peer.map { try UsernameLookup.key($0) }
-        guard let found = try await store.searchMessages(
-            viewer: viewer.id, peerKey: peerKey, words: SearchTerms.words(query), before: page.before, limit: page.fetch)
-        else { throw APIError.userNotFound(peer ?? "") }
+        guard peer == nil || group == nil else { throw APIError.badParameter("group", "Search one conversation: 'peer' or 'group', not both.") }
+        let words = SearchTerms.words(query)
+        var found: [Message] = []
+        // Direct conversations (unless one group is asked for), then the viewer's groups (unless
+        // one peer is asked for); both share one id sequence, so one cursor walks both.
+        if group == nil {
+            let peerKey = try peer.map { try UsernameLookup.key($0) }
+            guard let direct = try await store.searchMessages(viewer: viewer.id, peerKey: peerKey, words: words, before: page.before, limit: page.fetch)
+            else { throw APIError.userNotFound(peer ?? "") }
+            found = direct
+        }
+        if peer == nil, let groups {
+            let groupId = try group.map { try GroupService.id($0) }
+            guard let inGroups = try await groups.searchGroupMessages(
+                viewer: viewer.id, group: groupId, words: words, before: page.before, limit: page.fetch)
+            else { throw GroupService.notFound }
+            found = (found + inGroups).sorted { (Int64($0.id) ?? 0) > (Int64($1.id) ?? 0) }
+        }
         let rows = found.compactMap { message in Int64(message.id).map { Listed(cursor: $0, item: message) } }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }

@@ -25,10 +25,11 @@ enum GroupSQL {
     /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
     static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
 
-    /// User `$2`'s membership of group `$1`: whether current, and the window of messages they
-    /// may see (ids after the first, up to the last; no last while current).
+    /// User `$2`'s membership of group `$1`: whether current, the window of messages they may
+    /// see (ids after the first, up to the last; no last while current), and whether they have
+    /// a pending group request.
     static let membership = """
-        SELECT removed_at IS NULL, first_message_id, last_message_id FROM group_members WHERE group_id = $1 AND user_id = $2
+        SELECT removed_at IS NULL, first_message_id, last_message_id, request FROM group_members WHERE group_id = $1 AND user_id = $2
         """
 
     /// The newest message id of group `$1` (0: none).
@@ -81,12 +82,12 @@ enum GroupSQL {
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
 
-    /// Stores message `$1`'s text `$2`, edit time `$3` and reactions column `$4` (SQLite; the
-    /// PostgreSQL storage interpolates its optional values).
-    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1"
+    /// Stores message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and search words
+    /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
+    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
 
     /// Makes message `$1` a tombstone.
-    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL WHERE id = $1"
+    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '' WHERE id = $1"
 
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"

@@ -26,15 +26,17 @@ protocol GroupStore: Sendable {
         groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]?
     /// Moves the reader's marker to `upTo` (a message they may see) and tells every current
-    /// member with `message.read` (its data `receipt`), when it moved.
+    /// member with `message.read` (its data `receipt`), when it moved, unless the reader has a
+    /// pending group request (`MessageRules.sendsReadReceipt`): then only the marker moves.
     func markGroupRead(
         groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String
     ) async throws -> GroupReadOutcome
     /// Who read the message (not its sender), with when; nil: no such group for the viewer or
     /// no such message they may see.
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]?
-    /// The current members' ids; nil unless the viewer is one of them.
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]?
+    /// The current members' ids, and whether the viewer has a pending group request; nil
+    /// unless the viewer is one of them.
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)?
     /// In one transaction: reads message `id` of the group as the viewer (a current member;
     /// `.noSuchPeer` otherwise) sees it, asks `change` (`MessageActionRules`), writes what it
     /// answers and appends `message.updated` (`encoding.updated`) or `message.deleted`
@@ -43,6 +45,10 @@ protocol GroupStore: Sendable {
         _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome
+    /// The group messages the viewer sees (in `group` only, when given) holding every one of
+    /// `words` (`GroupSearch`), not unsent, ids below `before`, newest first, at most `limit`;
+    /// nil: the viewer was never a member of `group`.
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]?
     /// The viewer's group conversations (groups with a message they see) in `list`, each with
     /// its cursor: the last message's id, or for `.pinned` the pin order. `group`: only that one.
     func groupConversations(

@@ -8,7 +8,8 @@ enum SQLiteGroupsSchema {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v17-groups") { db in
             // A member row stays after its member leaves (`removed_at`): they keep reading the
-            // messages up to `last_message_id`. `join_seq` orders members by standing.
+            // messages up to `last_message_id`. `join_seq` orders members by standing. A group
+            // message's `words` are its `SearchTerms` (`GroupSearch.column`), matched with LIKE.
             try db.execute(sql: """
                 CREATE TABLE chat_groups (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,6 +49,7 @@ enum SQLiteGroupsSchema {
                     reactions TEXT,
                     deleted INTEGER NOT NULL DEFAULT 0,
                     media_json TEXT NOT NULL DEFAULT '[]',
+                    words TEXT NOT NULL DEFAULT '',
                     UNIQUE (group_id, sender_id, client_message_id)
                 );
                 CREATE INDEX group_messages_by_group ON group_messages(group_id, id);

@@ -104,11 +104,11 @@ extension SQLiteStorage {
             }
             let id = try Self.nextMessageId(db)
             try db.cachedStatement(sql: """
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
-                    MediaJSON.encode(new.media),
+                    MediaJSON.encode(new.media), GroupSearch.column(new.text),
                 ])
             for (position, item) in new.media.enumerated() {
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
@@ -152,6 +152,7 @@ extension SQLiteStorage {
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
             guard db.changesCount > 0 else { return .unchanged }
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
+            guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
             let members = try Self.memberIds(db, groupId: groupId)
             return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
         }
@@ -169,10 +170,12 @@ extension SQLiteStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
         try await read { db in
-            let ids = try Self.memberIds(db, groupId: groupId)
-            return ids.contains(viewer) ? ids : nil
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                  membership[0] as Bool
+            else { return nil }
+            return (try Self.memberIds(db, groupId: groupId), membership[3])
         }
     }
 
@@ -197,6 +200,7 @@ extension SQLiteStorage {
             if case .update(let updated) = action.change {
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.updateMessage)).execute(arguments: [
                     id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
+                    GroupSearch.column(updated.text),
                 ])
             } else {
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.unsendMessage)).execute(arguments: [id])
@@ -207,6 +211,18 @@ extension SQLiteStorage {
                 deleted ?? encoding.updated($0)
             }
             return .changed(stored, appended)
+        }
+    }
+
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+        try await read { db in
+            if let group, try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
+                return nil
+            }
+            let arguments: [(any DatabaseValueConvertible)?] = [group ?? 0, viewer, before, limit] + words.map(GroupSearch.pattern)
+            return try Row.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(GroupSearch.query(wordCount: words.count))), arguments: StatementArguments(arguments)
+            ).map(Self.groupMessage(from:))
         }
     }
 

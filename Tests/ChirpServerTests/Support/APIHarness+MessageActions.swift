@@ -34,10 +34,13 @@ extension APIHarness {
         try await send(.DELETE, "/v1/conversations/\(peer)/messages/\(messageId)", token: viewer.token)
     }
 
-    func search(_ viewer: Session, _ q: String?, peer: String? = nil, limit: Int? = nil, cursor: String? = nil) async throws -> Reply {
+    func search(
+        _ viewer: Session, _ q: String?, peer: String? = nil, group: String? = nil, limit: Int? = nil, cursor: String? = nil
+    ) async throws -> Reply {
         var items: [URLQueryItem] = []
         if let q { items.append(URLQueryItem(name: "q", value: q)) }
         if let peer { items.append(URLQueryItem(name: "peer", value: peer)) }
+        if let group { items.append(URLQueryItem(name: "group", value: group)) }
         if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
         if let cursor { items.append(URLQueryItem(name: "cursor", value: cursor)) }
         var components = URLComponents()
@@ -48,8 +51,8 @@ extension APIHarness {
     }
 
     /// The texts a search finds (it must succeed), newest first.
-    func found(_ viewer: Session, _ q: String, peer: String? = nil) async throws -> [String] {
-        let reply = try await search(viewer, q, peer: peer)
+    func found(_ viewer: Session, _ q: String, peer: String? = nil, group: String? = nil) async throws -> [String] {
+        let reply = try await search(viewer, q, peer: peer, group: group)
         try #require(reply.status == 200, "search: \(reply.status) \(reply.text)")
         return try reply.decode(Page<Message>.self).items.map(\.text)
     }

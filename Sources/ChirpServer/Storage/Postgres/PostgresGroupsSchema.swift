@@ -46,6 +46,7 @@ enum PostgresGroupsSchema {
                 reactions TEXT,
                 deleted BOOLEAN NOT NULL DEFAULT FALSE,
                 media_json TEXT NOT NULL DEFAULT '[]',
+                words TEXT NOT NULL DEFAULT '',
                 UNIQUE (group_id, sender_id, client_message_id)
             )
             """,

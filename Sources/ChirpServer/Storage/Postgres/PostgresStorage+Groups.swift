@@ -129,9 +129,10 @@ extension PostgresStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             guard let id = try await scope.value("""
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
+                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
-                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)))
+                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)),
+                    \(GroupSearch.column(new.text)))
                 RETURNING id
                 """, as: Int64.self)
             else { throw StorageError.inconsistent("a group message insert returned no id") }
@@ -182,6 +183,7 @@ extension PostgresStorage {
             else { return .unchanged }
             try await scope.execute(PostgresQuery(
                 unsafeSQL: GroupSQL.recordRead, binds: Self.binds(groupId, reader, upTo, at.millisecondsSince1970)))
+            guard MessageRules.sendsReadReceipt(pendingRequest: try membership.value(3, as: Bool.self)) else { return .unchanged }
             return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: receipt, at: at))
         }
     }
@@ -200,10 +202,12 @@ extension PostgresStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> [Int64]? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
         try await read { scope in
-            let ids = try await Self.memberIds(scope, groupId: groupId)
-            return ids.contains(viewer) ? ids : nil
+            guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
+                  try membership.value(0, as: Bool.self)
+            else { return nil }
+            return (try await Self.memberIds(scope, groupId: groupId), try membership.value(3, as: Bool.self))
         }
     }
 
@@ -229,7 +233,11 @@ extension PostgresStorage {
             if case .update(let updated) = action.change {
                 let editedAt = updated.editedAt?.millisecondsSince1970
                 let reactions = encoding.reactionsColumn(updated.reactions)
-                try await scope.execute("UPDATE group_messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions) WHERE id = \(id)")
+                let words = GroupSearch.column(updated.text)
+                try await scope.execute("""
+                    UPDATE group_messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), words = \(words)
+                    WHERE id = \(id)
+                    """)
             } else {
                 try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.unsendMessage, binds: Self.binds(id)))
             }
@@ -239,6 +247,18 @@ extension PostgresStorage {
                 deleted ?? encoding.updated($0)
             }
             return .changed(stored, scope.appended)
+        }
+    }
+
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+        try await read { scope in
+            if let group, try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(group, viewer))) == nil {
+                return nil
+            }
+            var binds = Self.binds(group ?? 0, viewer, before, Int64(limit))
+            for word in words { binds.append(GroupSearch.pattern(word)) }
+            return try await scope.rows(PostgresQuery(unsafeSQL: GroupSearch.query(wordCount: words.count), binds: binds))
+                .map(Self.groupMessage(from:))
         }
     }
 
