@@ -14,7 +14,6 @@ export function requestsView(session) {
   let shown = null;
   session.requests();
 
-  const peerPath = pathOf;
   /** Sends an answer (`call` resolves true when it was given); its row goes at once. */
   async function answer(peer, call) {
     if (!(await call())) return;
@@ -45,9 +44,9 @@ export function requestsView(session) {
         h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' }, h('span', { class: 'name' }, name),
           h('span', { class: 'unread' }, unread), h('span', { class: 'preview' }, `: ${(c.lastMessage.text || '').slice(0, 80)}`)),
         h('span', {},
-          button('Accept', `Accept request from ${name}`, () => answer(peer, send(peer, 'POST', `${peerPath(peer)}/accept`))), ' ',
-          button('Decline', `Decline request from ${name}`, () => answer(peer, send(peer, 'DELETE', peerPath(peer) + (group ? '/request' : '')))), ' ',
-          button('Block', `Block ${from}`, () => answer(peer, group ? async () => !!(await session.block(from)) && send(peer, 'DELETE', `${peerPath(peer)}/request`)() : block(peer, name))), ' ',
+          button('Accept', `Accept request from ${name}`, () => answer(peer, send(peer, 'POST', `${pathOf(peer)}/accept`))), ' ',
+          button('Decline', `Decline request from ${name}`, () => answer(peer, send(peer, 'DELETE', pathOf(peer) + (group ? '/request' : '')))), ' ',
+          button('Block', `Block ${from}`, () => answer(peer, group ? async () => !!(await session.block(from)) && send(peer, 'DELETE', `${pathOf(peer)}/request`)() : block(peer, name))), ' ',
           button('Report', `Report ${from}`, () => session.report(from))));
     }));
     if (!rows.length) list.append(h('li', { class: 'empty' }, 'No message requests. With "everyone" in Settings, people you do not follow can write to you: their first messages wait here.'));
