@@ -57,7 +57,7 @@ export function messageRow(m, ctx) {
   })) : null;
 
   const row = h('div', { class: `msg ${mine ? 'mine' : 'theirs'}${ui.touched === m.key ? ' touched' : ''}${ui.highlight === m.key ? ' found' : ''}` },
-    ctx.group && !mine ? h('p', { class: 'sender', style: 'margin: 0; font-size: .85rem' }, h('strong', {}, m.sender), h('span', { class: 'sr' }, ': '))
+    ctx.group && !mine ? h('p', { class: 'sender' }, h('strong', {}, m.sender), h('span', { class: 'sr' }, ': '))
       : h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
     quote, body,
     m.deleted ? null : attachmentsView(m.media || [], ctx.cache, act.fail),
