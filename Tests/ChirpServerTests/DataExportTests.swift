@@ -70,7 +70,7 @@ struct DataExportTests {
             let files = try Self.files(archive)
             #expect(Set(files.keys) == [
                 "export.json", "profile.json", "settings.json", "following.json", "followers.json", "blocks.json", "tweets.json",
-                "conversations.json", "requests.json", "messages/bob.json", "messages/dave.json", "media.json",
+                "conversations.json", "requests.json", "groups.json", "messages/bob.json", "messages/dave.json", "media.json",
                 "media/\(minePut.id)-holidayphoto.bin", "media/\(theirsPut.id)",
             ], "\(files.keys.sorted())")
             let decoder = JSONDecoder()
@@ -106,6 +106,59 @@ struct DataExportTests {
             let text = String(decoding: archive, as: UTF8.self)
             #expect(!text.contains("carol to bob only") && !text.contains("bob to carol only"))
             #expect(archive.range(of: secret.prefix(4096)) == nil)
+        }
+    }
+
+    @Test func anExportHoldsTheUsersGroupsAndTheGroupMessagesTheySaw() async throws {
+        let configuration = TestServer.configuration { $0.rateLimitsEnabled = false }
+        try await TestServer.run(configuration) { api in
+            let (alice, members) = try await api.people("alice", ["bob", "carol"])
+            let (bob, carol) = (members[0], members[1])
+            for member in [alice, carol] { try await api.follow(member, "bob") }  // bob may add them too
+            let team = try await api.group(alice, ["bob", "carol"], title: "Team")
+            let left = try await api.group(bob, ["alice"], title: "Left")
+            let others = try await api.group(bob, ["carol"], title: "Others")
+            let empty = try await api.group(alice, ["carol"], title: "Quiet")
+            let picture = MediaBytes.random(40_000, seed: 7)
+            let picturePut: Media = try await api.putMedia(bob, "g1", picture).decode()
+            let withPicture = try await api.send(
+                .PUT, "/v1/groups/\(team.id)/messages/pic", token: bob.token, json: SendMessageRequest(text: "see", mediaIds: [picturePut.id]))
+            #expect(withPicture.status == 201)
+            for index in 0..<103 { _ = try await api.sentToGroup(index % 2 == 0 ? alice : carol, team.id, "t\(index)") }
+            _ = try await api.sentToGroup(bob, left.id, "before she left")
+            #expect(try await api.groupMember(alice, .DELETE, left.id, "alice").status == 204)
+            _ = try await api.sentToGroup(bob, left.id, "after she left")
+            _ = try await api.sentToGroup(bob, others.id, "not for alice")
+
+            let archive = try await Self.export(api, alice)
+            let files = try Self.files(archive)
+            #expect(Set(files.keys) == [
+                "export.json", "profile.json", "settings.json", "following.json", "followers.json", "blocks.json", "tweets.json",
+                "conversations.json", "requests.json", "groups.json", "groups/\(team.id).json", "groups/\(left.id).json", "media.json",
+                "media/\(picturePut.id)",
+            ], "\(files.keys.sorted())")
+            let decoder = JSONDecoder()
+            #expect(try decoder.decode([Group].self, from: files["groups.json"]!).map(\.title) == ["Team", "Quiet"], "the groups she is in")
+            #expect(Set(try decoder.decode([Conversation].self, from: files["conversations.json"]!).compactMap(\.group?.id)) == [team.id, left.id])
+            // Every message she sees, as the API shows them, oldest first.
+            var shown: [Message] = []
+            var before: String?
+            repeat {
+                let page = try await api.groupMessages(alice, team.id, query: "?limit=100" + (before.map { "&before=\($0)" } ?? ""))
+                    .decode(Page<Message>.self)
+                shown = page.items + shown
+                before = page.nextCursor
+            } while before != nil
+            let exported = try decoder.decode([Message].self, from: files["groups/\(team.id).json"]!)
+            #expect(exported.count == 104 && exported == shown)
+            #expect(try decoder.decode([Message].self, from: files["groups/\(left.id).json"]!).map(\.text) == ["before she left"])
+            struct Archived: Decodable { var path: String?; var media: Media }
+            let media = try decoder.decode([Archived].self, from: files["media.json"]!)
+            let picturePath = try #require(media.first?.path)
+            #expect(media.map(\.media) == [picturePut] && files[picturePath] == picture)
+            let text = String(decoding: archive, as: UTF8.self)
+            #expect(!text.contains("after she left") && !text.contains("not for alice"))
+            #expect(!files.keys.contains("groups/\(empty.id).json") && !files.keys.contains("groups/\(others.id).json"))
         }
     }
 

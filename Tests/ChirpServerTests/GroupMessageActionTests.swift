@@ -75,6 +75,7 @@ struct GroupMessageActionTests {
             }
             let raw = try await api.send(.GET, "/v1/events?since=0", token: bob.token)
             #expect(raw.text.contains(#""group":"\#(group.id)","id":"\#(message.id)","recipient":null"#))
+            #expect(!raw.text.contains("draft") && !raw.text.contains("final"), "the stored created and edited copies are tombstones too")
         }
     }
 

@@ -16,6 +16,23 @@ struct ModerationTests {
         #expect(try await ServerAdministration.setOperator(configuration: configuration, username: username, true))
     }
 
+    /// The `message.deleted` notices among `events`.
+    static func deletions(_ events: [Event]) -> [MessageDeletedNotice] {
+        events.compactMap { event -> MessageDeletedNotice? in
+            if case .messageDeleted(let notice) = event.payload { return notice } else { return nil }
+        }
+    }
+
+    /// The stored copies of message `id` (`message.created`, `message.updated`) among `events`.
+    static func storedCopies(_ events: [Event], of id: String) -> [Message] {
+        events.compactMap { event -> Message? in
+            switch event.payload {
+            case .messageCreated(let message), .messageUpdated(let message): message.id == id ? message : nil
+            default: nil
+            }
+        }
+    }
+
     /// Every admin route, with a body where it takes one.
     static let adminCalls: [(HTTPMethod, String, (any Encodable & Sendable)?)] = [
         (.GET, "/v1/admin/reports", nil), (.GET, "/v1/admin/reports?status=resolved", nil),
@@ -96,22 +113,52 @@ struct ModerationTests {
                 let message = try #require(try await api.messages(viewer, with: peer).items.first { $0.id == sent.id })
                 #expect(message.deleted && message.removedByOperators && message.text.isEmpty)
                 let events = try await api.events(viewer).events
-                let deleted = events.compactMap { event -> MessageDeletedNotice? in
-                    if case .messageDeleted(let notice) = event.payload { return notice } else { return nil }
-                }
+                let deleted = Self.deletions(events)
                 #expect(deleted == [MessageDeletedNotice(id: sent.id, sender: "bob", recipient: "alice", removedByOperators: true)])
-                let stored = events.compactMap { event -> Message? in
-                    switch event.payload {
-                    case .messageCreated(let message), .messageUpdated(let message): message.id == sent.id ? message : nil
-                    default: nil
-                    }
-                }
+                let stored = Self.storedCopies(events, of: sent.id)
                 #expect(stored.count == 2 && stored.allSatisfy { $0.text.isEmpty && $0.deleted && $0.removedByOperators },
                         "the stored created and updated events keep no text: \(stored)")
             }
             #expect(try await api.search(alice, "worse").decode(Page<Message>.self).items.isEmpty)
             let raw = try await api.send(.GET, "/v1/conversations/bob/messages", token: alice.token).text
             #expect(raw.contains("\"removedByOperators\":true") && !raw.contains("awful") && !raw.contains("worse"))
+        }
+    }
+
+    @Test func aTakenDownGroupMessageIsATombstoneForEveryMemberAndInTheirEvents() async throws {
+        let configuration = TestServer.configuration()
+        try await TestServer.run(configuration) { api in
+            let (alice, members) = try await api.people("alice", ["bob", "carol"])
+            let (bob, carol) = (members[0], members[1])
+            let dave = try await api.register("dave")
+            try await Self.grant("dave", configuration)
+            let group = try await api.group(alice, ["bob", "carol"])
+            let sent = try await api.sentToGroup(bob, group.id, "something awful")
+            let edited = try await api.send(
+                .PATCH, "/v1/groups/\(group.id)/messages/\(sent.id)", token: bob.token, json: TextBody(text: "something worse"))
+            #expect(edited.status == 200)
+            let kept = try await api.sentToGroup(alice, group.id, "fine words")
+
+            #expect(try await api.send(.DELETE, "/v1/admin/messages/\(sent.id)", token: dave.token).status == 204)
+            #expect(try await api.send(.DELETE, "/v1/admin/messages/\(sent.id)", token: dave.token).status == 204, "idempotent")
+            for viewer in [alice, bob, carol] {
+                let page = try await api.groupMessages(viewer, group.id).decode(Page<Message>.self)
+                let message = try #require(page.items.first { $0.id == sent.id })
+                #expect(message.deleted && message.removedByOperators && message.text.isEmpty, "\(viewer.username)")
+                #expect(page.items.first { $0.id == kept.id }?.text == "fine words")
+                let events = try await api.allEvents(viewer)
+                let deleted = Self.deletions(events)
+                #expect(deleted == [MessageDeletedNotice(id: sent.id, sender: "bob", recipient: "", removedByOperators: true, group: group.id)],
+                        "\(viewer.username): once, as the idempotent repeat tells nobody")
+                let stored = Self.storedCopies(events, of: sent.id)
+                #expect(stored.count == 2 && stored.allSatisfy { $0.text.isEmpty && $0.deleted && $0.removedByOperators },
+                        "\(viewer.username): the stored created and updated events keep no text")
+                let raw = try await api.send(.GET, "/v1/events?since=0", token: viewer.token).text
+                #expect(!raw.contains("awful") && !raw.contains("worse"))
+            }
+            #expect(try await api.search(alice, "worse").decode(Page<Message>.self).items.isEmpty)
+            let audit = try await api.send(.GET, "/v1/admin/audit", token: dave.token).decode(Page<AuditEntry>.self)
+            #expect(audit.items.first?.action == "remove-message" && audit.items.first?.target == sent.id)
         }
     }
 

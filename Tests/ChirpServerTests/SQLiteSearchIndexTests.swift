@@ -68,7 +68,7 @@ struct SQLiteSearchIndexTests {
         #expect(indexed == [pieId])
 
         // The account's deletion takes the rest of its messages out of the index.
-        _ = try await storage.deleteAccount(userId: ann.id, at: .now(), notice: "{}")
+        _ = try await storage.deleteAccount(userId: ann.id, at: .now(), notice: "{}", groups: GroupRules(maxMembers: 256))
         let left = try await storage.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_search WHERE message_search MATCH ?", arguments: ["\"p\(bea.id)\""])
         }

@@ -15,6 +15,10 @@ import NIOPosix
 /// - `messages/<peer>.json`: each conversation's messages oldest first, as the API shows them
 ///   (reactions, replies, media references, tombstones) — the conversations and requests
 ///   listed and those with people the user blocked;
+/// - `groups.json`: the groups the user is a member of, as `GET /v1/groups/{id}` shows them;
+/// - `groups/<id>.json`: each group's messages the user sees, oldest first, as
+///   `GET /v1/groups/{id}/messages` shows them — the groups listed (those they left included,
+///   up to their leaving) and those they are in;
 /// - `media.json`: `[{"path", "media": Media}]`, every media of those messages, and the bytes
 ///   at `path` (`media/<id>[-<filename>]`).
 ///
@@ -31,6 +35,7 @@ struct DataExportArchiver: Sendable {
     let conversations: ConversationService
     let settings: SettingsService
     let media: MediaFiles
+    let groups: GroupService
 
     static let root = "chirp-export/"
     static let pageSize = 100
@@ -51,23 +56,28 @@ struct DataExportArchiver: Sendable {
         }
         try await spool.list("tweets.json") { try await tweets.tweets(by: viewer.username, viewer: viewer, page: Self.page($0)) }
         var peers: [String] = []
-        try await spool.list("conversations.json", each: { peers.append($0.peer.username) }) {
-            try await conversations.list(viewer, page: Self.page($0))
+        var listedGroups: [String] = []
+        let listed = { (conversation: Conversation) in
+            if let group = conversation.group { listedGroups.append(group.id) } else { peers.append(conversation.peer.username) }
         }
-        try await spool.list("requests.json", each: { peers.append($0.peer.username) }) {
-            try await conversations.list(viewer, page: Self.page($0), requests: true)
-        }
+        try await spool.list("conversations.json", each: listed) { try await conversations.list(viewer, page: Self.page($0)) }
+        try await spool.list("requests.json", each: listed) { try await conversations.list(viewer, page: Self.page($0), requests: true) }
+        let memberOf = try await groups.groups(viewer)
+        try tar.add(Self.root + "groups.json", data: APIJSON.encoder().encode(memberOf))
         var attached: [String: Media] = [:]
+        let collect = { (message: Message) in for item in message.media { attached[item.id] = item } }
         for peer in Set(peers + blocked).sorted() {
-            try await spool.list("messages/\(peer).json", keepEmpty: peers.contains(peer), each: { message in
-                for item in message.media { attached[item.id] = item }
-            }) { cursor in
+            try await spool.list("messages/\(peer).json", keepEmpty: peers.contains(peer), each: collect) { cursor in
                 try await messages.page(viewer, peer: peer, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
             }
         }
-        let listed = attached.values.sorted { (Int64($0.id) ?? 0, $0.id) < (Int64($1.id) ?? 0, $1.id) }
+        for group in Set(listedGroups + memberOf.map(\.id)).sorted(by: { (Int64($0) ?? 0) < (Int64($1) ?? 0) }) {
+            try await spool.list("groups/\(group).json", keepEmpty: listedGroups.contains(group), each: collect) { cursor in
+                try await groups.page(viewer, id: group, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
+            }
+        }
         var archived: [ArchivedMedia] = []
-        for item in listed {
+        for item in attached.values.sorted(by: { (Int64($0.id) ?? 0, $0.id) < (Int64($1.id) ?? 0, $1.id) }) {
             try Task.checkCancellation()
             let name = "media/" + Self.fileName(item)
             let blob = media.blobPath(item.sha256)

@@ -42,7 +42,7 @@ extension AccountService {
     func deleteAccount(_ viewer: Viewer, _ request: DeleteAccountRequest, clientAddress: ClientAddress? = nil) async throws {
         try await checkPassword(request.password, of: viewer, from: clientAddress)
         let notice = try APIJSON.encode(UserDeletedNotice(username: viewer.username))
-        guard let outcome = try await store.deleteAccount(userId: viewer.id, at: now(), notice: notice) else {
+        guard let outcome = try await store.deleteAccount(userId: viewer.id, at: now(), notice: notice, groups: groupRules) else {
             throw Self.accountGone
         }
         hub?.publish(outcome.appended)

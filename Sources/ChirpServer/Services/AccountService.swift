@@ -21,6 +21,8 @@ struct AccountService: Sendable {
     var limits = RateLimits.off
     /// This instance's event streams: those of ended sessions close.
     var streams: StreamRoster? = nil
+    /// The group rules an account deletion leaves the account's groups by.
+    var groupRules = GroupRules(maxMembers: ServerConfiguration().maxGroupMembers)
 
     /// Creates an account with its first session; `clientAddress` (the connection's, or the
     /// one a trusted proxy forwarded) counts toward the account-creation limit.

@@ -51,6 +51,8 @@ struct GroupRules: GroupDecisions {
         case .decline:
             guard actor.request else { throw Self.noRequest }
             return .remove(userId: actor.userId, promote: Self.promotion(leaving: actor, facts.members), forget: true)
+        case .accountDeleted:
+            return .remove(userId: actor.userId, promote: Self.promotion(leaving: actor, facts.members))
         default:
             break
         }
@@ -58,7 +60,7 @@ struct GroupRules: GroupDecisions {
         guard let target = facts.target else { throw APIError.userNotFound(name) }
         let member = facts.member(target.id)
         switch change {
-        case .rename, .accept, .decline:
+        case .rename, .accept, .decline, .accountDeleted:
             return .none
         case .add:
             guard isAdmin else { throw Self.notAdmin }

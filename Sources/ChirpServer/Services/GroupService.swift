@@ -45,6 +45,11 @@ struct GroupService: Sendable {
         return outcome
     }
 
+    /// The groups the viewer is a current member of, in id order.
+    func groups(_ viewer: Viewer) async throws -> [Group] {
+        try await store.memberGroups(userId: viewer.id)
+    }
+
     /// The group, for a current member.
     func group(_ viewer: Viewer, id rawId: String) async throws -> Group {
         guard let snapshot = try await store.group(id: try Self.id(rawId), viewer: viewer.id), snapshot.current else { throw Self.notFound }

@@ -56,12 +56,13 @@ struct ServerServices: Sendable {
         let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
         self.streams = streams
         self.metrics = metrics
+        let groupRules = GroupRules(maxMembers: configuration.maxGroupMembers)
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginThrottle: LoginThrottle(configuration: configuration, limiter: limiter),
             tokenLifetime: configuration.tokenLifetime, now: now, hub: hub, bus: bus,
             useRecorder: SessionUseRecorder(interval: configuration.sessionLastUseInterval), limits: limits,
-            streams: streams)
+            streams: streams, groupRules: groupRules)
         self.social = SocialService(store: storage, hub: hub, now: now, limits: limits)
         let files = MediaFiles(root: configuration.mediaURL)
         let media = MediaService(
@@ -80,7 +81,7 @@ struct ServerServices: Sendable {
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
         self.groups = GroupService(
-            store: storage, hub: hub, bus: bus, limits: limits, rules: GroupRules(maxMembers: configuration.maxGroupMembers), now: now,
+            store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
             media: media)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
@@ -92,7 +93,7 @@ struct ServerServices: Sendable {
         self.exports = DataExportService(
             archiver: DataExportArchiver(
                 accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
-                settings: settings, media: files),
+                settings: settings, media: files, groups: groups),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }
 }

@@ -29,8 +29,10 @@ protocol AccountStore: Sendable {
     /// Deletes the account in one transaction: sessions, tweets, follows (and the safety hook's
     /// rows), its own conversations and events; its sent messages become tombstones; the
     /// username is freed; `user.deleted` (data `notice`) goes to everyone who had a
-    /// conversation with or followed it. Nil when the account does not exist.
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>?
+    /// conversation with or followed it, or shares a group with it. In groups, as a leave by
+    /// the account (`groups` decide what it writes) with its group messages tombstones, in the
+    /// members' stored events too. Nil when the account does not exist.
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>?
 }
 
 /// An account to create.

@@ -1,3 +1,5 @@
+import ChirpModels
+
 /// SQL of group conversations that reads the same in SQLite and PostgreSQL (numbered
 /// parameters, which SQLite reads as well).
 enum GroupSQL {
@@ -73,12 +75,13 @@ enum GroupSQL {
     /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
     /// whether the viewer blocked the sender, then the edit time, the reactions
-    /// (`ReactionsColumn`), the tombstone flag and the media (`MediaJSON`).
+    /// (`ReactionsColumn`), the tombstone flag, the media (`MediaJSON`) and whether the
+    /// operators took it down.
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
             EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
-            m.edited_at, m.reactions, m.deleted, m.media_json
+            m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """
 
@@ -86,8 +89,43 @@ enum GroupSQL {
     /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
     static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
 
-    /// Makes message `$1` a tombstone.
-    static let unsendMessage = "UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '' WHERE id = $1"
+    /// Makes the group messages matching `messages` (a condition on `group_messages`)
+    /// tombstones: no text, reactions, search words or media; `byOperators`: taken down.
+    static func tombstone(where messages: String, byOperators: Bool = false) -> String {
+        """
+        UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
+            byOperators ? ", removed_by_operators = TRUE" : "") WHERE \(messages)
+        """
+    }
+
+    /// Group message `$1` as its sender `$2` sees it.
+    static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
+
+    /// The group and the sender of group message `$1`.
+    static let messageGroupAndSender = "SELECT group_id, sender_id FROM group_messages WHERE id = $1"
+
+    /// The condition on `events` that picks the stored events holding the JSON of the group
+    /// messages matching `messages` (`message.created` and edits), in the streams of their
+    /// groups' members, current and former; `dataId` is the SQL of an event's `data.id`.
+    static func storedMessageEvents(of messages: String, dataId: String) -> String {
+        """
+        user_id IN (SELECT gm.user_id FROM group_members gm WHERE gm.group_id IN (SELECT group_id FROM group_messages WHERE \(messages)))
+            AND type IN ('\(EventType.messageCreated)', '\(EventType.messageUpdated)')
+            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM group_messages WHERE \(messages))
+        """
+    }
+
+    /// The groups user `$1` is a current member of, in id order.
+    static let groupsOfMember = "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
+
+    /// Account deletion's part in group members, for user `$1`: their pins and mutes of groups go.
+    static let forgetMarks = "UPDATE group_members SET pin_order = NULL, muted = FALSE WHERE user_id = $1"
+
+    /// Whoever shares (or shared) a group with user `$1`: they hear of the account's deletion.
+    static let groupPeers = """
+        SELECT DISTINCT o.user_id FROM group_members o JOIN group_members me ON me.group_id = o.group_id
+        WHERE me.user_id = $1 AND o.user_id <> $1
+        """
 
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"

@@ -7,6 +7,8 @@ protocol GroupStore: Sendable {
     /// Creates `new` unless its creator used its client id before (then the decisions answer
     /// with that group or a conflict); each member's facts are asked about first.
     func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group>
+    /// The groups the user is a current member of, in id order.
+    func memberGroups(userId: Int64) async throws -> [Group]
     /// The group and the viewer's membership; nil when there is no such group or the viewer
     /// was never a member of it.
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot?
@@ -122,11 +124,13 @@ enum GroupChange: Sendable, Equatable {
     case accept
     /// The actor declines their group request: they leave, and the group leaves their list.
     case decline
+    /// The actor's account is being deleted: they leave, as a leave does.
+    case accountDeleted
 
     /// The member the change names, if any.
     var target: (username: String, key: String)? {
         switch self {
-        case .rename, .accept, .decline: nil
+        case .rename, .accept, .decline, .accountDeleted: nil
         case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key), .dropAdmin(let name, let key):
             (name, key)
         }
@@ -225,6 +229,13 @@ struct GroupChangeAudience: Sendable, Equatable {
         case .none, .rename, .setRole:
             updated = membersBefore
         }
+    }
+
+    /// The member whose group request this write declines (their conversation leaves their
+    /// list: their other devices get it once more, `declined`).
+    static func decliner(_ write: GroupWrite) -> Int64? {
+        if case .remove(let userId, _, true) = write { return userId }
+        return nil
     }
 
     /// Whether the change ends the group: its last member leaves.

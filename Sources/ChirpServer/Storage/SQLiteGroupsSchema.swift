@@ -69,5 +69,9 @@ enum SQLiteGroupsSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Operators' take-downs of group messages (as of direct ones): the tombstone says so.
+        migrator.registerMigration("v18-group-take-downs") { db in
+            try db.execute(sql: "ALTER TABLE group_messages ADD COLUMN removed_by_operators INTEGER NOT NULL DEFAULT 0")
+        }
     }
 }

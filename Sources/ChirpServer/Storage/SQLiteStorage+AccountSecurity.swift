@@ -42,7 +42,7 @@ extension SQLiteStorage {
         }
     }
 
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>? {
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
         let writer = self.writer
         return try await write { db in
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
@@ -51,6 +51,7 @@ extension SQLiteStorage {
                 SELECT peer_id FROM conversations WHERE owner_id = ?1
                 UNION SELECT owner_id FROM conversations WHERE peer_id = ?1
                 UNION SELECT follower_id FROM follows WHERE followee_id = ?1
+                UNION \(Self.groupSQL(GroupSQL.groupPeers))
                 """), arguments: [userId]).filter { $0 != userId }.sorted()
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
@@ -80,7 +81,9 @@ extension SQLiteStorage {
             for statement in StorageSQL.deleteAccountRequests {
                 try db.cachedStatement(sql: statement).execute(arguments: [userId])
             }
-            let appended = try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
+            var appended = try Self.deleteGroupPart(
+                db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at, decisions: groups)
+            appended += try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
             return WriteOutcome(value: (), created: true, appended: appended)
         }
     }

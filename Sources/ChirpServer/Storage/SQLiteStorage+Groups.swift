@@ -30,6 +30,13 @@ extension SQLiteStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+                .compactMap { try Self.storedGroup(db, id: $0)?.group }
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),
@@ -44,45 +51,23 @@ extension SQLiteStorage {
     ) async throws -> WriteOutcome<Group>? {
         try await write { db in
             guard let stored = try Self.storedGroup(db, id: id), !stored.ended else { return nil }
-            let members = try Row.fetchAll(
-                db.cachedStatement(sql: Self.groupSQL(GroupSQL.memberRoles)),
-                arguments: [id]
-            ).map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
+            let members = try Self.memberFacts(db, groupId: id)
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
             let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
             let write = try decisions.decide(change, facts: facts)
+            if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
-            switch write {
-            case .none:
-                return WriteOutcome(value: stored.group, created: false)
-            case .rename(let title):
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
-            case .add(let userId, let request):
-                let newest = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
-                    .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
-            case .remove(let userId, let promote, let forget):
-                try db.cachedStatement(sql: Self.groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
-                    .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
-                if let promote {
-                    try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
-                }
-                if GroupChangeAudience.ends(write, membersBefore: before) {
-                    try db.cachedStatement(sql: Self.groupSQL(GroupSQL.end)).execute(arguments: [id])
-                }
-            case .setRole(let userId, let role):
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
-            case .accept(let userId):
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
+            var declined = try GroupChangeAudience.decliner(write).flatMap { try Self.groupConversation(db, viewer: $0, group: id) }
+            declined?.declined = true
+            let (group, applied) = try Self.applyGroupWrite(
+                db, id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
+                decisions: decisions)
+            var appended = applied
+            if let declined, let userId = GroupChangeAudience.decliner(write) {
+                appended += try Self.appendEvents(
+                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
             }
-            guard let group = try Self.storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-            let json = decisions.encode(group)
-            let audience = GroupChangeAudience(write, membersBefore: before)
-            var appended = try Self.appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-            appended += try Self.appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-            appended += try Self.appendEvents(
-                db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
             // An accepted request: the viewer's other devices get the conversation, if it has begun.
             if case .accept(let userId) = write, let conversation = try Self.groupConversation(db, viewer: userId, group: id) {
                 appended += try Self.appendEvents(
@@ -90,6 +75,112 @@ extension SQLiteStorage {
             }
             return WriteOutcome(value: group, created: true, appended: appended)
         }
+    }
+
+    /// Writes what a group change decided (`write`) on group `id`, whose current members were
+    /// `before` (ending the group when its last member leaves), and tells `audience`
+    /// (`GroupChangeAudience`); returns the group after it and the events appended.
+    static func applyGroupWrite(
+        _ db: Database, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience, at: Timestamp,
+        decisions: some GroupDecisions
+    ) throws -> (Group, [AppendedEvent]) {
+        switch write {
+        case .none:
+            break
+        case .rename(let title):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
+        case .add(let userId, let request):
+            let newest = try Int64.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
+            try db.cachedStatement(sql: groupSQL(GroupSQL.addMember))
+                .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
+        case .remove(let userId, let promote, let forget):
+            try db.cachedStatement(sql: groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
+                .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
+            if let promote {
+                try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
+            }
+            if GroupChangeAudience.ends(write, membersBefore: before) {
+                try db.cachedStatement(sql: groupSQL(GroupSQL.end)).execute(arguments: [id])
+            }
+        case .setRole(let userId, let role):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
+        case .accept(let userId):
+            try db.cachedStatement(sql: groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
+        }
+        guard let group = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+        let json = decisions.encode(group)
+        var appended = try appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+        appended += try appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        return (group, appended)
+    }
+
+    /// Account deletion's part in groups, inside its transaction: the user's group messages
+    /// become tombstones wherever they are stored (their rows, and the members' stored events,
+    /// which name the sender `placeholder` from now on); the user leaves every group as a
+    /// leave does (`GroupChange.accountDeleted`), the members who stay told with
+    /// `group.updated`; their pins and mutes of groups go.
+    static func deleteGroupPart(
+        _ db: Database, userId: Int64, placeholder: String, at: Timestamp, decisions: some GroupDecisions
+    ) throws -> [AppendedEvent] {
+        try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
+        try db.cachedStatement(sql: groupSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
+        var appended: [AppendedEvent] = []
+        for id in try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.groupsOfMember)), arguments: [userId]) {
+            guard let stored = try storedGroup(db, id: id), !stored.ended else { continue }
+            let members = try memberFacts(db, groupId: id)
+            guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
+            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
+            let before = members.map(\.userId)
+            // The account's own stream goes with it: nobody is told of its removal.
+            var audience = GroupChangeAudience(write, membersBefore: before)
+            audience.removed = []
+            appended += try applyGroupWrite(db, id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions).1
+        }
+        return appended
+    }
+
+    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
+    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
+    /// (`notice`), an entry in the audit log; nil when there is no such group message.
+    static func takeDownGroupMessage(
+        _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
+    ) throws -> WriteOutcome<Message>? {
+        guard let ids = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
+              let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
+        else { return nil }
+        let message = groupMessage(from: row)
+        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
+        let groupId: Int64 = ids[0], sender: Int64 = ids[1]
+        let takenDown = message.tombstone(byOperators: true)
+        try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
+        let notice = try encoding.deleted(takenDown)
+        let appended = try appendGroupMessageEvents(
+            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at) { _ in notice }
+        try audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        return WriteOutcome(value: takenDown, created: true, appended: appended)
+    }
+
+    /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
+    /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
+    /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
+    /// them taken down, `sender` names their sender anew in those events.
+    static func tombstoneGroupMessages(
+        _ db: Database, where messages: String, _ argument: Int64, byOperators: Bool = false, sender: String? = nil
+    ) throws {
+        var patch = "'$.text', '', '$.deleted', json('true'), '$.media', json('[]'), '$.reactions', json('[]')"
+        if byOperators { patch += ", '$.removedByOperators', json('true')" }
+        var arguments: StatementArguments = [argument]
+        if let sender {
+            patch += ", '$.sender', ?2"
+            arguments += [sender]
+        }
+        // `groupSQL` on the condition only: the JSON paths keep their `$`. A direct message's
+        // `message.created` stores no JSON (it is read from its row): never parsed.
+        let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
+        let events = GroupSQL.storedMessageEvents(of: groupSQL(messages), dataId: dataId)
+        try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
+        try db.cachedStatement(sql: groupSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
@@ -203,7 +294,7 @@ extension SQLiteStorage {
                     GroupSearch.column(updated.text),
                 ])
             } else {
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.unsendMessage)).execute(arguments: [id])
+                try Self.tombstoneGroupMessages(db, where: "id = $1", id)
             }
             guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
@@ -336,6 +427,12 @@ extension SQLiteStorage {
         return (group, row[3], row[4])
     }
 
+    /// The current members of the group as its changes decide on them, longest-standing first.
+    static func memberFacts(_ db: Database, groupId: Int64) throws -> [GroupMemberFacts] {
+        try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberRoles)), arguments: [groupId])
+            .map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
+    }
+
     static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
         try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberIds)), arguments: [groupId])
     }
@@ -353,7 +450,7 @@ extension SQLiteStorage {
             id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
             createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
             media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
-            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), group: String(groupId), readCount: row[7],
-            fromBlocked: row[8])
+            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13], group: String(groupId),
+            readCount: row[7], fromBlocked: row[8])
     }
 }

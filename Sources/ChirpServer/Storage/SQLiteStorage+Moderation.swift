@@ -55,7 +55,7 @@ extension SQLiteStorage {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT sender_id, recipient_id FROM messages WHERE id = ?"), arguments: [id]),
                 let message = try Self.fetchMessage(db, where: "m.id = ?", [id])
-            else { return nil }
+            else { return try Self.takeDownGroupMessage(db, id: id, by: actor, at: at, encoding: encoding) }
             guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
             var marked = message
             marked.removedByOperators = true

@@ -2,8 +2,8 @@ import ChirpClient
 import ChirpModels
 import Foundation
 
-/// bob in the demo: answers every direct message (showing "typing" first), and tweets now and
-/// then.
+/// bob in the demo: answers every direct message and every message in his groups (showing
+/// "typing" first), and tweets now and then.
 struct DemoBot {
     let session: UserSession
 
@@ -20,8 +20,12 @@ struct DemoBot {
             group.addTask {
                 await session.sync.run(onEvent: { event in
                     guard case .messageCreated(let message) = event.payload,
-                          message.recipient.lowercased() == session.username.lowercased() else { return }
-                    await reply(to: message)
+                          message.sender.lowercased() != session.username.lowercased() else { return }
+                    if let group = message.group {
+                        await reply(to: message, inGroup: group)
+                    } else if message.recipient.lowercased() == session.username.lowercased() {
+                        await reply(to: message)
+                    }
                 })
             }
             group.addTask {
@@ -39,8 +43,20 @@ struct DemoBot {
     private func reply(to message: Message) async {
         _ = try? await session.api.send(ChirpEndpoints.Typing(to: message.sender))
         try? await Task.sleep(for: .milliseconds(700))
-        let quoted = message.text.count > 60 ? String(message.text.prefix(57)) + "…" : message.text
-        _ = try? await session.send("🤖 You said “\(quoted)”. Nice! (I'm a bot.)", to: message.sender)
+        _ = try? await session.send(Self.answer(to: message), to: message.sender)
         try? await session.markRead(message.sender)
+    }
+
+    /// The same answer in a group, to everyone in it, through the group routes.
+    private func reply(to message: Message, inGroup group: String) async {
+        _ = try? await session.api.send(DemoGroupEndpoints.Typing(group: group))
+        try? await Task.sleep(for: .milliseconds(700))
+        _ = try? await session.api.send(DemoGroupEndpoints.Send(group: group, text: "@\(message.sender) " + Self.answer(to: message)))
+        _ = try? await session.api.send(DemoGroupEndpoints.Read(group: group, upTo: message.id))
+    }
+
+    static func answer(to message: Message) -> String {
+        let quoted = message.text.count > 60 ? String(message.text.prefix(57)) + "…" : message.text
+        return "🤖 You said “\(quoted)”. Nice! (I'm a bot.)"
     }
 }

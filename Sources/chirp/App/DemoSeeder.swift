@@ -5,9 +5,11 @@ import ChirpNetworking
 import Foundation
 
 /// Fills a demo server: alice, bob and carol (password `chirp-demo`) following each other, a
-/// conversation history and some tweets.
+/// conversation history, a group of the three (in which bob the bot answers too) and some
+/// tweets.
 struct DemoSeeder {
     static let password = "chirp-demo"
+    static let groupTitle = "Demo team"
     let server: URL
     let homes: URL
 
@@ -38,6 +40,13 @@ struct DemoSeeder {
             ("carol", "alice", "Great, see you there."),
         ]
         for (from, to, text) in history { _ = try await sessions[from]!.send(text, to: to) }
+        let group = try await sessions["alice"]!.api.send(DemoGroupEndpoints.Create(
+            request: CreateGroupRequest(title: Self.groupTitle, members: ["bob", "carol"])))
+        let talk: [(String, String)] = [
+            ("alice", "Welcome to our group! bob answers here too."),
+            ("carol", "Hi both 👋"),
+        ]
+        for (from, text) in talk { _ = try await sessions[from]!.api.send(DemoGroupEndpoints.Send(group: group.id, text: text)) }
         let tweets: [(String, String)] = [
             ("carol", "Trying out Chirp from a terminal. Surprisingly pleasant."),
             ("bob", "Beep boop. I answer direct messages, and tweet now and then. 🤖"),

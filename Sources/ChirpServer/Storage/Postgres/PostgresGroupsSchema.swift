@@ -70,5 +70,6 @@ enum PostgresGroupsSchema {
             )
             """,
         ]),
+        ("v18-group-take-downs", ["ALTER TABLE group_messages ADD COLUMN removed_by_operators BOOLEAN NOT NULL DEFAULT FALSE"]),
     ]
 }

@@ -38,17 +38,21 @@ extension PostgresStorage {
         }
     }
 
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String) async throws -> WriteOutcome<Void>? {
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
         try await write { scope in
             guard let username = try await scope.value(
                 "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self)
             else { return nil }
-            let audience = try await scope.rows("""
+            // The groups' rows first, as every group write takes them before users'.
+            let memberOf = try await Self.lockGroups(scope, ofMember: userId)
+            let groupPeers = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupPeers, binds: Self.binds(userId)))
+                .map { try $0.value(0, as: Int64.self) }
+            let audience = Array(Set(try await scope.rows("""
                 SELECT peer_id FROM conversations WHERE owner_id = \(userId)
                 UNION SELECT owner_id FROM conversations WHERE peer_id = \(userId)
                 UNION SELECT follower_id FROM follows WHERE followee_id = \(userId)
                 """
-            ).map { try $0.value(0, as: Int64.self) }.filter { $0 != userId }
+            ).map { try $0.value(0, as: Int64.self) } + groupPeers)).filter { $0 != userId }
             let followees = try await scope.rows("SELECT followee_id FROM follows WHERE follower_id = \(userId)")
                 .map { try $0.value(0, as: Int64.self) }
             // Every user whose row this changes, in id order, like every other writer.
@@ -98,6 +102,9 @@ extension PostgresStorage {
             for statement in StorageSQL.deleteAccountRequests {
                 try await scope.execute(PostgresQuery(unsafeSQL: statement, binds: Self.binds(userId)))
             }
+            try await Self.deleteGroupPart(
+                scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
+                decisions: groups)
             for peer in audience.sorted() {
                 try await scope.appendEvent(userId: peer, type: EventType.userDeleted, json: notice, at: at)
             }

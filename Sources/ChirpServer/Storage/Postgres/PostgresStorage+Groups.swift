@@ -46,6 +46,16 @@ extension PostgresStorage {
         }
     }
 
+    func memberGroups(userId: Int64) async throws -> [Group] {
+        try await read { scope in
+            var groups: [Group] = []
+            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupsOfMember, binds: Self.binds(userId))) {
+                if let stored = try await Self.storedGroup(scope, id: try row.value(0, as: Int64.self)) { groups.append(stored.group) }
+            }
+            return groups
+        }
+    }
+
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { scope in
             guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(id, viewer))),
@@ -62,9 +72,7 @@ extension PostgresStorage {
             guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(id))) != nil,
                   let stored = try await Self.storedGroup(scope, id: id), !stored.ended
             else { return nil }
-            let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: Self.binds(id))).map {
-                GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2))
-            }
+            let members = try await Self.memberFacts(scope, groupId: id)
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             var target: RecipientFacts?
             if let key = change.target?.key {
@@ -74,45 +82,141 @@ extension PostgresStorage {
                 ).map { try Self.recipientFacts(from: $0, at: 0) }
             }
             let write = try decisions.decide(change, facts: GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target))
+            if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
-            let audience = GroupChangeAudience(write, membersBefore: before)
-            try await scope.lockUsers(audience.updated + audience.created + audience.removed)
-            let ms = at.millisecondsSince1970
-            switch write {
-            case .none:
-                return WriteOutcome(value: stored.group, created: false)
-            case .rename(let title):
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.rename, binds: Self.binds(id, title)))
-            case .add(let userId, let request):
-                let newest = try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.newestMessage, binds: Self.binds(id)), as: Int64.self) ?? 0
-                try await scope.execute(PostgresQuery(
-                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(id, userId, GroupRole.member.rawValue, ms, newest, request)))
-            case .remove(let userId, let promote, let forget):
-                try await scope.execute(forget
-                    ? PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: Self.binds(id, userId))
-                    : PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: Self.binds(id, userId, ms)))
-                if let promote {
-                    try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, promote, GroupRole.admin.rawValue)))
-                }
-                if GroupChangeAudience.ends(write, membersBefore: before) {
-                    try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.end, binds: Self.binds(id)))
-                }
-            case .setRole(let userId, let role):
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: Self.binds(id, userId, role.rawValue)))
-            case .accept(let userId):
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.acceptRequest, binds: Self.binds(userId, id)))
+            var declined: Conversation?
+            if let decliner = GroupChangeAudience.decliner(write) {
+                declined = try await Self.groupConversation(scope, viewer: decliner, group: id)
+                declined?.declined = true
             }
-            guard let group = try await Self.storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-            let json = decisions.encode(group)
-            try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-            try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-            try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            let group = try await Self.applyGroupWrite(
+                scope, id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
+                decisions: decisions)
+            if let declined, let userId = GroupChangeAudience.decliner(write) {
+                try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
+            }
             // An accepted request: the viewer's other devices get the conversation, if it has begun.
             if case .accept(let userId) = write, let conversation = try await Self.groupConversation(scope, viewer: userId, group: id) {
                 try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
             }
             return WriteOutcome(value: group, created: true, appended: scope.appended)
         }
+    }
+
+    /// Writes what a group change decided (`write`) on group `id` (its row locked), whose
+    /// current members were `before` (ending the group when its last member leaves), and tells
+    /// `audience` (`GroupChangeAudience`, their rows locked first); returns the group after it.
+    static func applyGroupWrite(
+        _ scope: PostgresScope, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience,
+        at: Timestamp, decisions: some GroupDecisions
+    ) async throws -> Group {
+        try await scope.lockUsers(audience.updated + audience.created + audience.removed)
+        let ms = at.millisecondsSince1970
+        switch write {
+        case .none:
+            break
+        case .rename(let title):
+            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.rename, binds: binds(id, title)))
+        case .add(let userId, let request):
+            let newest = try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.newestMessage, binds: binds(id)), as: Int64.self) ?? 0
+            try await scope.execute(PostgresQuery(
+                unsafeSQL: GroupSQL.addMember, binds: binds(id, userId, GroupRole.member.rawValue, ms, newest, request)))
+        case .remove(let userId, let promote, let forget):
+            try await scope.execute(forget
+                ? PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: binds(id, userId))
+                : PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms)))
+            if let promote {
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, promote, GroupRole.admin.rawValue)))
+            }
+            if GroupChangeAudience.ends(write, membersBefore: before) {
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.end, binds: binds(id)))
+            }
+        case .setRole(let userId, let role):
+            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, userId, role.rawValue)))
+        case .accept(let userId):
+            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.acceptRequest, binds: binds(userId, id)))
+        }
+        guard let group = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+        let json = decisions.encode(group)
+        try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+        try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        return group
+    }
+
+    /// Locks the rows of the groups user `userId` is a current member of, in id order (a
+    /// group's row before any user's, as every group write), and returns their ids.
+    static func lockGroups(_ scope: PostgresScope, ofMember userId: Int64) async throws -> [Int64] {
+        try await scope.rows(PostgresQuery(
+            unsafeSQL: "SELECT id FROM chat_groups WHERE id IN (\(GroupSQL.groupsOfMember)) ORDER BY id FOR UPDATE", binds: binds(userId))
+        ).map { try $0.value(0, as: Int64.self) }
+    }
+
+    /// Account deletion's part in groups, inside its transaction (`groups` locked first,
+    /// `lockGroups`): the user's group messages become tombstones wherever they are stored
+    /// (their rows, and the members' stored events, which name the sender `placeholder` from
+    /// now on); the user leaves each of `groups` as a leave does (`GroupChange.accountDeleted`),
+    /// the members who stay told with `group.updated`; their pins and mutes of groups go.
+    static func deleteGroupPart(
+        _ scope: PostgresScope, userId: Int64, groups: [Int64], placeholder: String, at: Timestamp, decisions: some GroupDecisions
+    ) async throws {
+        try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId, sender: placeholder)
+        try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMarks, binds: binds(userId)))
+        for id in groups {
+            guard let stored = try await storedGroup(scope, id: id), !stored.ended else { continue }
+            let members = try await memberFacts(scope, groupId: id)
+            guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
+            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
+            let before = members.map(\.userId)
+            // The account's own stream goes with it: nobody is told of its removal.
+            var audience = GroupChangeAudience(write, membersBefore: before)
+            audience.removed = []
+            _ = try await applyGroupWrite(scope, id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions)
+        }
+    }
+
+    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
+    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
+    /// (`notice`), an entry in the audit log; nil when there is no such group message. The
+    /// group's row is locked first, as every group write locks it.
+    static func takeDownGroupMessage(
+        _ scope: PostgresScope, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
+    ) async throws -> WriteOutcome<Message>? {
+        guard let ids = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageGroupAndSender, binds: binds(id))) else { return nil }
+        let groupId = try ids.value(0, as: Int64.self), sender = try ids.value(1, as: Int64.self)
+        guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: binds(groupId))) != nil,
+              let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
+        else { return nil }
+        let message = try groupMessage(from: row)
+        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
+        let takenDown = message.tombstone(byOperators: true)
+        try await tombstoneGroupMessages(scope, where: "id = $1", id, byOperators: true)
+        let notice = try encoding.deleted(takenDown)
+        try await appendGroupMessageEvents(
+            scope, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+        ) { _ in notice }
+        try await audit(scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
+    }
+
+    /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
+    /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
+    /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
+    /// them taken down, `sender` names their sender anew in those events.
+    static func tombstoneGroupMessages(
+        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false, sender: String? = nil
+    ) async throws {
+        var patch = byOperators ? takenDownPatch : tombstonePatch
+        var bindings = Self.binds(argument)
+        if let sender {
+            patch = "(\(patch)::jsonb || jsonb_build_object('sender', $2::text))::text"
+            bindings.append(sender)
+        }
+        try await scope.execute(PostgresQuery(
+            unsafeSQL: "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
+            binds: bindings))
+        try await scope.execute(PostgresQuery(
+            unsafeSQL: GroupSQL.tombstone(where: messages, byOperators: byOperators), binds: Self.binds(argument)))
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
@@ -239,7 +343,7 @@ extension PostgresStorage {
                     WHERE id = \(id)
                     """)
             } else {
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.unsendMessage, binds: Self.binds(id)))
+                try await Self.tombstoneGroupMessages(scope, where: "id = $1", id)
             }
             guard let stored = try await read() else { throw StorageError.inconsistent("group message \(id) is missing") }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
@@ -367,6 +471,13 @@ extension PostgresStorage {
         return (group, try row.value(3), try row.value(4))
     }
 
+    /// The current members of the group as its changes decide on them, longest-standing first.
+    static func memberFacts(_ scope: PostgresScope, groupId: Int64) async throws -> [GroupMemberFacts] {
+        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: binds(groupId))).map {
+            GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2))
+        }
+    }
+
     static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {
         try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberIds, binds: binds(groupId))).map { try $0.value(0) }
     }
@@ -385,6 +496,7 @@ extension PostgresStorage {
             replyTo: try row.value(5, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
             editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
-            group: String(try row.value(6, as: Int64.self)), readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
+            removedByOperators: try row.value(13), group: String(try row.value(6, as: Int64.self)),
+            readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
     }
 }
