@@ -13,6 +13,8 @@ export class ApiError extends Error {
 }
 
 const seg = encodeURIComponent;
+/** A conversation's path: `peer` a username, or `g:ID` for a group. */
+export const pathOf = (peer) => (peer[1] === ':' ? `/v1/groups/${seg(peer.slice(2))}` : `/v1/conversations/${seg(peer)}`);
 
 export class ApiClient {
   constructor(token = null) { this.token = token; }
@@ -41,12 +43,12 @@ export class ApiClient {
   follow(username, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/users/${seg(username)}/follow`); }
   followers(username) { return this.call('GET', `/v1/users/${seg(username)}/followers?limit=100`); }
   conversations() { return this.call('GET', '/v1/conversations?limit=100'); }
-  messages(peer, query = '') { return this.call('GET', `/v1/conversations/${seg(peer)}/messages?limit=100${query}`); }
+  messages(peer, query = '') { return this.call('GET', `${pathOf(peer)}/messages?limit=100${query}`); }
   /** `extra`: `{mediaIds, replyTo}` when the message has them. */
-  send(peer, clientMessageId, text, extra = {}) { return this.call('PUT', `/v1/conversations/${seg(peer)}/messages/${seg(clientMessageId)}`, { text, ...extra }); }
-  react(peer, messageId, emoji, on) { return this.call(on ? 'PUT' : 'DELETE', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}/reactions/${seg(emoji)}`); }
-  edit(peer, messageId, text) { return this.call('PATCH', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}`, { text }); }
-  unsend(peer, messageId) { return this.call('DELETE', `/v1/conversations/${seg(peer)}/messages/${seg(messageId)}`); }
+  send(peer, clientMessageId, text, extra = {}) { return this.call('PUT', `${pathOf(peer)}/messages/${seg(clientMessageId)}`, { text, ...extra }); }
+  react(peer, messageId, emoji, on) { return this.call(on ? 'PUT' : 'DELETE', `${pathOf(peer)}/messages/${seg(messageId)}/reactions/${seg(emoji)}`); }
+  edit(peer, messageId, text) { return this.call('PATCH', `${pathOf(peer)}/messages/${seg(messageId)}`, { text }); }
+  unsend(peer, messageId) { return this.call('DELETE', `${pathOf(peer)}/messages/${seg(messageId)}`); }
   search(q, cursor) { return this.call('GET', `/v1/search/messages?limit=20&q=${seg(q)}${cursor ? `&cursor=${seg(cursor)}` : ''}`); }
   uploadStatus(clientMediaId) { return this.call('GET', `/v1/media/${seg(clientMediaId)}/upload`); }
 
@@ -99,9 +101,9 @@ export class ApiClient {
     });
   }
   /** `kind`: pin, unpin, mute or unmute. */
-  mark(peer, kind) { return this.call(kind.startsWith('un') ? 'DELETE' : 'PUT', `/v1/conversations/${seg(peer)}/${kind.replace(/^un/, '')}`); }
-  markRead(peer, upTo) { return this.call('POST', `/v1/conversations/${seg(peer)}/read`, { upTo }); }
-  typing(peer) { return this.call('POST', `/v1/conversations/${seg(peer)}/typing`); }
+  mark(peer, kind) { return this.call(kind.startsWith('un') ? 'DELETE' : 'PUT', `${pathOf(peer)}/${kind.replace(/^un/, '')}`); }
+  markRead(peer, upTo) { return this.call('POST', `${pathOf(peer)}/read`, { upTo }); }
+  typing(peer) { return this.call('POST', `${pathOf(peer)}/typing`); }
   timeline() { return this.call('GET', '/v1/timeline?limit=50'); }
   tweet(clientTweetId, text) { return this.call('PUT', `/v1/tweets/${seg(clientTweetId)}`, { text }); }
   events(since, wait) { return this.call('GET', `/v1/events?since=${since}&limit=100&wait=${wait}`); }

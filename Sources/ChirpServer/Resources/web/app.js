@@ -50,6 +50,7 @@ async function route() {
   if (peer) await later('./view-conversation.js', (m) => m.conversationView(session, decodeURIComponent(peer[1]).toLowerCase(), peer[2] ? decodeURIComponent(peer[2]) : null));
   else if (search) await later('./view-search.js', (m) => m.searchView(session, navigate, decodeURIComponent(search[1])));
   else if (hash === '#/requests') await later('./view-requests.js', (m) => m.requestsView(session));
+  else if (hash === '#/new-group') await later('./view-new-group.js', (m) => m.newGroupView(session, navigate));
   else if (hash === '#/new') await later('./view-new-message.js', (m) => m.newMessageView(session, navigate));
   else if (hash === '#/timeline') await later('./view-timeline.js', (m) => m.timelineView(session));
   else if (hash === '#/settings') await later('./view-settings.js', (m) => m.settingsView(session));

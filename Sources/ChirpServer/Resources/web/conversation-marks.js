@@ -2,6 +2,8 @@
 // order for its pins, the time for a newer pin; 0 unpinned). A mark the outbox holds wins.
 const FIELDS = { pin: ['pinned', true], unpin: ['pinned', false], mute: ['muted', true], unmute: ['muted', false] };
 export const isMark = (item) => !!FIELDS[item.kind];
+/** The store's key of an API Conversation. */
+export const peerOf = (c) => (c.group ? 'g:' + c.group.id : c.peer.username.toLowerCase());
 
 /** Pinned first, the latest pin first, then the latest message first. */
 export const listOrder = (a, b) => (b.pinOrder || 0) - (a.pinOrder || 0) || (b.lastMessage.createdAt || '').localeCompare(a.lastMessage.createdAt || '');
@@ -20,7 +22,7 @@ export function withServerMarks(rows, old, items, outbox, at) {
   const pins = items.filter((c) => c.pinned).length;
   const out = { ...rows };
   items.forEach((c, i) => {
-    const peer = c.peer.username.toLowerCase();
+    const peer = peerOf(c);
     const was = old[peer] || {};
     const queued = (field) => Object.values(outbox).some((q) => q.peer === peer && FIELDS[q.kind]?.[0] === field);
     const [pinned, muted] = [queued('pinned') ? !!was.pinned : c.pinned, queued('muted') ? !!was.muted : c.muted];

@@ -1,7 +1,8 @@
 // One row of a conversation's log: the quoted message it answers, its text (or the inline
 // editor, or the "message unsent" tombstone), its attachments, its reactions, its time and
 // delivery mark, and the actions (react, reply, edit, unsend) shown on hover, on focus or
-// after a long press. What is open (the emoji picker, the editor) lives in the view's `ui`,
+// after a long press. In a group (`ctx.group`) a row names its sender, and my message says
+// how many of the others read it ("read by 2", from `readCount`). What is open (the emoji picker, the editor) lives in the view's `ui`,
 // keyed by the row's key, so a row drawn again shows it again.
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
@@ -19,7 +20,8 @@ export function messageRow(m, ctx) {
   const editing = ui.editing?.key === m.key;
   const meta = [h('time', { datetime: m.createdAt }, time(m.createdAt))];
   if (m.editedAt && !m.deleted) meta.push(' · ', h('span', { class: 'edited' }, 'edited'));
-  if (mine) meta.push(' · ', h('span', { class: `mark ${m.state}` }, m.state));
+  const readBy = ctx.group && mine && m.readCount > 0 && !m.deleted ? `read by ${m.readCount}` : null;
+  if (mine) meta.push(' · ', h('span', { class: `mark ${readBy ? 'read' : m.state}` }, readBy || m.state));
   if (m.state === 'failed') meta.push(' ', h('button', { type: 'button', class: 'small', onclick: () => act.retry(m) }, 'Retry'));
 
   const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;
@@ -55,7 +57,8 @@ export function messageRow(m, ctx) {
   })) : null;
 
   const row = h('div', { class: `msg ${mine ? 'mine' : 'theirs'}${ui.touched === m.key ? ' touched' : ''}${ui.highlight === m.key ? ' found' : ''}` },
-    h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
+    ctx.group && !mine ? h('p', { class: 'sender' }, h('strong', {}, m.sender), h('span', { class: 'sr' }, ': '))
+      : h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
     quote, body,
     m.deleted ? null : attachmentsView(m.media || [], ctx.cache, act.fail),
     m.deleted ? null : uploadsView(m.attachments, ctx.progress),

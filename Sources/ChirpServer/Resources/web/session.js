@@ -11,7 +11,7 @@ import { isTombstone, tombstone } from './message-state.js';
 import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
 import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
-import { isMark } from './conversation-marks.js';
+import { isMark, peerOf } from './conversation-marks.js';
 
 /** Whether `peer` is a deleted account as its peers see it (`deleted-ID`): readable, read-only. */
 export const isDeletedAccount = (peer) => /^deleted-[1-9][0-9]*$/.test(peer);
@@ -20,7 +20,6 @@ const SAVED = 'chirp.session';
 /** Messages asked of the server per page of history (the API's most). */
 const PAGE = 100;
 export const MAX_MESSAGE = 10000;
-export const MAX_TWEET = 280;
 export const MAX_ATTACHMENTS = 4;
 const MAX_MEDIA_BYTES = 25 * 1024 * 1024;
 /** How long after sending a message its sender may edit it (API.md). */
@@ -146,7 +145,10 @@ export class UserSession {
     }
     const updated = messages('message.updated');
     if (updated.length) await this.storeMessages(updated);
+    // Groups' own events (reads, typing, members) are applied by groups.js, loaded for them.
+    if (events.some((e) => e.data?.group || e.type.startsWith('group.'))) await (await import('./groups.js')).applyGroupEvents(this, events);
     for (const { type, data } of events) {
+      if (data?.group) continue;
       switch (type) {
         case 'message.deleted': await this.unsent(data.sender.toLowerCase() === this.me.toLowerCase() ? data.recipient : data.sender, data.id, !!data.removedByOperators); break;
         case 'message.read': {
@@ -168,7 +170,7 @@ export class UserSession {
         case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
         case 'conversation.updated': // marked, accepted or declined elsewhere
-          this.dispatch(data.declined ? { type: 'forget', peer: data.peer.username.toLowerCase() } : { type: 'conversations', items: [data], at: Date.now() }); break;
+          this.dispatch(data.declined ? { type: 'forget', peer: peerOf(data) } : { type: 'conversations', items: [data], at: Date.now() }); break;
         default: break;
       }
     }
@@ -235,11 +237,6 @@ export class UserSession {
   /** Reads the message requests waiting for my answer (rows with `request`, which the list leaves out). */
   async requests() {
     try { this.dispatch({ type: 'conversations', items: (await this.api.call('GET', '/v1/conversations?limit=100&requests=true')).items }); } catch (error) { this.fail(error); }
-  }
-
-  /** One page of messages matching `q` in my conversations, newest first; null on failure. */
-  async search(q, cursor) {
-    try { return await this.api.search(q, cursor); } catch (error) { this.fail(error); return null; }
   }
 
   /** Opens the conversation with `peer` and pages back until the message `id` is loaded (at
@@ -340,25 +337,6 @@ export class UserSession {
     if (Date.now() - this.typingSent < 3000) return;
     this.typingSent = Date.now();
     this.api.typing(peer).catch(() => {});
-  }
-
-  async refreshTimeline() {
-    try {
-      const page = await this.api.timeline();
-      await this.db.put('values', page.items, 'timeline');
-      this.dispatch({ type: 'timeline', items: page.items });
-      return true;
-    } catch (error) { this.fail(error); return false; }
-  }
-
-  async postTweet(text) {
-    const trimmed = text.trim();
-    if ([...trimmed].length > MAX_TWEET) { this.fail(new ApiError(422, 'too_long', ''), { limit: MAX_TWEET }); return false; }
-    try {
-      const tweet = await this.api.tweet(newClientId(), trimmed);
-      this.dispatch({ type: 'tweet', tweet });
-      return true;
-    } catch (error) { this.fail(error); return false; }
   }
 
   /** Whether the viewer follows `username` (null when the server cannot say now). */

@@ -2,20 +2,20 @@
 // every subscriber renders from the new state. Every action is idempotent (applying an event
 // or a page twice leaves the same state), as in the Swift kit's ChirpStore.
 import { advanced, isTombstone, tombstone } from './message-state.js';
-import { isMark, withMark, withServerMarks } from './conversation-marks.js';
+import { isMark, peerOf, withMark, withServerMarks } from './conversation-marks.js';
 
 export const byId = (a, b) => (a.id === b.id ? 0 : a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
 
-/** The local form of an API Message as `me` sees it. */
+/** The local form of an API Message as `me` sees it (in a group: `peer` `g:ID`, `readCount`). */
 export function localMessage(me, m, state) {
   const mine = m.sender.toLowerCase() === me.toLowerCase();
   return {
-    key: `${m.sender.toLowerCase()}/${m.clientMessageId}`, peer: (mine ? m.recipient : m.sender).toLowerCase(),
+    key: `${m.sender.toLowerCase()}/${m.clientMessageId}`, peer: m.group ? 'g:' + m.group : (mine ? m.recipient : m.sender).toLowerCase(),
     id: m.id, clientMessageId: m.clientMessageId, sender: m.sender, recipient: m.recipient,
     text: m.text, createdAt: m.createdAt,
     state: mine ? (m.readByRecipient ? 'read' : state) : 'received',
     media: m.media || [], replyTo: m.replyTo ?? null, reactions: m.reactions || [], editedAt: m.editedAt ?? null, deleted: !!m.deleted,
-    removedByOperators: !!m.removedByOperators,
+    removedByOperators: !!m.removedByOperators, readCount: m.readCount, fromBlocked: m.fromBlocked,
   };
 }
 
@@ -36,7 +36,7 @@ function merged(old, incoming) {
   const state = advanced(old.state, incoming.state);
   let m = old.deleted ? tombstone({ ...incoming, state }) : { ...old, ...incoming, state };
   if (!m.deleted && old.editedAt && (!incoming.editedAt || incoming.editedAt < old.editedAt)) m = { ...m, text: old.text, editedAt: old.editedAt };
-  const same = m.state === old.state && m.text === old.text && m.editedAt === old.editedAt && m.deleted === old.deleted && m.id === old.id
+  const same = m.state === old.state && m.text === old.text && m.editedAt === old.editedAt && m.deleted === old.deleted && m.id === old.id && m.readCount === old.readCount
     && JSON.stringify(m.reactions) === JSON.stringify(old.reactions) && (m.media || []).length === (old.media || []).length;
   return same ? old : m;
 }
@@ -44,7 +44,7 @@ function merged(old, incoming) {
 export function initialState() {
   return {
     me: null, banner: null, stream: 'connecting', // or 'websocket', 'long-poll', 'offline'
-    conversations: {}, // peer (lowercased) → {peer: User, lastMessage, unreadCount}
+    conversations: {}, // peer (lowercased; `g:ID` a group) → {peer: User or group: Group, lastMessage, unreadCount}
     messages: {},      // peer → local messages in ascending id
     history: {},       // peer → the stretches of its history held whole (history-stretches.js)
     outbox: {},        // clientMessageId → an outbox item (outbox.js): a message or an action on one
@@ -134,7 +134,7 @@ export function reduce(state, action) {
     case 'conversations': { // a row already showing a newer last message (from the stream) stays
       const conversations = { ...state.conversations };
       for (const c of action.items) {
-        const peer = c.peer.username.toLowerCase();
+        const peer = peerOf(c);
         const lastMessage = localMessage(state.me.username, c.lastMessage, 'delivered');
         const known = conversations[peer];
         if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
@@ -157,6 +157,7 @@ export function reduce(state, action) {
     case 'timeline': return { ...state, timeline: action.items };
     case 'tweet': return state.timeline.some((t) => t.id === action.tweet.id) ? state : { ...state, timeline: [action.tweet, ...state.timeline] };
     case 'typing': return { ...state, typing: { ...state.typing, [action.peer]: action.until } };
+    case 'groups': return { ...state, groups: { ...state.groups, ...action.groups } }; // id → Group (groups.js)
     default: return state;
   }
 }

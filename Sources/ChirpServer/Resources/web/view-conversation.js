@@ -5,6 +5,9 @@
 // (the Attach button, or files dropped on the conversation). What is open on a row (picker,
 // editor, long-press actions) is kept here in `ui`, by row key, never in the row itself: a
 // row is drawn again whenever its message changes. Actions still in the outbox show at once.
+// A group's conversation (`g:ID`, groups.js) shows its title, who sent each message, "read by
+// N" on mine, who of the group is typing, and its members (group-members.js) instead of
+// Follow, Block and Report; a group I was removed from stays readable, without the input.
 import { h, field } from './dom.js';
 import { MessageList } from './message-list.js';
 import { messageRow } from './message-row.js';
@@ -21,10 +24,12 @@ const GAP = { key: 'gap', gap: true };
 /** `at`: the id of a message to scroll to once it is loaded (a search result). */
 export function conversationView(session, peer, at = null) {
   const me = session.me;
-  const log = h('div', { role: 'log', 'aria-label': `Messages with ${peer}`, class: 'log', tabindex: 0 });
+  const groupId = peer[1] === ':' ? peer.slice(2) : null;
+  const groups = groupId ? import('./groups.js') : null;
+  const log = h('div', { role: 'log', 'aria-label': groupId ? 'Messages in the group' : `Messages with ${peer}`, class: 'log', tabindex: 0 });
   const typing = h('p', { class: 'typing', 'aria-live': 'polite' });
   const text = h('textarea', { rows: 2, 'aria-describedby': 'compose-hint' });
-  const title = h('h1', { tabindex: -1 }, peer);
+  const title = h('h1', { tabindex: -1 }, groupId ? 'Group' : peer);
   const ui = { picker: null, editing: null, replyTo: null, touched: null, highlight: null, files: [] };
   let loading = false;
   let rows = [];
@@ -52,7 +57,7 @@ export function conversationView(session, peer, at = null) {
     touch: (m) => open('touched', m.key),
     fail: (error) => session.fail(error),
   };
-  const ctx = { me, ui, act, cache: session.media, progress: {}, quoted };
+  const ctx = { me, ui, act, cache: session.media, progress: {}, quoted, group: !!groupId };
   const gapRow = () => h('p', { class: 'gap', role: 'status' }, 'Loading older messages…');
   const list = new MessageList(log, (m) => (m.gap ? gapRow() : messageRow(m, ctx)), async () => {
     if (loading) return;
@@ -168,13 +173,27 @@ export function conversationView(session, peer, at = null) {
     if (await session.follow(peer, on)) showFollow(on);
   } });
   const showFollow = (following) => { follow.hidden = following === null; follow.textContent = following ? 'Unfollow' : 'Follow'; };
-  session.follows(peer).then(showFollow);
+  if (!groupId) session.follows(peer).then(showFollow);
+
+  // A group's members, loaded when first shown.
+  const membersBox = h('div', { hidden: true });
+  let members = null;
+  const membersButton = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false', onclick: async () => {
+    membersBox.hidden = !membersBox.hidden;
+    membersButton.setAttribute('aria-expanded', String(!membersBox.hidden));
+    if (members || membersBox.hidden) return;
+    const loaded = await import('./group-members.js').catch(() => null);
+    if (!loaded) { session.fail(new ApiError(0, 'unreachable', '')); return; }
+    members = loaded.membersPanel(session, groupId, () => { session.dispatch({ type: 'forget', peer }); location.hash = '#/conversations'; });
+    membersBox.replaceChildren(members.el);
+    members.update(session.store.state);
+  } }, 'Members');
 
   const el = h('section', { class: 'screen conversation' },
-    h('div', { class: 'bar' }, title, follow,
+    h('div', { class: 'bar' }, title, ...(groupId ? [membersButton] : [follow,
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.block(peer) }, 'Block'),
-      h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')),
-    log, typing, replyBar, tray,
+      h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')])),
+    membersBox, log, typing, replyBar, tray,
     h('form', { class: 'compose', onsubmit: (event) => { event.preventDefault(); send(); } },
       field('Message', text), picker,
       h('button', { type: 'button', class: 'secondary', onclick: () => picker.click() }, 'Attach'),
@@ -206,12 +225,23 @@ export function conversationView(session, peer, at = null) {
   });
 
   let shown = null;
+  let group = null; // groups.js, once loaded (a group's conversation only)
+  groups?.then((m) => { group = m; m.loadGroup(session, groupId); update(session.store.state); }, () => {});
   function update(state) {
     const c = state.conversations[peer];
-    if (c) title.textContent = c.peer.username;
+    const about = group?.groupOf(state, groupId);
+    if (groupId) {
+      title.textContent = about?.title || c?.group?.title || 'Group';
+      log.setAttribute('aria-label', `Messages in ${title.textContent}`);
+      const gone = !!about?.removed;
+      el.querySelector('form.compose').hidden = gone;
+      el.querySelector('#compose-hint').textContent = gone ? 'You are no longer in this group. You can read what you saw, but nothing can be sent to it.'
+        : 'Enter sends, Shift-Enter starts a new line. Drop files here to attach them.';
+      members?.update(state);
+    } else if (c) title.textContent = c.peer.username;
     // The newest stretch held whole (and what was sent since); what lies below a gap waits.
     const top = newest(state.history[peer]);
-    const stored = state.messages[peer] || [];
+    const stored = groupId ? (state.messages[peer] || []).filter((m) => !m.fromBlocked) : state.messages[peer] || [];
     const messages = top ? stored.filter((m) => !m.id || Number(m.id) >= top.low) : stored;
     const gap = top && top.low !== 0 ? [GAP] : [];
     const outbox = Object.values(state.outbox).filter((o) => o.peer === peer).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -233,7 +263,10 @@ export function conversationView(session, peer, at = null) {
       shown = true;
       keepFocus(() => list.set(rows));
     }
-    typing.textContent = (state.typing[peer] || 0) > Date.now() ? `${c ? c.peer.username : peer} is typing…` : '';
+    if (groupId) {
+      const who = group ? group.typingIn(state, peer) : [];
+      typing.textContent = who.length ? `${who.join(', ')} ${who.length > 1 ? 'are' : 'is'} typing…` : '';
+    } else typing.textContent = (state.typing[peer] || 0) > Date.now() ? `${c ? c.peer.username : peer} is typing…` : '';
     if (c && c.unreadCount > 0) session.markRead(peer);
   }
   if (at) {

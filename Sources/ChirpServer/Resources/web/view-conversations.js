@@ -1,6 +1,6 @@
 // The conversations: the search box, then the conversations, pinned first, with unread counts
 // (highlighted, the only alert, unless muted), then the followers not written to yet. Message
-// requests are listed apart (view-requests.js).
+// requests are listed apart (view-requests.js). A group's row (`g:ID`) shows its title.
 import { h } from './dom.js';
 import { searchForm } from './search-form.js';
 import { tombstoneNote } from './message-state.js';
@@ -11,7 +11,7 @@ export function conversationsView(session, navigate) {
   const followers = h('ul', { class: 'list', 'aria-label': 'Followers you have not written to' });
   const followersHeading = h('h2', {}, 'Followers you have not written to');
   const el = h('section', { class: 'screen' },
-    h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('a', { href: '#/requests' }, 'Message requests'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message')),
+    h('div', { class: 'bar' }, h('h1', { tabindex: -1 }, 'Conversations'), h('a', { href: '#/requests' }, 'Message requests'), h('button', { type: 'button', onclick: () => navigate('#/new') }, 'New message'), h('button', { type: 'button', onclick: () => navigate('#/new-group') }, 'New group')),
     searchForm(navigate).form, list, followersHeading, followers);
 
   let shown = {};
@@ -25,16 +25,17 @@ export function conversationsView(session, navigate) {
       if (known && known.c === c) return known.li;
       const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
       const last = c.lastMessage;
-      const preview = (last.sender.toLowerCase() === peer ? '' : 'You: ') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
+      const name = peer[1] === ':' ? c.group?.title || 'Group' : c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username;
+      const preview = (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
-      link.replaceChildren(h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username),
+      link.replaceChildren(h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name),
         unread ? h('span', { class: c.muted ? 'unread' : 'unread badge' }, `, ${unread}`) : '',
         h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`));
       const [pin, mute] = known ? [known.pin, known.mute] : [0, 0].map(() => h('button', { type: 'button', class: 'secondary small',
         onclick: (e) => session.markConversation(peer, e.currentTarget.textContent.toLowerCase()) })); // says what it does
       pin.textContent = c.pinned ? 'Unpin' : 'Pin';
       mute.textContent = c.muted ? 'Unmute' : 'Mute';
-      for (const b of [pin, mute]) b.setAttribute('aria-label', `${b.textContent} conversation with ${c.peer.username}`);
+      for (const b of [pin, mute]) b.setAttribute('aria-label', `${b.textContent} conversation with ${name}`);
       const li = known ? known.li : h('li', { class: 'row' }, link, h('span', {}, pin, ' ', mute));
       rows.set(peer, { c, li, link, pin, mute });
       return li;

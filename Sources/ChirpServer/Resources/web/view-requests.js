@@ -1,8 +1,11 @@
 // The message requests waiting for my answer (loaded when first opened, out of the first
 // load): who wrote and their last message, with Accept, Decline, Block and Report buttons
 // named for whom they answer. Accept and decline go to the server at once; the list follows
-// the store (conversation.updated answers made in another tab or device).
+// the store (conversation.updated answers made in another tab or device). A group I was added
+// to by someone who may not message me is a request too (`g:ID`): Accept joins it, Decline
+// leaves it; Block and Report answer whoever wrote its last message (Block leaves it too).
 import { h } from './dom.js';
+import { pathOf } from './api.js';
 
 export function requestsView(session) {
   const list = h('ul', { class: 'list', 'aria-label': 'Message requests' });
@@ -11,11 +14,11 @@ export function requestsView(session) {
   let shown = null;
   session.requests();
 
-  const peerPath = (peer) => `/v1/conversations/${encodeURIComponent(peer)}`;
   /** Sends an answer (`call` resolves true when it was given); its row goes at once. */
   async function answer(peer, call) {
     if (!(await call())) return;
     answered.add(peer);
+    session.refresh(); // an accepted conversation joins the list
     shown = null;
     update(session.store.state);
   }
@@ -33,16 +36,18 @@ export function requestsView(session) {
     const rows = Object.entries(state.conversations).filter(([peer, c]) => c.request && !answered.has(peer))
       .sort(([, a], [, b]) => (b.lastMessage.createdAt || '').localeCompare(a.lastMessage.createdAt || ''));
     list.replaceChildren(...rows.map(([peer, c]) => {
-      const name = c.peer.username;
+      const group = peer[1] === ':';
+      const name = group ? c.group?.title || 'a group' : c.peer.username;
+      const from = group ? c.lastMessage.sender : name; // whom Block and Report answer
       const unread = c.unreadCount > 0 ? `, ${c.unreadCount} unread` : '';
       return h('li', { class: 'row' },
         h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' }, h('span', { class: 'name' }, name),
           h('span', { class: 'unread' }, unread), h('span', { class: 'preview' }, `: ${(c.lastMessage.text || '').slice(0, 80)}`)),
         h('span', {},
-          button('Accept', `Accept request from ${name}`, () => answer(peer, send(peer, 'POST', `${peerPath(peer)}/accept`))), ' ',
-          button('Decline', `Decline request from ${name}`, () => answer(peer, send(peer, 'DELETE', peerPath(peer)))), ' ',
-          button('Block', `Block ${name}`, () => answer(peer, block(peer, name))), ' ',
-          button('Report', `Report ${name}`, () => session.report(name))));
+          button('Accept', `Accept request from ${name}`, () => answer(peer, send(peer, 'POST', `${pathOf(peer)}/accept`))), ' ',
+          button('Decline', `Decline request from ${name}`, () => answer(peer, send(peer, 'DELETE', pathOf(peer) + (group ? '/request' : '')))), ' ',
+          button('Block', `Block ${from}`, () => answer(peer, group ? async () => !!(await session.block(from)) && send(peer, 'DELETE', `${pathOf(peer)}/request`)() : block(peer, name))), ' ',
+          button('Report', `Report ${from}`, () => session.report(from))));
     }));
     if (!rows.length) list.append(h('li', { class: 'empty' }, 'No message requests. With "everyone" in Settings, people you do not follow can write to you: their first messages wait here.'));
   }

@@ -11,16 +11,17 @@ export function searchView(session, navigate, query) {
   const me = session.me.toLowerCase();
 
   function result(m) {
-    const peer = (m.sender.toLowerCase() === me ? m.recipient : m.sender).toLowerCase();
+    const peer = m.group ? `g:${m.group}` : (m.sender.toLowerCase() === me ? m.recipient : m.sender).toLowerCase();
     const who = m.sender.toLowerCase() === me ? 'You' : m.sender;
     return h('li', {}, h('a', { class: 'conversation result', href: `#/c/${encodeURIComponent(peer)}/${encodeURIComponent(m.id)}` },
-      h('span', { class: 'name' }, peer), ' ', h('time', { datetime: m.createdAt }, `${new Date(m.createdAt).toLocaleDateString()} ${time(m.createdAt)}`),
+      h('span', { class: 'name' }, m.group ? session.store.state.conversations[peer]?.group?.title || 'Group' : peer), ' ', h('time', { datetime: m.createdAt }, `${new Date(m.createdAt).toLocaleDateString()} ${time(m.createdAt)}`),
       h('span', { class: 'preview' }, `: ${who}: ${m.text.slice(0, 160)}`)));
   }
 
   async function load(cursor) {
     more.disabled = true;
-    const page = await session.search(query, cursor);
+    let page = null; // one page of my messages matching the query, newest first
+    try { page = await session.api.search(query, cursor); } catch (error) { session.fail(error); }
     more.disabled = false;
     if (!page) { status.textContent = 'The search did not work. Try again.'; return; }
     results.append(...page.items.map(result));
