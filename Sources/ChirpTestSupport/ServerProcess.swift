@@ -61,7 +61,9 @@ public final class ServerProcess: @unchecked Sendable {
             executable: binary,
             arguments: ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning",
                 // Tests register many accounts from 127.0.0.1; a test of the limit passes its own (the last wins).
-                "--account-limit", "10000/1h"] + arguments,
+                "--account-limit", "10000/1h",
+                // bcrypt at cost 10 was a tenth of the test run's CPU time, in these children.
+                "--test-bcrypt-cost", "4"] + arguments,
             environment: ProcessInfo.processInfo.environment, output: output.fileDescriptor)
         let prefix = arguments.contains("--tls-cert") ? "chirp: listening on https://127.0.0.1:" : "chirp: listening on http://127.0.0.1:"
         let deadline = ContinuousClock.now + .seconds(60)

@@ -12,7 +12,7 @@ import Glibc
 ///   SwiftNIO opens its sockets without close-on-exec, and a child that held copies of other
 ///   tests' sockets kept them open for its whole life (closing one sent no FIN).
 /// - The child gets `SIGKILL` when the test process ends, crashes included (`PR_SET_PDEATHSIG`,
-///   set by `chirp_test_spawn` in the forked child: see `CChirpTestRun`). A crashed test
+///   set by `chirp_test_spawn` in the child before it execs: see `CChirpTestRun`). A crashed test
 ///   process once left 30 `chirp serve` children running.
 /// - It runs in a process group of its own, as Foundation's `Process` would.
 public final class SpawnedProcess: @unchecked Sendable {

@@ -132,6 +132,9 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "path"))
     var mediaDir: String?
 
+    @Option(help: ArgumentHelp("Test only: bcrypt cost of the password hashes this server makes (4 to 31; 10 when not given).", visibility: .hidden))
+    var testBcryptCost: UInt8?
+
     @Option(help: ArgumentHelp("Bench only: serve this file as-is at GET /bench/static.", visibility: .hidden))
     var benchStaticFile: String?
 
@@ -152,6 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
             throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
         }
+        if let testBcryptCost, !(4...31).contains(testBcryptCost) { throw ValidationError("--test-bcrypt-cost takes 4 to 31.") }
         guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members takes 2 or more.") }
         for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention)]
         where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
@@ -234,6 +238,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.mediaDirectory = mediaDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.benchStaticFile = benchStaticFile.map { URL(fileURLWithPath: $0).standardizedFileURL }
         configuration.benchWithoutSearchIndex = benchWithoutSearchIndex
+        if let testBcryptCost { configuration.bcryptCost = testBcryptCost }
         if let benchStreamSweepSeconds { configuration.streamSweepPeriod = .seconds(max(1, benchStreamSweepSeconds)) }
         configuration.postgres = try databaseURL.map { try PostgresSettings(url: $0, poolSize: dbPoolSize) }
         let description = configuration.databaseDescription

@@ -30,7 +30,7 @@ class ChirpServer:
     def start(self):
         self.process = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
-             "--no-rate-limits", "--log-level", "warning"],
+             "--no-rate-limits", "--log-level", "warning", "--test-bcrypt-cost", "4"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -9,6 +9,7 @@ import os
 import shutil
 import statistics
 import sys
+import tempfile
 import time
 import unittest
 
@@ -49,16 +50,25 @@ class Browser:
         """`download_dir`: where the browser saves downloads, without asking."""
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
+        # Chromium's profile and the scoped directories it makes under TMPDIR go into one
+        # directory of this browser's own, removed by quit(): none is left in /tmp.
+        self.scratch = tempfile.mkdtemp(prefix="chirp-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--window-size=1000,800", "--no-proxy-server"):
+                         "--window-size=1000,800", "--no-proxy-server",
+                         f"--user-data-dir={os.path.join(self.scratch, 'profile')}"):
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         if download_dir:
             options.add_experimental_option("prefs", {
                 "download.default_directory": download_dir, "download.prompt_for_download": False})
-        self.driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+        service = Service(shutil.which("chromedriver"), env={**os.environ, "TMPDIR": self.scratch})
+        try:
+            self.driver = webdriver.Chrome(options=options, service=service)
+        except BaseException:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise
         if download_dir:
             self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": download_dir})
         self.driver.set_script_timeout(20)
@@ -66,7 +76,10 @@ class Browser:
         self.name = name
 
     def quit(self):
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def wait(self, condition, what, timeout=15):
         deadline = time.monotonic() + timeout

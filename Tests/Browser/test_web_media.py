@@ -6,6 +6,7 @@ reload. Two headless Chromium windows against a real `chirp serve`.
 Run: python3 Tests/Browser/test_web_media.py [path/to/chirp]   (default .build/debug/chirp)
 """
 import os
+import shutil
 import struct
 import sys
 import tempfile
@@ -41,6 +42,11 @@ class AttachmentTests(TwoUsersTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.files = tempfile.mkdtemp(prefix="chirp-browser-files-")
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.files, ignore_errors=True)
 
     def attach(self, browser, path):
         from selenium.webdriver.common.by import By

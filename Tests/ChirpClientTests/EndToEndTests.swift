@@ -11,7 +11,7 @@ import Glibc
 
 /// The client end to end: real `chirp serve` processes, real `chirp` client processes, real
 /// client databases.
-@Suite("Client end to end", .serialized)
+@Suite("Client end to end")
 struct EndToEndTests {
     /// Registers users and, with `following`, makes each follow every other one (the DM rule
     /// needs it; strangers message each other only through requests).

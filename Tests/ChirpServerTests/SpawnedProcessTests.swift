@@ -53,6 +53,25 @@ struct SpawnedProcessTests {
         #expect(signal.trimmingCharacters(in: .whitespacesAndNewlines) == String(SIGKILL))
     }
 
+    @Test func aChildThatCannotStartIsAnErrorWithItsReason() throws {
+        // The child reports exec's failure through the memory it shares with the spawner.
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        #expect(throws: POSIXError(.ENOENT)) {
+            try SpawnedProcess(executable: URL(fileURLWithPath: "/nonexistent/chirp"), arguments: [], environment: [:], output: null)
+        }
+        #expect(throws: POSIXError(.EACCES)) {
+            try SpawnedProcess(executable: URL(fileURLWithPath: "/etc"), arguments: [], environment: [:], output: null)
+        }
+    }
+
+    @Test func aChildRunsInAGroupOfItsOwnWithNoSignalBlocked() async throws {
+        // Field 5 of /proc/self/stat is the process group; SigBlk in /proc/self/status the mask.
+        let script = "import os; print(os.getpgrp() == os.getpid(), open('/proc/self/status').read().split('SigBlk:')[1].split()[0])"
+        let printed = try await Self.output(of: "/usr/bin/env", ["python3", "-c", script])
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "True 0000000000000000")
+    }
+
     @Test func temporaryFilesGoToTheRunsOwnDirectory() throws {
         let run = String(cString: chirp_test_run_directory())
         #expect(run.hasSuffix("/chirp-test-run-\(getpid())"))

@@ -6,8 +6,8 @@
 /// Starts `path` with `argv` and `envp` (NULL-terminated) as a child of this process, its
 /// standard input from `input` and standard output and error to `output`, in a process group
 /// of its own, inheriting no other descriptor. The child is killed (SIGKILL) when this process
-/// ends, however it ends: it is forked by one thread that lives as long as the process, with
-/// `PR_SET_PDEATHSIG` (which fires when the forking *thread* ends, so never from a pool thread
+/// ends, however it ends: it is started by one thread that lives as long as the process, with
+/// `PR_SET_PDEATHSIG` (which fires when the starting *thread* ends, so never from a pool thread
 /// that may retire while the child runs). Returns 0 and sets `*pid`, or an errno value.
 int chirp_test_spawn(const char *path, char *const argv[], char *const envp[], int input, int output, pid_t *pid);
 
