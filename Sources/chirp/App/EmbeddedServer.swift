@@ -33,8 +33,8 @@ final class EmbeddedServer: Sendable {
         dataDirectory = configuration.dataDirectory
     }
 
-    /// Stops the server (waiting up to `timeout` for open connections to finish) and deletes
-    /// its data.
+    /// Stops the server (waiting up to `timeout` for open connections to finish, then cutting
+    /// them) and, once it has closed its files, deletes its data.
     func stop(timeout: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
         let finished = Tally()
@@ -42,6 +42,10 @@ final class EmbeddedServer: Sendable {
         Task { _ = try? await runner.value; finished.add() }
         let deadline = ContinuousClock.now + timeout
         while finished.value == 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        // Removing the directory under a server still shutting down left a data directory
+        // behind on a loaded machine (the database wrote its files again).
+        if finished.value == 0 { runner.cancel() }
+        _ = try? await runner.value
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 }

@@ -14,6 +14,8 @@ final class ConnectionsWorkerProcess: @unchecked Sendable {
     private let statuses = Mutex<[ConnectionsWorkerStatus]>([])
     /// Why a line could not be read, if one could not.
     private let unreadable = Mutex<String?>(nil)
+    /// Whether the reader has met the end of the worker's output (every line in `statuses`).
+    private let outputEnded = Mutex(false)
 
     /// Starts `chirp bench connections-worker ARGUMENTS` (this binary); its stderr is the bench's.
     init(arguments: [String]) throws {
@@ -40,6 +42,7 @@ final class ConnectionsWorkerProcess: @unchecked Sendable {
                     }
                 }
             }
+            outputEnded.withLock { $0 = true }
         }
     }
 
@@ -54,7 +57,10 @@ final class ConnectionsWorkerProcess: @unchecked Sendable {
         while true {
             if let status = statuses.withLock({ $0.count > index ? $0[index] : nil }) { return status }
             if let unreadable = unreadable.withLock({ $0 }) { throw CommandFailure(unreadable) }
-            guard process.isRunning else {
+            // A worker prints its last line and exits: it has ended without that line only once
+            // the reader has read its output to the end (then every line it printed is above).
+            if !process.isRunning, outputEnded.withLock({ $0 }) {
+                if let status = statuses.withLock({ $0.count > index ? $0[index] : nil }) { return status }
                 throw CommandFailure("worker \(pid) ended (status \(process.terminationStatus)) before its status line \(index + 1)")
             }
             guard ContinuousClock.now < deadline else { throw CommandFailure("worker \(pid) printed no status line \(index + 1) in \(timeout)") }
