@@ -41,11 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // TLS: the server's HTTPS/WSS (through HummingbirdTLS), the clients' extra trusted CA,
-        // and certificates made for tests.
+        // TLS: the server's HTTPS/WSS (through HummingbirdTLS) and the clients' extra trusted CA
+        // (the tests' certificates come from the openssl command).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // MARK: kit
@@ -187,9 +185,6 @@ let package = Package(
             name: "ChirpTestSupport",
             dependencies: [
                 "CChirpTestRun",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/ChirpTestSupport"
         ),

@@ -15,7 +15,7 @@ import Glibc
 @Suite("Clients over TLS")
 struct ClientTLSTests {
     @Test func aUserSessionSyncsOverHTTPSAndWSS() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
@@ -54,7 +54,7 @@ struct ClientTLSTests {
     }
 
     @Test func theCLITrustsTheCANamedByCHIRP_CA_CERT() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }

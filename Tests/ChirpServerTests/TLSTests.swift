@@ -44,7 +44,7 @@ struct TLSTests {
     }
 
     @Test func httpsAndTheEventStreamOverWSSWork() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
         #expect(server.output.contains("listening on https://127.0.0.1:"))
@@ -96,7 +96,7 @@ struct TLSTests {
     }
 
     @Test func theConnectionLimitsHoldUnderTLSAndPlainHTTPFailsCleanly() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let tls = ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile]
         // The head timeout covers the handshake too, so it must leave a loaded machine time for
@@ -135,7 +135,7 @@ struct TLSTests {
     }
 
     @Test func unusablePEMFilesStopTheServerWithASentence() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let missing = try await runChirp(["serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", certificates.keyFile])
         #expect(missing.status != 0)

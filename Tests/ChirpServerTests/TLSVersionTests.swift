@@ -63,7 +63,7 @@ struct TLSVersionTests {
     }
 
     @Test func tls10And11AndSuitesWithoutForwardSecrecyAreRefused() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
         #expect(await Self.connects(certificates, port: server.port) { _ in }, "a default client")
@@ -91,7 +91,7 @@ struct TLSVersionTests {
     }
 
     @Test func tlsMin13RefusesTLS12() async throws {
-        let certificates = try TestCertificates()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await ServerProcess(arguments: [
             "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile, "--tls-min", "1.3",
