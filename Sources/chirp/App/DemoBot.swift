@@ -13,9 +13,15 @@ struct DemoBot {
         "Beep. Still here. Send me a message!",
     ]
 
-    func run() async {
-        // What happened before the demo started needs no answer.
+    /// Applies what happened before the demo started, which needs no answer. Await it before
+    /// saying the demo is ready: a message that arrived during it would count as history and
+    /// get no answer (a test that wrote at once waited 10 s for one in vain).
+    func catchUp() async {
         _ = try? await session.sync.catchUp()
+    }
+
+    /// Answers what arrives after `catchUp`, and tweets now and then, until cancelled.
+    func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await session.sync.run(onEvent: { event in

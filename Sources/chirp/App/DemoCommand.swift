@@ -25,7 +25,9 @@ struct DemoCommand: AsyncParsableCommand {
         let server = try await EmbeddedServer { $0.rateLimitsEnabled = false }
         let homes = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-demo-\(UUID().uuidString)")
         let seeded = try await DemoSeeder(server: server.baseURL, homes: homes).seed()
-        let bot = Task { await DemoBot(session: seeded.bob).run() }
+        let demoBot = DemoBot(session: seeded.bob)
+        await demoBot.catchUp()
+        let bot = Task { await demoBot.run() }
         let url = server.baseURL.absoluteString
         let hint = "As someone else, from another terminal: chirp login carol --server \(url) (password chirp-demo)"
         print(hint)

@@ -9,7 +9,9 @@ enum WebDemo {
         let server = try await EmbeddedServer { $0.rateLimitsEnabled = false }
         let homes = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-demo-\(UUID().uuidString)")
         let seeded = try await DemoSeeder(server: server.baseURL, homes: homes).seed()
-        let bot = Task { await DemoBot(session: seeded.bob).run() }
+        let demoBot = DemoBot(session: seeded.bob)
+        await demoBot.catchUp()
+        let bot = Task { await demoBot.run() }
         say("""
             Open \(server.baseURL.absoluteString)/ in a browser and log in as alice, password \(DemoSeeder.password).
             (carol has the same password; bob is the bot that answers.) Ctrl-C stops the demo.
