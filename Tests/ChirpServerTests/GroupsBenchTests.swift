@@ -13,7 +13,8 @@ struct GroupsBenchTests {
                 ["bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4", "--rate", "20",
                  "--latency-seconds", "1", "--json"],
                 environment: ["TMPDIR": temporary.path])
-            return (status, output, try FileManager.default.contentsOfDirectory(atPath: temporary.path))
+            let left = FileManager.default.enumerator(atPath: temporary.path)?.allObjects as? [String] ?? []
+            return (status, output, left)
         }
         #expect(status == 0, "\(output)")
         let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
@@ -26,6 +27,6 @@ struct GroupsBenchTests {
         #expect(report["streamsMissingMessages"] as? Int == 0, "every member's stream got every message of its group: \(output)")
         let delivered = try #require(report["delivered"] as? [String: Any])
         #expect(delivered["count"] as? Int == 20 && (delivered["p99"] as? Double ?? 0) > 0, "\(output)")
-        #expect(left.isEmpty, "the embedded server's data was removed")
+        #expect(left.isEmpty, "the embedded server's data was removed; left: \(left)")
     }
 }

@@ -46,6 +46,17 @@ final class EmbeddedServer: Sendable {
         // behind on a loaded machine (the database wrote its files again).
         if finished.value == 0 { runner.cancel() }
         _ = try? await runner.value
-        try? FileManager.default.removeItem(at: dataDirectory)
+        await Self.remove(dataDirectory)
+    }
+
+    /// Removes `directory`, again while anything still writes into it: the storage's
+    /// connections close only when the last reference goes, and a file a connection creates
+    /// while the removal runs (SQLite's shared-memory index, say) leaves the directory behind.
+    private static func remove(_ directory: URL) async {
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(at: directory)
+            try? await Task.sleep(for: .milliseconds(50))
+            if !FileManager.default.fileExists(atPath: directory.path) { return }
+        }
     }
 }
