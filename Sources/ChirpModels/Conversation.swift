@@ -1,10 +1,12 @@
-/// A conversation as its owner sees it: the other person (or the group), the newest message,
-/// how many messages from the others the owner has not read yet, and the owner's own marks on
-/// it (pinned, muted; API.md part 3).
+/// A conversation as its owner sees it: the other person (or the group), the newest message
+/// (none yet in a group the owner just created or joined), how many messages from the others
+/// the owner has not read yet, and the owner's own marks on it (pinned, muted; API.md part 3).
 public struct Conversation: Sendable, Hashable, Codable {
     /// The other person of a direct conversation; in a group, `Conversation.noPeer` (absent in JSON).
     public var peer: User
-    public var lastMessage: Message
+    /// The newest message the owner sees; nil (JSON `null`) only in a group with no message
+    /// for them yet.
+    public var lastMessage: Message?
     public var unreadCount: Int
     /// `direct` until groups exist (API.md part 3). Absent in JSON: `direct`.
     public var kind: String
@@ -29,7 +31,7 @@ public struct Conversation: Sendable, Hashable, Codable {
     public static let noPeer = User(id: "", username: "", displayName: "", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0)
 
     public init(
-        peer: User, lastMessage: Message, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
+        peer: User, lastMessage: Message?, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
         pinned: Bool = false, muted: Bool = false, declined: Bool = false, group: Group? = nil
     ) {
         self.peer = peer
@@ -48,7 +50,7 @@ public struct Conversation: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         peer = try container.decodeIfPresent(User.self, forKey: .peer) ?? Self.noPeer
-        lastMessage = try container.decode(Message.self, forKey: .lastMessage)
+        lastMessage = try container.decodeIfPresent(Message.self, forKey: .lastMessage)
         unreadCount = try container.decode(Int.self, forKey: .unreadCount)
         kind = try container.decodeIfPresent(String.self, forKey: .kind) ?? Self.directKind
         request = try container.decodeIfPresent(Bool.self, forKey: .request) ?? false
@@ -61,7 +63,7 @@ public struct Conversation: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if let group { try container.encode(group, forKey: .group) } else { try container.encode(peer, forKey: .peer) }
-        try container.encode(lastMessage, forKey: .lastMessage)
+        try container.encode(lastMessage, forKey: .lastMessage)  // explicit null, as API.md shows
         try container.encode(unreadCount, forKey: .unreadCount)
         try container.encode(kind, forKey: .kind)
         try container.encode(request, forKey: .request)

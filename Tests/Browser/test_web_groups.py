@@ -5,7 +5,8 @@ typing shows to alice as "carol is typing"; alice's message says "read by 2" onc
 have read it; alice pins and mutes the group in her list; she removes carol from the Members
 panel, and carol's browser keeps what she saw but can send nothing more, nor gets what follows.
 Then a group request: erin, whom carol does not follow, adds her to a group (carol lets
-everyone message her); it waits under Message requests, and carol accepts it.
+everyone message her); it waits under Message requests, and carol accepts it. A group with
+no message yet shows in bob's list at once, with no preview.
 Three headless Chromium windows against a real `chirp serve`.
 
 Run: python3 Tests/Browser/test_web_groups.py [path/to/chirp]   (default .build/debug/chirp)
@@ -142,6 +143,17 @@ class GroupTests(ServerTestCase):
         self.assertEqual(status, 200, body)
         carol.wait(lambda: "count me in" in [m["text"] for m in self.api("GET", f"/v1/groups/{group['id']}/messages?limit=10", user="erin")[1]["items"]],
                    "carol's message in the group")
+
+    def test_03_a_group_with_no_message_is_listed_at_once(self):
+        bob = self.bob
+        bob.click("link", "Conversations")
+        status, group = self.api("PUT", "/v1/groups/quiet-one", {"title": "Quiet one", "members": ["bob"]})
+        self.assertEqual(status, 201, group)
+        bob.wait(lambda: "Quiet one" in self.rows(bob, "Conversations"), "the new group in bob's list, live, with no message")
+        preview = bob.driver.execute_script("""
+            const row = [...document.querySelectorAll('[aria-label="Conversations"] li.row')].find((r) => r.textContent.includes('Quiet one'));
+            return row.querySelector('.preview').textContent;""")
+        self.assertEqual(preview, ": no messages yet")
 
 
 if __name__ == "__main__":

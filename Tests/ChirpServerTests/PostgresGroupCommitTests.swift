@@ -51,7 +51,7 @@ struct PostgresGroupCommitTests {
             #expect(outcomes[2].value == outcomes[1].value, "the same client id twice in a batch is one message")
             #expect(outcomes[1].appended.map(\.event.seq) == [2, 2], "ann's and bea's second events")
             let conversation = try #require(try await storage.conversations(viewer: bea.id, before: .max, limit: 5, requests: false).first)
-            #expect(conversation.item.unreadCount == 1 && conversation.item.lastMessage.clientMessageId == "a1")
+            #expect(conversation.item.unreadCount == 1 && conversation.item.lastMessage?.clientMessageId == "a1")
         }
     }
 

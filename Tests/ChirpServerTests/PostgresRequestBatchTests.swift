@@ -51,7 +51,7 @@ struct PostgresRequestBatchTests {
             #expect(try await storage.sendBatch([Self.pending(bob, "ann", "b2")]).map { try $0.get().created } == [true])
             #expect(declined.withLock { $0 })
             let requests = try await storage.conversations(viewer: ann.id, before: .max, limit: 5, requests: true).map(\.item)
-            #expect(requests.map(\.lastMessage.clientMessageId) == ["b2"] && requests.map(\.unreadCount) == [1], "a new request")
+            #expect(requests.map(\.lastMessage?.clientMessageId) == ["b2"] && requests.map(\.unreadCount) == [1], "a new request")
         }
     }
 }

@@ -32,7 +32,9 @@ public final class MessagingModule: Module, DestinationTextProvider {
             let rows = try await session.conversations(refresh: true)
             guard !rows.isEmpty else { return "No conversations yet." }
             return rows.map { row -> String in
-                guard row.hasMessages else { return "\(row.peerName): follows you; no messages yet" }
+                guard row.hasMessages else {
+                    return row.isGroup ? "\(row.shownName): no messages yet" : "\(row.peerName): follows you; no messages yet"
+                }
                 let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
                 return "\(row.peerName)\(unread): \(row.lastSender): \(row.lastText)"
             }.joined(separator: "\n")

@@ -70,10 +70,11 @@ public struct ConversationSummary: DataCenterManaged {
         id = Self.key(of: conversation)
         peerName = conversation.group.map { ConversationKey.group($0.id) } ?? conversation.peer.username
         peerDisplayName = conversation.group?.title ?? conversation.peer.displayName
-        lastSender = conversation.lastMessage.sender
-        lastText = conversation.lastMessage.text
-        lastOrder = Int64(conversation.lastMessage.id) ?? 0
-        lastAt = conversation.lastMessage.createdAt.rfc3339
+        // A group with no message yet for this user has no last message: empty, as `init(group:)`.
+        lastSender = conversation.lastMessage?.sender ?? ""
+        lastText = conversation.lastMessage?.text ?? ""
+        lastOrder = conversation.lastMessage.flatMap { Int64($0.id) } ?? 0
+        lastAt = conversation.lastMessage?.createdAt.rfc3339 ?? ""
         unreadCount = conversation.unreadCount
         pinOrder = conversation.pinned ? 1 : 0
         muted = conversation.muted

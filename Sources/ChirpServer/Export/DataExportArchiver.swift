@@ -17,8 +17,8 @@ import NIOPosix
 ///   listed and those with people the user blocked;
 /// - `groups.json`: the groups the user is a member of, as `GET /v1/groups/{id}` shows them;
 /// - `groups/<id>.json`: each group's messages the user sees, oldest first, as
-///   `GET /v1/groups/{id}/messages` shows them — the groups listed (those they left included,
-///   up to their leaving) and those they are in;
+///   `GET /v1/groups/{id}/messages` shows them — the groups listed with a message (those they
+///   left included, up to their leaving) and those they are in, when they saw a message there;
 /// - `media.json`: `[{"path", "media": Media}]`, every media of those messages, and the bytes
 ///   at `path` (`media/<id>[-<filename>]`).
 ///
@@ -58,7 +58,12 @@ struct DataExportArchiver: Sendable {
         var peers: [String] = []
         var listedGroups: [String] = []
         let listed = { (conversation: Conversation) in
-            if let group = conversation.group { listedGroups.append(group.id) } else { peers.append(conversation.peer.username) }
+            if let group = conversation.group {
+                // A group listed with no message yet gets no file, as a group they are in and saw nothing of.
+                if conversation.lastMessage != nil { listedGroups.append(group.id) }
+            } else {
+                peers.append(conversation.peer.username)
+            }
         }
         try await spool.list("conversations.json", each: listed) { try await conversations.list(viewer, page: Self.page($0)) }
         try await spool.list("requests.json", each: listed) { try await conversations.list(viewer, page: Self.page($0), requests: true) }

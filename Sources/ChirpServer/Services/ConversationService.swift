@@ -16,12 +16,14 @@ struct ConversationService: Sendable {
 
     /// A page of the viewer's conversations. The first page (no cursor) starts with every
     /// pinned conversation, most recently pinned first, which do not count toward `limit`;
-    /// then, on every page, up to `limit` unpinned ones, the newest last message first. The
-    /// cursor walks only the unpinned ones, so nothing shows twice and nothing is skipped.
-    /// Requests the viewer has not accepted are left out; with `requests`, the list holds only
-    /// them, the newest last message first (pinned or not).
+    /// then, on every page, up to `limit` unpinned ones, the newest last message first (a group
+    /// with no message yet for the viewer: as of when they joined it). The cursor walks only the
+    /// unpinned ones, so nothing shows twice and nothing is skipped. Requests the viewer has
+    /// not accepted are left out; with `requests`, the list holds only them, in the same order
+    /// (pinned or not).
     func list(_ viewer: Viewer, page: PageRequest, requests: Bool = false) async throws -> Page<Conversation> {
-        // Direct and group conversations share one message id sequence, so one cursor walks both.
+        // Direct and group conversations are placed by values of one sequence (message ids and
+        // join marks, `GroupSQL.conversations`): no two share a place, so one cursor walks both.
         let direct = try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch, requests: requests)
         let groups = try await store.groupConversations(
             viewer: viewer.id, before: page.before, limit: page.fetch, list: requests ? .requests : .listed, group: nil)

@@ -178,14 +178,13 @@ struct GroupService: Sendable {
     }
 
     /// Sets or clears the viewer's pin or mute on the group's conversation (as
-    /// `ConversationService.mark`: idempotent, at most 10 pinned in all, 404
-    /// `conversation_not_found` before its first message).
+    /// `ConversationService.mark`: idempotent, at most 10 pinned in all). A group is a
+    /// conversation from the moment the viewer joins it, so a group with no message yet may be
+    /// pinned or muted too.
     func mark(_ viewer: Viewer, id rawId: String, _ change: ConversationMarkChange) async throws {
         switch try await store.markGroup(id: try Self.id(rawId), viewer: viewer.id, change: change, at: now(), decisions: ConversationMarkRules()) {
-        case .noSuchPeer:
+        case .noSuchPeer, .noConversation:
             throw Self.notFound
-        case .noConversation:
-            throw APIError(.notFound, APIErrorCode.conversationNotFound, "This group has no message yet: the first one starts its conversation.")
         case .done(let outcome):
             hub.publish(outcome.appended)
         }

@@ -34,11 +34,10 @@ enum GroupSQL {
         SELECT removed_at IS NULL, first_message_id, last_message_id, request FROM group_members WHERE group_id = $1 AND user_id = $2
         """
 
-    /// The newest message id of group `$1` (0: none).
-    static let newestMessage = "SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1"
-
-    /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, seeing
-    /// messages after `$5`, with a pending request when `$6`.
+    /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, with a
+    /// pending request when `$6`. `$5` is their join mark, a value taken from the one message id
+    /// sequence as they join (no message has it): they see the messages after it, and until
+    /// they see one the group sits at it in their conversation list (`conversations`).
     static let addMember = """
         INSERT INTO group_members (group_id, user_id, role, joined_at, join_seq, first_message_id, request)
         VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(join_seq), 0) + 1 FROM group_members WHERE group_id = $1), $5, $6)
@@ -200,21 +199,29 @@ enum GroupSQL {
     /// The current members' ids of group `$1`.
     static let memberIds = "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
 
-    /// The viewer `$1`'s group conversations with a message they see, older than cursor `$2`
-    /// (at most `$3`), matching `condition` (over `pin_order` and `request`), in `order`: the
-    /// last message's id (the cursor), the group's id, whether a pending request, whether pinned,
-    /// whether muted, and the unread count (the others' messages after the viewer's marker).
-    static func conversations(where condition: String, orderBy order: String = "last_id DESC") -> String {
+    /// The viewer `$1`'s group conversations placed before cursor `$2` (at most `$3`), matching
+    /// `condition` (over `pin_order` and `request`), in `order`: the place (the cursor), the
+    /// group's id, whether a pending request, whether pinned, whether muted, the unread count
+    /// (the others' messages after the viewer's marker), the pin order and the last message's
+    /// id (null: none yet).
+    ///
+    /// A group's place is the id of the last message the viewer sees or, while there is none and
+    /// they are a current member, their join mark (`addMember`). Direct conversations are placed
+    /// by their last message's id; all of these come from one sequence, so no two of a viewer's
+    /// conversations share a place, and a cursor over places skips and repeats nothing.
+    static func conversations(where condition: String, orderBy order: String = "place DESC") -> String {
         """
-        SELECT last_id, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order FROM (
-            SELECT gm.group_id, gm.request, gm.pin_order, gm.muted,
-                (SELECT MAX(m.id) FROM group_messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
-                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
-                (SELECT COUNT(*) FROM group_messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
-                    AND m.id > gm.read_up_to AND m.id > gm.first_message_id
-                    AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
-            FROM group_members gm WHERE gm.user_id = $1
-        ) c WHERE last_id IS NOT NULL AND last_id < $2 AND \(condition) ORDER BY \(order) LIMIT $3
+        SELECT place, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order, last_id FROM (
+            SELECT c.*, COALESCE(last_id, CASE WHEN removed_at IS NULL THEN first_message_id END) AS place FROM (
+                SELECT gm.group_id, gm.request, gm.pin_order, gm.muted, gm.removed_at, gm.first_message_id,
+                    (SELECT MAX(m.id) FROM group_messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
+                        AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
+                    (SELECT COUNT(*) FROM group_messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
+                        AND m.id > gm.read_up_to AND m.id > gm.first_message_id
+                        AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
+                FROM group_members gm WHERE gm.user_id = $1
+            ) c
+        ) p WHERE place < $2 AND \(condition) ORDER BY \(order) LIMIT $3
         """
     }
 

@@ -51,8 +51,10 @@ protocol GroupStore: Sendable {
     /// `words` (`GroupSearch`), not unsent, ids below `before`, newest first, at most `limit`;
     /// nil: the viewer was never a member of `group`.
     func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]?
-    /// The viewer's group conversations (groups with a message they see) in `list`, each with
-    /// its cursor: the last message's id, or for `.pinned` the pin order. `group`: only that one.
+    /// The viewer's group conversations in `list` (every group they are a current member of,
+    /// and those they left with a message they saw), each with its cursor: its place
+    /// (`GroupSQL.conversations`: the last message's id, or the join mark while there is none),
+    /// or for `.pinned` the pin order. `group`: only that one.
     func groupConversations(
         viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
     ) async throws -> [Listed<Conversation>]
@@ -60,8 +62,8 @@ protocol GroupStore: Sendable {
     /// them with pinned groups).
     func directPinOrders(viewer: Int64) async throws -> [String: Int64]
     /// Applies `change` to the viewer's marks on a group they are a current member of, and
-    /// appends `conversation.updated` to their stream (`.noSuchPeer`: no such group for them;
-    /// `.noConversation`: it has no message they see yet).
+    /// appends `conversation.updated` to their stream (`.noSuchPeer`: no such group for them).
+    /// A group is a conversation from the moment the viewer joins it, message or not.
     func markGroup(
         id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
     ) async throws -> ConversationMarkOutcome
@@ -69,9 +71,9 @@ protocol GroupStore: Sendable {
 
 /// Which of a viewer's group conversations to list.
 enum GroupConversationList: Sendable {
-    /// Neither pinned nor a pending request, newest last message first.
+    /// Neither pinned nor a pending request, newest place first (the last message, or joining).
     case listed
-    /// Pending requests, newest last message first.
+    /// Pending requests, newest place first.
     case requests
     /// Pinned, most recently pinned first.
     case pinned
@@ -84,7 +86,7 @@ enum GroupConversationList: Sendable {
         }
     }
 
-    var order: String { self == .pinned ? "pin_order DESC" : "last_id DESC" }
+    var order: String { self == .pinned ? "pin_order DESC" : "place DESC" }
 }
 
 /// A group to create.

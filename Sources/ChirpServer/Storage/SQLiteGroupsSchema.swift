@@ -73,5 +73,17 @@ enum SQLiteGroupsSchema {
         migrator.registerMigration("v18-group-take-downs") { db in
             try db.execute(sql: "ALTER TABLE group_messages ADD COLUMN removed_by_operators INTEGER NOT NULL DEFAULT 0")
         }
+        // Join marks (`GroupSQL.addMember`): a group with no message yet is listed at its
+        // members' mark. Groups created before had members from 0: each gets a mark of its own
+        // above every id the sequence gave, in the order the groups were made.
+        migrator.registerMigration("v19-group-join-marks") { db in
+            try db.execute(sql: """
+                INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages');
+                UPDATE group_members SET first_message_id = (SELECT seq FROM sqlite_sequence WHERE name = 'messages') + group_id
+                WHERE NOT EXISTS (SELECT 1 FROM group_messages m WHERE m.group_id = group_members.group_id);
+                UPDATE sqlite_sequence SET seq = seq + (SELECT COALESCE(MAX(id), 0) FROM chat_groups) WHERE name = 'messages';
+                """)
+        }
     }
 }

@@ -16,12 +16,14 @@ extension SQLiteStorage {
                 """).execute(arguments: [creator, new.clientGroupId, new.title, new.createdAt.millisecondsSince1970, new.requestKey])
             let groupId = db.lastInsertedRowID
             let at = new.createdAt.millisecondsSince1970
+            // One join mark for the first members: the group is new, so it is one of theirs each.
+            let joined = try Self.nextMessageId(db)
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
-                .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, 0, false])
+                .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, joined, false])
             for (facts, request) in zip(facts, requests) {
                 guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
                 try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
-                    .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, 0, request])
+                    .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, joined, request])
             }
             guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
             let members = try Self.memberIds(db, groupId: groupId)
@@ -90,9 +92,8 @@ extension SQLiteStorage {
         case .rename(let title):
             try db.cachedStatement(sql: groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
         case .add(let userId, let request):
-            let newest = try Int64.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.newestMessage)), arguments: [id]) ?? 0
             try db.cachedStatement(sql: groupSQL(GroupSQL.addMember))
-                .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, newest, request])
+                .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, try nextMessageId(db), request])
         case .remove(let userId, let promote, let forget):
             try db.cachedStatement(sql: groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
                 .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
@@ -336,7 +337,7 @@ extension SQLiteStorage {
         try await write { db in
             guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
             else { return .noSuchPeer }
-            guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noConversation }
+            guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noSuchPeer }
             guard change.alters(pinned: marks[0], muted: marks[1]) else { return .done(WriteOutcome(value: (), created: false)) }
             if change == .pin { try decisions.mayPin(pinnedElsewhere: marks[3]) }
             try db.cachedStatement(sql: Self.groupSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
@@ -374,15 +375,16 @@ extension SQLiteStorage {
         return try Row.fetchAll(
             db.cachedStatement(sql: groupSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
         ).compactMap { row -> Listed<Conversation>? in
-            let lastId: Int64 = row[0]
             let groupId: Int64 = row[1]
-            guard let stored = try storedGroup(db, id: groupId),
-                  let last = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, lastId])
-            else { return nil }
+            let lastId: Int64? = row[7]
+            guard let stored = try storedGroup(db, id: groupId) else { return nil }
+            let last = try lastId.flatMap {
+                try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
+            }
             let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: groupMessage(from: last), unreadCount: row[5], kind: Conversation.groupKind,
+                peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5], kind: Conversation.groupKind,
                 request: row[2], pinned: row[3], muted: row[4], group: stored.group)
-            return Listed(cursor: list == .pinned ? row[6] : lastId, item: conversation)
+            return Listed(cursor: list == .pinned ? row[6] : row[0], item: conversation)
         }
     }
 
@@ -402,7 +404,7 @@ extension SQLiteStorage {
     }
 
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
-    /// group message: a direct send after it gets a larger one.
+    /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {
         try db.cachedStatement(sql: """
             INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)

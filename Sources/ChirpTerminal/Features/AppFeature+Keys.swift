@@ -77,7 +77,8 @@ extension AppFeature {
         case .character("p"), .character("m"):
             guard state.conversations.indices.contains(state.selectedConversation) else { return .none }
             let row = state.conversations[state.selectedConversation]
-            guard row.hasMessages else {
+            // A group is a conversation from joining it; a follower's row, only from a message.
+            guard row.hasMessages || row.isGroup else {
                 state.banner = .init("No messages with \(row.shownName) yet: pin or mute a conversation once it has one.", isError: true)
                 return .none
             }

@@ -31,7 +31,9 @@ enum ConversationListScreen {
             let nameColumn = 20
             x = max(x + 2, nameColumn)
             guard row.hasMessages else {
-                canvas.frame.draw("follows you · no messages yet", x: x, y: y, style: selected ? base : theme.muted, maxX: canvas.width - 1)
+                // A group with no message yet (just made, or just joined), or a follower to write to.
+                let note = row.isGroup ? "no messages yet" : "follows you · no messages yet"
+                canvas.frame.draw(note, x: x, y: y, style: selected ? base : theme.muted, maxX: canvas.width - 1)
                 continue
             }
             let who = row.lastSender.lowercased() == state.username?.lowercased() ? "you" : row.lastSender

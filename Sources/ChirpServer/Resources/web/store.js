@@ -19,6 +19,13 @@ export function localMessage(me, m, state) {
   };
 }
 
+/** The last message of a group with none yet for `me` (API `lastMessage: null`): no id or
+ * sender, and the time `me` joined, which places the row in the list. */
+function noMessageYet(c, me) {
+  const mine = c.group?.members?.find((m) => m.user.username.toLowerCase() === me.toLowerCase());
+  return { text: '', createdAt: mine?.joinedAt || c.group?.createdAt || '' };
+}
+
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
 export function withReaction(m, me, emoji, on) {
   const isMe = (u) => u.toLowerCase() === me.toLowerCase();
@@ -135,7 +142,7 @@ export function reduce(state, action) {
       const conversations = { ...state.conversations };
       for (const c of action.items) {
         const peer = peerOf(c);
-        const lastMessage = localMessage(state.me.username, c.lastMessage, 'delivered');
+        const lastMessage = c.lastMessage ? localMessage(state.me.username, c.lastMessage, 'delivered') : noMessageYet(c, state.me.username);
         const known = conversations[peer];
         if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
         conversations[peer] = { ...c, lastMessage };

@@ -26,7 +26,7 @@ export function conversationsView(session, navigate) {
       const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
       const last = c.lastMessage;
       const name = peer[1] === ':' ? c.group?.title || 'Group' : c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username;
-      const preview = (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
+      const preview = !last.sender ? 'no messages yet' : (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
       link.replaceChildren(h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name),
         unread ? h('span', { class: c.muted ? 'unread' : 'unread badge' }, `, ${unread}`) : '',

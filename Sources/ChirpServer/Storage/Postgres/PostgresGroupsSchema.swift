@@ -71,5 +71,14 @@ enum PostgresGroupsSchema {
             """,
         ]),
         ("v18-group-take-downs", ["ALTER TABLE group_messages ADD COLUMN removed_by_operators BOOLEAN NOT NULL DEFAULT FALSE"]),
+        // As SQLite's: the members of groups with no message yet get their group's own join mark.
+        ("v19-group-join-marks", [
+            """
+            WITH base AS (SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS id),
+                marked AS (UPDATE group_members SET first_message_id = (SELECT id FROM base) + group_id
+                    WHERE NOT EXISTS (SELECT 1 FROM group_messages m WHERE m.group_id = group_members.group_id) RETURNING 1)
+            SELECT setval(pg_get_serial_sequence('messages', 'id'), (SELECT id FROM base) + (SELECT COALESCE(MAX(id), 0) FROM chat_groups))
+            """,
+        ]),
     ]
 }

@@ -32,9 +32,11 @@ extension PostgresStorage {
                 """, as: Int64.self)
             else { throw StorageError.inconsistent("a group insert returned no id") }
             let at = new.createdAt.millisecondsSince1970
+            // One join mark for the first members: the group is new, so it is one of theirs each.
+            let joined = try await Self.nextMessageId(scope)
             for (userId, role, request) in [(creator, GroupRole.admin, false)] + zip(memberIds, requests).map({ ($0, GroupRole.member, $1) }) {
                 try await scope.execute(PostgresQuery(
-                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(groupId, userId, role.rawValue, at, Int64(0), request)))
+                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(groupId, userId, role.rawValue, at, joined, request)))
             }
             guard let group = try await Self.storedGroup(scope, id: groupId)?.group else {
                 throw StorageError.inconsistent("group \(groupId) is missing")
@@ -118,9 +120,11 @@ extension PostgresStorage {
         case .rename(let title):
             try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.rename, binds: binds(id, title)))
         case .add(let userId, let request):
-            let newest = try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.newestMessage, binds: binds(id)), as: Int64.self) ?? 0
+            // Under the group's lock (`changeGroup`): no message of the group takes an id below
+            // the mark and commits after it, so the new member sees every message sent after joining.
+            let joined = try await nextMessageId(scope)
             try await scope.execute(PostgresQuery(
-                unsafeSQL: GroupSQL.addMember, binds: binds(id, userId, GroupRole.member.rawValue, ms, newest, request)))
+                unsafeSQL: GroupSQL.addMember, binds: binds(id, userId, GroupRole.member.rawValue, ms, joined, request)))
         case .remove(let userId, let promote, let forget):
             try await scope.execute(forget
                 ? PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: binds(id, userId))
@@ -392,7 +396,7 @@ extension PostgresStorage {
             try await scope.lockUsers([viewer])
             guard let marks = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.groupMarks, binds: Self.binds(viewer, id)))
             else { return .noSuchPeer }
-            guard let current = try await Self.groupConversation(scope, viewer: viewer, group: id) else { return .noConversation }
+            guard let current = try await Self.groupConversation(scope, viewer: viewer, group: id) else { return .noSuchPeer }
             guard change.alters(pinned: try marks.value(0), muted: try marks.value(1)) else {
                 return .done(WriteOutcome(value: (), created: false))
             }
@@ -433,18 +437,27 @@ extension PostgresStorage {
         var listed: [Listed<Conversation>] = []
         for row in try await scope.rows(PostgresQuery(
             unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order), binds: binds(viewer, cursor, Int64(limit)))) {
-            let lastId = try row.value(0, as: Int64.self)
             let groupId = try row.value(1, as: Int64.self)
-            guard let stored = try await storedGroup(scope, id: groupId),
-                  let last = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId)))
-            else { continue }
+            guard let stored = try await storedGroup(scope, id: groupId) else { continue }
+            var last: Message?
+            if let lastId = try row.value(7, as: Int64?.self),
+               let found = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId))) {
+                last = try groupMessage(from: found)
+            }
             let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: try groupMessage(from: last), unreadCount: Int(try row.value(5, as: Int64.self)),
+                peer: Conversation.noPeer, lastMessage: last, unreadCount: Int(try row.value(5, as: Int64.self)),
                 kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3), muted: try row.value(4),
                 group: stored.group)
-            listed.append(Listed(cursor: list == .pinned ? try row.value(6, as: Int64.self) : lastId, item: conversation))
+            listed.append(Listed(cursor: try row.value(list == .pinned ? 6 : 0, as: Int64.self), item: conversation))
         }
         return listed
+    }
+
+    /// The next value of the one message id sequence, taken for a join mark (`GroupSQL.addMember`).
+    static func nextMessageId(_ scope: PostgresScope) async throws -> Int64 {
+        guard let id = try await scope.value("SELECT nextval(pg_get_serial_sequence('messages', 'id'))", as: Int64.self)
+        else { throw StorageError.inconsistent("the message sequence gave no value") }
+        return id
     }
 
     /// The viewer's conversation of one group, whichever list it is in.
