@@ -50,7 +50,7 @@ export async function applyGroupEvents(session, events) {
       }
       case 'group.created': case 'group.updated':
         session.dispatch({ type: 'groups', groups: { [data.id]: data } });
-        // A new group joins the list at once, message or not; a known row shows the new title.
+        // a new group joins the list; a known row shows the new title
         if (type === 'group.created' || state().conversations[groupKey(data.id)]) refresh = true;
         break;
       case 'group.removed': // removed, or left on another device: readable, nothing more to send

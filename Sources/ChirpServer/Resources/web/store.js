@@ -19,13 +19,6 @@ export function localMessage(me, m, state) {
   };
 }
 
-/** The last message of a group with none yet for `me` (API `lastMessage: null`): no id or
- * sender, and the time `me` joined, which places the row in the list. */
-function noMessageYet(c, me) {
-  const mine = c.group?.members?.find((m) => m.user.username.toLowerCase() === me.toLowerCase());
-  return { text: '', createdAt: mine?.joinedAt || c.group?.createdAt || '' };
-}
-
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
 export function withReaction(m, me, emoji, on) {
   const isMe = (u) => u.toLowerCase() === me.toLowerCase();
@@ -140,9 +133,10 @@ export function reduce(state, action) {
     case 'progress': return { ...state, progress: { ...state.progress, [action.clientMediaId]: action.sent } };
     case 'conversations': { // a row already showing a newer last message (from the stream) stays
       const conversations = { ...state.conversations };
+      const me = state.me.username;
       for (const c of action.items) {
         const peer = peerOf(c);
-        const lastMessage = c.lastMessage ? localMessage(state.me.username, c.lastMessage, 'delivered') : noMessageYet(c, state.me.username);
+        const lastMessage = c.lastMessage ? localMessage(me, c.lastMessage, 'delivered') : { createdAt: c.group.members.find((m) => m.user.username === me)?.joinedAt };
         const known = conversations[peer];
         if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
         conversations[peer] = { ...c, lastMessage };

@@ -38,7 +38,7 @@ export function requestsView(session) {
     list.replaceChildren(...rows.map(([peer, c]) => {
       const group = peer[1] === ':';
       const name = group ? c.group?.title || 'a group' : c.peer.username;
-      const from = group ? c.lastMessage.sender || c.group?.createdBy : name; // whom Block and Report answer (no message yet: the creator)
+      const from = group ? c.lastMessage.sender || c.group?.createdBy : name; // whom Block and Report answer
       const unread = c.unreadCount > 0 ? `, ${c.unreadCount} unread` : '';
       return h('li', { class: 'row' },
         h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' }, h('span', { class: 'name' }, name),
