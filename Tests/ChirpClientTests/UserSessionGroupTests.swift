@@ -130,6 +130,36 @@ struct UserSessionGroupTests {
         _ = server
     }
 
+    /// A group with no message yet takes the server's place for it, above the conversations
+    /// that were there when it was made, on the creator's device, on a member's (from the
+    /// stream) and on a new device (from a refresh); a newer message moves its conversation
+    /// above it.
+    @Test func anEmptyGroupIsListedWhereTheServerPutsIt() async throws {
+        let server = try await ServerProcess()
+        let homes = try await EndToEndTests.community(["alice", "bob", "carol"], server: server.baseURL)
+        let alice = try homes["alice"]!.session()
+        let bob = try homes["bob"]!.session()
+        _ = try await alice.send("before the group", to: "bob")
+        _ = try await bob.synchronize()
+        let group = try await alice.createGroup("Fresh", members: ["bob", "carol"])
+        let key = ConversationKey.group(group.id)
+        let onServer = try await alice.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
+        #expect(onServer.map { $0.group?.id ?? $0.peer.username } == [group.id, "bob"] && onServer.first?.lastMessage == nil)
+
+        #expect(try await alice.conversations(refresh: false, includingFollowers: false).map(\.id) == [key, "bob"])
+        _ = try await bob.synchronize()
+        #expect(try await bob.conversations(refresh: false, includingFollowers: false).map(\.id) == [key, "alice"])
+        let laptop = ClientHome(server: server.baseURL)
+        #expect(try await laptop.chirp("login", "alice", input: "password-alice\n").status == 0)
+        let second = try laptop.session()
+        #expect(try await second.conversations(refresh: true, includingFollowers: false).map(\.id) == [key, "bob"])
+
+        _ = try await bob.send("after the group", to: "alice")
+        _ = try await alice.synchronize()
+        #expect(try await alice.conversations(refresh: false, includingFollowers: false).map(\.id) == ["bob", key])
+        #expect(try await second.conversations(refresh: true, includingFollowers: false).map(\.id) == ["bob", key])
+    }
+
     @Test func aMemberWhoDeletesTheirAccountLeavesTombstonesOnce() async throws {
         let server = try await ServerProcess()
         let homes = try await EndToEndTests.community(["alice", "bob", "carol"], server: server.baseURL)

@@ -97,14 +97,21 @@ public struct ConversationSummary: DataCenterManaged {
     public var hasMessages: Bool { !lastAt.isEmpty }
 
     /// A refresh brings the first page of the list (merged by `LocalLedger.merge(conversations:)`),
-    /// which starts with the pinned ones, most recently pinned first: they keep that order.
+    /// which starts with the pinned ones, most recently pinned first: they keep that order. A
+    /// group with no message yet keeps the place the server gave it (its join mark, which the
+    /// list does not carry): just above the next row that has a message.
     public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations) -> [ConversationSummary] {
         let pinned = Int64(response.items.filter(\.pinned).count)
-        return response.items.enumerated().map { index, conversation in
+        var rows = response.items.enumerated().map { index, conversation in
             var row = ConversationSummary(conversation)
             if row.pinned { row.pinOrder = pinned - Int64(index) }
             return row
         }
+        var below: Int64 = 0
+        for index in rows.indices.reversed() {
+            if rows[index].hasMessages { below = rows[index].lastOrder } else if rows[index].isGroup { rows[index].lastOrder = below + 1 }
+        }
+        return rows
     }
 
     /// Pinned conversations first, the most recently pinned first, then the newest; requests

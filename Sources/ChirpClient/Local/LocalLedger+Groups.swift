@@ -20,7 +20,11 @@ extension LocalLedger {
                     changes.append(.conversations)
                 }
             } else if try await pendingAnswers()[incoming.key] != .decline {
-                try await database.conversations.save([ConversationSummary(group: incoming)])
+                // The server places a group with no message at its join mark, taken from the
+                // message ids' sequence when this user joined: above every message stored then.
+                var row = ConversationSummary(group: incoming)
+                row.lastOrder = try await newestAcknowledgedOrder() + 1
+                try await database.conversations.save([row])
                 changes.append(.conversations)
             }
             return ((), changes)
@@ -36,6 +40,14 @@ extension LocalLedger {
             try await database.groups.save([group])
             return ((), [.messages(peer: group.key), .conversations])
         }
+    }
+
+    /// The newest server message id any conversation row shows (0 when none does), leaving
+    /// out rows whose last message is still on its way.
+    private func newestAcknowledgedOrder() async throws -> Int64 {
+        let rows = try await database.conversations.fetch(
+            RecordQuery().filter("lastOrder", .less, .integer(LocalMessage.pendingBase)).order(by: "lastOrder", ascending: false).limit(1))
+        return rows.first?.lastOrder ?? 0
     }
 
     /// The stored groups among `ids`, by id (inside a write job or not).
