@@ -9,6 +9,10 @@ public struct Group: Sendable, Hashable, Codable {
     public var memberCount: Int
     /// The current members, longest-standing first.
     public var members: [GroupMember]
+    /// In a `group.created` event only: `true` when joining made the group a message request
+    /// for the member it is sent to (added by someone who may not message them; API.md part 3),
+    /// so a client lists it under requests without asking. Absent everywhere else.
+    public var request: Bool?
 
     public init(id: String, title: String, createdAt: Timestamp, createdBy: String, members: [GroupMember]) {
         self.id = id

@@ -103,6 +103,7 @@ struct UserSessionGroupTests {
         let key = ConversationKey.group(group.id)
         _ = try await alice.send("welcome", to: key)
         _ = try await dave.synchronize()
+        #expect(try await dave.requests(refresh: false).map(\.id) == [key], "group.created says it is a request")
         #expect(try await dave.requests(refresh: true).map(\.id) == [key])
         #expect(try await dave.conversations(refresh: false, includingFollowers: false).isEmpty)
 

@@ -21,6 +21,8 @@ struct DemoGroupTests {
             let list = try await api.send(.GET, "/v1/conversations", token: carol.token).decode(Page<Conversation>.self)
             let group = try #require(list.items.compactMap(\.group).first, "\(list.items)")
             #expect(group.title == "Demo team" && Set(group.members.map(\.user.username)) == ["alice", "bob", "carol"])
+            let seeded = try await api.groupMessages(carol, group.id).decode(Page<Message>.self).items
+            #expect(seeded.map(\.sender) == ["alice", "carol"], "the seeded talk: \(seeded)")
             #expect(try await api.sendToGroup(carol, group.id, "hello bob").status == 201)
             var answer: Message?
             for _ in 0..<100 where answer == nil {

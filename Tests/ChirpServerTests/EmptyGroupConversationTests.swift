@@ -75,6 +75,15 @@ struct EmptyGroupConversationTests {
             #expect(try await List.names(api, erin, query: "?requests=true") == ["#Team"], "added by a stranger: a request too")
             #expect(try await List.names(api, erin) == [])
 
+            // `group.created` says so to those it is a request for, and to no one else.
+            for (person, request) in [(dave, true), (erin, true), (members[0], false), (alice, false)] {
+                let created = try await api.allEvents(person).compactMap { event -> Group? in
+                    if case .groupCreated(let group) = event.payload { return group }
+                    return nil
+                }
+                #expect(created.map(\.id) == [team.id] && created.map(\.request) == [request ? true : nil], "\(person.username)")
+            }
+
             #expect(try await api.send(.POST, "/v1/groups/\(team.id)/accept", token: dave.token).status == 204)
             #expect(try await List.names(api, dave) == ["#Team"])
             #expect(try await List.names(api, dave, query: "?requests=true") == [])

@@ -4,7 +4,8 @@ import ChirpPersistence
 extension LocalLedger {
     /// A group as the server now has it (a create's or change's reply, `group.created`,
     /// `group.updated`): stored, its conversation row made (or renamed) so it shows in the list
-    /// before its first message. This user is a member again if they had left.
+    /// before its first message, among the requests when `group.created` says it is one for
+    /// this user. This user is a member again if they had left.
     func store(group: Group) async throws {
         try await write { [self] in
             let incoming = LocalGroup(group)
@@ -24,6 +25,7 @@ extension LocalLedger {
                 // message ids' sequence when this user joined: above every message stored then.
                 var row = ConversationSummary(group: incoming)
                 row.lastOrder = try await newestAcknowledgedOrder() + 1
+                row.request = group.request == true
                 try await database.conversations.save([row])
                 changes.append(.conversations)
             }

@@ -243,10 +243,8 @@ public actor SyncEngine {
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }
         case .groupCreated(let group):
-            // Added by someone who may not message this user: a request, which the requests say.
-            let known = try await ledger.hasConversation(with: ConversationKey.group(group.id))
+            // Added by someone who may not message this user: the event says it is a request.
             try await ledger.store(group: group)
-            if !known, group.createdBy.lowercased() != me { try await ledger.refreshConversations(requests: true, from: api) }
         case .groupUpdated(let group):
             try await ledger.store(group: group)
         case .groupRemoved(let notice):

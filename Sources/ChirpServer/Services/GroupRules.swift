@@ -102,8 +102,10 @@ struct GroupRules: GroupDecisions {
         return existing
     }
 
-    func encode(_ group: Group) -> String {
-        (try? APIJSON.encode(group)) ?? "{}"
+    func encode(_ group: Group, asRequest: Bool) -> String {
+        var group = group
+        group.request = asRequest ? true : nil
+        return (try? APIJSON.encode(group)) ?? "{}"
     }
 
     func encode(_ message: Message) -> String {

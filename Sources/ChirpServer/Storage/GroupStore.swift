@@ -200,8 +200,9 @@ protocol GroupDecisions: Sendable {
     func decide(_ change: GroupChange, facts: GroupChangeFacts) throws -> GroupWrite
     /// A stored message under the same client id: the same send again, or a conflict.
     func replay(_ existing: Message, for new: NewGroupMessage) throws -> Message
-    /// The group as its events' data.
-    func encode(_ group: Group) -> String
+    /// The group as its events' data; `asRequest`: marked a request (`group.created` to a
+    /// member for whom it is one).
+    func encode(_ group: Group, asRequest: Bool) -> String
     /// A group message as its `message.created` data (`fromBlocked` for members who blocked
     /// the sender).
     func encode(_ message: Message) -> String
@@ -212,17 +213,28 @@ protocol GroupDecisions: Sendable {
 }
 
 /// Who hears of a group change, and what: the members who stay get `group.updated`, an added
-/// member `group.created`, a removed (or leaving) one `group.removed`.
+/// member `group.created` (marked a request when it is one for them), a removed (or leaving)
+/// one `group.removed`.
 struct GroupChangeAudience: Sendable, Equatable {
     var updated: [Int64]
     var created: [Int64] = []
+    /// Those told `group.created` for whom the group is a message request.
+    var createdAsRequest: [Int64] = []
     var removed: [Int64] = []
+
+    /// A new group's first members (`members`, the creator among them), `requested` the
+    /// ones it is a request for.
+    init(creating members: [Int64], requested: Set<Int64>) {
+        updated = []
+        created = members.filter { !requested.contains($0) }
+        createdAsRequest = members.filter { requested.contains($0) }
+    }
 
     init(_ write: GroupWrite, membersBefore: [Int64]) {
         switch write {
-        case .add(let userId, _):
+        case .add(let userId, let request):
             updated = membersBefore
-            created = [userId]
+            if request { createdAsRequest = [userId] } else { created = [userId] }
         case .remove(let userId, _, _):
             updated = membersBefore.filter { $0 != userId }
             removed = [userId]

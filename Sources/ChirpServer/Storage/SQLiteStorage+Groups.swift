@@ -26,8 +26,9 @@ extension SQLiteStorage {
                     .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, joined, request])
             }
             guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
-            let members = try Self.memberIds(db, groupId: groupId)
-            let appended = try Self.appendEvents(db, userIds: members, type: EventType.groupCreated, json: decisions.encode(group), at: new.createdAt)
+            let requested = Set(zip(facts, requests).compactMap { facts, request in request ? facts?.id : nil })
+            let audience = GroupChangeAudience(creating: try Self.memberIds(db, groupId: groupId), requested: requested)
+            let appended = try Self.tell(db, audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
             return WriteOutcome(value: group, created: true, appended: appended)
         }
     }
@@ -109,11 +110,20 @@ extension SQLiteStorage {
             try db.cachedStatement(sql: groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
         }
         guard let group = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-        let json = decisions.encode(group)
+        return (group, try tell(db, audience, group: group, id: id, at: at, decisions: decisions))
+    }
+
+    /// Appends the events `audience` is told of the change of `group` (number `id`; `GroupChangeAudience`).
+    static func tell(
+        _ db: Database, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
+    ) throws -> [AppendedEvent] {
+        let json = decisions.encode(group, asRequest: false)
         var appended = try appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
         appended += try appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-        appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
-        return (group, appended)
+        appended += try appendEvents(
+            db, userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at)
+                appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        return appended
     }
 
     /// Account deletion's part in groups, inside its transaction: the user's group messages

@@ -47,18 +47,21 @@ struct DemoBot {
     }
 
     private func reply(to message: Message) async {
-        _ = try? await session.api.send(ChirpEndpoints.Typing(to: message.sender))
-        try? await Task.sleep(for: .milliseconds(700))
-        _ = try? await session.send(Self.answer(to: message), to: message.sender)
-        try? await session.markRead(message.sender)
+        await answer(in: message.sender, Self.answer(to: message))
     }
 
-    /// The same answer in a group, to everyone in it, through the group routes.
+    /// The same answer in a group, to everyone in it, naming who it answers.
     private func reply(to message: Message, inGroup group: String) async {
-        _ = try? await session.api.send(DemoGroupEndpoints.Typing(group: group))
+        await answer(in: ConversationKey.group(group), "@\(message.sender) " + Self.answer(to: message))
+    }
+
+    /// "Typing" in the conversation (`peer`: a username, or a group's key), then `text`
+    /// through the outbox, then the conversation marked read.
+    private func answer(in peer: String, _ text: String) async {
+        _ = try? await session.api.send(ChirpEndpoints.Typing(to: peer))
         try? await Task.sleep(for: .milliseconds(700))
-        _ = try? await session.api.send(DemoGroupEndpoints.Send(group: group, text: "@\(message.sender) " + Self.answer(to: message)))
-        _ = try? await session.api.send(DemoGroupEndpoints.Read(group: group, upTo: message.id))
+        _ = try? await session.send(text, to: peer)
+        try? await session.markRead(peer)
     }
 
     static func answer(to message: Message) -> String {

@@ -40,13 +40,12 @@ struct DemoSeeder {
             ("carol", "alice", "Great, see you there."),
         ]
         for (from, to, text) in history { _ = try await sessions[from]!.send(text, to: to) }
-        let group = try await sessions["alice"]!.api.send(DemoGroupEndpoints.Create(
-            request: CreateGroupRequest(title: Self.groupTitle, members: ["bob", "carol"])))
+        let group = try await sessions["alice"]!.createGroup(Self.groupTitle, members: ["bob", "carol"])
         let talk: [(String, String)] = [
             ("alice", "Welcome to our group! bob answers here too."),
             ("carol", "Hi both 👋"),
         ]
-        for (from, text) in talk { _ = try await sessions[from]!.api.send(DemoGroupEndpoints.Send(group: group.id, text: text)) }
+        for (from, text) in talk { _ = try await sessions[from]!.send(text, to: ConversationKey.group(group.id)) }
         let tweets: [(String, String)] = [
             ("carol", "Trying out Chirp from a terminal. Surprisingly pleasant."),
             ("bob", "Beep boop. I answer direct messages, and tweet now and then. 🤖"),

@@ -41,9 +41,9 @@ extension PostgresStorage {
             guard let group = try await Self.storedGroup(scope, id: groupId)?.group else {
                 throw StorageError.inconsistent("group \(groupId) is missing")
             }
-            let appended = try await scope.appendEvents(
-                userIds: try await Self.memberIds(scope, groupId: groupId), type: EventType.groupCreated, json: decisions.encode(group),
-                at: new.createdAt)
+            let requested = Set(zip(memberIds, requests).compactMap { userId, request in request ? userId : nil })
+            let audience = GroupChangeAudience(creating: try await Self.memberIds(scope, groupId: groupId), requested: requested)
+            let appended = try await Self.tell(scope, audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
             return WriteOutcome(value: group, created: true, appended: appended)
         }
     }
@@ -112,7 +112,7 @@ extension PostgresStorage {
         _ scope: PostgresScope, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience,
         at: Timestamp, decisions: some GroupDecisions
     ) async throws -> Group {
-        try await scope.lockUsers(audience.updated + audience.created + audience.removed)
+        try await scope.lockUsers(audience.updated + audience.created + audience.createdAsRequest + audience.removed)
         let ms = at.millisecondsSince1970
         switch write {
         case .none:
@@ -141,11 +141,22 @@ extension PostgresStorage {
             try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.acceptRequest, binds: binds(userId, id)))
         }
         guard let group = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-        let json = decisions.encode(group)
-        try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-        try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-        try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        try await tell(scope, audience, group: group, id: id, at: at, decisions: decisions)
         return group
+    }
+
+    /// Appends the events `audience` is told of the change of `group` (number `id`; `GroupChangeAudience`).
+    @discardableResult
+    static func tell(
+        _ scope: PostgresScope, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
+    ) async throws -> [AppendedEvent] {
+        let json = decisions.encode(group, asRequest: false)
+        var appended = try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+        appended += try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        appended += try await scope.appendEvents(
+            userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at)
+                appended += try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        return appended
     }
 
     /// Locks the rows of the groups user `userId` is a current member of, in id order (a
