@@ -68,12 +68,14 @@ class ChirpServer:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
-    def register_friends(self, names, friends, password):
-        """Registers `names` (each with `password`) and makes each pair in `friends` follow each
-        other; returns their tokens by name."""
+    def register_friends(self, names, friends, password, display_names=None):
+        """Registers `names` (each with `password`, and its display name in `display_names` if
+        there is one) and makes each pair in `friends` follow each other; returns their tokens
+        by name."""
         tokens = {}
         for name in names:
-            status, body = self.api("POST", "/v1/accounts", {"username": name, "password": password})
+            extra = {"displayName": display_names[name]} if name in (display_names or {}) else {}
+            status, body = self.api("POST", "/v1/accounts", {"username": name, "password": password, **extra})
             assert status == 201, body
             tokens[name] = body["token"]
         for one, other in friends:

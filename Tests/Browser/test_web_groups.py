@@ -2,7 +2,8 @@
 the New group screen (its title, bob and carol picked from the people she may message); the
 three of them talk in it live from three browsers, each message under its sender's name; carol
 typing shows to alice as "carol is typing"; alice's message says "read by 2" once bob and carol
-have read it; alice pins and mutes the group in her list; she removes carol from the Members
+have read it, and that opens the list of who read it (names, usernames, times) by its
+accessible name "Read by 2: show who", closed by Close or Escape; alice pins and mutes the group in her list; she removes carol from the Members
 panel, and carol's browser keeps what she saw but can send nothing more, nor gets what follows.
 Then a group request: erin, whom carol does not follow, adds her to a group (carol lets
 everyone message her); it waits under Message requests, and carol accepts it. A group with
@@ -27,12 +28,23 @@ ROWS_SCRIPT = """
 ROW_PARTS_SCRIPT = "const row = (() => {" + ROW_SCRIPT + """})();
     return row ? [row.querySelector('.sender strong')?.textContent || '', row.querySelector('.mark')?.textContent || ''] : null;"""
 
+# The readers list on screen (the section under a visible "Read by" heading): each reader's
+# name, the text of their row, whether it says when, and whether the list has the focus; null
+# when none shows.
+READERS_SCRIPT = """
+    const heading = [...document.querySelectorAll('h2')].find((e) => e.textContent.startsWith('Read by') && e.checkVisibility());
+    const list = heading?.closest('section').querySelector('ul');
+    if (!list) return null;
+    const items = [...list.querySelectorAll('li')];
+    return {names: items.map((li) => li.querySelector('.name').textContent), rows: items.map((li) => li.textContent),
+            timed: items.every((li) => li.querySelector('time[datetime]')?.textContent), focused: list === document.activeElement};"""
+
 
 class GroupTests(ServerTestCase):
     @classmethod
     def set_up(cls):
         cls.tokens = cls.server.register_friends(
-            ("alice", "bob", "carol", "erin"), [("alice", "bob"), ("alice", "carol")], PASSWORD)
+            ("alice", "bob", "carol", "erin"), [("alice", "bob"), ("alice", "carol")], PASSWORD, {"bob": "Bob Builder"})
         cls.alice = cls.open_browser("alice")
         cls.bob = cls.open_browser("bob")
         cls.carol = cls.open_browser("carol")
@@ -81,8 +93,9 @@ class GroupTests(ServerTestCase):
             browser.find("textbox", "Message")
             browser.wait(lambda b=browser: self.parts(b, "hello group") == ["alice", ""], "alice's message under her name")
 
-        # Read by both: alice's message says so.
+        # Read by both: alice's message says so, and shows who.
         alice.wait(lambda: (self.parts(alice, "hello group") or ["", ""])[1] == "read by 2", "read by 2")
+        self.check_readers(alice, "Read by 2: show who", {"Bob Builder": "bob", "carol": "carol"})
 
         # Typing, with the group.
         carol.find("textbox", "Message").send_keys("typing a")
@@ -117,7 +130,32 @@ class GroupTests(ServerTestCase):
         alice.send("after carol left")
         bob.wait(lambda: self.parts(bob, "after carol left") == ["alice", ""], "bob still gets the group's messages")
         alice.wait(lambda: (self.parts(alice, "after carol left") or ["", ""])[1] == "read by 1", "read by bob alone")
+        self.check_readers(alice, "Read by 1: show who", {"Bob Builder": "bob"})
         self.assertIsNone(self.parts(carol, "after carol left"), "carol gets nothing after her removal")
+
+    def check_readers(self, browser, control, expected):
+        """Opens the readers list from the button named `control`: exactly the display names of
+        `expected` (display name → username), each with its username and a time, the list
+        focused; Close, then Escape, close it, the focus back on the button."""
+        from selenium.webdriver.common.keys import Keys
+
+        listed = lambda: browser.driver.execute_script(READERS_SCRIPT)  # noqa: E731
+        focused = lambda: browser.driver.switch_to.active_element.accessible_name  # noqa: E731
+        self.assertIsNone(listed(), "no readers list before it is asked for")
+        for close in ("Close", Keys.ESCAPE):
+            browser.click("button", control)
+            shown = browser.wait(listed, "the readers list")
+            self.assertEqual(sorted(shown["names"]), sorted(expected))
+            for name, row in zip(shown["names"], shown["rows"]):
+                self.assertIn(f"@{expected[name]}", row, "the username by the name")
+            self.assertTrue(shown["timed"], "when each read it")
+            self.assertTrue(shown["focused"], "the list has the focus")
+            if close == "Close":
+                browser.click("button", "Close")
+            else:
+                browser.driver.switch_to.active_element.send_keys(close)
+            browser.wait(lambda: listed() is None, f"the readers list closed by {close!r}")
+            browser.wait(lambda: focused() == control, "the focus back on the button")
 
     def test_02_a_group_request_is_accepted(self):
         carol = self.carol

@@ -2,8 +2,9 @@
 // editor, or the "message unsent" tombstone), its attachments, its reactions, its time and
 // delivery mark, and the actions (react, reply, edit, unsend) shown on hover, on focus or
 // after a long press. In a group (`ctx.group`) a row names its sender, and my message says
-// how many of the others read it ("read by 2", from `readCount`). What is open (the emoji picker, the editor) lives in the view's `ui`,
-// keyed by the row's key, so a row drawn again shows it again.
+// how many of the others read it ("read by 2", from `readCount`), a button that shows who.
+// What is open (the emoji picker, the editor, the readers) lives in the view's `ui`, keyed by
+// the row's key, so a row drawn again shows it again.
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
 import { attachmentsView, uploadsView } from './media-view.js';
@@ -11,8 +12,8 @@ import { tombstoneNote } from './message-state.js';
 
 export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 
-/** `ctx`: {me, ui, cache, progress, quoted(m), act: {retry, picker, react, reply, edit, save,
- * cancelEdit, unsend, show, fail}}. */
+/** `ctx`: {me, ui, cache, progress, quoted(m), group, act: {retry, picker, react, reply, edit,
+ * save, cancelEdit, unsend, show, touch, readers, fail}}. */
 export function messageRow(m, ctx) {
   const { ui, act } = ctx;
   const mine = m.state !== 'received';
@@ -21,7 +22,8 @@ export function messageRow(m, ctx) {
   const meta = [h('time', { datetime: m.createdAt }, time(m.createdAt))];
   if (m.editedAt && !m.deleted) meta.push(' · ', h('span', { class: 'edited' }, 'edited'));
   const readBy = ctx.group && mine && m.readCount > 0 && !m.deleted ? `read by ${m.readCount}` : null;
-  if (mine) meta.push(' · ', h('span', { class: `mark ${readBy ? 'read' : m.state}` }, readBy || m.state));
+  if (mine) meta.push(' · ', readBy ? h('button', { type: 'button', class: 'mark read small secondary', 'aria-label': `Read by ${m.readCount}: show who`,
+    'aria-expanded': String(ui.readers === m.key), 'data-focus': `reads ${m.key}`, onclick: () => act.readers(m) }, readBy) : h('span', { class: `mark ${m.state}` }, m.state));
   if (m.state === 'failed') meta.push(' ', h('button', { type: 'button', class: 'small', onclick: () => act.retry(m) }, 'Retry'));
 
   const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;

@@ -6,8 +6,9 @@
 // editor, long-press actions) is kept here in `ui`, by row key, never in the row itself: a
 // row is drawn again whenever its message changes. Actions still in the outbox show at once.
 // A group's conversation (`g:ID`, groups.js) shows its title, who sent each message, "read by
-// N" on mine, who of the group is typing, and its members (group-members.js) instead of
-// Follow, Block and Report; a group I was removed from stays readable, without the input.
+// N" on mine (a button that shows who, group-readers.js), who of the group is typing, and its
+// members (group-members.js) instead of Follow, Block and Report; a group I was removed from
+// stays readable, without the input.
 import { h, field } from './dom.js';
 import { MessageList } from './message-list.js';
 import { messageRow } from './message-row.js';
@@ -30,7 +31,7 @@ export function conversationView(session, peer, at = null) {
   const typing = h('p', { class: 'typing', 'aria-live': 'polite' });
   const text = h('textarea', { rows: 2, 'aria-describedby': 'compose-hint' });
   const title = h('h1', { tabindex: -1 }, groupId ? 'Group' : peer);
-  const ui = { picker: null, editing: null, replyTo: null, touched: null, highlight: null, files: [] };
+  const ui = { picker: null, editing: null, replyTo: null, touched: null, highlight: null, readers: null, files: [] };
   let loading = false;
   let rows = [];
   let index = null; // message id → row, built when a quote first needs it
@@ -55,6 +56,7 @@ export function conversationView(session, peer, at = null) {
     unsend: (m) => { if (confirm('Unsend this message? It is removed for both of you.')) session.unsend(peer, m); },
     show: (m) => { if (list.scrollTo(m.key)) highlight(m.key); },
     touch: (m) => open('touched', m.key),
+    readers: (m) => (ui.readers === m.key ? closeReaders() : showReaders(m)),
     fail: (error) => session.fail(error),
   };
   const ctx = { me, ui, act, cache: session.media, progress: {}, quoted, group: !!groupId };
@@ -175,6 +177,9 @@ export function conversationView(session, peer, at = null) {
   const showFollow = (following) => { follow.hidden = following === null; follow.textContent = following ? 'Unfollow' : 'Follow'; };
   if (!groupId) session.follows(peer).then(showFollow);
 
+  /** The group module `module`, loaded on demand; null (with the banner) when it cannot be. */
+  const lazy = (module) => import(module).catch(() => { session.fail(new ApiError(0, 'unreachable', '')); return null; });
+
   // A group's members, loaded when first shown.
   const membersBox = h('div', { hidden: true });
   let members = null;
@@ -182,18 +187,39 @@ export function conversationView(session, peer, at = null) {
     membersBox.hidden = !membersBox.hidden;
     membersButton.setAttribute('aria-expanded', String(!membersBox.hidden));
     if (members || membersBox.hidden) return;
-    const loaded = await import('./group-members.js').catch(() => null);
-    if (!loaded) { session.fail(new ApiError(0, 'unreachable', '')); return; }
+    const loaded = await lazy('./group-members.js');
+    if (!loaded) return;
     members = loaded.membersPanel(session, groupId, () => { session.dispatch({ type: 'forget', peer }); location.hash = '#/conversations'; });
     membersBox.replaceChildren(members.el);
     members.update(session.store.state);
   } }, 'Members');
 
+  // Who read one of my messages (`ui.readers`, its row's key), from its "read by N" button.
+  const readersBox = h('div', { hidden: true });
+  let readers = null; // group-readers.js's panel, once loaded
+  async function showReaders(m) {
+    readers ||= (await lazy('./group-readers.js'))?.readersPanel(session, groupId, () => closeReaders(true));
+    if (!readers || !await readers.show(m)) return;
+    open('readers', m.key);
+    readersBox.replaceChildren(readers.el);
+    readersBox.hidden = false;
+    readers.focus();
+  }
+  /** Closes the readers; `back` (Close, or Escape in them): focus goes back to the button that
+   * opened them (else to the log). */
+  function closeReaders(back = false) {
+    const key = ui.readers;
+    if (!key) return;
+    readersBox.hidden = true;
+    open('readers', null);
+    if (back) (log.querySelector(`[data-focus="${CSS.escape(`reads ${key}`)}"]`) || log).focus();
+  }
+
   const el = h('section', { class: 'screen conversation' },
     h('div', { class: 'bar' }, title, ...(groupId ? [membersButton] : [follow,
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.block(peer) }, 'Block'),
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')])),
-    membersBox, log, typing, replyBar, tray,
+    membersBox, readersBox, log, typing, replyBar, tray,
     h('form', { class: 'compose', onsubmit: (event) => { event.preventDefault(); send(); } },
       field('Message', text), picker,
       h('button', { type: 'button', class: 'secondary', onclick: () => picker.click() }, 'Attach'),
@@ -218,6 +244,7 @@ export function conversationView(session, peer, at = null) {
     if (event.key !== 'Escape') return;
     if (ui.editing) act.cancelEdit();
     else if (ui.picker) open('picker', null, () => text.focus());
+    else closeReaders();
   });
   el.addEventListener('pointerdown', (event) => {
     if (ui.picker && !event.target.closest('.picker, .actions')) open('picker', null);
@@ -262,6 +289,9 @@ export function conversationView(session, peer, at = null) {
       index = null;
       shown = true;
       keepFocus(() => list.set(rows));
+      const reading = ui.readers && rows.find((r) => r.key === ui.readers);
+      if (ui.readers && !(reading?.readCount > 0 && !reading.deleted)) closeReaders(); // unsent, or gone
+      else if (reading && reading.readCount !== readers.count) readers.show(reading); // read by more since
     }
     if (groupId) {
       const who = group ? group.typingIn(state, peer) : [];
