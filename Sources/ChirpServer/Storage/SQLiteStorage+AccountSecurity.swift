@@ -47,40 +47,22 @@ extension SQLiteStorage {
         return try await write { db in
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
             else { return nil }
-            let audience = try Int64.fetchAll(db.cachedStatement(sql: """
-                SELECT peer_id FROM conversations WHERE owner_id = ?1
-                UNION SELECT owner_id FROM conversations WHERE peer_id = ?1
-                UNION SELECT follower_id FROM follows WHERE followee_id = ?1
-                UNION \(Self.groupSQL(GroupSQL.groupPeers))
-                """), arguments: [userId]).filter { $0 != userId }.sorted()
+            let audience = try Int64.fetchAll(
+                db.cachedStatement(sql: Self.groupSQL(AccountDeletionSQL.directAudience + " UNION " + GroupSQL.groupPeers)),
+                arguments: [userId]).filter { $0 != userId }.sorted()
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
             writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed) }
             // The recipients' stored edits of those messages hold their text: tombstones too.
             try Self.tombstoneStoredEdits(
                 db, streams: Array(Set(indexed.map(\.recipient))), messageIds: indexed.map(\.messageId))
-            try db.execute(sql: """
-                UPDATE users SET followers_count = followers_count - 1
-                    WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = :u);
-                UPDATE users SET following_count = following_count - 1
-                    WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = :u);
-                DELETE FROM follows WHERE follower_id = :u OR followee_id = :u;
-                DELETE FROM tweets WHERE author_id = :u;
-                UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = :u;
-                UPDATE media SET created_at = 0 WHERE owner_id = :u;
-                DELETE FROM conversations WHERE owner_id = :u;
-                DELETE FROM conversation_marks WHERE owner_id = :u;
-                DELETE FROM sessions WHERE user_id = :u;
-                DELETE FROM events WHERE user_id = :u;
-                UPDATE users SET username = 'deleted-' || id, username_key = 'deleted-' || id, password_hash = '',
-                    display_name = 'Deleted account',
-                    followers_count = 0, following_count = 0, deleted_at = :at
-                    WHERE id = :u;
-                """, arguments: ["u": userId, "at": at.millisecondsSince1970])
+            try Self.run(db, FollowSQL.deleteAccount, [userId])
+            try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ?")
+                .execute(arguments: [userId])
+            try Self.run(db, AccountDeletionSQL.ownRows, [userId])
+            try Self.run(db, [AccountDeletionSQL.anonymize], [userId, at.millisecondsSince1970])
             try Self.deleteSafetyRows(db, userId: userId)
-            for statement in StorageSQL.deleteAccountRequests {
-                try db.cachedStatement(sql: statement).execute(arguments: [userId])
-            }
+            try Self.run(db, StorageSQL.deleteAccountRequests, [userId])
             var appended = try Self.deleteGroupPart(
                 db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at, decisions: groups)
             appended += try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)

@@ -413,6 +413,12 @@ extension SQLiteStorage {
         sql.replacingOccurrences(of: "$", with: "?")
     }
 
+    /// Runs `statements`, SQL shared with PostgreSQL (`$N` read as `?N`), with the same
+    /// `arguments` each.
+    static func run(_ db: Database, _ statements: [String], _ arguments: StatementArguments) throws {
+        for statement in statements { try db.cachedStatement(sql: groupSQL(statement)).execute(arguments: arguments) }
+    }
+
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {

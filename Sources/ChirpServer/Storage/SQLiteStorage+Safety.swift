@@ -18,10 +18,7 @@ extension SQLiteStorage {
                 try db.cachedStatement(sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
                     .execute(arguments: [follower, followee])
                 guard db.changesCount > 0 else { continue }
-                try db.cachedStatement(sql: "UPDATE users SET following_count = following_count - 1 WHERE id = ?")
-                    .execute(arguments: [follower])
-                try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count - 1 WHERE id = ?")
-                    .execute(arguments: [followee])
+                try Self.run(db, FollowSQL.count, [follower, followee, -1])
             }
             let appended = try Self.appendEvent(db, userId: blockerId, type: EventType.blockCreated, json: notice(username), at: at)
             return WriteOutcome(value: (), created: true, appended: [appended])

@@ -23,10 +23,7 @@ extension SQLiteStorage {
             guard db.changesCount > 0 else {
                 return WriteOutcome(value: (), created: false)
             }
-            try db.cachedStatement(sql: "UPDATE users SET following_count = following_count + 1 WHERE id = ?")
-                .execute(arguments: [followerId])
-            try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count + 1 WHERE id = ?")
-                .execute(arguments: [target])
+            try Self.run(db, FollowSQL.count, [followerId, target, 1])
             guard let follower = try Self.fetchUser(db, id: followerId, viewer: target) else {
                 throw StorageError.inconsistent("follower \(followerId) is missing")
             }
@@ -41,10 +38,7 @@ extension SQLiteStorage {
             try db.cachedStatement(sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?")
                 .execute(arguments: [followerId, target])
             guard db.changesCount > 0 else { return false }
-            try db.cachedStatement(sql: "UPDATE users SET following_count = following_count - 1 WHERE id = ?")
-                .execute(arguments: [followerId])
-            try db.cachedStatement(sql: "UPDATE users SET followers_count = followers_count - 1 WHERE id = ?")
-                .execute(arguments: [target])
+            try Self.run(db, FollowSQL.count, [followerId, target, -1])
             return true
         }
     }

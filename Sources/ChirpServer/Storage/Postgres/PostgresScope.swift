@@ -50,6 +50,11 @@ final class PostgresScope: Sendable {
         return count
     }
 
+    /// Runs `statements`, SQL shared with SQLite, with the same `binds` each.
+    func execute(_ statements: [String], _ binds: PostgresBindings) async throws {
+        for statement in statements { try await execute(PostgresQuery(unsafeSQL: statement, binds: binds)) }
+    }
+
     /// Locks these users' rows in id order, so that transactions touching the same users queue
     /// up instead of deadlocking.
     func lockUsers(_ ids: [Int64]) async throws {

@@ -47,29 +47,14 @@ extension PostgresStorage {
             let memberOf = try await Self.lockGroups(scope, ofMember: userId)
             let groupPeers = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupPeers, binds: Self.binds(userId)))
                 .map { try $0.value(0, as: Int64.self) }
-            let audience = Array(Set(try await scope.rows("""
-                SELECT peer_id FROM conversations WHERE owner_id = \(userId)
-                UNION SELECT owner_id FROM conversations WHERE peer_id = \(userId)
-                UNION SELECT follower_id FROM follows WHERE followee_id = \(userId)
-                """
-            ).map { try $0.value(0, as: Int64.self) } + groupPeers)).filter { $0 != userId }
+            let audience = Array(Set(try await scope.rows(PostgresQuery(unsafeSQL: AccountDeletionSQL.directAudience, binds: Self.binds(userId)))
+                .map { try $0.value(0, as: Int64.self) } + groupPeers)).filter { $0 != userId }
             let followees = try await scope.rows("SELECT followee_id FROM follows WHERE follower_id = \(userId)")
                 .map { try $0.value(0, as: Int64.self) }
             // Every user whose row this changes, in id order, like every other writer.
             try await scope.lockUsers(audience + followees + [userId])
-            try await scope.execute("""
-                UPDATE users SET followers_count = followers_count - 1
-                WHERE id IN (SELECT followee_id FROM follows WHERE follower_id = \(userId))
-                """)
-            try await scope.execute("""
-                UPDATE users SET following_count = following_count - 1
-                WHERE id IN (SELECT follower_id FROM follows WHERE followee_id = \(userId))
-                """)
-            try await scope.execute("DELETE FROM follows WHERE follower_id = \(userId) OR followee_id = \(userId)")
-            try await scope.execute("DELETE FROM tweets WHERE author_id = \(userId)")
+            try await scope.execute(FollowSQL.deleteAccount, Self.binds(userId))
             try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId)")
-            // The account's media go with the next sweep (no message carries them any more).
-            try await scope.execute("UPDATE media SET created_at = 0 WHERE owner_id = \(userId)")
             // Stored `message.created` events and edits hold the message's JSON: the recipients'
             // copies become tombstones too, so reading the stream again shows no text.
             try await scope.execute("""
@@ -87,21 +72,10 @@ extension PostgresStorage {
                       AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> \(side) = \(username)
                     """)
             }
-            try await scope.execute("DELETE FROM conversations WHERE owner_id = \(userId)")
-            // The account's own pins and mutes; others' marks on its conversation stay with it.
-            try await scope.execute("DELETE FROM conversation_marks WHERE owner_id = \(userId)")
-            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId)")
-            try await scope.execute("DELETE FROM events WHERE user_id = \(userId)")
-            try await scope.execute("""
-                UPDATE users SET username = 'deleted-' || id::text, username_key = 'deleted-' || id::text, password_hash = '',
-                    display_name = 'Deleted account',
-                    followers_count = 0, following_count = 0, deleted_at = \(at.millisecondsSince1970)
-                WHERE id = \(userId)
-                """)
+            try await scope.execute(AccountDeletionSQL.ownRows, Self.binds(userId))
+            try await scope.execute([AccountDeletionSQL.anonymize], Self.binds(userId, at.millisecondsSince1970))
             try await Self.deleteSafetyRows(scope, userId: userId)
-            for statement in StorageSQL.deleteAccountRequests {
-                try await scope.execute(PostgresQuery(unsafeSQL: statement, binds: Self.binds(userId)))
-            }
+            try await scope.execute(StorageSQL.deleteAccountRequests, Self.binds(userId))
             try await Self.deleteGroupPart(
                 scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
                 decisions: groups)

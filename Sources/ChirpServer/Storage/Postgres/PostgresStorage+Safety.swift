@@ -23,8 +23,7 @@ extension PostgresStorage {
             for row in removed {
                 let follower: Int64 = try row.value(0)
                 let followee: Int64 = try row.value(1)
-                try await scope.execute("UPDATE users SET following_count = following_count - 1 WHERE id = \(follower)")
-                try await scope.execute("UPDATE users SET followers_count = followers_count - 1 WHERE id = \(followee)")
+                try await scope.execute(FollowSQL.count, Self.binds(follower, followee, -1))
             }
             try await scope.appendEvent(userId: blockerId, type: EventType.blockCreated, json: notice(username), at: at)
             return WriteOutcome(value: (), created: true, appended: scope.appended)

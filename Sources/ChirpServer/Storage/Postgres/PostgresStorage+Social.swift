@@ -20,8 +20,7 @@ extension PostgresStorage {
                 ON CONFLICT (follower_id, followee_id) DO NOTHING RETURNING 1
                 """)
             guard inserted > 0 else { return WriteOutcome(value: (), created: false) }
-            try await scope.execute("UPDATE users SET following_count = following_count + 1 WHERE id = \(followerId)")
-            try await scope.execute("UPDATE users SET followers_count = followers_count + 1 WHERE id = \(target)")
+            try await scope.execute(FollowSQL.count, Self.binds(followerId, target, 1))
             guard let follower = try await Self.fetchUser(scope, id: followerId, viewer: target) else {
                 throw StorageError.inconsistent("follower \(followerId) is missing")
             }
@@ -37,8 +36,7 @@ extension PostgresStorage {
             let deleted = try await scope.execute(
                 "DELETE FROM follows WHERE follower_id = \(followerId) AND followee_id = \(target) RETURNING 1")
             guard deleted > 0 else { return false }
-            try await scope.execute("UPDATE users SET following_count = following_count - 1 WHERE id = \(followerId)")
-            try await scope.execute("UPDATE users SET followers_count = followers_count - 1 WHERE id = \(target)")
+            try await scope.execute(FollowSQL.count, Self.binds(followerId, target, -1))
             return true
         }
     }
