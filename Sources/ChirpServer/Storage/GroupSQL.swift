@@ -79,7 +79,7 @@ enum GroupSQL {
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $2 AND blocked_id = m.sender_id),
+            \(BlockSQL.blocked("m.sender_id", by: "$2")),
             m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
         FROM group_messages m JOIN users s ON s.id = m.sender_id
         """

@@ -34,7 +34,7 @@ extension SQLiteStorage {
     }
 
     /// Leaves out conversations with a peer the viewer (`:viewer`) has blocked.
-    static let peerNotBlocked = "NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = c.peer_id)"
+    static let peerNotBlocked = BlockSQL.notBlocked("c.peer_id", by: ":viewer")
 
     /// The viewer's conversations matching `condition` (SQL after `WHERE c.owner_id = :viewer
     /// AND`, over `c`, `k`, `u` and `m`), each with its list cursor.

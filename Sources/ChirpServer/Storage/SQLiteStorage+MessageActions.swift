@@ -41,9 +41,7 @@ extension SQLiteStorage {
             guard let peer = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT m.sender_id, m.recipient_id,
-                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?3),
-                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?3 AND blocked_id = ?2)
+                    SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("?2", "?3"))
                     FROM messages m WHERE m.id = ?1 AND m.user_lo = ?4 AND m.user_hi = ?5
                     """),
                 arguments: [id, viewer, peer, min(viewer, peer), max(viewer, peer)]),

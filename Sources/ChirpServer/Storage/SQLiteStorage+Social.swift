@@ -9,10 +9,7 @@ extension SQLiteStorage {
         try await write { db in
             guard let target = try Self.userId(db, key: followeeKey) else { return nil }
             guard let blocks = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = ?2),
-                        EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?1)
-                    """),
+                db.cachedStatement(sql: "SELECT \(BlockSQL.between("?1", "?2"))"),
                 arguments: [followerId, target])
             else { throw StorageError.inconsistent("the block check returned no row") }
             try permit(BlocksBetween(followerBlockedFollowee: blocks[0], followeeBlockedFollower: blocks[1]))

@@ -52,7 +52,7 @@ extension SQLiteStorage {
             try Self.fetchTweets(
                 db, where: """
                     (t.author_id = :viewer OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = :viewer))
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :viewer AND blocked_id = t.author_id)
+                    AND \(BlockSQL.notBlocked("t.author_id", by: ":viewer"))
                     AND t.id < :cursor ORDER BY t.id DESC LIMIT :limit
                     """,
                 ["cursor": cursor, "limit": limit, "viewer": viewer])

@@ -21,8 +21,7 @@ enum StorageSQL {
         u.id, u.username,
             EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
             EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = \(sender)),
-            EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(sender) AND blocked_id = u.id),
+            \(BlockSQL.between("u.id", sender)),
             u.takes_message_requests,
             (SELECT accepted FROM message_requests WHERE recipient_id = u.id AND sender_id = \(sender)),
             EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted)

@@ -37,7 +37,7 @@ extension PostgresStorage {
     }
 
     /// Leaves out conversations with a peer the viewer (`$1`) has blocked.
-    static let peerNotBlocked = "NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = c.peer_id)"
+    static let peerNotBlocked = BlockSQL.notBlocked("c.peer_id", by: "$1")
 
     /// The viewer's conversations matching `condition` (SQL after `WHERE c.owner_id = $1 AND`,
     /// over `c`, `k`, `u` and `m`; `binds` start with the viewer), each with its list cursor.

@@ -28,13 +28,11 @@ extension PostgresStorage {
         try await write { scope in
             guard let peer = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
             try await scope.lockUsers([viewer, peer])
-            guard let row = try await scope.row("""
-                SELECT m.sender_id, m.recipient_id,
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(viewer) AND blocked_id = \(peer)),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(peer) AND blocked_id = \(viewer))
-                FROM messages m WHERE m.id = \(id) AND m.user_lo = \(min(viewer, peer)) AND m.user_hi = \(max(viewer, peer))
+            guard let row = try await scope.row(PostgresQuery(unsafeSQL: """
+                SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("$2", "$3"))
+                FROM messages m WHERE m.id = $1 AND m.user_lo = $4 AND m.user_hi = $5
                 FOR UPDATE
-                """),
+                """, binds: Self.binds(id, viewer, peer, min(viewer, peer), max(viewer, peer)))),
                 let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first
             else { return .noSuchMessage }
             let sender: Int64 = try row.value(0), recipient: Int64 = try row.value(1)

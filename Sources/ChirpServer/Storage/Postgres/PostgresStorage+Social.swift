@@ -9,10 +9,8 @@ extension PostgresStorage {
         try await write { scope in
             guard let target = try await Self.userId(scope, key: followeeKey) else { return nil }
             try await scope.lockUsers([followerId, target])
-            guard let blocks = try await scope.row("""
-                SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(followerId) AND blocked_id = \(target)),
-                    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(target) AND blocked_id = \(followerId))
-                """)
+            guard let blocks = try await scope.row(
+                PostgresQuery(unsafeSQL: "SELECT \(BlockSQL.between("$1", "$2"))", binds: Self.binds(followerId, target)))
             else { throw StorageError.inconsistent("the block check returned no row") }
             try permit(BlocksBetween(followerBlockedFollowee: try blocks.value(0), followeeBlockedFollower: try blocks.value(1)))
             let inserted = try await scope.execute("""

@@ -94,7 +94,7 @@ private enum TimelinePage: PreparedSQL {
     static let sql = """
         \(PostgresStorage.tweetColumns(viewerSQL: "$1"))
         WHERE (t.author_id = $1 OR t.author_id IN (SELECT followee_id FROM follows WHERE follower_id = $1))
-            AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = t.author_id)
+            AND \(BlockSQL.notBlocked("t.author_id", by: "$1"))
             AND t.id < $2 ORDER BY t.id DESC LIMIT $3
         """
 }
