@@ -98,26 +98,15 @@ struct GroupService: Sendable {
         }
         let new = NewGroupMessage(
             groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached)
-        let key = String(viewer.id)
-        if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: key) {
-            if let existing = try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId),
-               (try? rules.replay(existing, for: new)) != nil {
-                return WriteOutcome(value: existing, created: false)
+        let sent = try await limits.send(key: String(viewer.id)) {
+            try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap {
+                (try? rules.replay($0, for: new)) != nil ? $0 : nil
             }
-            throw RateLimits.tooMany("You have sent too many messages", wait: wait)
+        } write: {
+            try await store.sendGroupMessage(new, decisions: rules)
         }
-        let outcome: WriteOutcome<Message>?
-        do {
-            outcome = try await store.sendGroupMessage(new, decisions: rules)
-        } catch {
-            limits.giveBack(limits.messages, key: key)
-            throw error
-        }
-        guard let outcome else {
-            limits.giveBack(limits.messages, key: key)
-            throw Self.notFound
-        }
-        if outcome.created { hub.publish(outcome.appended) } else { limits.giveBack(limits.messages, key: key) }
+        guard let outcome = sent else { throw Self.notFound }
+        if outcome.created { hub.publish(outcome.appended) }
         return outcome
     }
 

@@ -43,29 +43,20 @@ struct MessageService: Sendable {
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient), clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
         new.media = attached
-        let limiterKey = String(viewer.id)
-        if limits.enabled, let wait = try await limits.limiter.acquire(limits.messages, key: limiterKey) {
-            // A retry of a message already stored is answered even when the limit is reached
-            // (to a session that is still there: the answer is a read).
+        let sent = try await limits.send(key: String(viewer.id)) {
+            // Past the limit, a retry of a message already stored is still answered (to a
+            // session that is still there: the answer is a read).
             _ = try await confirmSession(viewer)
-            if let existing = try await store.message(sender: viewer.id, clientMessageId: clientMessageId),
-               MessageRules.isRetry(existing, of: new) {
-                return WriteOutcome(value: existing, created: false)
+            return try await store.message(sender: viewer.id, clientMessageId: clientMessageId).flatMap {
+                MessageRules.isRetry($0, of: new) ? $0 : nil
             }
-            throw RateLimits.tooMany("You have sent too many messages", wait: wait)
+        } write: {
+            try await store.sendMessage(new, decisions: MessageRules())
         }
-        let outcome: WriteOutcome<Message>
-        do {
-            outcome = try await store.sendMessage(new, decisions: MessageRules())
-        } catch {
-            limits.giveBack(limits.messages, key: limiterKey)
-            throw error
-        }
+        guard let outcome = sent else { throw StorageError.inconsistent("a direct send wrote nothing") }
         if outcome.created {
             hub.publish(outcome.appended)
             metrics.messagesSent.increment()
-        } else {
-            limits.giveBack(limits.messages, key: limiterKey)
         }
         return outcome
     }

@@ -52,6 +52,29 @@ struct RateLimits: Sendable {
         if enabled { limiter.release(rule, key: key) }
     }
 
+    /// One idempotent send (a direct or a group message) under the sender's message limit,
+    /// `key`: past the limit, a retry of what is stored already (`stored`, asked only then)
+    /// is answered with it, anything else refused with a 429; a write that fails, finds
+    /// nothing (nil) or finds the send already stored gives its count back.
+    @inline(__always)
+    func send(
+        key: String, stored: () async throws -> Message?, write: () async throws -> WriteOutcome<Message>?
+    ) async throws -> WriteOutcome<Message>? {
+        if enabled, let wait = try await limiter.acquire(messages, key: key) {
+            if let existing = try await stored() { return WriteOutcome(value: existing, created: false) }
+            throw Self.tooMany("You have sent too many messages", wait: wait)
+        }
+        let outcome: WriteOutcome<Message>?
+        do {
+            outcome = try await write()
+        } catch {
+            giveBack(messages, key: key)
+            throw error
+        }
+        if outcome?.created != true { giveBack(messages, key: key) }
+        return outcome
+    }
+
     /// The one call the reaction service makes before adding a reaction.
     func takeReaction(_ viewer: Viewer) async throws {
         try await take(reactions, key: String(viewer.id), refusal: "You have reacted too many times")
