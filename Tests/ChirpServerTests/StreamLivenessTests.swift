@@ -53,6 +53,28 @@ struct StreamLivenessTests {
     }
 }
 
+extension StreamLivenessTests {
+    /// A client that shuts its side of a stream is let go at once, not at the next ping (the
+    /// default interval, far longer than the wait here): its connection no longer counts
+    /// against its address's limit.
+    @Test func aClientThatShutsItsSideOfAStreamIsLetGoAtOnce() async throws {
+        try await TestServer.run { api in
+            let bob = try await api.register("bob")
+            let connection = try await RawConnection.open(port: api.port)
+            try await connection.write(
+                "GET /v1/events/stream?since=0&token=\(bob.token) HTTP/1.1\r\nHost: 127.0.0.1:\(api.port)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !String(decoding: connection.collector.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(String(decoding: connection.collector.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"), "upgraded")
+            try await connection.channel.close(mode: .output)
+            #expect(try await connection.closedByServer(within: .seconds(5)))
+        }
+    }
+}
+
 /// A WebSocket client that upgrades, then only listens: it never answers a ping. It reports
 /// what the server sent until the server closed the connection or `timeout` passed.
 struct SilentWebSocket {

@@ -198,6 +198,12 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
         if event is ChannelShouldQuiesceEvent {
             // Graceful shutdown: tell the client to reconnect later.
             close(code: .goingAway, reason: "server shutting down")
+        } else if case .inputClosed = event as? ChannelEvent {
+            // The client shut its side (or went away): it can answer no ping and send no
+            // close frame any more, and the server allows half-closure, so without this the
+            // connection (and its place in the address's connection limit) lasted until the
+            // next ping found it gone.
+            context.close(promise: nil)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
