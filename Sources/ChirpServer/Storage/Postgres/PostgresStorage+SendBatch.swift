@@ -208,16 +208,8 @@ extension PostgresStorage {
         let payload = PostgresBusMessage.appendedPayload(origin: instanceId, type: type, messages: plan.notified)
             ?? PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let reserve = Int32(min(256, max(16, 2 * plan.ids.count)))
-        let rows = try await scope.rows(PreparedQuery(BatchWrite.self, Self.binds(
-            plan.users, plan.ids, plan.senders, plan.recipients, plan.recipientKeys,
-            plan.clientIds, plan.texts, plan.createdAts, plan.jsons,
-            plan.replyTos, plan.searchTerms, plan.mediaJSONs,
-            plan.decidedOn.follows, plan.decidedOn.hasReceived, plan.decidedOn.blocked, plan.decidedOn.blockedBy,
-            plan.mediaLinks.messages, plan.mediaLinks.positions, plan.mediaLinks.media,
-            type, Self.channel, payload, reserve,
-            plan.sessions.hashes, plan.sessions.users, plan.sessions.ats,
-            plan.decidedOn.takesRequests, plan.decidedOn.requests, plan.decidedOn.senderPending,
-            plan.requestRows.recipients, plan.requestRows.senders, plan.requestRows.accepted)))
+        let arguments = SendBatchArguments(plan: plan, type: type, channel: Self.channel, payload: payload, reserve: reserve)
+        let rows = try await scope.rows(PreparedQuery(BatchWrite.self, arguments.bindings))
         // The rows arrive before the autocommit: in the extended protocol PostgreSQL sends them
         // and CommandComplete at Execute, and commits (and waits for the synchronous standby)
         // only at Sync; postgres-nio ends the row stream at CommandComplete. A primary killed
@@ -395,20 +387,11 @@ private enum BatchFacts: PreparedSQL {
         """
 }
 
-/// Confirms the sessions `$24`…`$26` (digests, users, times) and then locks the batch's users,
-/// checks the facts its messages were decided on and stores them (`PostgresSendBatchSchema`):
-/// every user to lock `$1`, the plan's columns `$2`…`$12`, the facts decided on `$13`…`$16`,
-/// the media links `$17`…`$19`, the event type `$20`, the channel `$21`, the payload `$22`
-/// and how many ids to reserve for the next batch `$23`, then (v16) the request facts decided on
-/// `$27`…`$29` and the request rows to write `$30`…`$32`. Returns each user's stream head
-/// before the batch and then `(0, id)` for each reserved id, or one row of NULLs when a
-/// session ended or a fact changed (nothing written).
+/// Confirms the batch's sessions and then locks its users, checks the facts its messages were
+/// decided on and stores them (`PostgresSendBatchSchema`), with the arguments
+/// `SendBatchArguments` names. Returns each user's stream head before the batch and then
+/// `(0, id)` for each reserved id, or one row of NULLs when a session ended or a fact changed
+/// (nothing written).
 private enum BatchWrite: PreparedSQL {
-    static let sql = """
-        SELECT * FROM chirp_send_batch_confirming($24::bytea[], $25::int8[], $26::int8[],
-            $1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[],
-            $8::int8[], $9::text[], $10::int8[], $11::text[], $12::text[], $13::bool[], $14::bool[], $15::bool[], $16::bool[],
-            $17::int8[], $18::int4[], $19::int8[], $20::text, $21::text, $22::text, $23::int4,
-            $27::bool[], $28::int4[], $29::bool[], $30::int8[], $31::int8[], $32::bool[])
-        """
+    static let sql = SendBatchArguments.sql
 }
