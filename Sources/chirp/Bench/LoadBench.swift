@@ -295,6 +295,8 @@ struct LoadRun {
         // The server's CPU for the sends and their deliveries (the reads below are not counted).
         let cpuAtEnd = serverCPUSeconds()
         let cpuDuringSends: Double? = if let cpuAtStart, let cpuAtEnd { cpuAtEnd - cpuAtStart } else { nil }
+        // scripts/count-send-instructions stops counting at this line, before the reads.
+        FileHandle.standardError.write(Data("bench: sent \(sent)\n".utf8))
         for listeners in sockets { listeners.close() }
 
         // Reads: the timeline and a page of a conversation, alternately, at the same concurrency.
