@@ -6,9 +6,7 @@ extension SQLiteStorage {
     /// the insert (whose unique client id finds a retry without a lookup per send), both
     /// conversation rows (one upsert) and both events.
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
-        // The words are found here, on the request's thread: the writer's time is every send's.
-        let words = indexesSends ? SearchTerms.words(new.text) : []
-        let writer = self.writer
+        // Not indexed for search here: `SQLiteSearchIndexer` does it after.
         return try await write { db in
             let sender = new.sender
             if sender.sessionConfirmation == .bySendWrite,
@@ -38,12 +36,6 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            if !words.isEmpty {
-                let senderId = sender.id
-                writer.atBatchEnd { db in
-                    try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: senderId, recipient: recipient)
-                }
-            }
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """
@@ -136,11 +128,15 @@ extension SQLiteStorage {
 
     // MARK: helpers
 
+    /// The facts statement, made once: made on every send it cost about 13,000 instructions
+    /// (`scripts/count-send-instructions`).
+    private static let recipientFactsSQL = "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"
+
     /// A user by username key, with the facts a send from `sender` to them decides on
     /// (`StorageSQL.recipientFactColumns`), in one statement.
     static func recipientFacts(_ db: Database, key: String, sender: Int64) throws -> RecipientFacts? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"),
+            db.cachedStatement(sql: recipientFactsSQL),
             arguments: [key, sender]
         ).map {
             RecipientFacts(
