@@ -13,6 +13,18 @@ struct SearchTermsTests {
         #expect(SearchTerms.indexed("Hello  hello WORLD") == "hello world")
     }
 
+    @Test func asciiTextKeepsEachWordOnceInOrderHoweverManyWords() {
+        // Forty distinct words, each written three times in different cases, ending in a word
+        // with no separator after it: repeats are found before and after the words outgrow
+        // the comparison (16) and a set takes over.
+        let distinct = (0..<40).map { "w\($0)x" }
+        let text = distinct.map { "\($0) \($0.uppercased())" }.joined(separator: ", ") + " " + distinct.reversed().joined(separator: "-")
+        #expect(SearchTerms.words(text) == distinct)
+        #expect(SearchTerms.words("A") == ["a"])
+        #expect(SearchTerms.words("end9") == ["end9"])
+        #expect(SearchTerms.words("--x--y--x") == ["x", "y"])
+    }
+
     @Test func queriesAreQuotedForFTS() {
         #expect(SQLiteMessageSearch.match(words: ["cafe", "x\"y"], viewer: 3, peer: 9)
             == #""u3xcafe" AND "u3xx""y" AND "p9""#)

@@ -5,13 +5,6 @@ import GRDB
 /// transaction, and queries built from `SearchTerms` only, each word a quoted string, so no
 /// user text is ever read as FTS syntax.
 ///
-/// A send does not index its message: `SQLiteSearchIndexer` indexes the messages above the
-/// index's mark (`search_index_mark`) a chunk at a time, after they were stored, and moves the
-/// mark. A search reads the index for the messages up to the mark and the few stored above it
-/// from `messages` (`searchMessages`), in one read, so a message is found as soon as its send
-/// is acknowledged. An edit or an unsend changes the index only for a message up to the mark;
-/// one above it is indexed later as it is then.
-///
 /// A message's words are indexed once for each of its two people, as `u<id>x<word>`: a
 /// query is then the intersection of the viewer's own (short) lists of each word, not of the
 /// whole server's list of a common word with the viewer's messages (20 ms at the 99th
@@ -67,43 +60,23 @@ enum SQLiteMessageSearch {
         let recipient: Int64
     }
 
-    /// The messages `sender` sent that are not unsent (indexed when at or below the mark).
+    /// The indexed messages `sender` sent (every one not unsent).
     static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
         try Row.fetchAll(
             db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0", arguments: [sender]
         ).map { Entry(messageId: $0[0], text: $0[1], sender: sender, recipient: $0[2]) }
     }
 
-    /// Takes `entries` out of the index (those at or below `indexedThrough`, which are in it).
-    static func remove(_ db: Database, _ entries: [Entry], indexedThrough mark: Int64) throws {
-        for entry in entries where entry.messageId <= mark {
+    /// Takes `entries` out of the index.
+    static func remove(_ db: Database, _ entries: [Entry]) throws {
+        for entry in entries {
             try remove(db, messageId: entry.messageId, text: entry.text, sender: entry.sender, recipient: entry.recipient)
         }
     }
 
-    /// The id up to which every message has been read by the indexer.
-    static func indexedThrough(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT indexed_through FROM search_index_mark")) ?? 0
-    }
-
-    /// Indexes the next `limit` messages above the mark (an unsent one is read and skipped) and
-    /// moves the mark past them; returns how many were read. All in the caller's savepoint, so
-    /// FTS5 writes them as one segment.
-    static func indexNext(_ db: Database, limit: Int) throws -> Int {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"),
-            arguments: [try indexedThrough(db), limit])
-        guard let last = rows.last else { return 0 }
-        for row in rows where row[4] as Bool == false {
-            try add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
-        }
-        try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [last[0] as Int64])
-        return rows.count
-    }
-
     /// What the index holds for a message: each word for each person, then both people.
     /// Built as bytes: string interpolation per word cost about 15,000 instructions a message
-    /// (`scripts/count-send-instructions`).
+    /// (`scripts/count-send-instructions`), on the writer's thread.
     static func terms(words: [String], sender: Int64, recipient: Int64) -> String {
         let senderPrefix = Array("u\(sender)x".utf8), recipientPrefix = Array("u\(recipient)x".utf8)
         var bytes: [UInt8] = []
@@ -137,9 +110,6 @@ enum SQLiteMessageSearch {
 }
 
 extension SQLiteStorage {
-    /// The viewer's messages (with `peerKey` when given) holding every one of `words`, newest
-    /// first, ids below `before`: those above the index's mark read from `messages` and matched
-    /// here, then the index's answer for the rest, in one read.
     func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
         try await read { db in
             var peer: Int64?
@@ -148,28 +118,13 @@ extension SQLiteStorage {
                 peer = peerId
             }
             guard !words.isEmpty else { return [] }
-            let mark = try SQLiteMessageSearch.indexedThrough(db)
-            var found: [Message] = []
-            if before > mark + 1 {
-                let pair = peer.map { ("AND m.user_lo = ? AND m.user_hi = ?", [min(viewer, $0), max(viewer, $0)]) }
-                let wanted = Set(words)
-                // `+`: the rows above the mark by id, not the viewer's whole history by person.
-                let tail = try Self.fetchMessages(
-                    db, where: """
-                        m.id > ? AND m.id < ? AND (+m.sender_id = ? OR +m.recipient_id = ?) \(pair?.0 ?? "")
-                        AND m.deleted = 0 ORDER BY m.id DESC
-                        """,
-                    StatementArguments([mark, before, viewer, viewer] + (pair?.1 ?? [])))
-                found = tail.lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
-            }
-            guard found.count < limit else { return found }
-            return found + (try Self.fetchMessages(
+            return try Self.fetchMessages(
                 db, where: """
                     m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
                     AND (m.sender_id = ? OR m.recipient_id = ?)
                     AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
                     """,
-                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), min(before, mark + 1), viewer, viewer, limit - found.count]))
+                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), before, viewer, viewer, limit])
         }
     }
 }

@@ -196,7 +196,6 @@ enum SQLiteSchema {
         SQLiteConversationMarksSchema.register(in: &migrator)
         SQLiteMessageRequestsSchema.register(in: &migrator)
         SQLiteGroupsSchema.register(in: &migrator)
-        SQLiteSearchIndexSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -26,27 +26,46 @@ enum SearchTerms {
     }
 
     /// `words` for ASCII text (most messages, on the send path): bytes lower-cased and cut,
-    /// without Foundation.
+    /// without Foundation. A message has few words, so a repeat is found by comparing with the
+    /// words so far until there are `setFrom` of them, and by a set after: the set alone, built
+    /// for every message, cost more than the rest of the cutting.
     private static func asciiWords(_ text: String) -> [String] {
+        var bytes = Array(text.utf8)
         var words: [String] = []
-        var seen = Set<String>()
-        var current: [UInt8] = []
-        current.reserveCapacity(16)
-        func flush() {
-            guard !current.isEmpty else { return }
-            let word = String(decoding: current, as: UTF8.self)
-            if seen.insert(word).inserted { words.append(word) }
-            current.removeAll(keepingCapacity: true)
-        }
-        for byte in text.utf8 {
+        var seen: Set<String> = []
+        var start = -1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            let isWord: Bool
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 32)
-            default: flush()
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): isWord = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                bytes[index] = byte + 32
+                isWord = true
+            default: isWord = false
+            }
+            if isWord {
+                if start < 0 { start = index }
+            } else if start >= 0 {
+                add(String(decoding: bytes[start..<index], as: UTF8.self), to: &words, seen: &seen)
+                start = -1
             }
         }
-        flush()
+        if start >= 0 { add(String(decoding: bytes[start...], as: UTF8.self), to: &words, seen: &seen) }
         return words
+    }
+
+    /// Words up to which a repeat is found by comparison rather than by a set.
+    private static let setFrom = 16
+
+    private static func add(_ word: String, to words: inout [String], seen: inout Set<String>) {
+        if words.count < setFrom {
+            guard !words.contains(word) else { return }
+            words.append(word)
+            if words.count == setFrom { seen = Set(words) }
+        } else if seen.insert(word).inserted {
+            words.append(word)
+        }
     }
 
     /// The words of `text` as one space-separated string (what the index stores).

@@ -16,15 +16,20 @@ enum StorageSQL {
     /// everyone, u's request from the sender (NULL: none; else whether accepted) and whether
     /// the sender has a pending request from u. The one definition both storages' sends,
     /// PostgreSQL's batches and typing read.
+    ///
+    /// Each computed column has a short name: GRDB hashes a row's column names whenever it
+    /// copies one, and unnamed, each was its whole expression (about 4,500 instructions a send,
+    /// `scripts/count-send-instructions`).
     static func recipientFactColumns(sender: String) -> String {
         """
         u.id, u.username,
-            EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)),
-            EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received),
-            \(BlockSQL.between("u.id", sender)),
+            EXISTS (SELECT 1 FROM follows WHERE follower_id = u.id AND followee_id = \(sender)) AS follows_sender,
+            EXISTS (SELECT 1 FROM conversations WHERE owner_id = \(sender) AND peer_id = u.id AND has_received) AS wrote_to_sender,
+            \(BlockSQL.blocked(sender, by: "u.id")) AS blocked_sender,
+            \(BlockSQL.blocked("u.id", by: sender)) AS blocked_by_sender,
             u.takes_message_requests,
-            (SELECT accepted FROM message_requests WHERE recipient_id = u.id AND sender_id = \(sender)),
-            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted)
+            (SELECT accepted FROM message_requests WHERE recipient_id = u.id AND sender_id = \(sender)) AS request,
+            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted) AS sender_pending
         """
     }
 
