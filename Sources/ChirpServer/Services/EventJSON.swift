@@ -20,8 +20,19 @@ enum EventJSON {
     }
 
     /// One event as API.md's Event object; live-only events have `"seq": null`.
+    /// Appended into one string of the right size: a chain of `+` copied the growing text
+    /// (the message's JSON) once per part, for every event delivered.
     static func json(_ event: StoredEvent, live: Bool) -> String {
-        #"{"seq":"# + (live ? "null" : String(event.seq)) + #","type":""# + event.type
-            + #"","createdAt":""# + event.createdAt.rfc3339 + #"","data":"# + event.json + "}"
+        var out = #"{"seq":"#
+        out.reserveCapacity(event.json.utf8.count + event.type.utf8.count + 80)
+        out += live ? "null" : String(event.seq)
+        out += #","type":""#
+        out += event.type
+        out += #"","createdAt":""#
+        out += event.createdAt.rfc3339
+        out += #"","data":"#
+        out += event.json
+        out += "}"
+        return out
     }
 }
