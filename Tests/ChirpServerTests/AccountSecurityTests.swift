@@ -157,6 +157,8 @@ struct AccountSecurityTests {
             #expect(try await api.sendMessage(alice, to: "bob", "a secret").status == 201)
             #expect(try await api.sendMessage(bob, to: "alice", "a reply").status == 201)
             #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hello")).status == 201)
+            // A block of the account goes with it.
+            #expect(try await api.send(.PUT, "/v1/users/alice/block", token: dave.token).status < 300)
 
             let wrong = try await api.send(.DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "not it at all"))
             #expect(wrong.status == 401 && wrong.errorCode == "invalid_credentials")
@@ -176,6 +178,8 @@ struct AccountSecurityTests {
                 }
                 #expect(deleted == [UserDeletedNotice(username: "alice")], "\(peer.user.username)")
             }
+            let davesBlocks: Page<User> = try await api.send(.GET, "/v1/me/blocks", token: dave.token).decode()
+            #expect(davesBlocks.items.isEmpty, "a block of the deleted account goes")
             let daveEvents = try await api.allEvents(dave)
             #expect(!daveEvents.contains { $0.type == EventType.userDeleted }, "dave only was followed by alice")
 

@@ -12,9 +12,12 @@ enum AccountDeletionSQL {
         """
 
     /// User `$1`'s own rows go (tweets, conversations, pins and mutes, sessions, events; others'
-    /// marks on its conversations stay) and its media go with the next sweep.
+    /// marks on its conversations stay), its blocks both ways go (reports stay: they are the
+    /// operators' record, with their own copies of names and text) and its media go with the
+    /// next sweep.
     static let ownRows = [
         "DELETE FROM tweets WHERE author_id = $1",
+        "DELETE FROM blocks WHERE blocker_id = $1 OR blocked_id = $1",
         "UPDATE media SET created_at = 0 WHERE owner_id = $1",
         "DELETE FROM conversations WHERE owner_id = $1",
         "DELETE FROM conversation_marks WHERE owner_id = $1",

@@ -48,7 +48,7 @@ extension SQLiteStorage {
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
             else { return nil }
             let audience = try Int64.fetchAll(
-                db.cachedStatement(sql: Self.groupSQL(AccountDeletionSQL.directAudience + " UNION " + GroupSQL.groupPeers)),
+                db.cachedStatement(sql: Self.sharedSQL(AccountDeletionSQL.directAudience + " UNION " + GroupSQL.groupPeers)),
                 arguments: [userId]).filter { $0 != userId }.sorted()
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
@@ -61,19 +61,11 @@ extension SQLiteStorage {
                 .execute(arguments: [userId])
             try Self.run(db, AccountDeletionSQL.ownRows, [userId])
             try Self.run(db, [AccountDeletionSQL.anonymize], [userId, at.millisecondsSince1970])
-            try Self.deleteSafetyRows(db, userId: userId)
             try Self.run(db, StorageSQL.deleteAccountRequests, [userId])
             var appended = try Self.deleteGroupPart(
                 db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at, decisions: groups)
             appended += try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
             return WriteOutcome(value: (), created: true, appended: appended)
         }
-    }
-
-    /// Account deletion's part in the safety tables, inside the deletion's transaction: the
-    /// user's blocks, both ways, go. Reports stay: they are the operators' record and keep
-    /// their own copies of names and text.
-    static func deleteSafetyRows(_ db: Database, userId: Int64) throws {
-        try db.execute(sql: "DELETE FROM blocks WHERE blocker_id = ? OR blocked_id = ?", arguments: [userId, userId])
     }
 }

@@ -5,7 +5,7 @@ extension SQLiteStorage {
     func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
         try await write { db in
             let creator = new.creator.id
-            if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
+            if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
                let stored = try Self.storedGroup(db, id: existing) {
                 return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
             }
@@ -18,11 +18,11 @@ extension SQLiteStorage {
             let at = new.createdAt.millisecondsSince1970
             // One join mark for the first members: the group is new, so it is one of theirs each.
             let joined = try Self.nextMessageId(db)
-            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.addMember))
                 .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, joined, false])
             for (facts, request) in zip(facts, requests) {
                 guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.addMember))
+                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.addMember))
                     .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, joined, request])
             }
             guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
@@ -35,14 +35,14 @@ extension SQLiteStorage {
 
     func memberGroups(userId: Int64) async throws -> [Group] {
         try await read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+            try Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
                 .compactMap { try Self.storedGroup(db, id: $0)?.group }
         }
     }
 
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await read { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [id, viewer]),
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [id, viewer]),
                   let stored = try Self.storedGroup(db, id: id)
             else { return nil }
             return GroupSnapshot(group: stored.group, current: membership[0])
@@ -91,23 +91,23 @@ extension SQLiteStorage {
         case .none:
             break
         case .rename(let title):
-            try db.cachedStatement(sql: groupSQL(GroupSQL.rename)).execute(arguments: [id, title])
+            try db.cachedStatement(sql: sharedSQL(GroupSQL.rename)).execute(arguments: [id, title])
         case .add(let userId, let request):
-            try db.cachedStatement(sql: groupSQL(GroupSQL.addMember))
+            try db.cachedStatement(sql: sharedSQL(GroupSQL.addMember))
                 .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, try nextMessageId(db), request])
         case .remove(let userId, let promote, let forget):
-            try db.cachedStatement(sql: groupSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
+            try db.cachedStatement(sql: sharedSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
                 .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
             if let promote {
-                try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
+                try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
             }
             if GroupChangeAudience.ends(write, membersBefore: before) {
-                try db.cachedStatement(sql: groupSQL(GroupSQL.end)).execute(arguments: [id])
+                try db.cachedStatement(sql: sharedSQL(GroupSQL.end)).execute(arguments: [id])
             }
         case .setRole(let userId, let role):
-            try db.cachedStatement(sql: groupSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
+            try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
         case .accept(let userId):
-            try db.cachedStatement(sql: groupSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
+            try db.cachedStatement(sql: sharedSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
         }
         guard let group = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
         return (group, try tell(db, audience, group: group, id: id, at: at, decisions: decisions))
@@ -135,9 +135,9 @@ extension SQLiteStorage {
         _ db: Database, userId: Int64, placeholder: String, at: Timestamp, decisions: some GroupDecisions
     ) throws -> [AppendedEvent] {
         try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
-        try db.cachedStatement(sql: groupSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
+        try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
         var appended: [AppendedEvent] = []
-        for id in try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.groupsOfMember)), arguments: [userId]) {
+        for id in try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId]) {
             guard let stored = try storedGroup(db, id: id), !stored.ended else { continue }
             let members = try memberFacts(db, groupId: id)
             guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
@@ -157,8 +157,8 @@ extension SQLiteStorage {
     static func takeDownGroupMessage(
         _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
     ) throws -> WriteOutcome<Message>? {
-        guard let ids = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
-              let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
+        guard let ids = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
+              let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
         else { return nil }
         let message = groupMessage(from: row)
         guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
@@ -186,19 +186,19 @@ extension SQLiteStorage {
             patch += ", '$.sender', ?2"
             arguments += [sender]
         }
-        // `groupSQL` on the condition only: the JSON paths keep their `$`. A direct message's
+        // `sharedSQL` on the condition only: the JSON paths keep their `$`. A direct message's
         // `message.created` stores no JSON (it is read from its row): never parsed.
         let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
-        let events = GroupSQL.storedMessageEvents(of: groupSQL(messages), dataId: dataId)
+        let events = GroupSQL.storedMessageEvents(of: sharedSQL(messages), dataId: dataId)
         try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
-        try db.cachedStatement(sql: groupSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
+        try db.cachedStatement(sql: sharedSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
         try await write { db in
             let sender = new.sender
             guard let membership = try Row.fetchOne(
-                db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
+                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
                 membership[0] as Bool
             else { return nil }
             if let existing = try Self.groupMessage(db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
@@ -213,7 +213,7 @@ extension SQLiteStorage {
                     MediaJSON.encode(new.media), GroupSearch.column(new.text),
                 ])
             for (position, item) in new.media.enumerated() {
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
+                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
             }
             let message = Message(
                 id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
@@ -235,10 +235,10 @@ extension SQLiteStorage {
         groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]? {
         try await read { db in
-            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]) != nil
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]) != nil
             else { return nil }
             return try Row.fetchAll(
-                db.cachedStatement(sql: Self.groupSQL(GroupSQL.page(ascending: ascending))),
+                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.page(ascending: ascending))),
                 arguments: [groupId, viewer, after, before, limit]
             ).map(Self.groupMessage(from:))
         }
@@ -246,14 +246,14 @@ extension SQLiteStorage {
 
     func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
         try await write { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, reader]),
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, reader]),
                   membership[0] as Bool
             else { return .noSuchGroup }
-            guard try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, reader, upTo]) != nil
+            guard try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, reader, upTo]) != nil
             else { return .noSuchMessage }
-            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
+            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
             guard db.changesCount > 0 else { return .unchanged }
-            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
+            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
             guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
             let members = try Self.memberIds(db, groupId: groupId)
             return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
@@ -263,10 +263,10 @@ extension SQLiteStorage {
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
         try await read { db in
             guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
+                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
             else { return nil }
             let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [row[0]]) ?? 0
-            return try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
+            return try Row.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
                 GroupReader(user: Self.user(from: $0, at: 0, withViewerFields: false), readAt: Timestamp(millisecondsSince1970: $0[6]))
             }
         }
@@ -274,7 +274,7 @@ extension SQLiteStorage {
 
     func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
         try await read { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
                   membership[0] as Bool
             else { return nil }
             return (try Self.memberIds(db, groupId: groupId), membership[3])
@@ -286,11 +286,11 @@ extension SQLiteStorage {
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
         try await write { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
                   membership[0] as Bool
             else { return .noSuchPeer }
             func read() throws -> Message? {
-                try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id])
+                try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id])
                     .map(Self.groupMessage(from:))
             }
             guard let message = try read(),
@@ -300,7 +300,7 @@ extension SQLiteStorage {
                 return .unchanged(message)
             }
             if case .update(let updated) = action.change {
-                try db.cachedStatement(sql: Self.groupSQL(GroupSQL.updateMessage)).execute(arguments: [
+                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
                     id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
                     GroupSearch.column(updated.text),
                 ])
@@ -318,12 +318,12 @@ extension SQLiteStorage {
 
     func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
         try await read { db in
-            if let group, try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
+            if let group, try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
                 return nil
             }
             let arguments: [(any DatabaseValueConvertible)?] = [group ?? 0, viewer, before, limit] + words.map(GroupSearch.pattern)
             return try Row.fetchAll(
-                db.cachedStatement(sql: Self.groupSQL(GroupSearch.query(wordCount: words.count))), arguments: StatementArguments(arguments)
+                db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(wordCount: words.count))), arguments: StatementArguments(arguments)
             ).map(Self.groupMessage(from:))
         }
     }
@@ -336,7 +336,7 @@ extension SQLiteStorage {
 
     func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
         try await read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: Self.groupSQL(GroupSQL.directPinOrders)), arguments: [viewer])
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.directPinOrders)), arguments: [viewer])
                 .map { (String($0[0] as Int64), $0[1] as Int64) })
         }
     }
@@ -345,12 +345,12 @@ extension SQLiteStorage {
         id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
     ) async throws -> ConversationMarkOutcome {
         try await write { db in
-            guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.groupSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
+            guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
             else { return .noSuchPeer }
             guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noSuchPeer }
             guard change.alters(pinned: marks[0], muted: marks[1]) else { return .done(WriteOutcome(value: (), created: false)) }
             if change == .pin { try decisions.mayPin(pinnedElsewhere: marks[3]) }
-            try db.cachedStatement(sql: Self.groupSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
+            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
             let conversation = try Self.groupConversation(db, viewer: viewer, group: id) ?? current
             let appended = try Self.appendEvents(
                 db, userIds: [viewer], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
@@ -368,7 +368,7 @@ extension SQLiteStorage {
         json: (Message) throws -> String
     ) throws -> [AppendedEvent] {
         let members = try memberIds(db, groupId: groupId)
-        let blockers = Set(try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
+        let blockers = Set(try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
         var plain = message
         plain.fromBlocked = false
         var hidden = message
@@ -383,13 +383,13 @@ extension SQLiteStorage {
     ) throws -> [Listed<Conversation>] {
         let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
         return try Row.fetchAll(
-            db.cachedStatement(sql: groupSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
+            db.cachedStatement(sql: sharedSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
         ).compactMap { row -> Listed<Conversation>? in
             let groupId: Int64 = row[1]
             let lastId: Int64? = row[7]
             guard let stored = try storedGroup(db, id: groupId) else { return nil }
             let last = try lastId.flatMap {
-                try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
+                try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
             }
             let conversation = Conversation(
                 peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5], kind: Conversation.groupKind,
@@ -408,17 +408,6 @@ extension SQLiteStorage {
         return nil
     }
 
-    /// A group statement of `GroupSQL` with its `$n` parameters as SQLite's numbered `?n`.
-    static func groupSQL(_ sql: String) -> String {
-        sql.replacingOccurrences(of: "$", with: "?")
-    }
-
-    /// Runs `statements`, SQL shared with PostgreSQL (`$N` read as `?N`), with the same
-    /// `arguments` each.
-    static func run(_ db: Database, _ statements: [String], _ arguments: StatementArguments) throws {
-        for statement in statements { try db.cachedStatement(sql: groupSQL(statement)).execute(arguments: arguments) }
-    }
-
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {
@@ -434,8 +423,8 @@ extension SQLiteStorage {
 
     /// The group with its current members, the creating call's key and whether it ended.
     static func storedGroup(_ db: Database, id: Int64) throws -> (group: Group, requestKey: String, ended: Bool)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.group)), arguments: [id]) else { return nil }
-        let members = try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.members)), arguments: [id]).map {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.group)), arguments: [id]) else { return nil }
+        let members = try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.members)), arguments: [id]).map {
             GroupMember(
                 user: user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: $0[6]) ?? .member,
                 joinedAt: Timestamp(millisecondsSince1970: $0[7]))
@@ -447,16 +436,16 @@ extension SQLiteStorage {
 
     /// The current members of the group as its changes decide on them, longest-standing first.
     static func memberFacts(_ db: Database, groupId: Int64) throws -> [GroupMemberFacts] {
-        try Row.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberRoles)), arguments: [groupId])
+        try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberRoles)), arguments: [groupId])
             .map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
     }
 
     static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: groupSQL(GroupSQL.memberIds)), arguments: [groupId])
+        try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberIds)), arguments: [groupId])
     }
 
     static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message? {
-        try Row.fetchOne(db.cachedStatement(sql: groupSQL(GroupSQL.messageByClientId)), arguments: [groupId, sender, clientMessageId])
+        try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageByClientId)), arguments: [groupId, sender, clientMessageId])
             .map(groupMessage(from:))
     }
 

@@ -63,7 +63,7 @@ extension SQLiteStorage {
                     db, where: "m.id = ? AND m.user_lo = ? AND m.user_hi = ?",
                     [messageId, min(new.reporter.id, reported), max(new.reporter.id, reported)])
                     ?? Row.fetchOne(
-                        db.cachedStatement(sql: Self.groupSQL(GroupSQL.reportableMessage)), arguments: [messageId, new.reporter.id, reported]
+                        db.cachedStatement(sql: Self.sharedSQL(GroupSQL.reportableMessage)), arguments: [messageId, new.reporter.id, reported]
                     ).map(Self.groupMessage(from:))
                 if message == nil { return .noSuchMessage }
             }

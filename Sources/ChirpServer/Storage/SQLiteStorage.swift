@@ -90,6 +90,18 @@ final class SQLiteStorage: ChirpStorage {
 
     // MARK: shared helpers
 
+    /// A statement written once for both databases (`GroupSQL`, `FollowSQL`, `BlockSQL`,
+    /// `AccountDeletionSQL`, `StorageSQL`) with its `$n` parameters as SQLite's numbered `?n`.
+    static func sharedSQL(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "$", with: "?")
+    }
+
+    /// Runs `statements`, SQL shared with PostgreSQL (`$N` read as `?N`), with the same
+    /// `arguments` each.
+    static func run(_ db: Database, _ statements: [String], _ arguments: StatementArguments) throws {
+        for statement in statements { try db.cachedStatement(sql: sharedSQL(statement)).execute(arguments: arguments) }
+    }
+
     /// Appends one event to a user's stream (with the user's next seq) and returns it.
     static func appendEvent(
         _ db: Database, userId: Int64, type: String, json: String, at: Timestamp

@@ -74,7 +74,6 @@ extension PostgresStorage {
             }
             try await scope.execute(AccountDeletionSQL.ownRows, Self.binds(userId))
             try await scope.execute([AccountDeletionSQL.anonymize], Self.binds(userId, at.millisecondsSince1970))
-            try await Self.deleteSafetyRows(scope, userId: userId)
             try await scope.execute(StorageSQL.deleteAccountRequests, Self.binds(userId))
             try await Self.deleteGroupPart(
                 scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
@@ -84,12 +83,5 @@ extension PostgresStorage {
             }
             return WriteOutcome(value: (), created: true, appended: scope.appended)
         }
-    }
-
-    /// Account deletion's part in the safety tables, inside the deletion's transaction: the
-    /// user's blocks, both ways, go. Reports stay: they are the operators' record and keep
-    /// their own copies of names and text.
-    static func deleteSafetyRows(_ scope: PostgresScope, userId: Int64) async throws {
-        try await scope.execute("DELETE FROM blocks WHERE blocker_id = \(userId) OR blocked_id = \(userId)")
     }
 }
