@@ -14,6 +14,9 @@ struct GroupService: Sendable {
     let now: @Sendable () -> Timestamp
     /// Resolves a send's `mediaIds`; nil: group messages carry no media.
     var media: MediaService?
+    /// Checks a send's `replyTo` in the group (`MessageActionService.replyTarget`), as direct
+    /// sends do; nil: group messages carry no reply links.
+    var replies: MessageActionService?
 
     /// A group the viewer is not in (or that does not exist): 404, so neither is revealed.
     static let notFound = APIError(.notFound, APIErrorCode.groupNotFound, "There is no such group, or you are not a member of it.")
@@ -88,14 +91,7 @@ struct GroupService: Sendable {
         }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
-        var replyTo: Int64?
-        if let rawReplyTo {
-            guard let id = Validation.parseId(rawReplyTo),
-                  try await store.groupMessages(groupId: groupId, viewer: viewer.id, after: id - 1, before: id + 1, ascending: true, limit: 1)?
-                      .isEmpty == false
-            else { throw MessageActionService.invalidReply }
-            replyTo = id
-        }
+        let replyTo = try await replies?.replyTarget(viewer, in: .group(rawId), replyTo: rawReplyTo) ?? nil
         let new = NewGroupMessage(
             groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached)
         let sent = try await limits.send(key: String(viewer.id)) {

@@ -15,15 +15,26 @@ struct MessageActionService: Sendable {
     let editWindow: Duration
     let now: @Sendable () -> Timestamp
 
-    /// Checks a send's `replyTo` (a message id of the conversation with `recipient`) and
-    /// returns it as stored; 422 `invalid_reply` when it is not one, 404 without the recipient.
-    func replyTarget(_ viewer: Viewer, to recipient: String, replyTo raw: String?) async throws -> Int64? {
+    /// Checks a send's `replyTo`, a message id of the conversation the send goes to, and
+    /// returns it as stored: 422 `invalid_reply` when it is not one of that conversation's
+    /// messages the viewer sees (in a group, one from the viewer's joining on; the same for a
+    /// group the viewer is not in, whose send is refused after), 404 without the recipient.
+    func replyTarget(_ viewer: Viewer, in conversation: MessageActionTarget, replyTo raw: String?) async throws -> Int64? {
         guard let raw else { return nil }
         guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
-        switch try await store.replyTarget(id, sender: viewer.id, recipientKey: try UsernameLookup.key(recipient)) {
-        case .noSuchRecipient: throw APIError.userNotFound(recipient)
-        case .notInConversation: throw Self.invalidReply
-        case .valid: return id
+        switch conversation {
+        case .peer(let recipient):
+            switch try await store.replyTarget(id, sender: viewer.id, recipientKey: try UsernameLookup.key(recipient)) {
+            case .noSuchRecipient: throw APIError.userNotFound(recipient)
+            case .notInConversation: throw Self.invalidReply
+            case .valid: return id
+            }
+        case .group(let rawGroup):
+            let groupId = try GroupService.id(rawGroup)
+            guard let seen = try await groups?.groupMessages(
+                groupId: groupId, viewer: viewer.id, after: id - 1, before: id + 1, ascending: true, limit: 1), !seen.isEmpty
+            else { throw Self.invalidReply }
+            return id
         }
     }
 

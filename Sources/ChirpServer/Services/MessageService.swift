@@ -33,7 +33,7 @@ struct MessageService: Sendable {
         // The reply target and the media are read for the viewer before the write: only a
         // session a read confirmed may read them.
         let viewer = rawReplyTo == nil && mediaIds.isEmpty ? viewer : try await confirmSession(viewer)
-        let replyTo = try await replies?.replyTarget(viewer, to: recipient, replyTo: rawReplyTo) ?? nil
+        let replyTo = try await replies?.replyTarget(viewer, in: .peer(recipient), replyTo: rawReplyTo) ?? nil
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }

@@ -83,7 +83,7 @@ struct ServerServices: Sendable {
             confirmSession: { try await accounts.confirmed($0) })
         self.groups = GroupService(
             store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
-            media: media)
+            media: media, replies: messageActions)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)
