@@ -36,13 +36,27 @@ enum JSONResponse {
     /// Reads the body (at most `limit` bytes) and decodes it; malformed JSON or a missing or
     /// mistyped field is a 400 naming the field.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        try decode(type, from: try await body(of: request, limit: limit))
+    }
+
+    /// `decode` for a send's body, direct or group: `SendBodyScanner` reads the plain form
+    /// nearly every client sends, and the decoder takes everything else, with its answers.
+    static func decodeSend(from request: Request, limit: Int) async throws -> SendMessageRequest {
+        let buffer = try await body(of: request, limit: limit)
+        return try SendBodyScanner.scan(buffer) ?? decode(SendMessageRequest.self, from: buffer)
+    }
+
+    /// The body, at most `limit` bytes (413 past it).
+    private static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
         var request = request
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: limit)
+            return try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than \(limit / 1024) KiB.")
         }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let DecodingError.keyNotFound(key, _) {

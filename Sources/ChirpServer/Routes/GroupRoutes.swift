@@ -33,7 +33,7 @@ struct GroupRoutes {
             }
         }
         authenticated.add(.sendGroupMessage) { request, context in
-            let body = try await JSONResponse.decode(SendMessageRequest.self, from: request, limit: limit)
+            let body = try await JSONResponse.decodeSend(from: request, limit: limit)
             let outcome = try await groups.send(
                 context.viewer, id: try context.pathParameter("id"), clientMessageId: try context.pathParameter("clientMessageId"),
                 text: body.text, replyTo: body.replyTo, mediaIds: body.mediaIds ?? [])

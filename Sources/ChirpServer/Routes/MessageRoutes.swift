@@ -14,7 +14,7 @@ struct MessageRoutes {
         sends.add(.sendMessage) { request, context in
             let recipient = try context.pathParameter("username")
             let clientId = try context.pathParameter("clientMessageId")
-            let body = try await JSONResponse.decode(SendMessageRequest.self, from: request, limit: limit)
+            let body = try await JSONResponse.decodeSend(from: request, limit: limit)
             let outcome = try await messages.send(
                 context.viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: body.replyTo,
                 mediaIds: body.mediaIds ?? [])
