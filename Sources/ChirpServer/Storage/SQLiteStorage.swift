@@ -92,8 +92,10 @@ final class SQLiteStorage: ChirpStorage {
 
     /// A statement written once for both databases (`GroupSQL`, `FollowSQL`, `BlockSQL`,
     /// `AccountDeletionSQL`, `StorageSQL`) with its `$n` parameters as SQLite's numbered `?n`.
+    /// Byte for byte: Foundation's `replacingOccurrences` took about 25 µs for a statement of
+    /// 400 characters, and a group send converts four.
     static func sharedSQL(_ sql: String) -> String {
-        sql.replacingOccurrences(of: "$", with: "?")
+        String(decoding: sql.utf8.map { $0 == UInt8(ascii: "$") ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
     }
 
     /// Runs `statements`, SQL shared with PostgreSQL (`$N` read as `?N`), with the same
