@@ -15,6 +15,7 @@ struct MessageJSONTests {
     @Test(arguments: [
         "plain text", #"quotes " and \ backslashes"#, "lines\nand\ttabs\r\u{8}\u{C}", "control \u{1} \u{1F}",
         "unicode é ü 中文 🙂 and a / slash", "", "\u{2028}\u{2029}",
+        "a long plain line of more than fifteen bytes \u{7F}", "a long line whose last byte needs escaping\"",
     ])
     func decodesBackToTheSameMessage(_ text: String) throws {
         let original = Self.message(text: text)

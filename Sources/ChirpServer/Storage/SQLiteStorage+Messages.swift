@@ -141,15 +141,13 @@ extension SQLiteStorage {
     private static let recipientFactsSQL = "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"
 
     /// A user by username key, with the facts a send from `sender` to them decides on
-    /// (`StorageSQL.recipientFactColumns`), in one statement.
+    /// (`StorageSQL.recipientFactColumns`), in one statement read by position (`ColumnCursor`).
     static func recipientFacts(_ db: Database, key: String, sender: Int64) throws -> RecipientFacts? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: recipientFactsSQL),
-            arguments: [key, sender]
-        ).map {
+        try ColumnCursor.only(db.cachedStatement(sql: recipientFactsSQL), arguments: [key, sender]) { row in
             RecipientFacts(
-                id: $0[0], username: $0[1], followsSender: $0[2], hasWrittenToSender: $0[3], blockedSender: $0[4],
-                blockedBySender: $0[5], takesRequests: $0[6], request: RequestState(accepted: $0[7]), senderHasPendingRequest: $0[8])
+                id: row.int64(0), username: row.text(1), followsSender: row.bool(2), hasWrittenToSender: row.bool(3),
+                blockedSender: row.bool(4), blockedBySender: row.bool(5), takesRequests: row.bool(6),
+                request: RequestState(accepted: row.optionalBool(7)), senderHasPendingRequest: row.bool(8))
         }
     }
 

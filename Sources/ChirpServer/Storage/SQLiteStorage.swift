@@ -166,9 +166,10 @@ final class SQLiteStorage: ChirpStorage {
         // Arguments as optional existentials: GRDB's initializer for a typed sequence maps it
         // with a key path that the runtime resolves again on every call.
         let arguments = StatementArguments(userIds.map { $0 as (any DatabaseValueConvertible)? })
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: arguments)
-        else { throw DatabaseError(message: "no row of stream heads") }
-        return userIds.indices.map { index in row[index] ?? 0 }
+        guard let heads = try ColumnCursor.only(db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: arguments, read: { row in
+            (0..<Int32(userIds.count)).map { row.int64($0) }
+        }) else { throw DatabaseError(message: "no row of stream heads") }
+        return heads
     }
 
     /// The id of the user with that username key, if any.
