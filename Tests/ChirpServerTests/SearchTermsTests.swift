@@ -26,7 +26,11 @@ struct SearchTermsTests {
     }
 
     @Test func queriesAreQuotedForFTS() {
-        #expect(SQLiteMessageSearch.match(words: ["cafe", "x\"y"], viewer: 3, peer: 9)
-            == #""u3xcafe" AND "u3xx""y" AND "p9""#)
+        #expect(SQLiteMessageSearch.match(words: ["cafe", "x\"y"], viewer: 3) == #""u3xcafe" AND "u3xx""y""#)
+    }
+
+    @Test func eachWordIsIndexedOnceForEachPerson() {
+        #expect(SQLiteMessageSearch.terms(words: ["cafe", "noir"], sender: 3, recipient: 12) == "u3xcafe u12xcafe u3xnoir u12xnoir")
+        #expect(SQLiteMessageSearch.terms(words: ["solo"], sender: 7, recipient: 7) == "u7xsolo u7xsolo")
     }
 }

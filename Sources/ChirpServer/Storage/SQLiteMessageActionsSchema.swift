@@ -34,6 +34,19 @@ enum SQLiteMessageActionsSchema {
         }
     }
 
+    /// Migrations of search after the groups' (`SQLiteSchema` registers them last).
+    static func registerLeanSearch(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v20-search-lean-terms") { db in
+            // Each word for each person only, without the two people's own terms, merged in
+            // eights (`SQLiteMessageSearch`, issue 37), indexed again: the terms an entry is
+            // removed with must be the ones it was indexed with.
+            try db.execute(sql: "DROP TABLE message_search")
+            try db.execute(sql: SQLiteMessageSearch.createTable)
+            try db.execute(sql: SQLiteMessageSearch.mergeInEights)
+            try indexEveryMessage(db)
+        }
+    }
+
     private static func indexEveryMessage(_ db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
         while let row = try rows.next() {

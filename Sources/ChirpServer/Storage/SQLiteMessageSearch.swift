@@ -8,9 +8,12 @@ import GRDB
 /// A message's words are indexed once for each of its two people, as `u<id>x<word>`: a
 /// query is then the intersection of the viewer's own (short) lists of each word, not of the
 /// whole server's list of a common word with the viewer's messages (20 ms at the 99th
-/// percentile over a million messages the other way, 1–3 ms this way). `p<id>` of both people
-/// narrows a query to one conversation. The query also names the viewer as the message's
-/// sender or recipient: the index narrows, the condition decides whose messages come back.
+/// percentile over a million messages the other way, 1–3 ms this way). The query also names
+/// the viewer as the message's sender or recipient, and the peer's conversation when asked:
+/// the index narrows, the condition decides whose messages come back. (Until `v20` each
+/// message also held `p<id>` of both people, which narrowed to a conversation inside the
+/// index: 2 of a 6-word message's 14 terms, about 9,000 instructions a send, for a narrowing
+/// the viewer's own word lists already make short.)
 ///
 /// The table keeps no copy of the text (`content=''`) and no word positions (`detail=none`):
 /// a query asks only which messages hold every word, and the send path writes a third less
@@ -29,6 +32,11 @@ enum SQLiteMessageSearch {
         CREATE VIRTUAL TABLE message_search USING fts5(
             terms, content = '', detail = none, columnsize = 0, tokenize = 'ascii')
         """
+
+    /// The index's merging (`v20`): FTS5 merges its segments in fours by default, which cost
+    /// about 13,000 instructions a send's message (`sqlite3` under callgrind, 10,000 messages
+    /// in commits of 16); in eights it costs a search a few more segments to read.
+    static let mergeInEights = "INSERT INTO message_search (message_search, rank) VALUES ('automerge', 8)"
 
     /// Indexes a stored message.
     static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
@@ -74,33 +82,27 @@ enum SQLiteMessageSearch {
         }
     }
 
-    /// What the index holds for a message: each word for each person, then both people.
+    /// What the index holds for a message: each word for each person.
     /// Built as bytes: string interpolation per word cost about 15,000 instructions a message
     /// (`scripts/count-send-instructions`), on the writer's thread.
     static func terms(words: [String], sender: Int64, recipient: Int64) -> String {
         let senderPrefix = Array("u\(sender)x".utf8), recipientPrefix = Array("u\(recipient)x".utf8)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(words.reduce(0) { $0 + 2 * $1.utf8.count } + words.count * (senderPrefix.count + recipientPrefix.count + 2) + 48)
+        bytes.reserveCapacity(words.reduce(0) { $0 + 2 * $1.utf8.count } + words.count * (senderPrefix.count + recipientPrefix.count + 2))
         for word in words {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
             bytes.append(contentsOf: senderPrefix)
             bytes.append(contentsOf: word.utf8)
             bytes.append(UInt8(ascii: " "))
             bytes.append(contentsOf: recipientPrefix)
             bytes.append(contentsOf: word.utf8)
-            bytes.append(UInt8(ascii: " "))
         }
-        bytes.append(UInt8(ascii: "p"))
-        bytes.append(contentsOf: String(sender).utf8)
-        bytes.append(contentsOf: " p".utf8)
-        bytes.append(contentsOf: String(recipient).utf8)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The FTS5 query for messages of `viewer` (with `peer` when given) holding every word.
-    static func match(words: [String], viewer: Int64, peer: Int64?) -> String {
-        var parts = words.map { quoted("u\(viewer)x\($0)") }
-        if let peer { parts.append(quoted("p\(peer)")) }
-        return parts.joined(separator: " AND ")
+    /// The FTS5 query for messages of `viewer` holding every word.
+    static func match(words: [String], viewer: Int64) -> String {
+        words.map { quoted("u\(viewer)x\($0)") }.joined(separator: " AND ")
     }
 
     /// An FTS5 string: in double quotes, a double quote doubled.
@@ -118,13 +120,23 @@ extension SQLiteStorage {
                 peer = peerId
             }
             guard !words.isEmpty else { return [] }
+            let match = SQLiteMessageSearch.match(words: words, viewer: viewer)
+            guard let peer else {
+                return try Self.fetchMessages(
+                    db, where: """
+                        m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
+                        AND (m.sender_id = ? OR m.recipient_id = ?)
+                        AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
+                        """,
+                    [match, before, viewer, viewer, limit])
+            }
             return try Self.fetchMessages(
                 db, where: """
                     m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
-                    AND (m.sender_id = ? OR m.recipient_id = ?)
+                    AND m.user_lo = ? AND m.user_hi = ?
                     AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
                     """,
-                [SQLiteMessageSearch.match(words: words, viewer: viewer, peer: peer), before, viewer, viewer, limit])
+                [match, before, min(viewer, peer), max(viewer, peer), limit])
         }
     }
 }

@@ -196,6 +196,7 @@ enum SQLiteSchema {
         SQLiteConversationMarksSchema.register(in: &migrator)
         SQLiteMessageRequestsSchema.register(in: &migrator)
         SQLiteGroupsSchema.register(in: &migrator)
+        SQLiteMessageActionsSchema.registerLeanSearch(in: &migrator)
         return migrator
     }
 }
