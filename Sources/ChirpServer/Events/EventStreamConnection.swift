@@ -151,9 +151,18 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
+    /// The longest header of a frame the server sends: 2 bytes and a 64-bit length, unmasked.
+    static let frameHeaderRoom = 10
+
     private func write(_ events: [StoredEvent], live: Bool, context: ChannelHandlerContext) {
         for event in events {
-            let data = context.channel.allocator.buffer(string: EventJSON.json(event, live: live))
+            // Room in front for the frame's header, which NIO's encoder then writes in place
+            // instead of as a buffer and a write of its own.
+            var data = context.channel.allocator.buffer(
+                capacity: Self.frameHeaderRoom + EventJSON.framing + event.type.utf8.count + event.json.utf8.count)
+            data.moveWriterIndex(forwardBy: Self.frameHeaderRoom)
+            data.moveReaderIndex(forwardBy: Self.frameHeaderRoom)
+            EventJSON.write(event, live: live, into: &data)
             context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
             if !live { last = event.seq }
         }

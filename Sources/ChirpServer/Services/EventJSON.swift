@@ -11,7 +11,7 @@ enum EventJSON {
         let all = batch.events.map { ($0, false) } + batch.live.map { ($0, true) }
         for (index, (event, isLive)) in all.enumerated() {
             if index > 0 { buffer.writeString(",") }
-            buffer.writeString(json(event, live: isLive))
+            write(event, live: isLive, into: &buffer)
         }
         buffer.writeString(#"],"lastSeq":"#)
         buffer.writeString(String(batch.lastSeq))
@@ -19,20 +19,20 @@ enum EventJSON {
         return buffer
     }
 
-    /// One event as API.md's Event object; live-only events have `"seq": null`.
-    /// Appended into one string of the right size: a chain of `+` copied the growing text
-    /// (the message's JSON) once per part, for every event delivered.
-    static func json(_ event: StoredEvent, live: Bool) -> String {
-        var out = #"{"seq":"#
-        out.reserveCapacity(event.json.utf8.count + event.type.utf8.count + 80)
-        out += live ? "null" : String(event.seq)
-        out += #","type":""#
-        out += event.type
-        out += #"","createdAt":""#
-        out += event.createdAt.rfc3339
-        out += #"","data":"#
-        out += event.json
-        out += "}"
-        return out
+    /// One event as API.md's Event object, written straight into `buffer` (a stream's frame,
+    /// a page of events): no string of its own, so the message's JSON is copied once.
+    static func write(_ event: StoredEvent, live: Bool, into buffer: inout ByteBuffer) {
+        buffer.writeString(#"{"seq":"#)
+        buffer.writeString(live ? "null" : String(event.seq))
+        buffer.writeString(#","type":""#)
+        buffer.writeString(event.type)
+        buffer.writeString(#"","createdAt":""#)
+        buffer.writeString(event.createdAt.rfc3339)
+        buffer.writeString(#"","data":"#)
+        buffer.writeString(event.json)
+        buffer.writeString("}")
     }
+
+    /// The most `write` adds besides the event's type and JSON: its keys, seq and time (85 bytes).
+    static let framing = 96
 }
