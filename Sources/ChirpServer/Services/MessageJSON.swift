@@ -5,103 +5,65 @@ import ChirpModels
 /// thread every send waits for, and Foundation's encoder costs several times more.
 enum MessageJSON {
     static func encode(_ message: Message) -> String {
-        var out = #"{"clientMessageId":"#
-        out.reserveCapacity(200 + message.text.utf8.count)
-        appendString(message.clientMessageId, to: &out)
-        out += #","createdAt":"#
-        appendString(message.createdAt.rfc3339, to: &out)
-        out += message.deleted ? #","deleted":true,"editedAt":"# : #","deleted":false,"editedAt":"#
-        if let editedAt = message.editedAt { appendString(editedAt.rfc3339, to: &out) } else { out += "null" }
-        out += #","id":"#
-        appendString(message.id, to: &out)
-        out += #","media":["#
+        var out = JSONTextWriter(capacity: 260 + message.text.utf8.count + message.media.count * 260)
+        out.raw(#"{"clientMessageId":"#)
+        out.string(message.clientMessageId)
+        out.raw(#","createdAt":"#)
+        out.string(message.createdAt.rfc3339)
+        out.raw(message.deleted ? #","deleted":true,"editedAt":"# : #","deleted":false,"editedAt":"#)
+        out.string(message.editedAt?.rfc3339)
+        out.raw(#","id":"#)
+        out.string(message.id)
+        out.raw(#","media":["#)
         for (index, media) in message.media.enumerated() {
-            if index > 0 { out += "," }
-            appendMedia(media, to: &out)
+            if index > 0 { out.raw(",") }
+            write(media, to: &out)
         }
-        out += #"],"reactions":["#
+        out.raw(#"],"reactions":["#)
         for (index, reaction) in message.reactions.enumerated() {
-            if index > 0 { out += "," }
-            out += #"{"count":"# + String(reaction.count) + #","emoji":"#
-            appendString(reaction.emoji, to: &out)
-            out += #","users":["#
+            if index > 0 { out.raw(",") }
+            out.raw(#"{"count":"#)
+            out.raw(String(reaction.count))
+            out.raw(#","emoji":"#)
+            out.string(reaction.emoji)
+            out.raw(#","users":["#)
             for (userIndex, user) in reaction.users.enumerated() {
-                if userIndex > 0 { out += "," }
-                appendString(user, to: &out)
+                if userIndex > 0 { out.raw(",") }
+                out.string(user)
             }
-            out += "]}"
+            out.raw("]}")
         }
-        out += #"],"readByRecipient":"#
-        out += message.readByRecipient ? "true" : "false"
-        out += #","recipient":"#
-        appendString(message.recipient, to: &out)
-        if message.removedByOperators { out += #","removedByOperators":true"# }
-        out += #","replyTo":"#
-        if let replyTo = message.replyTo { appendString(replyTo, to: &out) } else { out += "null" }
-        out += #","sender":"#
-        appendString(message.sender, to: &out)
-        out += #","text":"#
-        appendString(message.text, to: &out)
-        out += "}"
-        return out
+        out.raw(#"],"readByRecipient":"#)
+        out.raw(message.readByRecipient ? "true" : "false")
+        out.raw(#","recipient":"#)
+        out.string(message.recipient)
+        if message.removedByOperators { out.raw(#","removedByOperators":true"#) }
+        out.raw(#","replyTo":"#)
+        out.string(message.replyTo)
+        out.raw(#","sender":"#)
+        out.string(message.sender)
+        out.raw(#","text":"#)
+        out.string(message.text)
+        out.raw("}")
+        return out.text
     }
 
-    /// Appends a `Media` object, keys sorted.
-    static func appendMedia(_ media: Media, to out: inout String) {
-        out += #"{"clientMediaId":"#
-        appendString(media.clientMediaId, to: &out)
-        out += #","contentType":"#
-        appendString(media.contentType, to: &out)
-        out += #","createdAt":"#
-        appendString(media.createdAt.rfc3339, to: &out)
-        out += #","filename":"#
-        if let filename = media.filename { appendString(filename, to: &out) } else { out += "null" }
-        out += #","id":"#
-        appendString(media.id, to: &out)
-        out += #","sha256":"#
-        appendString(media.sha256, to: &out)
-        out += #","size":"# + String(media.size) + "}"
-    }
-
-    /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped.
-    /// A string with none of them (nearly every one) is appended whole: walking it through
-    /// `String.UTF8View`'s indices cost about 2,000 instructions a string
-    /// (`scripts/count-send-instructions`), and a message has six or more.
-    static func appendString(_ value: String, to out: inout String) {
-        let plain = value.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        if plain == true {
-            out += "\""
-            out += value
-            out += "\""
-            return
-        }
-        out += "\""
-        var plainStart = value.utf8.startIndex
-        var index = plainStart
-        let utf8 = value.utf8
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                out += value[plainStart..<index]
-                switch byte {
-                case UInt8(ascii: "\""): out += "\\\""
-                case UInt8(ascii: "\\"): out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
-                case 0x08: out += "\\b"
-                case 0x0C: out += "\\f"
-                default:
-                    let hex = String(byte, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                plainStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        out += value[plainStart..<utf8.endIndex]
-        out += "\""
+    /// Writes a `Media` object, keys sorted.
+    static func write(_ media: Media, to out: inout JSONTextWriter) {
+        out.raw(#"{"clientMediaId":"#)
+        out.string(media.clientMediaId)
+        out.raw(#","contentType":"#)
+        out.string(media.contentType)
+        out.raw(#","createdAt":"#)
+        out.string(media.createdAt.rfc3339)
+        out.raw(#","filename":"#)
+        out.string(media.filename)
+        out.raw(#","id":"#)
+        out.string(media.id)
+        out.raw(#","sha256":"#)
+        out.string(media.sha256)
+        out.raw(#","size":"#)
+        out.raw(String(media.size))
+        out.raw("}")
     }
 }

@@ -5,12 +5,15 @@ import Foundation
 /// written once when the message is sent (media never change).
 enum MediaJSON {
     static func encode(_ media: [Media]) -> String {
-        var out = "["
+        if media.isEmpty { return "[]" }
+        var out = JSONTextWriter(capacity: 2 + media.count * 260)
+        out.raw("[")
         for (index, item) in media.enumerated() {
-            if index > 0 { out += "," }
-            MessageJSON.appendMedia(item, to: &out)
+            if index > 0 { out.raw(",") }
+            MessageJSON.write(item, to: &out)
         }
-        return out + "]"
+        out.raw("]")
+        return out.text
     }
 
     /// The list; empty for `[]`, NULL or anything unreadable.
