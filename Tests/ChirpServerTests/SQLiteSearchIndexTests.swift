@@ -4,14 +4,17 @@ import Foundation
 import GRDB
 import Testing
 
-/// The SQLite search index written at the end of each group commit (`WriteCoalescer.atBatchEnd`):
-/// sends, edits, unsends and an account's deletion in one batch leave it exactly right.
-@Suite("SQLite search index in a group commit")
+/// The SQLite search index: messages indexed after their sends by `SQLiteSearchIndexer`, edits'
+/// and unsends' changes written at the end of each group commit (`WriteCoalescer.atBatchEnd`).
+/// Sends, edits, unsends and an account's deletion in one batch leave it exactly right, and a
+/// search finds a message the same before and after the indexer has read it.
+@Suite("SQLite search index")
 struct SQLiteSearchIndexTests {
     @Test func sendsEditsAndUnsendsInOneBatchAreFoundByTheirStoredTextOnly() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"))
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"), searchIndexPeriod: nil)
+        let indexer = try #require(storage.searchIndexer)
         let (ann, bea) = try await MessageEventStorageTests.pair(storage)
         func send(_ id: String, _ text: String) async throws -> Int64 {
             let sent = try await storage.send(NewMessage(sender: ann, recipient: "bea", clientMessageId: id, text: text, createdAt: .now()))
@@ -19,6 +22,7 @@ struct SQLiteSearchIndexTests {
         }
         let tart = try await send("a", "apple tart")
         let crumble = try await send("b", "apple crumble")
+        #expect(try await indexer.catchUp() == 2)
 
         // One batch, in this order: a new message, an edit and an unsend of older ones, a new
         // message and the unsend of that very message (its id is the next one).
@@ -65,7 +69,15 @@ struct SQLiteSearchIndexTests {
                 "\"u\(ann.id)xapple\" OR \"u\(ann.id)xtart\" OR \"u\(ann.id)xcrumble\" OR \"u\(ann.id)xsecret\"",
             ])
         }
-        #expect(indexed == [pieId])
+        #expect(indexed.isEmpty, "a send does not index its message")
+        #expect(try await indexer.catchUp() == 2, "the new message and the unsent one are read")
+        let indexedNow = try await storage.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [
+                "\"u\(ann.id)xapple\" OR \"u\(ann.id)xtart\" OR \"u\(ann.id)xcrumble\" OR \"u\(ann.id)xsecret\"",
+            ])
+        }
+        #expect(indexedNow == [pieId])
+        #expect(try await found("apple", by: bea) == [pieId])
 
         // The account's deletion takes the rest of its messages out of the index.
         _ = try await storage.deleteAccount(userId: ann.id, at: .now(), notice: "{}", groups: GroupRules(maxMembers: 256))
@@ -80,5 +92,85 @@ struct SQLiteSearchIndexTests {
             try String.fetchAll(db, sql: "SELECT data FROM events WHERE user_id = ? AND type = ?", arguments: [bea.id, EventType.messageUpdated])
         }
         #expect(!edits.isEmpty && edits.allSatisfy { !$0.contains("banana") }, "\(edits)")
+    }
+
+    @Test func aMessageIsFoundTheSameBeforeAndAfterTheIndexerReadsIt() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("chirp.sqlite")
+        var storage: SQLiteStorage? = try SQLiteStorage(url: url, searchIndexPeriod: nil)
+        let (ann, bea) = try await MessageEventStorageTests.pair(storage!)
+        func send(_ id: String, _ text: String) async throws -> Int64 {
+            let sent = try await storage!.send(NewMessage(sender: ann, recipient: "bea", clientMessageId: id, text: text, createdAt: .now()))
+            return Int64(sent.value.id)!
+        }
+        func found(_ words: String, by viewer: Viewer, peer: String? = nil, before: Int64 = .max, limit: Int = 50) async throws -> [Int64] {
+            try await storage!.searchMessages(viewer: viewer.id, peerKey: peer, words: SearchTerms.words(words), before: before, limit: limit)!
+                .map { Int64($0.id)! }
+        }
+        func edit(_ id: Int64, to text: String) async throws {
+            _ = try await storage!.changeMessage(id, viewer: ann.id, peerKey: "bea", at: .now()) { facts in
+                var message = facts.message
+                message.text = text
+                return .update(message)
+            }
+        }
+        let kiwi1 = try await send("k1", "kiwi alpha")
+        let kiwi2 = try await send("k2", "kiwi beta")
+        #expect(try await storage!.searchIndexer!.catchUp() == 2)
+        let kiwi3 = try await send("k3", "kiwi gamma")
+        let kiwi4 = try await send("k4", "Kiwi, DELTA!")
+
+        // Newest first across the mark (two from `messages`, two from the index), in pages.
+        #expect(try await found("kiwi", by: bea) == [kiwi4, kiwi3, kiwi2, kiwi1])
+        #expect(try await found("kiwi", by: bea, limit: 3) == [kiwi4, kiwi3, kiwi2])
+        #expect(try await found("kiwi", by: bea, before: kiwi2, limit: 3) == [kiwi1])
+        #expect(try await found("kiwi", by: bea, before: kiwi4, limit: 1) == [kiwi3])
+        #expect(try await found("delta kiwi", by: ann, peer: "bea") == [kiwi4], "every word, case folded, one conversation")
+
+        // An edit on either side of the mark: found by its new text only, before and after.
+        try await edit(kiwi1, to: "lime alpha")
+        try await edit(kiwi3, to: "lime gamma")
+        for pass in ["before the indexer", "after the indexer"] {
+            #expect(try await found("kiwi", by: bea) == [kiwi4, kiwi2], "\(pass)")
+            #expect(try await found("lime", by: ann) == [kiwi3, kiwi1], "\(pass)")
+            if pass == "before the indexer" { #expect(try await storage!.searchIndexer!.catchUp() == 2) }
+        }
+        // Unsent above the mark: never indexed.
+        let secret = try await send("s", "secret plan")
+        _ = try await storage!.changeMessage(secret, viewer: ann.id, peerKey: "bea", at: .now()) { _ in .unsend }
+        #expect(try await found("secret", by: bea).isEmpty)
+        func indexed(_ word: String) async throws -> [Int64] {
+            try await storage!.pool.read { db in
+                try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: ["\"u\(ann.id)x\(word)\""])
+            }
+        }
+        #expect(try await indexed("kiwi") == [kiwi2, kiwi4], "an edited message's old words are gone")
+        #expect(try await indexed("lime") == [kiwi1, kiwi3])
+        #expect(try await indexed("secret").isEmpty)
+
+        // The mark is stored: reopened, the storage indexes only what came after it.
+        let late = try await send("l", "kiwi late")
+        storage = nil
+        storage = try SQLiteStorage(url: url, searchIndexPeriod: nil)
+        #expect(try await found("kiwi", by: bea) == [late, kiwi4, kiwi2])
+        #expect(try await storage!.searchIndexer!.catchUp() == 2, "the unsent message and the late one")
+        #expect(try await found("kiwi", by: bea) == [late, kiwi4, kiwi2])
+    }
+
+    @Test func theIndexerRunsByItself() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"), searchIndexPeriod: .milliseconds(20))
+        let (ann, _) = try await MessageEventStorageTests.pair(storage)
+        let sent = try await storage.send(NewMessage(sender: ann, recipient: "bea", clientMessageId: "m", text: "plum", createdAt: .now()))
+        await WriteCoalescerTests.wait("the message indexed") {
+            (try? storage.pool.read { db in try SQLiteMessageSearch.indexedThrough(db) }) == Int64(sent.value.id)
+        }
+        let indexed = try await storage.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ?", arguments: ["\"u\(ann.id)xplum\""])
+        }
+        #expect(indexed == [Int64(sent.value.id)!])
     }
 }

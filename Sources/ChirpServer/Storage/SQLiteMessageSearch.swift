@@ -5,6 +5,13 @@ import GRDB
 /// transaction, and queries built from `SearchTerms` only, each word a quoted string, so no
 /// user text is ever read as FTS syntax.
 ///
+/// A send does not index its message: `SQLiteSearchIndexer` indexes the messages above the
+/// index's mark (`search_index_mark`) a chunk at a time, after they were stored, and moves the
+/// mark. A search reads the index for the messages up to the mark and the few stored above it
+/// from `messages` (`searchMessages`), in one read, so a message is found as soon as its send
+/// is acknowledged. An edit or an unsend changes the index only for a message up to the mark;
+/// one above it is indexed later as it is then.
+///
 /// A message's words are indexed once for each of its two people, as `u<id>x<word>`: a
 /// query is then the intersection of the viewer's own (short) lists of each word, not of the
 /// whole server's list of a common word with the viewer's messages (20 ms at the 99th
@@ -68,18 +75,38 @@ enum SQLiteMessageSearch {
         let recipient: Int64
     }
 
-    /// The indexed messages `sender` sent (every one not unsent).
+    /// The messages `sender` sent that are not unsent (indexed when at or below the mark).
     static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
         try Row.fetchAll(
             db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0", arguments: [sender]
         ).map { Entry(messageId: $0[0], text: $0[1], sender: sender, recipient: $0[2]) }
     }
 
-    /// Takes `entries` out of the index.
-    static func remove(_ db: Database, _ entries: [Entry]) throws {
-        for entry in entries {
+    /// Takes `entries` out of the index (those at or below `indexedThrough`, which are in it).
+    static func remove(_ db: Database, _ entries: [Entry], indexedThrough mark: Int64) throws {
+        for entry in entries where entry.messageId <= mark {
             try remove(db, messageId: entry.messageId, text: entry.text, sender: entry.sender, recipient: entry.recipient)
         }
+    }
+
+    /// The id up to which every message has been read by the indexer.
+    static func indexedThrough(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT indexed_through FROM search_index_mark")) ?? 0
+    }
+
+    /// Indexes the next `limit` messages above the mark (an unsent one is read and skipped) and
+    /// moves the mark past them; returns how many were read. All in the caller's savepoint, so
+    /// FTS5 writes them as one segment.
+    static func indexNext(_ db: Database, limit: Int) throws -> Int {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"),
+            arguments: [try indexedThrough(db), limit])
+        guard let last = rows.last else { return 0 }
+        for row in rows where row[4] as Bool == false {
+            try add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
+        }
+        try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [last[0] as Int64])
+        return rows.count
     }
 
     /// What the index holds for a message: each word for each person.
@@ -112,6 +139,9 @@ enum SQLiteMessageSearch {
 }
 
 extension SQLiteStorage {
+    /// The viewer's messages (with `peerKey` when given) holding every one of `words`, newest
+    /// first, ids below `before`: those above the index's mark read from `messages` and matched
+    /// here, then the index's answer for the rest, in one read.
     func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
         try await read { db in
             var peer: Int64?
@@ -120,23 +150,32 @@ extension SQLiteStorage {
                 peer = peerId
             }
             guard !words.isEmpty else { return [] }
-            let match = SQLiteMessageSearch.match(words: words, viewer: viewer)
-            guard let peer else {
-                return try Self.fetchMessages(
+            // One conversation's pair when a peer is named, else the viewer on either side.
+            let (whose, people): (String, [Int64]) = peer.map { ("m.user_lo = ? AND m.user_hi = ?", [min(viewer, $0), max(viewer, $0)]) }
+                ?? ("(m.sender_id = ? OR m.recipient_id = ?)", [viewer, viewer])
+            let mark = try SQLiteMessageSearch.indexedThrough(db)
+            var found: [Message] = []
+            if before > mark + 1 {
+                let wanted = Set(words)
+                // `+`: the rows above the mark by id, not the viewer's whole history by person.
+                let pair = peer.map { _ in "AND m.user_lo = ? AND m.user_hi = ?" } ?? ""
+                let tail = try Self.fetchMessages(
                     db, where: """
-                        m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
-                        AND (m.sender_id = ? OR m.recipient_id = ?)
-                        AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
+                        m.id > ? AND m.id < ? AND (+m.sender_id = ? OR +m.recipient_id = ?) \(pair)
+                        AND m.deleted = 0 ORDER BY m.id DESC
                         """,
-                    [match, before, viewer, viewer, limit])
+                    StatementArguments([mark, before, viewer, viewer] + (peer == nil ? [] : people)))
+                found = tail.lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
             }
-            return try Self.fetchMessages(
+            guard found.count < limit else { return found }
+            let indexed: [(any DatabaseValueConvertible)?] = [SQLiteMessageSearch.match(words: words, viewer: viewer), min(before, mark + 1)]
+            return found + (try Self.fetchMessages(
                 db, where: """
                     m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
-                    AND m.user_lo = ? AND m.user_hi = ?
+                    AND \(whose)
                     AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
                     """,
-                [match, before, min(viewer, peer), max(viewer, peer), limit])
+                StatementArguments(indexed + people.map { $0 } + [limit - found.count])))
         }
     }
 }

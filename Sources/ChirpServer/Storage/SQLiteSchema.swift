@@ -197,6 +197,7 @@ enum SQLiteSchema {
         SQLiteMessageRequestsSchema.register(in: &migrator)
         SQLiteGroupsSchema.register(in: &migrator)
         SQLiteMessageActionsSchema.registerLeanSearch(in: &migrator)
+        SQLiteSearchIndexSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -52,7 +52,8 @@ extension SQLiteStorage {
                 arguments: [userId]).filter { $0 != userId }.sorted()
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
-            writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed) }
+            let mark = try SQLiteMessageSearch.indexedThrough(db)
+            writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed, indexedThrough: mark) }
             // The recipients' stored edits of those messages hold their text: tombstones too.
             try Self.tombstoneStoredEdits(
                 db, streams: Array(Set(indexed.map(\.recipient))), messageIds: indexed.map(\.messageId))

@@ -34,8 +34,9 @@ extension SQLiteStorage {
         _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
-        // Index changes wait for the end of the batch (`WriteCoalescer.atBatchEnd`), in order
-        // with the sends' entries.
+        // Index changes wait for the end of the batch (`WriteCoalescer.atBatchEnd`): one FTS5
+        // segment for the batch's edits and unsends. A message above the index's mark is not
+        // in it yet, and is indexed later as it is then.
         let writer = self.writer
         return try await write { db in
             guard let peer = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
@@ -56,7 +57,7 @@ extension SQLiteStorage {
             case .update(let updated):
                 try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?").execute(
                     arguments: [updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions), id])
-                if updated.text != message.text {
+                if updated.text != message.text, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
                     let (before, after) = (message.text, updated.text)
                     writer.atBatchEnd { db in
                         try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
@@ -87,7 +88,7 @@ extension SQLiteStorage {
         try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?")
             .execute(arguments: [message.removedByOperators, id])
         let before = message.text
-        if !message.deleted {
+        if !message.deleted, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
             writer.atBatchEnd { db in
                 try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
             }

@@ -6,9 +6,7 @@ extension SQLiteStorage {
     /// the insert (whose unique client id finds a retry without a lookup per send), both
     /// conversation rows (one upsert) and both events.
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
-        // The words are found here, on the request's thread: the writer's time is every send's.
-        let words = indexesSends ? SearchTerms.words(new.text) : []
-        let writer = self.writer
+        // Not indexed for search here: `SQLiteSearchIndexer` does it after.
         return try await write { db in
             let sender = new.sender
             if sender.sessionConfirmation == .bySendWrite,
@@ -38,12 +36,6 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
-            if !words.isEmpty {
-                let senderId = sender.id
-                writer.atBatchEnd { db in
-                    try SQLiteMessageSearch.add(db, messageId: messageId, words: words, sender: senderId, recipient: recipient)
-                }
-            }
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """

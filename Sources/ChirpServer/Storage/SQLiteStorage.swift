@@ -15,13 +15,17 @@ final class SQLiteStorage: ChirpStorage {
     /// Held shared while the storage is open, so a restore never replaces the files under it.
     private let directoryLock: DataDirectoryLock
     private let logger: Logger
-    /// Whether a send is indexed for search; off only for the bench's measurement of the index.
-    let indexesSends: Bool
+    /// Indexes sent messages for search; nil only for the bench's measurement of the index.
+    let searchIndexer: SQLiteSearchIndexer?
 
     /// Opens (creating if needed) the database at `url` and migrates it to the current schema.
-    init(url: URL, logger: Logger = Logger(label: "chirp.sqlite"), indexesSends: Bool = true) throws {
+    /// Sent messages are indexed for search every `searchIndexPeriod` (nil: only when a test
+    /// asks, `searchIndexer.catchUp()`), unless `indexesSends` is false.
+    init(
+        url: URL, logger: Logger = Logger(label: "chirp.sqlite"), indexesSends: Bool = true,
+        searchIndexPeriod: Duration? = .milliseconds(100)
+    ) throws {
         self.logger = logger
-        self.indexesSends = indexesSends
         directoryLock = try DataDirectoryLock(directory: url.deletingLastPathComponent(), mode: .shared)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -43,6 +47,7 @@ final class SQLiteStorage: ChirpStorage {
         try SQLiteSchema.migrator.migrate(pool)
         writer = WriteCoalescer(pool: pool)
         checkpointer = try WALCheckpointer(path: url.path)
+        searchIndexer = indexesSends ? SQLiteSearchIndexer(writer: writer, period: searchIndexPeriod, logger: logger) : nil
     }
 
     /// The page size a new database file is created with.
