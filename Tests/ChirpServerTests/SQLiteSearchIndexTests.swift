@@ -173,4 +173,25 @@ struct SQLiteSearchIndexTests {
         }
         #expect(indexed == [Int64(sent.value.id)!])
     }
+
+    @Test func catchingUpTakesAsManyChunksAsTheMessagesAboveTheMark() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("chirp.sqlite"), searchIndexPeriod: nil)
+        let (ann, bea) = try await MessageEventStorageTests.pair(storage)
+        let count = 2 * SQLiteSearchIndexer.chunk + 5
+        var ids: [Int64] = []
+        for index in 0..<count {
+            let sent = try await storage.send(NewMessage(
+                sender: ann, recipient: "bea", clientMessageId: "m\(index)", text: "fig number\(index)", createdAt: .now()))
+            ids.append(Int64(sent.value.id)!)
+        }
+        #expect(try await storage.searchIndexer!.catchUp() == count)
+        #expect(try await storage.pool.read { db in try SQLiteMessageSearch.indexedThrough(db) } == ids.last)
+        let indexed = try await storage.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: ["\"u\(bea.id)xfig\""])
+        }
+        #expect(indexed == ids, "every chunk indexed, none twice")
+        #expect(try await storage.searchIndexer!.catchUp() == 0)
+    }
 }

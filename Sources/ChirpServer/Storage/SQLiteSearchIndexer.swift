@@ -9,10 +9,11 @@ import Logging
 /// took 744,000 instructions, 657,000 with this indexer; at full load 623,000 and 618,000.
 /// Here a chunk of up to `chunk` messages is one write job, one segment. Every `period` the
 /// indexer takes chunks until it has read every stored message; a chunk holds the writer for
-/// about 1.5 ms, short beside a commit's fsync.
+/// about half the 1.5 ms a chunk of 128 (the first version's size) held it, short beside a
+/// commit's fsync.
 final class SQLiteSearchIndexer: Sendable {
     /// Messages indexed in one write job at most.
-    static let chunk = 128
+    static let chunk = 64
     private let writer: WriteCoalescer
     private let logger: Logger
 
