@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// Indexes stored direct messages for search after their sends, so that no send pays for the
 /// index in its transaction (`SQLiteMessageSearch` says how a search still finds them at once).
@@ -16,6 +17,10 @@ final class SQLiteSearchIndexer: Sendable {
     static let chunk = 64
     private let writer: WriteCoalescer
     private let logger: Logger
+    /// Whether a message may have been stored since the last round: an idle server's rounds
+    /// then cost nothing, not a write transaction each. True at first, for messages stored
+    /// before a restart.
+    private let pending = Atomic<Bool>(true)
 
     /// Starts indexing every `period`; with no period it indexes only when asked (`catchUp`).
     init(writer: WriteCoalescer, period: Duration?, logger: Logger) {
@@ -26,14 +31,21 @@ final class SQLiteSearchIndexer: Sendable {
             while true {
                 try? await Task.sleep(for: period)
                 guard let self else { return }
+                guard self.pending.exchange(false, ordering: .acquiringAndReleasing) else { continue }
                 do {
                     try await self.catchUp()
                 } catch {
                     // Kept for the next round: search reads the unindexed messages meanwhile.
+                    self.pending.store(true, ordering: .releasing)
                     self.logger.warning("search indexing failed", metadata: ["error": "\(error)"])
                 }
             }
         }
+    }
+
+    /// A message was stored: the next round indexes it.
+    func noteStored() {
+        pending.store(true, ordering: .releasing)
     }
 
     /// Indexes every message stored above the mark, a chunk per write job; returns how many

@@ -7,6 +7,7 @@ extension SQLiteStorage {
     /// conversation rows (one upsert) and both events.
     func sendMessage(_ new: NewMessage, decisions: some SendDecisions) async throws -> WriteOutcome<Message> {
         // Not indexed for search here: `SQLiteSearchIndexer` does it after.
+        let indexer = searchIndexer
         return try await write { db in
             let sender = new.sender
             if sender.sessionConfirmation == .bySendWrite,
@@ -36,6 +37,7 @@ extension SQLiteStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
+            indexer?.noteStored()
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
             try db.cachedStatement(sql: """
