@@ -35,6 +35,13 @@ struct JSONTextWriter {
         }
     }
 
+    /// An object's key (written as JSON, with its punctuation: `#","id":"#`) and its string
+    /// value, or `null`.
+    mutating func member(_ key: StaticString, _ value: String?) {
+        raw(key)
+        string(value)
+    }
+
     /// `value` as a JSON string, or `null`.
     mutating func string(_ value: String?) {
         if let value { string(value) } else { raw("null") }

@@ -150,21 +150,20 @@ extension SQLiteStorage {
                 peer = peerId
             }
             guard !words.isEmpty else { return [] }
-            // One conversation's pair when a peer is named, else the viewer on either side.
-            let (whose, people): (String, [Int64]) = peer.map { ("m.user_lo = ? AND m.user_hi = ?", [min(viewer, $0), max(viewer, $0)]) }
-                ?? ("(m.sender_id = ? OR m.recipient_id = ?)", [viewer, viewer])
+            // One conversation's pair when a peer is named, else the viewer on either side;
+            // `prefix` before a column (`+` for the few rows above the mark, read by id rather
+            // than through the people's indexes).
+            let people = peer.map { [min(viewer, $0), max(viewer, $0)] } ?? [viewer, viewer]
+            func whose(_ prefix: String) -> String {
+                peer == nil ? "(\(prefix)m.sender_id = ? OR \(prefix)m.recipient_id = ?)" : "\(prefix)m.user_lo = ? AND \(prefix)m.user_hi = ?"
+            }
             let mark = try SQLiteMessageSearch.indexedThrough(db)
             var found: [Message] = []
             if before > mark + 1 {
                 let wanted = Set(words)
-                // `+`: the rows above the mark by id, not the viewer's whole history by person.
-                let pair = peer.map { _ in "AND m.user_lo = ? AND m.user_hi = ?" } ?? ""
                 let tail = try Self.fetchMessages(
-                    db, where: """
-                        m.id > ? AND m.id < ? AND (+m.sender_id = ? OR +m.recipient_id = ?) \(pair)
-                        AND m.deleted = 0 ORDER BY m.id DESC
-                        """,
-                    StatementArguments([mark, before, viewer, viewer] + (peer == nil ? [] : people)))
+                    db, where: "m.id > ? AND m.id < ? AND \(whose("+")) AND m.deleted = 0 ORDER BY m.id DESC",
+                    StatementArguments([mark, before] + people))
                 found = tail.lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
             }
             guard found.count < limit else { return found }
@@ -172,7 +171,7 @@ extension SQLiteStorage {
             return found + (try Self.fetchMessages(
                 db, where: """
                     m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
-                    AND \(whose)
+                    AND \(whose(""))
                     AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
                     """,
                 StatementArguments(indexed + people.map { $0 } + [limit - found.count])))
