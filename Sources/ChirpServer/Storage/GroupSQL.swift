@@ -50,7 +50,7 @@ enum GroupSQL {
     /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest.
     static let removeMember = """
         UPDATE group_members SET removed_at = $3, role = 'member',
-            last_message_id = (SELECT COALESCE(MAX(id), 0) FROM group_messages WHERE group_id = $1)
+            last_message_id = (SELECT COALESCE(MAX(id), 0) FROM messages WHERE group_id = $1)
         WHERE group_id = $1 AND user_id = $2
         """
 
@@ -71,7 +71,7 @@ enum GroupSQL {
         WHERE b.blocked_id = $2
         """
 
-    /// Group message columns, ending in `FROM group_messages m …`, for the viewer `$2`: id,
+    /// Group message columns, ending in `FROM messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
     /// whether the viewer blocked the sender, then the edit time, the reactions
     /// (`ReactionsColumn`), the tombstone flag, the media (`MediaJSON`) and whether the
@@ -81,19 +81,19 @@ enum GroupSQL {
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
             \(BlockSQL.blocked("m.sender_id", by: "$2")),
             m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
-        FROM group_messages m JOIN users s ON s.id = m.sender_id
+        FROM messages m JOIN users s ON s.id = m.sender_id
         """
 
     /// Stores message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and search words
     /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
-    static let updateMessage = "UPDATE group_messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1"
+    static let updateMessage = "UPDATE messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1 AND group_id IS NOT NULL"
 
-    /// Makes the group messages matching `messages` (a condition on `group_messages`)
-    /// tombstones: no text, reactions, search words or media; `byOperators`: taken down.
+    /// Makes the group messages matching `messages` (a condition on `messages`; direct ones
+    /// never match) tombstones: no text, reactions, search words or media; `byOperators`: taken down.
     static func tombstone(where messages: String, byOperators: Bool = false) -> String {
         """
-        UPDATE group_messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
-            byOperators ? ", removed_by_operators = TRUE" : "") WHERE \(messages)
+        UPDATE messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
+            byOperators ? ", removed_by_operators = TRUE" : "") WHERE group_id IS NOT NULL AND (\(messages))
         """
     }
 
@@ -109,16 +109,18 @@ enum GroupSQL {
         """
 
     /// The group and the sender of group message `$1`.
-    static let messageGroupAndSender = "SELECT group_id, sender_id FROM group_messages WHERE id = $1"
+    static let messageGroupAndSender = "SELECT group_id, sender_id FROM messages WHERE id = $1 AND group_id IS NOT NULL"
 
     /// The condition on `events` that picks the stored events holding the JSON of the group
-    /// messages matching `messages` (`message.created` and edits), in the streams of their
+    /// messages matching `messages` (a condition on `messages`; direct ones never match:
+    /// `message.created` and edits), in the streams of their
     /// groups' members, current and former; `dataId` is the SQL of an event's `data.id`.
     static func storedMessageEvents(of messages: String, dataId: String) -> String {
         """
-        user_id IN (SELECT gm.user_id FROM group_members gm WHERE gm.group_id IN (SELECT group_id FROM group_messages WHERE \(messages)))
+        user_id IN (SELECT gm.user_id FROM group_members gm
+                WHERE gm.group_id IN (SELECT group_id FROM messages WHERE group_id IS NOT NULL AND (\(messages))))
             AND type IN ('\(EventType.messageCreated)', '\(EventType.messageUpdated)')
-            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM group_messages WHERE \(messages))
+            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM messages WHERE group_id IS NOT NULL AND (\(messages)))
         """
     }
 
@@ -135,23 +137,17 @@ enum GroupSQL {
         """
 
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
-    static let attachMedia = "INSERT INTO group_message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
+    static let attachMedia = "INSERT INTO message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
 
     /// Whether the media `media` is in a group message (not unsent) of a group user `viewer`
     /// (SQL) is a current member of: they may read it.
     static func mediaInMembersGroup(viewer: String) -> String {
         """
-        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
+        EXISTS (SELECT 1 FROM message_media gmm JOIN messages gx ON gx.id = gmm.message_id
             JOIN group_members mx ON mx.group_id = gx.group_id AND mx.user_id = \(viewer) AND mx.removed_at IS NULL
             WHERE gmm.media_id = media.id AND NOT gx.deleted)
         """
     }
-
-    /// Whether the media `md` is in a group message that is not unsent (the sweep keeps it).
-    static let mediaInGroupMessage = """
-        EXISTS (SELECT 1 FROM group_message_media gmm JOIN group_messages gx ON gx.id = gmm.message_id
-            WHERE gmm.media_id = md.id AND NOT gx.deleted)
-        """
 
     /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
     static let visible = """
@@ -214,9 +210,9 @@ enum GroupSQL {
         SELECT place, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order, last_id FROM (
             SELECT c.*, COALESCE(last_id, CASE WHEN removed_at IS NULL THEN first_message_id END) AS place FROM (
                 SELECT gm.group_id, gm.request, gm.pin_order, gm.muted, gm.removed_at, gm.first_message_id,
-                    (SELECT MAX(m.id) FROM group_messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
+                    (SELECT MAX(m.id) FROM messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
                         AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
-                    (SELECT COUNT(*) FROM group_messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
+                    (SELECT COUNT(*) FROM messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
                         AND m.id > gm.read_up_to AND m.id > gm.first_message_id
                         AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
                 FROM group_members gm WHERE gm.user_id = $1

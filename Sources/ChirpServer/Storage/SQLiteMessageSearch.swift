@@ -78,7 +78,7 @@ enum SQLiteMessageSearch {
     /// The messages `sender` sent that are not unsent (indexed when at or below the mark).
     static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
         try Row.fetchAll(
-            db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0", arguments: [sender]
+            db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0 AND group_id IS NULL", arguments: [sender]
         ).map { Entry(messageId: $0[0], text: $0[1], sender: sender, recipient: $0[2]) }
     }
 
@@ -99,7 +99,7 @@ enum SQLiteMessageSearch {
     /// FTS5 writes them as one segment.
     static func indexNext(_ db: Database, limit: Int) throws -> Int {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"),
+            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, deleted FROM messages WHERE id > ? AND group_id IS NULL ORDER BY id LIMIT ?"),
             arguments: [try indexedThrough(db), limit])
         guard let last = rows.last else { return 0 }
         for row in rows where row[4] as Bool == false {

@@ -198,6 +198,7 @@ enum SQLiteSchema {
         SQLiteGroupsSchema.register(in: &migrator)
         SQLiteMessageActionsSchema.registerLeanSearch(in: &migrator)
         SQLiteSearchIndexSchema.register(in: &migrator)
+        SQLiteMessageTableSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -58,7 +58,7 @@ extension SQLiteStorage {
             try Self.tombstoneStoredEdits(
                 db, streams: Array(Set(indexed.map(\.recipient))), messageIds: indexed.map(\.messageId))
             try Self.run(db, FollowSQL.deleteAccount, [userId])
-            try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ?")
+            try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL")
                 .execute(arguments: [userId])
             try Self.run(db, AccountDeletionSQL.ownRows, [userId])
             try Self.run(db, [AccountDeletionSQL.anonymize], [userId, at.millisecondsSince1970])

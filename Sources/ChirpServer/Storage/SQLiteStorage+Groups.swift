@@ -172,7 +172,7 @@ extension SQLiteStorage {
         return WriteOutcome(value: takenDown, created: true, appended: appended)
     }
 
-    /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
+    /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
     /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
     /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
     /// them taken down, `sender` names their sender anew in those events.
@@ -206,7 +206,7 @@ extension SQLiteStorage {
             }
             let id = try Self.nextMessageId(db)
             try db.cachedStatement(sql: """
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
+                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
@@ -265,7 +265,7 @@ extension SQLiteStorage {
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
             else { return nil }
-            let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [row[0]]) ?? 0
+            let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"), arguments: [row[0]]) ?? 0
             return try Row.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
                 GroupReader(user: Self.user(from: $0, at: 0, withViewerFields: false), readAt: Timestamp(millisecondsSince1970: $0[6]))
             }
@@ -294,7 +294,7 @@ extension SQLiteStorage {
                     .map(Self.groupMessage(from:))
             }
             guard let message = try read(),
-                  let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM group_messages WHERE id = ?"), arguments: [id])
+                  let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"), arguments: [id])
             else { return .noSuchMessage }
             guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
                 return .unchanged(message)

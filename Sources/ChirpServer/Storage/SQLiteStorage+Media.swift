@@ -55,7 +55,7 @@ extension SQLiteStorage {
                 DELETE FROM media WHERE id IN (
                     SELECT id FROM media md WHERE md.created_at < ? AND NOT EXISTS (
                         SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                        WHERE mm.media_id = md.id AND m.deleted = 0) AND NOT \(GroupSQL.mediaInGroupMessage)
+                        WHERE mm.media_id = md.id AND m.deleted = 0)
                     LIMIT ?)
                 RETURNING sha256
                 """), arguments: [cutoff.millisecondsSince1970, limit])

@@ -16,7 +16,7 @@ extension SQLiteStorage {
             }
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
             func earlier() throws -> Message? {
-                try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender.id, new.clientMessageId])
+                try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ? AND m.group_id IS NULL", [sender.id, new.clientMessageId])
             }
             let requestChange: RequestChange
             switch try decisions.decide(facts, for: new, earlier: earlier) {
@@ -27,7 +27,7 @@ extension SQLiteStorage {
             let recipient = facts.id
             try db.cachedStatement(sql: """
                 INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
                 """).execute(arguments: [
                     sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
                     new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, MediaJSON.encode(new.media),
@@ -65,7 +65,7 @@ extension SQLiteStorage {
 
     func message(sender: Int64, clientMessageId: String) async throws -> Message? {
         try await read { db in
-            try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ?", [sender, clientMessageId])
+            try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ? AND m.group_id IS NULL", [sender, clientMessageId])
         }
     }
 

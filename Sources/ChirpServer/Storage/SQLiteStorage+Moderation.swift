@@ -53,7 +53,7 @@ extension SQLiteStorage {
         let writer = self.writer
         return try await write { db in
             guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT sender_id, recipient_id FROM messages WHERE id = ?"), arguments: [id]),
+                db.cachedStatement(sql: "SELECT sender_id, recipient_id FROM messages WHERE id = ? AND group_id IS NULL"), arguments: [id]),
                 let message = try Self.fetchMessage(db, where: "m.id = ?", [id])
             else { return try Self.takeDownGroupMessage(db, id: id, by: actor, at: at, encoding: encoding) }
             guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }

@@ -209,10 +209,14 @@ enum PostgresSchema {
         ]),
     ] + PostgresModerationSchema.migrations + PostgresConversationMarksSchema.migrations
         + PostgresMessageRequestsSchema.migrations + PostgresSendBatchSchema.requestMigrations + PostgresGroupsSchema.migrations
+        + PostgresMessageTableSchema.migrations
 
-    /// Applies the migrations `connection` has not seen yet; returns the names applied.
+    /// Applies the migrations `connection` has not seen yet, then makes the functions whose
+    /// text changed (`PostgresSendBatchSchema.install`); returns the names applied and made.
+    /// `upTo` (tests of one migration) stops after the migration of that name, before the
+    /// functions, which are written for the latest schema.
     @discardableResult
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+    static func migrate(_ connection: PostgresConnection, logger: Logger, upTo last: String? = nil) async throws -> [String] {
         try await connection.query("BEGIN", logger: logger)
         do {
             // One migrating instance at a time; the lock ends with the transaction.
@@ -225,12 +229,18 @@ enum PostgresSchema {
                 applied.insert(name)
             }
             var new: [String] = []
-            for migration in migrations where !applied.contains(migration.name) {
+            let wanted = last.flatMap { name in migrations.firstIndex { $0.name == name } }.map { migrations[...$0] } ?? migrations[...]
+            for migration in wanted where !applied.contains(migration.name) {
                 for statement in migration.sql {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO chirp_migrations (name) VALUES (\(migration.name))", logger: logger)
                 new.append(migration.name)
+            }
+            if last == nil {
+                for function in try await PostgresSendBatchSchema.install(connection, logger: logger) {
+                    new.append("function \(function)")
+                }
             }
             try await connection.query("COMMIT", logger: logger)
             return new

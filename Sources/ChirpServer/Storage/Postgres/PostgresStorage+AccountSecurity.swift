@@ -54,12 +54,12 @@ extension PostgresStorage {
             // Every user whose row this changes, in id order, like every other writer.
             try await scope.lockUsers(audience + followees + [userId])
             try await scope.execute(FollowSQL.deleteAccount, Self.binds(userId))
-            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId)")
+            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL")
             // Stored `message.created` events and edits hold the message's JSON: the recipients'
             // copies become tombstones too, so reading the stream again shows no text.
             try await scope.execute("""
                 UPDATE events SET data = \(unescaped: Self.tombstonePatch)
-                WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId))
+                WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId) AND group_id IS NULL)
                   AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'sender' = \(username)
                 """)
             // … and name the account as its peers see it from now on (`deleted-ID`, as SQLite's

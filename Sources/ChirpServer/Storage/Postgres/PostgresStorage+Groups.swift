@@ -214,7 +214,7 @@ extension PostgresStorage {
         return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
     }
 
-    /// Makes the group messages matching `messages` (a condition on `group_messages` over `$1`,
+    /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
     /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
     /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
     /// them taken down, `sender` names their sender anew in those events.
@@ -248,7 +248,7 @@ extension PostgresStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             guard let id = try await scope.value("""
-                INSERT INTO group_messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
+                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
                     \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)),
                     \(GroupSearch.column(new.text)))
@@ -311,7 +311,7 @@ extension PostgresStorage {
         try await read { scope in
             guard try await scope.row(
                 PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, messageId))) != nil,
-                let sender = try await scope.value("SELECT sender_id FROM group_messages WHERE id = \(messageId)", as: Int64.self)
+                let sender = try await scope.value("SELECT sender_id FROM messages WHERE id = \(messageId) AND group_id IS NOT NULL", as: Int64.self)
             else { return nil }
             return try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.readers, binds: Self.binds(groupId, messageId, sender))).map {
                 GroupReader(
@@ -344,7 +344,7 @@ extension PostgresStorage {
                     .map(Self.groupMessage(from:))
             }
             guard let message = try await read(),
-                  let sender = try await scope.value("SELECT sender_id FROM group_messages WHERE id = \(id) FOR UPDATE", as: Int64.self)
+                  let sender = try await scope.value("SELECT sender_id FROM messages WHERE id = \(id) AND group_id IS NOT NULL FOR UPDATE", as: Int64.self)
             else { return .noSuchMessage }
             guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
                 return .unchanged(message)
@@ -354,8 +354,8 @@ extension PostgresStorage {
                 let reactions = encoding.reactionsColumn(updated.reactions)
                 let words = GroupSearch.column(updated.text)
                 try await scope.execute("""
-                    UPDATE group_messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), words = \(words)
-                    WHERE id = \(id)
+                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), words = \(words)
+                    WHERE id = \(id) AND group_id IS NOT NULL
                     """)
             } else {
                 try await Self.tombstoneGroupMessages(scope, where: "id = $1", id)

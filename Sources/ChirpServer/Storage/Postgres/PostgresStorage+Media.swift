@@ -54,7 +54,7 @@ extension PostgresStorage {
                     DELETE FROM media WHERE id IN (
                         SELECT id FROM media md WHERE md.created_at < \(cutoff.millisecondsSince1970) AND NOT EXISTS (
                             SELECT 1 FROM message_media mm JOIN messages m ON m.id = mm.message_id
-                            WHERE mm.media_id = md.id AND NOT m.deleted) AND NOT \(GroupSQL.mediaInGroupMessage)
+                            WHERE mm.media_id = md.id AND NOT m.deleted)
                         LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                     RETURNING sha256)
                 SELECT DISTINCT sha256 FROM gone

@@ -11,7 +11,7 @@ extension PostgresStorage {
     func message(sender: Int64, clientMessageId: String) async throws -> Message? {
         try await read { scope in
             try await Self.fetchMessages(
-                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 LIMIT 1", Self.binds(sender, clientMessageId)).first
+                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", Self.binds(sender, clientMessageId)).first
         }
     }
 

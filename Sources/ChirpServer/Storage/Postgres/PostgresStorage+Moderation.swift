@@ -50,7 +50,7 @@ extension PostgresStorage {
         async throws -> WriteOutcome<Message>?
     {
         try await write { scope in
-            guard let people = try await scope.row("SELECT sender_id, recipient_id FROM messages WHERE id = \(id)") else {
+            guard let people = try await scope.row("SELECT sender_id, recipient_id FROM messages WHERE id = \(id) AND group_id IS NULL") else {
                 return try await Self.takeDownGroupMessage(scope, id: id, by: actor, at: at, encoding: encoding)
             }
             let sender: Int64 = try people.value(0), recipient: Int64 = try people.value(1)

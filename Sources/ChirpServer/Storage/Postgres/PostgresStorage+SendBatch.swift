@@ -376,7 +376,7 @@ private enum BatchLock: PreparedSQL {
 private enum BatchFacts: PreparedSQL {
     static let sql = """
         SELECT \(StorageSQL.recipientFactColumns(sender: "t.sender_id")),
-            (SELECT id FROM messages WHERE sender_id = t.sender_id AND client_message_id = t.client_message_id),
+            (SELECT id FROM messages WHERE sender_id = t.sender_id AND client_message_id = t.client_message_id AND group_id IS NULL),
             CASE WHEN u.id IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('messages', 'id')) END,
             length(t.session) = 0 OR EXISTS (
                 SELECT 1 FROM sessions s WHERE s.token_hash = t.session AND s.user_id = t.sender_id AND s.expires_at > t.at)
