@@ -105,6 +105,13 @@ struct GroupTests {
             // Direct messages and group messages share one id sequence.
             try await api.follow(alice, "bob")
             let direct: Message = try await api.sendMessage(bob, to: "alice", "direct").decode()
+            // One table for both kinds: a reply names a message of its own conversation only,
+            // and a client id used in the group is free for a direct message.
+            let crossed = try await api.sendToGroup(bob, group.id, "?", replyTo: direct.id)
+            #expect(crossed.status == 422 && crossed.errorCode == "invalid_reply")
+            let crossedBack = try await api.sendMessage(bob, to: "alice", "?", replyTo: message.id)
+            #expect(crossedBack.status == 422 && crossedBack.errorCode == "invalid_reply")
+            #expect(try await api.sendMessage(alice, to: "bob", "same client id", clientId: "m1").status == 201)
             let after = try await api.sentToGroup(alice, group.id, "after the direct one")
             #expect(Int(after.id)! > Int(direct.id)! && Int(direct.id)! > Int(message.id)!)
 

@@ -91,7 +91,7 @@ struct GroupService: Sendable {
         }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
-        let replyTo = try await replies?.replyTarget(viewer, in: .group(rawId), replyTo: rawReplyTo) ?? nil
+        let replyTo = try await replies?.replyTarget(viewer, inGroup: groupId, replyTo: rawReplyTo) ?? nil
         let new = NewGroupMessage(
             groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached)
         let sent = try await limits.send(key: String(viewer.id)) {

@@ -30,12 +30,20 @@ struct MessageActionService: Sendable {
             case .valid: return id
             }
         case .group(let rawGroup):
-            let groupId = try GroupService.id(rawGroup)
-            guard let seen = try await groups?.groupMessages(
-                groupId: groupId, viewer: viewer.id, after: id - 1, before: id + 1, ascending: true, limit: 1), !seen.isEmpty
-            else { throw Self.invalidReply }
-            return id
+            return try await replyTarget(viewer, inGroup: try GroupService.id(rawGroup), id: id)
         }
+    }
+
+    /// `replyTarget` in group `groupId` (its id already read from the path).
+    func replyTarget(_ viewer: Viewer, inGroup groupId: Int64, replyTo raw: String?) async throws -> Int64? {
+        guard let raw else { return nil }
+        guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
+        return try await replyTarget(viewer, inGroup: groupId, id: id)
+    }
+
+    private func replyTarget(_ viewer: Viewer, inGroup groupId: Int64, id: Int64) async throws -> Int64 {
+        guard try await store.replyTarget(id, viewer: viewer.id, groupId: groupId) == .valid else { throw Self.invalidReply }
+        return id
     }
 
     /// Adds the viewer's reaction (`emoji` as the path carried it, percent-encoded), or takes

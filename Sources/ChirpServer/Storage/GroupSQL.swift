@@ -169,6 +169,12 @@ enum GroupSQL {
         WHERE \(visible) AND m.id = $3
         """
 
+    /// One row when message `$3` of group `$1` is one viewer `$2` sees (a reply may name it).
+    static let visibleMessageExists = """
+        SELECT 1 FROM messages m JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE \(visible) AND m.id = $3
+        """
+
     /// Sender `$2`'s message of group `$1` under client id `$3` (viewer: the sender).
     static let messageByClientId = """
         SELECT \(messageColumns) WHERE m.group_id = $1 AND m.sender_id = $2 AND m.client_message_id = $3

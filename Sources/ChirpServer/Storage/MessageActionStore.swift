@@ -7,6 +7,9 @@ protocol MessageActionStore: Sendable {
     /// Whether message `id` belongs to the conversation of `sender` and the user with
     /// `recipientKey`.
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck
+    /// Whether message `id` is one of group `groupId`'s that `viewer` sees (`GroupSQL.visible`):
+    /// `.notInConversation` also when the viewer is not in the group.
+    func replyTarget(_ id: Int64, viewer: Int64, groupId: Int64) async throws -> ReplyTargetCheck
     /// In one transaction: reads message `id` of the viewer's conversation with the peer and
     /// the block facts, asks `change`, writes what it answers (the message's new content, its
     /// reactions as `encoding.reactionsColumn`, or its tombstone), and appends

@@ -30,6 +30,13 @@ extension SQLiteStorage {
         }
     }
 
+    func replyTarget(_ id: Int64, viewer: Int64, groupId: Int64) async throws -> ReplyTargetCheck {
+        try await read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessageExists)), arguments: [groupId, viewer, id]) == true
+                ? .valid : .notInConversation
+        }
+    }
+
     func changeMessage(
         _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp, encoding: any MessageChangeEncoding,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange

@@ -19,6 +19,13 @@ extension PostgresStorage {
         }
     }
 
+    func replyTarget(_ id: Int64, viewer: Int64, groupId: Int64) async throws -> ReplyTargetCheck {
+        try await read { scope in
+            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.visibleMessageExists, binds: Self.binds(groupId, viewer, id))) > 0
+                ? .valid : .notInConversation
+        }
+    }
+
     /// Both people's rows are locked first, in id order, as sends and read markers lock them,
     /// then the message row: concurrent changes to one message queue instead of losing one.
     func changeMessage(
