@@ -6,9 +6,10 @@ import PostgresNIO
 import Testing
 
 /// The migration `v22-one-message-table` (issue 38), on both databases: group messages become
-/// rows of `messages` with their ids, text, tombstones and search words, their media links
-/// join `message_media`, the group tables go, and client ids stay unique per sender among
-/// direct messages and per sender and group among a group's.
+/// rows of `messages` with their ids, text and tombstones, their media links join
+/// `message_media`, their search words join the direct messages' index, the group tables go,
+/// and client ids stay unique per sender among direct messages and per sender and group among
+/// a group's.
 @Suite("One message table migration")
 struct OneMessageTableMigrationTests {
     /// Before the migration: ann (1) and bob (2); direct message 1 under client id `same`;
@@ -29,18 +30,18 @@ struct OneMessageTableMigrationTests {
 
     /// Every message's id, group, recipient, client id, text and tombstone flag, by id.
     static let rowsQuery = """
-        SELECT id, COALESCE(group_id, 0), COALESCE(recipient_id, 0), client_message_id, text, deleted, words FROM messages ORDER BY id
+        SELECT id, COALESCE(group_id, 0), COALESCE(recipient_id, 0), client_message_id, text, deleted FROM messages ORDER BY id
         """
 
     struct Stored: Equatable {
         let id: Int64, group: Int64, recipient: Int64
-        let clientId: String, text: String, deleted: Bool, words: String
+        let clientId: String, text: String, deleted: Bool
     }
 
     static let expected = [
-        Stored(id: 1, group: 0, recipient: 2, clientId: "same", text: "direct hello", deleted: false, words: ""),
-        Stored(id: 2, group: 1, recipient: 0, clientId: "same", text: "group hello", deleted: false, words: " group hello "),
-        Stored(id: 3, group: 1, recipient: 0, clientId: "b", text: "", deleted: true, words: ""),
+        Stored(id: 1, group: 0, recipient: 2, clientId: "same", text: "direct hello", deleted: false),
+        Stored(id: 2, group: 1, recipient: 0, clientId: "same", text: "group hello", deleted: false),
+        Stored(id: 3, group: 1, recipient: 0, clientId: "b", text: "", deleted: true),
     ]
 
     static let mediaQuery = "SELECT message_id, media_id FROM message_media ORDER BY message_id"
@@ -71,13 +72,21 @@ struct OneMessageTableMigrationTests {
             for statement in Self.legacyRows { try db.execute(sql: statement) }
             // As `SQLiteStorage.nextMessageId` takes ids and join marks: the sequence ran ahead.
             try db.execute(sql: "UPDATE sqlite_sequence SET seq = 10 WHERE name = 'messages'")
+            // The indexer has passed all three; it indexed the direct one.
+            try db.execute(sql: "UPDATE search_index_mark SET indexed_through = 3")
+            try SQLiteMessageSearch.add(db, messageId: 1, text: "direct hello", sender: 1, recipient: 2)
         }
         try SQLiteSchema.migrator.migrate(queue)
         try await queue.write { db in
             let rows = try Row.fetchAll(db, sql: Self.rowsQuery).map {
-                Stored(id: $0[0], group: $0[1], recipient: $0[2], clientId: $0[3], text: $0[4], deleted: $0[5], words: $0[6])
+                Stored(id: $0[0], group: $0[1], recipient: $0[2], clientId: $0[3], text: $0[4], deleted: $0[5])
             }
             #expect(rows == Self.expected)
+            func matches(_ query: String) throws -> [Int64] {
+                try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [query])
+            }
+            #expect(try matches(#""g1xgroup" AND "g1xhello""#) == [2], "a group message below the mark joined the index under its group")
+            #expect(try matches(#""u1xhello""#) == [1])
             #expect(try Row.fetchAll(db, sql: Self.mediaQuery).map { [$0[0] as Int64, $0[1] as Int64] } == [[2, 1]])
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('group_messages', 'group_message_media')") == 0)
             for statement in Self.refused {
@@ -95,11 +104,12 @@ struct OneMessageTableMigrationTests {
         let page = try await storage.groupMessages(groupId: 1, viewer: 2, after: 0, before: .max, ascending: true, limit: 10)
         #expect(page?.map(\.id) == ["2", "3", "22"])
         #expect(page?.first?.group == "1" && page?[1].deleted == true)
-        let found = try await storage.searchGroupMessages(viewer: 2, group: 1, words: ["hello"], before: .max, limit: 10)
-        #expect(found?.map(\.id) == ["2"])
-        #expect(try await storage.searchMessages(viewer: 1, peerKey: nil, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["1"])
-        _ = try await storage.searchIndexer?.catchUp()
-        #expect(try await storage.searchMessages(viewer: 1, peerKey: nil, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["1"])
+        for round in ["above the mark", "indexed"] {
+            #expect(try await storage.searchGroupMessages(viewer: 2, group: 1, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["2"], "\(round)")
+            #expect(try await storage.searchGroupMessages(viewer: 2, group: nil, words: ["group"], before: .max, limit: 10)?.map(\.id) == ["22", "2"], "\(round)")
+            #expect(try await storage.searchMessages(viewer: 1, peerKey: nil, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["1"], "\(round)")
+            _ = try await storage.searchIndexer?.catchUp()
+        }
     }
 
     @Test(.enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
@@ -116,12 +126,16 @@ struct OneMessageTableMigrationTests {
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
             #expect(applied == ["v22-one-message-table", "function chirp_send_batch", "function chirp_send_batch_confirming"])
             var rows: [Stored] = []
-            for try await (id, group, recipient, clientId, text, deleted, words) in try await connection.query(
+            for try await (id, group, recipient, clientId, text, deleted) in try await connection.query(
                 PostgresQuery(unsafeSQL: Self.rowsQuery), logger: logger
-            ).decode((Int64, Int64, Int64, String, String, Bool, String).self) {
-                rows.append(Stored(id: id, group: group, recipient: recipient, clientId: clientId, text: text, deleted: deleted, words: words))
+            ).decode((Int64, Int64, Int64, String, String, Bool).self) {
+                rows.append(Stored(id: id, group: group, recipient: recipient, clientId: clientId, text: text, deleted: deleted))
             }
             #expect(rows == Self.expected)
+            for try await words in try await connection.query("SELECT search_words FROM messages WHERE id = 2", logger: logger)
+                .decode([String].self) {
+                #expect(words == ["group", "hello"], "the group message's words are under the GIN index")
+            }
             var media: [[Int64]] = []
             for try await (message, item) in try await connection.query(PostgresQuery(unsafeSQL: Self.mediaQuery), logger: logger)
                 .decode((Int64, Int64).self) {

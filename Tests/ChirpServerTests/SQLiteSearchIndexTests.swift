@@ -94,6 +94,47 @@ struct SQLiteSearchIndexTests {
         #expect(!edits.isEmpty && edits.allSatisfy { !$0.contains("banana") }, "\(edits)")
     }
 
+    /// Group messages share the index under their group's terms: indexed after their sends, an
+    /// edit or an unsend below the mark changes the index at once, and an account's deletion
+    /// takes its group messages out.
+    @Test func groupMessagesAreIndexedUnderTheirGroupAndLeaveItWithTheirText() async throws {
+        let configuration = TestServer.configuration()
+        defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
+        let storage = try SQLiteStorage(url: configuration.databaseURL, searchIndexPeriod: nil)
+        let indexer = try #require(storage.searchIndexer)
+        try await TestServer.run(storage: storage, configuration) { api in
+            let (ann, members) = try await api.people("ann", ["bea"])
+            let bea = members[0]
+            let group = try await api.group(ann, ["bea"])
+            let tart = try await api.sentToGroup(ann, group.id, "apple tart")
+            let crumble = try await api.sentToGroup(ann, group.id, "apple crumble")
+            let kept = try await api.sentToGroup(bea, group.id, "apple jam")
+            func indexed(_ words: [String]) async throws -> [String] {
+                try await storage.pool.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [
+                        words.map { "\"g\(group.id)x\($0)\"" }.joined(separator: " OR "),
+                    ]).map(String.init)
+                }
+            }
+            #expect(try await indexed(["apple"]).isEmpty, "a group send does not index its message")
+            #expect(try await api.found(bea, "apple", group: group.id) == ["apple jam", "apple crumble", "apple tart"], "read above the mark")
+            #expect(try await indexer.catchUp() == 3)
+            #expect(try await indexed(["apple"]) == [tart.id, crumble.id, kept.id])
+
+            #expect(try await api.send(.PATCH, "/v1/groups/\(group.id)/messages/\(tart.id)", token: ann.token, json: TextBody(text: "banana bread")).status == 200)
+            #expect(try await api.send(.DELETE, "/v1/groups/\(group.id)/messages/\(crumble.id)", token: ann.token).status == 204)
+            #expect(try await indexed(["apple", "tart", "crumble"]) == [kept.id], "no entry of a replaced or unsent text is left")
+            #expect(try await indexed(["banana"]) == [tart.id])
+            #expect(try await api.found(bea, "apple") == ["apple jam"])
+            #expect(try await api.found(bea, "bread", group: group.id) == ["banana bread"])
+
+            _ = try await storage.deleteAccount(
+                userId: Int64(ann.user.id)!, at: .now(), notice: "{}", groups: GroupRules(maxMembers: 256))
+            #expect(try await indexed(["apple", "banana", "bread"]) == [kept.id], "the deleted account's group messages left the index")
+            #expect(try await api.found(bea, "apple") == ["apple jam"])
+        }
+    }
+
     @Test func aMessageIsFoundTheSameBeforeAndAfterTheIndexerReadsIt() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -84,15 +84,17 @@ enum GroupSQL {
         FROM messages m JOIN users s ON s.id = m.sender_id
         """
 
-    /// Stores message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and search words
-    /// `$5` (SQLite; the PostgreSQL storage interpolates its optional values).
-    static let updateMessage = "UPDATE messages SET text = $2, edited_at = $3, reactions = $4, words = $5 WHERE id = $1 AND group_id IS NOT NULL"
+    /// Stores group message `$1`'s text `$2`, edit time `$3` and reactions column `$4` (SQLite,
+    /// whose index `SQLiteMessageSearch` changes apart; the PostgreSQL storage interpolates its
+    /// optional values and its search words).
+    static let updateMessage = "UPDATE messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1 AND group_id IS NOT NULL"
 
     /// Makes the group messages matching `messages` (a condition on `messages`; direct ones
-    /// never match) tombstones: no text, reactions, search words or media; `byOperators`: taken down.
-    static func tombstone(where messages: String, byOperators: Bool = false) -> String {
+    /// never match) tombstones: no text, reactions or media, and `alsoClear` (SQL assignments,
+    /// PostgreSQL's search words); `byOperators`: taken down.
+    static func tombstone(where messages: String, byOperators: Bool = false, alsoClear: String = "") -> String {
         """
-        UPDATE messages SET deleted = TRUE, text = '', reactions = NULL, words = '', media_json = '[]'\(
+        UPDATE messages SET deleted = TRUE, text = '', reactions = NULL, media_json = '[]'\(alsoClear)\(
             byOperators ? ", removed_by_operators = TRUE" : "") WHERE group_id IS NOT NULL AND (\(messages))
         """
     }

@@ -1,36 +1,32 @@
-/// Search over group messages (`GET /v1/search/messages?group=`), the same on both
-/// databases: a group message keeps its `SearchTerms` words in a `words` column (` w1 w2 `),
-/// and a query asks, among the messages the viewer sees in their groups, for those whose
-/// column holds every word (one `LIKE` each, the word's `%`, `_` and `\` escaped). It reads
-/// the viewer's groups' messages rather than an index: enough for groups of people talking,
-/// and written once for both databases.
+/// Search over group messages (`GET /v1/search/messages?group=`): a group message is found
+/// through the same index as a direct one, by its group — SQLite's FTS5 `message_search` under
+/// `g<group>x<word>` terms (`SQLiteMessageSearch`), PostgreSQL's `search_words` under its GIN
+/// index — and the viewer's membership window decides, in this query, which come back.
 enum GroupSearch {
-    /// The `words` column of a message with this text.
-    static func column(_ text: String) -> String {
-        let words = SearchTerms.words(text)
-        return words.isEmpty ? "" : " " + words.joined(separator: " ") + " "
+    /// The messages of group `$1` (0: every group of the viewer, now or once) that the viewer
+    /// `$2` sees, not unsent, ids below `$3`, matching `condition` (the index's part), newest
+    /// first, at most `$4` (SQLite: -1 for all).
+    static func query(where condition: String) -> String {
+        """
+        SELECT \(GroupSQL.messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
+        WHERE ($1 = 0 OR m.group_id = $1) AND m.id > gm.first_message_id
+            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id) AND NOT m.deleted AND m.id < $3
+            AND \(condition)
+        ORDER BY m.id DESC LIMIT $4
+        """
     }
 
-    /// The `LIKE` pattern of one query word.
-    static func pattern(_ word: String) -> String {
-        var escaped = ""
-        for character in word {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "% " + escaped + " %"
-    }
+    /// PostgreSQL's condition: the message's search words hold every word of `$5` (a text array).
+    static let postgresCondition = "m.search_words @> $5::text[]"
 
-    /// The messages of group `$1` (0: every group of the viewer) the viewer `$2` sees, not
-    /// unsent, ids below `$3`, holding every one of `wordCount` words (`$5`, `$6`, …), newest
-    /// first, at most `$4`.
-    static func query(wordCount: Int) -> String {
-        let matches = (0..<wordCount).map { " AND m.words LIKE $\($0 + 5) ESCAPE '\\'" }.joined()
-        return """
-            SELECT \(GroupSQL.messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
-            WHERE ($1 = 0 OR m.group_id = $1) AND m.id > gm.first_message_id
-                AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id) AND NOT m.deleted AND m.id < $3\(matches)
-            ORDER BY m.id DESC LIMIT $4
-            """
-    }
+    /// SQLite's condition for the messages up to the index's mark: the index's answer to the
+    /// FTS5 query `$5` (`SQLiteMessageSearch.groupMatch`) below id `$6`.
+    static let indexedCondition = "m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH $5 AND rowid < $6)"
+
+    /// SQLite's condition for the few messages above the index's mark `$5`, whose words are
+    /// then matched in Swift.
+    static let aboveMarkCondition = "m.id > $5"
+
+    /// The groups of viewer `$1`, now or once (they keep seeing their window).
+    static let viewerGroups = "SELECT group_id FROM group_members WHERE user_id = $1 ORDER BY group_id"
 }

@@ -22,6 +22,10 @@ import GRDB
 /// index: 2 of a 6-word message's 14 terms, about 9,000 instructions a send, for a narrowing
 /// the viewer's own word lists already make short.)
 ///
+/// A group message's words are indexed once, for its group, as `g<group>x<word>`: its members
+/// change, so a query names the viewer's groups (`groupMatch`) and the membership window
+/// decides in SQL which of their messages come back (`searchGroupMessages`).
+///
 /// The table keeps no copy of the text (`content=''`) and no word positions (`detail=none`):
 /// a query asks only which messages hold every word, and the send path writes a third less
 /// per message. An entry is removed with FTS5's `delete` command and the terms it was indexed
@@ -45,48 +49,96 @@ enum SQLiteMessageSearch {
     /// in commits of 16); in eights it costs a search a few more segments to read.
     static let mergeInEights = "INSERT INTO message_search (message_search, rank) VALUES ('automerge', 8)"
 
+    /// Whose terms a message's words are indexed under: a direct message's two people, or a group.
+    enum Owner: Sendable, Equatable {
+        case people(sender: Int64, recipient: Int64)
+        case group(Int64)
+
+        /// The owner of a `messages` row, from its recipient and group columns.
+        init(sender: Int64, recipient: Int64?, group: Int64?) {
+            self = group.map(Owner.group) ?? .people(sender: sender, recipient: recipient ?? sender)
+        }
+    }
+
     /// Indexes a stored message.
     static func add(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
-        try add(db, messageId: messageId, words: SearchTerms.words(text), sender: sender, recipient: recipient)
+        try add(db, messageId: messageId, text: text, owner: .people(sender: sender, recipient: recipient))
+    }
+
+    /// Indexes a stored message of either kind.
+    static func add(_ db: Database, messageId: Int64, text: String, owner: Owner) throws {
+        try write(db, messageId: messageId, words: SearchTerms.words(text), owner: owner, removing: false)
     }
 
     /// Indexes a stored message by its `SearchTerms` words (found before the write, off the
     /// writer's thread).
     static func add(_ db: Database, messageId: Int64, words: [String], sender: Int64, recipient: Int64) throws {
-        guard !words.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT INTO message_search (rowid, terms) VALUES (?, ?)")
-            .execute(arguments: [messageId, terms(words: words, sender: sender, recipient: recipient)])
+        try write(db, messageId: messageId, words: words, owner: .people(sender: sender, recipient: recipient), removing: false)
     }
 
     /// Takes a message out of the index (unsent, or about to be indexed again after an edit):
     /// `text` is the text it was indexed with, the one stored until now.
     static func remove(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
-        let words = SearchTerms.words(text)
+        try remove(db, messageId: messageId, text: text, owner: .people(sender: sender, recipient: recipient))
+    }
+
+    /// Takes a message of either kind out of the index.
+    static func remove(_ db: Database, messageId: Int64, text: String, owner: Owner) throws {
+        try write(db, messageId: messageId, words: SearchTerms.words(text), owner: owner, removing: true)
+    }
+
+    /// Adds a message's entry, or with `removing` takes it out (FTS5's `delete` with the terms
+    /// it was added with); a message without words has none.
+    private static func write(_ db: Database, messageId: Int64, words: [String], owner: Owner, removing: Bool) throws {
         guard !words.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT INTO message_search (message_search, rowid, terms) VALUES ('delete', ?, ?)")
-            .execute(arguments: [messageId, terms(words: words, sender: sender, recipient: recipient)])
+        try db.cachedStatement(sql: removing
+            ? "INSERT INTO message_search (message_search, rowid, terms) VALUES ('delete', ?, ?)"
+            : "INSERT INTO message_search (rowid, terms) VALUES (?, ?)"
+        ).execute(arguments: [messageId, terms(words: words, owner: owner)])
     }
 
     /// A message as the index holds it: what `remove` needs.
     struct Entry: Sendable {
         let messageId: Int64
         let text: String
-        let sender: Int64
-        let recipient: Int64
+        let owner: Owner
+
+        /// A direct message's recipient (nil for a group message).
+        var recipient: Int64? {
+            if case .people(_, let recipient) = owner { return recipient }
+            return nil
+        }
+
+        /// Takes the entry out of the index.
+        func remove(from db: Database) throws {
+            try SQLiteMessageSearch.remove(db, messageId: messageId, text: text, owner: owner)
+        }
     }
 
-    /// The messages `sender` sent that are not unsent (indexed when at or below the mark).
+    /// The direct messages `sender` sent that are not unsent (indexed when at or below the
+    /// mark). Group messages leave the index as they become tombstones (`groupEntries`).
     static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
         try Row.fetchAll(
             db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0 AND group_id IS NULL", arguments: [sender]
-        ).map { Entry(messageId: $0[0], text: $0[1], sender: sender, recipient: $0[2]) }
+        ).map { Entry(messageId: $0[0], text: $0[1], owner: .people(sender: sender, recipient: $0[2])) }
+    }
+
+    /// The group messages matching `condition` (SQL over `messages`, its arguments
+    /// `arguments`) that the index holds: not unsent, at or below the mark.
+    static func groupEntries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry] {
+        let mark = try indexedThrough(db)
+        return try Row.fetchAll(
+            db, sql: "SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0 AND (\(condition))",
+            arguments: arguments
+        ).compactMap { row in
+            let id: Int64 = row[0]
+            return id <= mark ? Entry(messageId: id, text: row[1], owner: .group(row[2])) : nil
+        }
     }
 
     /// Takes `entries` out of the index (those at or below `indexedThrough`, which are in it).
     static func remove(_ db: Database, _ entries: [Entry], indexedThrough mark: Int64) throws {
-        for entry in entries where entry.messageId <= mark {
-            try remove(db, messageId: entry.messageId, text: entry.text, sender: entry.sender, recipient: entry.recipient)
-        }
+        for entry in entries where entry.messageId <= mark { try entry.remove(from: db) }
     }
 
     /// The id up to which every message has been read by the indexer.
@@ -99,14 +151,35 @@ enum SQLiteMessageSearch {
     /// FTS5 writes them as one segment.
     static func indexNext(_ db: Database, limit: Int) throws -> Int {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, deleted FROM messages WHERE id > ? AND group_id IS NULL ORDER BY id LIMIT ?"),
+            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, group_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"),
             arguments: [try indexedThrough(db), limit])
         guard let last = rows.last else { return 0 }
-        for row in rows where row[4] as Bool == false {
-            try add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
+        for row in rows where row[5] as Bool == false {
+            try add(db, messageId: row[0], text: row[1], owner: Owner(sender: row[2], recipient: row[3], group: row[4]))
         }
         try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [last[0] as Int64])
         return rows.count
+    }
+
+    /// What the index holds for a message of `owner`.
+    static func terms(words: [String], owner: Owner) -> String {
+        switch owner {
+        case .people(let sender, let recipient): terms(words: words, sender: sender, recipient: recipient)
+        case .group(let group): terms(words: words, group: group)
+        }
+    }
+
+    /// What the index holds for a group message: each word once, for its group.
+    static func terms(words: [String], group: Int64) -> String {
+        let prefix = Array("g\(group)x".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(words.reduce(0) { $0 + $1.utf8.count + prefix.count + 1 })
+        for word in words {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+            bytes.append(contentsOf: prefix)
+            bytes.append(contentsOf: word.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// What the index holds for a message: each word for each person.
@@ -130,6 +203,12 @@ enum SQLiteMessageSearch {
     /// The FTS5 query for messages of `viewer` holding every word.
     static func match(words: [String], viewer: Int64) -> String {
         words.map { quoted("u\(viewer)x\($0)") }.joined(separator: " AND ")
+    }
+
+    /// The FTS5 query for messages of any of `groups` holding every word.
+    static func groupMatch(words: [String], groups: [Int64]) -> String {
+        groups.map { group in "(" + words.map { quoted("g\(group)x\($0)") }.joined(separator: " AND ") + ")" }
+            .joined(separator: " OR ")
     }
 
     /// An FTS5 string: in double quotes, a double quote doubled.

@@ -3,9 +3,10 @@ import GRDB
 /// One table of messages for every conversation (issue 38), as a SQLite migration of its own.
 ///
 /// A direct message names its recipient (and its pair, `user_lo`/`user_hi`); a group message
-/// names its group instead, and keeps its search words (`GroupSearch`). Both are rows of
-/// `messages` with ids from its one sequence, their media in `message_media`, and the same
-/// columns for replies, edits, reactions, tombstones and take-downs. Client ids are unique
+/// names its group instead. Both are rows of `messages` with ids from its one sequence, their
+/// media in `message_media`, the same columns for replies, edits, reactions, tombstones and
+/// take-downs, and one search index (`message_search`, a group message's words under its
+/// group: `SQLiteMessageSearch`), where group messages kept LIKE patterns in a column. Client ids are unique
 /// per sender among direct messages and per sender and group among a group's, as before.
 enum SQLiteMessageTableSchema {
     static func register(in migrator: inout DatabaseMigrator) {
@@ -34,7 +35,6 @@ enum SQLiteMessageTableSchema {
                     edited_at INTEGER,
                     reactions TEXT,
                     removed_by_operators INTEGER NOT NULL DEFAULT 0,
-                    words TEXT NOT NULL DEFAULT '',
                     CHECK ((group_id IS NULL) = (recipient_id IS NOT NULL))
                 );
                 INSERT INTO messages_new (
@@ -45,9 +45,9 @@ enum SQLiteMessageTableSchema {
                 FROM messages;
                 INSERT INTO messages_new (
                     id, sender_id, group_id, client_message_id, text, created_at, deleted,
-                    media_json, reply_to, edited_at, reactions, removed_by_operators, words)
+                    media_json, reply_to, edited_at, reactions, removed_by_operators)
                 SELECT id, sender_id, group_id, client_message_id, text, created_at, deleted,
-                    media_json, reply_to, edited_at, reactions, removed_by_operators, words
+                    media_json, reply_to, edited_at, reactions, removed_by_operators
                 FROM group_messages;
                 INSERT INTO message_media (message_id, position, media_id)
                 SELECT message_id, position, media_id FROM group_message_media;
@@ -68,6 +68,14 @@ enum SQLiteMessageTableSchema {
                     UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'messages';
                     """,
                 arguments: [sequence])
+            // The group messages among those the indexer has passed (at or below its mark)
+            // join the index; those above it are indexed as direct ones are.
+            let mark = try SQLiteMessageSearch.indexedThrough(db)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0 AND id <= ?", arguments: [mark])
+            while let row = try rows.next() {
+                try SQLiteMessageSearch.add(db, messageId: row[0], text: row[1], owner: .group(row[2]))
+            }
         }
     }
 }

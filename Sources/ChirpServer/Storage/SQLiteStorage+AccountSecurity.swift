@@ -56,7 +56,7 @@ extension SQLiteStorage {
             writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed, indexedThrough: mark) }
             // The recipients' stored edits of those messages hold their text: tombstones too.
             try Self.tombstoneStoredEdits(
-                db, streams: Array(Set(indexed.map(\.recipient))), messageIds: indexed.map(\.messageId))
+                db, streams: Array(Set(indexed.compactMap(\.recipient))), messageIds: indexed.map(\.messageId))
             try Self.run(db, FollowSQL.deleteAccount, [userId])
             try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL")
                 .execute(arguments: [userId])

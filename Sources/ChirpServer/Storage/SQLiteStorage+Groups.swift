@@ -191,11 +191,15 @@ extension SQLiteStorage {
         let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
         let events = GroupSQL.storedMessageEvents(of: sharedSQL(messages), dataId: dataId)
         try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
+        // Out of the search index, with the text they were indexed with (those above its mark
+        // are read by the indexer as tombstones, and skipped).
+        for entry in try SQLiteMessageSearch.groupEntries(db, where: sharedSQL(messages), [argument]) { try entry.remove(from: db) }
         try db.cachedStatement(sql: sharedSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
-        try await write { db in
+        let indexer = searchIndexer
+        return try await write { db in
             let sender = new.sender
             guard let membership = try Row.fetchOne(
                 db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
@@ -206,12 +210,14 @@ extension SQLiteStorage {
             }
             let id = try Self.nextMessageId(db)
             try db.cachedStatement(sql: """
-                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
-                    MediaJSON.encode(new.media), GroupSearch.column(new.text),
+                    MediaJSON.encode(new.media),
                 ])
+            // Indexed for search after, as a direct send (`SQLiteSearchIndexer`).
+            indexer?.noteStored()
             for (position, item) in new.media.enumerated() {
                 try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
             }
@@ -300,10 +306,17 @@ extension SQLiteStorage {
                 return .unchanged(message)
             }
             if case .update(let updated) = action.change {
+                // In the index (at or below its mark) with the text it had: indexed again.
+                let indexed = try SQLiteMessageSearch.groupEntries(db, where: "id = ?", [id])
                 try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
                     id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
-                    GroupSearch.column(updated.text),
                 ])
+                if updated.text != message.text {
+                    for entry in indexed {
+                        try entry.remove(from: db)
+                        try SQLiteMessageSearch.add(db, messageId: id, text: updated.text, owner: entry.owner)
+                    }
+                }
             } else {
                 try Self.tombstoneGroupMessages(db, where: "id = $1", id)
             }
@@ -316,15 +329,32 @@ extension SQLiteStorage {
         }
     }
 
+    /// As direct search (`searchMessages`): the few messages above the index's mark read from
+    /// `messages` and matched here, then the index's answer for the viewer's groups, in one read.
     func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
         try await read { db in
             if let group, try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
                 return nil
             }
-            let arguments: [(any DatabaseValueConvertible)?] = [group ?? 0, viewer, before, limit] + words.map(GroupSearch.pattern)
-            return try Row.fetchAll(
-                db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(wordCount: words.count))), arguments: StatementArguments(arguments)
-            ).map(Self.groupMessage(from:))
+            let groups = try group.map { [$0] } ?? Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSearch.viewerGroups)), arguments: [viewer])
+            guard !words.isEmpty, !groups.isEmpty else { return [] }
+            let mark = try SQLiteMessageSearch.indexedThrough(db)
+            var found: [Message] = []
+            if before > mark + 1 {
+                let wanted = Set(words)
+                found = try Row.fetchAll(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.aboveMarkCondition))),
+                    arguments: [group ?? 0, viewer, before, -1, mark]
+                ).lazy.map(Self.groupMessage(from:)).filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
+            }
+            guard found.count < limit else { return found }
+            return found + (try Row.fetchAll(
+                db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.indexedCondition))),
+                arguments: [
+                    group ?? 0, viewer, min(before, mark + 1), limit - found.count,
+                    SQLiteMessageSearch.groupMatch(words: words, groups: groups), min(before, mark + 1),
+                ]
+            ).map(Self.groupMessage(from:)))
         }
     }
 

@@ -47,8 +47,12 @@ final class ChildServer: @unchecked Sendable {
         let how = process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        let tail = output.split(separator: "\n").suffix(20).joined(separator: "\n")
-        return "the server (pid \(process.processIdentifier)) \(how) during the bench; its last output:\n\(tail)"
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        // A crash's backtrace names the crashed thread's frames long before its last lines
+        // (registers, images): those frames first, then the end.
+        let crashed = lines.firstIndex { $0.contains(" crashed:") }.map { lines[$0...].prefix(40).joined(separator: "\n") + "\n…\n" } ?? ""
+        let tail = lines.suffix(20).joined(separator: "\n")
+        return "the server (pid \(process.processIdentifier)) \(how) during the bench; its output:\n\(crashed)\(tail)"
     }
 
     /// The process's resident memory in bytes.

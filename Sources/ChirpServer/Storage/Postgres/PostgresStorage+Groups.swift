@@ -231,7 +231,7 @@ extension PostgresStorage {
             unsafeSQL: "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
             binds: bindings))
         try await scope.execute(PostgresQuery(
-            unsafeSQL: GroupSQL.tombstone(where: messages, byOperators: byOperators), binds: Self.binds(argument)))
+            unsafeSQL: GroupSQL.tombstone(where: messages, byOperators: byOperators, alsoClear: ", search_words = '{}'"), binds: Self.binds(argument)))
     }
 
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
@@ -248,10 +248,10 @@ extension PostgresStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             guard let id = try await scope.value("""
-                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, words)
+                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
                     \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)),
-                    \(GroupSearch.column(new.text)))
+                    \(SearchTerms.words(new.text)))
                 RETURNING id
                 """, as: Int64.self)
             else { throw StorageError.inconsistent("a group message insert returned no id") }
@@ -352,9 +352,9 @@ extension PostgresStorage {
             if case .update(let updated) = action.change {
                 let editedAt = updated.editedAt?.millisecondsSince1970
                 let reactions = encoding.reactionsColumn(updated.reactions)
-                let words = GroupSearch.column(updated.text)
+                let words = SearchTerms.words(updated.text)
                 try await scope.execute("""
-                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), words = \(words)
+                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words)
                     WHERE id = \(id) AND group_id IS NOT NULL
                     """)
             } else {
@@ -374,9 +374,9 @@ extension PostgresStorage {
             if let group, try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(group, viewer))) == nil {
                 return nil
             }
-            var binds = Self.binds(group ?? 0, viewer, before, Int64(limit))
-            for word in words { binds.append(GroupSearch.pattern(word)) }
-            return try await scope.rows(PostgresQuery(unsafeSQL: GroupSearch.query(wordCount: words.count), binds: binds))
+            guard !words.isEmpty else { return [] }
+            return try await scope.rows(PostgresQuery(
+                unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition), binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words)))
                 .map(Self.groupMessage(from:))
         }
     }
