@@ -1,8 +1,9 @@
 import Logging
 import Synchronization
 
-/// Indexes stored direct messages for search after their sends, so that no send pays for the
-/// index in its transaction (`SQLiteMessageSearch` says how a search still finds them at once).
+/// Indexes stored messages, direct and group alike, for search after their sends, so that no
+/// send pays for the index in its transaction (`SQLiteMessageSearch` says how a search still
+/// finds them at once).
 ///
 /// Indexed in each send's group commit, FTS5 wrote one new segment per commit and merged
 /// them, so the index cost a send more the fewer sends shared a commit: at 100 sends/s under
