@@ -229,7 +229,11 @@ enum PostgresSchema {
                 applied.insert(name)
             }
             var new: [String] = []
-            let wanted = last.flatMap { name in migrations.firstIndex { $0.name == name } }.map { migrations[...$0] } ?? migrations[...]
+            var wanted = migrations[...]
+            if let last {
+                guard let end = migrations.firstIndex(where: { $0.name == last }) else { preconditionFailure("no migration is named \(last)") }
+                wanted = migrations[...end]
+            }
             for migration in wanted where !applied.contains(migration.name) {
                 for statement in migration.sql {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
