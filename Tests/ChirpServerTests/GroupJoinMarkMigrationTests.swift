@@ -65,10 +65,7 @@ struct GroupJoinMarkMigrationTests {
 
     @Test(.enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
     func onPostgreSQL() async throws {
-        let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 1))
-        try await TestDatabase.create(settings)
-        defer { Task { await TestDatabase.drop(settings) } }
-        try await TestDatabase.withConnection(settings) { connection, logger in
+        try await TestDatabase.withFreshDatabase { connection, logger in
             // The migrations before, the rows of before, then this one.
             try await PostgresSchema.migrate(connection, logger: logger, upTo: "v18-group-take-downs")
             for statement in Self.legacyRows + [Self.groupMessage(id: "nextval(pg_get_serial_sequence('messages', 'id'))")] {

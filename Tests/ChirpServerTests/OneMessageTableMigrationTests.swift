@@ -115,10 +115,7 @@ struct OneMessageTableMigrationTests {
 
     @Test(.enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
     func onPostgreSQL() async throws {
-        let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 1))
-        try await TestDatabase.create(settings)
-        defer { Task { await TestDatabase.drop(settings) } }
-        try await TestDatabase.withConnection(settings) { connection, logger in
+        try await TestDatabase.withFreshDatabase { connection, logger in
             try await PostgresSchema.migrate(connection, logger: logger, upTo: "v19-group-join-marks")
             // The group messages' ids came from the sequence, as `sendGroupMessage` takes them.
             for statement in Self.legacyRows + ["SELECT setval(pg_get_serial_sequence('messages', 'id'), 10)"] {

@@ -21,28 +21,25 @@ struct MessageActionService: Sendable {
     /// group the viewer is not in, whose send is refused after), 404 without the recipient.
     func replyTarget(_ viewer: Viewer, in conversation: MessageActionTarget, replyTo raw: String?) async throws -> Int64? {
         guard let raw else { return nil }
-        guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
         switch conversation {
         case .peer(let recipient):
+            guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
             switch try await store.replyTarget(id, sender: viewer.id, recipientKey: try UsernameLookup.key(recipient)) {
             case .noSuchRecipient: throw APIError.userNotFound(recipient)
             case .notInConversation: throw Self.invalidReply
             case .valid: return id
             }
         case .group(let rawGroup):
-            return try await replyTarget(viewer, inGroup: try GroupService.id(rawGroup), id: id)
+            return try await replyTarget(viewer, inGroup: try GroupService.id(rawGroup), replyTo: raw)
         }
     }
 
     /// `replyTarget` in group `groupId` (its id already read from the path).
     func replyTarget(_ viewer: Viewer, inGroup groupId: Int64, replyTo raw: String?) async throws -> Int64? {
         guard let raw else { return nil }
-        guard let id = Validation.parseId(raw) else { throw Self.invalidReply }
-        return try await replyTarget(viewer, inGroup: groupId, id: id)
-    }
-
-    private func replyTarget(_ viewer: Viewer, inGroup groupId: Int64, id: Int64) async throws -> Int64 {
-        guard try await store.replyTarget(id, viewer: viewer.id, groupId: groupId) == .valid else { throw Self.invalidReply }
+        guard let id = Validation.parseId(raw),
+              try await store.replyTarget(id, viewer: viewer.id, groupId: groupId) == .valid
+        else { throw Self.invalidReply }
         return id
     }
 

@@ -70,12 +70,6 @@ enum SQLiteMessageSearch {
         try write(db, messageId: messageId, words: SearchTerms.words(text), owner: owner, removing: false)
     }
 
-    /// Indexes a stored message by its `SearchTerms` words (found before the write, off the
-    /// writer's thread).
-    static func add(_ db: Database, messageId: Int64, words: [String], sender: Int64, recipient: Int64) throws {
-        try write(db, messageId: messageId, words: words, owner: .people(sender: sender, recipient: recipient), removing: false)
-    }
-
     /// Takes a message out of the index (unsent, or about to be indexed again after an edit):
     /// `text` is the text it was indexed with, the one stored until now.
     static func remove(_ db: Database, messageId: Int64, text: String, sender: Int64, recipient: Int64) throws {
@@ -126,14 +120,13 @@ enum SQLiteMessageSearch {
     /// The group messages matching `condition` (SQL over `messages`, its arguments
     /// `arguments`) that the index holds: not unsent, at or below the mark.
     static func groupEntries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry] {
-        let mark = try indexedThrough(db)
-        return try Row.fetchAll(
-            db, sql: "SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0 AND (\(condition))",
+        try Row.fetchAll(
+            db, sql: """
+                SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0
+                    AND id <= (SELECT indexed_through FROM search_index_mark) AND (\(condition))
+                """,
             arguments: arguments
-        ).compactMap { row in
-            let id: Int64 = row[0]
-            return id <= mark ? Entry(messageId: id, text: row[1], owner: .group(row[2])) : nil
-        }
+        ).map { Entry(messageId: $0[0], text: $0[1], owner: .group($0[2])) }
     }
 
     /// Takes `entries` out of the index (those at or below `indexedThrough`, which are in it).
@@ -161,43 +154,48 @@ enum SQLiteMessageSearch {
         return rows.count
     }
 
-    /// What the index holds for a message of `owner`.
-    static func terms(words: [String], owner: Owner) -> String {
-        switch owner {
-        case .people(let sender, let recipient): terms(words: words, sender: sender, recipient: recipient)
-        case .group(let group): terms(words: words, group: group)
-        }
-    }
-
-    /// What the index holds for a group message: each word once, for its group.
-    static func terms(words: [String], group: Int64) -> String {
-        let prefix = Array("g\(group)x".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(words.reduce(0) { $0 + $1.utf8.count + prefix.count + 1 })
-        for word in words {
-            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
-            bytes.append(contentsOf: prefix)
-            bytes.append(contentsOf: word.utf8)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// What the index holds for a message: each word for each person.
+    /// What the index holds for a message of `owner`: each word under each of the owner's
+    /// prefixes, a direct message's two people (`u<id>x`) or a group (`g<id>x`).
     /// Built as bytes: string interpolation per word cost about 15,000 instructions a message
     /// (`scripts/count-send-instructions`), on the writer's thread.
-    static func terms(words: [String], sender: Int64, recipient: Int64) -> String {
-        let senderPrefix = Array("u\(sender)x".utf8), recipientPrefix = Array("u\(recipient)x".utf8)
+    static func terms(words: [String], owner: Owner) -> String {
+        let prefixes = switch owner {
+        case .people(let sender, let recipient): [Array("u\(sender)x".utf8), Array("u\(recipient)x".utf8)]
+        case .group(let group): [Array("g\(group)x".utf8)]
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(words.reduce(0) { $0 + 2 * $1.utf8.count } + words.count * (senderPrefix.count + recipientPrefix.count + 2))
+        bytes.reserveCapacity(words.reduce(0) { $0 + $1.utf8.count + 12 } * prefixes.count)
         for word in words {
-            if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
-            bytes.append(contentsOf: senderPrefix)
-            bytes.append(contentsOf: word.utf8)
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: recipientPrefix)
-            bytes.append(contentsOf: word.utf8)
+            for prefix in prefixes {
+                if !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+                bytes.append(contentsOf: prefix)
+                bytes.append(contentsOf: word.utf8)
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `terms` of a direct message between `sender` and `recipient`.
+    static func terms(words: [String], sender: Int64, recipient: Int64) -> String {
+        terms(words: words, owner: .people(sender: sender, recipient: recipient))
+    }
+
+    /// A search's answer, newest first, ids below `before`, at most `limit`, direct or group
+    /// alike: the messages above the index's mark (`aboveMark(mark)`: all of them below
+    /// `before`, newest first) whose words hold every one of `words`, matched here, then the
+    /// index's answer for the rest (`indexed(below, limit)`), in the caller's one read.
+    static func search(
+        _ db: Database, words: [String], before: Int64, limit: Int,
+        aboveMark: (_ mark: Int64) throws -> [Message], indexed: (_ below: Int64, _ limit: Int) throws -> [Message]
+    ) throws -> [Message] {
+        let mark = try indexedThrough(db)
+        var found: [Message] = []
+        if before > mark + 1 {
+            let wanted = Set(words)
+            found = try aboveMark(mark).lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
+        }
+        guard found.count < limit else { return found }
+        return found + (try indexed(min(before, mark + 1), limit - found.count))
     }
 
     /// The FTS5 query for messages of `viewer` holding every word.
@@ -236,24 +234,20 @@ extension SQLiteStorage {
             func whose(_ prefix: String) -> String {
                 peer == nil ? "(\(prefix)m.sender_id = ? OR \(prefix)m.recipient_id = ?)" : "\(prefix)m.user_lo = ? AND \(prefix)m.user_hi = ?"
             }
-            let mark = try SQLiteMessageSearch.indexedThrough(db)
-            var found: [Message] = []
-            if before > mark + 1 {
-                let wanted = Set(words)
-                let tail = try Self.fetchMessages(
+            return try SQLiteMessageSearch.search(db, words: words, before: before, limit: limit) { mark in
+                try Self.fetchMessages(
                     db, where: "m.id > ? AND m.id < ? AND \(whose("+")) AND m.deleted = 0 ORDER BY m.id DESC",
                     StatementArguments([mark, before] + people))
-                found = tail.lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
+            } indexed: { below, remaining in
+                let match: [(any DatabaseValueConvertible)?] = [SQLiteMessageSearch.match(words: words, viewer: viewer), below]
+                return try Self.fetchMessages(
+                    db, where: """
+                        m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
+                        AND \(whose(""))
+                        AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
+                        """,
+                    StatementArguments(match + people.map { $0 } + [remaining]))
             }
-            guard found.count < limit else { return found }
-            let indexed: [(any DatabaseValueConvertible)?] = [SQLiteMessageSearch.match(words: words, viewer: viewer), min(before, mark + 1)]
-            return found + (try Self.fetchMessages(
-                db, where: """
-                    m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
-                    AND \(whose(""))
-                    AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?
-                    """,
-                StatementArguments(indexed + people.map { $0 } + [limit - found.count])))
         }
     }
 }

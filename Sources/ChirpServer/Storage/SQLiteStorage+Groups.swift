@@ -338,23 +338,17 @@ extension SQLiteStorage {
             }
             let groups = try group.map { [$0] } ?? Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSearch.viewerGroups)), arguments: [viewer])
             guard !words.isEmpty, !groups.isEmpty else { return [] }
-            let mark = try SQLiteMessageSearch.indexedThrough(db)
-            var found: [Message] = []
-            if before > mark + 1 {
-                let wanted = Set(words)
-                found = try Row.fetchAll(
+            return try SQLiteMessageSearch.search(db, words: words, before: before, limit: limit) { mark in
+                try Row.fetchAll(
                     db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.aboveMarkCondition))),
                     arguments: [group ?? 0, viewer, before, -1, mark]
-                ).lazy.map(Self.groupMessage(from:)).filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
+                ).map(Self.groupMessage(from:))
+            } indexed: { below, remaining in
+                try Row.fetchAll(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.indexedCondition))),
+                    arguments: [group ?? 0, viewer, below, remaining, SQLiteMessageSearch.groupMatch(words: words, groups: groups)]
+                ).map(Self.groupMessage(from:))
             }
-            guard found.count < limit else { return found }
-            return found + (try Row.fetchAll(
-                db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.indexedCondition))),
-                arguments: [
-                    group ?? 0, viewer, min(before, mark + 1), limit - found.count,
-                    SQLiteMessageSearch.groupMatch(words: words, groups: groups), min(before, mark + 1),
-                ]
-            ).map(Self.groupMessage(from:)))
         }
     }
 

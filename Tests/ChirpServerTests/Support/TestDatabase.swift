@@ -62,6 +62,18 @@ enum TestDatabase {
         }
     }
 
+    /// No PostgreSQL server is named (`CHIRP_TEST_POSTGRES_URL`).
+    struct MissingServer: Error {}
+
+    /// Runs `body` with one connection to a brand-new, empty database, dropped afterwards
+    /// (migration tests, which run the migrator themselves).
+    static func withFreshDatabase(_ body: (PostgresConnection, Logger) async throws -> Void) async throws {
+        guard let settings = freshPostgresSettings(poolSize: 1) else { throw MissingServer() }
+        try await create(settings)
+        defer { Task { await drop(settings) } }
+        try await withConnection(settings, body)
+    }
+
     /// Runs `body` with a connection of its own to the database of `settings`.
     static func withConnection<T>(
         _ settings: PostgresSettings, _ body: (PostgresConnection, Logger) async throws -> T
