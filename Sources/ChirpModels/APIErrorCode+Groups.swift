@@ -4,6 +4,8 @@ extension APIErrorCode {
     public static let notAdmin = "not_admin"
     /// Adding a member to a group that has `--max-group-members` already (409).
     public static let groupFull = "group_full"
+    /// The user is in the most groups one may be in (`chirp serve --max-groups-per-user`).
+    public static let tooManyGroups = "too_many_groups"
     /// No such group, or the viewer is not (or was never) a member of it (404).
     public static let groupNotFound = "group_not_found"
     /// A member change naming someone who is not a current member (404).

@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     /// Data exports one user may start per window: each reads all their data and copies their
     /// media, so an unbounded loop of them would keep the disk busy.
     public var exportLimit = RateLimit(count: 4, window: .seconds(86_400))
+    /// Group changes (create, rename, add, remove, admins, accept, decline) one user may make:
+    /// each stores an event for every member, so an unlimited loop of them fills the disk.
+    public var groupChangeLimit = RateLimit(count: 120, window: .seconds(3_600))
+    /// Typing notices (direct and group) one user may send: live only, but a group's fans out
+    /// to every member.
+    public var typingLimit = RateLimit(count: 120, window: .seconds(60))
     /// How long client log entries (and the batch ids that make a retry a duplicate) are kept;
     /// zero keeps them.
     public var clientLogRetention: Duration = .seconds(30 * 86_400)
@@ -89,6 +95,9 @@ public struct ServerConfiguration: Sendable {
     public var maxStreamsPerUser: Int = 10
     /// The most members a group may have, its creator included (`--max-group-members`).
     public var maxGroupMembers: Int = Validation.defaultMaxGroupMembers
+    /// The most groups one user may be a current member of, those they created included
+    /// (`--max-groups-per-user`): creating or joining one more is refused (409 `too_many_groups`).
+    public var maxGroupsPerUser: Int = 500
     /// Proxies whose `X-Forwarded-For` names the client (its last untrusted hop).
     public var trustedProxies: [AddressRange] = []
     /// HTTPS and WSS on the listening port instead of plain HTTP (`--tls-cert`, `--tls-key`).

@@ -70,6 +70,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Data exports (POST /v1/me/export) one user may start per window.", valueName: "count/window"))
     var exportLimit = "4/1d"
 
+    @Option(help: ArgumentHelp(
+        "Group changes (create, rename, add, remove, admins, accept, decline) one user may make per window.", valueName: "count/window"))
+    var groupChangeLimit = "120/1h"
+
+    @Option(help: ArgumentHelp("Typing notices (direct and group) one user may send per window.", valueName: "count/window"))
+    var typingLimit = "120/1m"
+
     @Option(help: ArgumentHelp("How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
     var clientLogRetention = "30d"
 
@@ -80,7 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
     var rateLimitOptions: [(flag: String, value: String)] {
         [("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
          ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit), ("--client-log-limit", clientLogLimit),
-         ("--report-limit", reportLimit), ("--export-limit", exportLimit)]
+         ("--report-limit", reportLimit), ("--export-limit", exportLimit), ("--group-change-limit", groupChangeLimit),
+         ("--typing-limit", typingLimit)]
     }
 
     @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
@@ -104,6 +112,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The most members a group may have, its creator included.", valueName: "n"))
     var maxGroupMembers = 256
+
+    @Option(help: ArgumentHelp("The most groups one user may be a member of (pending group requests included).", valueName: "n"))
+    var maxGroupsPerUser = 500
 
     @Option(help: ArgumentHelp(
         "A proxy (CIDR, IPv4 or IPv6; repeatable) whose X-Forwarded-For names the client: its last untrusted hop.",
@@ -157,6 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let testBcryptCost, !(4...31).contains(testBcryptCost) { throw ValidationError("--test-bcrypt-cost takes 4 to 31.") }
         guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members takes 2 or more.") }
+        guard maxGroupsPerUser >= 1 else { throw ValidationError("--max-groups-per-user takes 1 or more.") }
         for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention)]
         where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
             throw ValidationError("\(flag) takes a duration such as 30d, 12h or 0 (keep), not '\(value)'.")
@@ -223,6 +235,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.clientLogLimit = RateLimit(clientLogLimit) ?? configuration.clientLogLimit
         configuration.reportLimit = RateLimit(reportLimit) ?? configuration.reportLimit
         configuration.exportLimit = RateLimit(exportLimit) ?? configuration.exportLimit
+        configuration.groupChangeLimit = RateLimit(groupChangeLimit) ?? configuration.groupChangeLimit
+        configuration.typingLimit = RateLimit(typingLimit) ?? configuration.typingLimit
         configuration.clientLogRetention = .seconds(DurationShorthand.seconds(clientLogRetention) ?? 30 * 86_400)
         configuration.reportRetention = .seconds(DurationShorthand.seconds(reportRetention) ?? 365 * 86_400)
         configuration.maxLongPollSeconds = maxWait
@@ -231,6 +245,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.maxStreamsPerUser = maxStreamsPerUser
         configuration.maxGroupMembers = maxGroupMembers
+        configuration.maxGroupsPerUser = maxGroupsPerUser
         configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
         configuration.tls = try tls()
         configuration.maxMediaBytes = maxMediaBytes

@@ -7,8 +7,12 @@ import ChirpModels
 struct GroupRules: GroupDecisions {
     /// The most members a group may have, the creator included (`--max-group-members`).
     var maxMembers: Int
+    /// The most groups one user may be a current member of (`--max-groups-per-user`).
+    var maxGroupsPerUser: Int = ServerConfiguration().maxGroupsPerUser
 
-    func replay(_ existing: Group, requestKey: String, for new: NewGroup) throws -> Group {
+    func replay(_ existing: Group, requestKey: String, creatorIsMember: Bool, for new: NewGroup) throws -> Group {
+        // A creator who left (or was removed) sees the group no more: the repeated call is 404.
+        guard creatorIsMember else { throw GroupService.notFound }
         guard requestKey == new.requestKey else {
             throw APIError(
                 .conflict, APIErrorCode.clientIdReused, "This clientGroupId was already used for another group; pick a new one.",
@@ -17,8 +21,27 @@ struct GroupRules: GroupDecisions {
         return existing
     }
 
-    func admit(_ members: [RecipientFacts?], for new: NewGroup) throws -> [Bool] {
-        try zip(members, new.members).map { facts, name in try Self.admission(adder: new.creator.id, facts, named: name) }
+    func admit(_ members: [RecipientFacts?], groupCounts: GroupCounts, for new: NewGroup) throws -> [Bool] {
+        try mayJoin(groups: groupCounts.creator, named: nil)
+        let requests = try zip(members, new.members).map { facts, name in try Self.admission(adder: new.creator.id, facts, named: name) }
+        for (facts, name) in zip(members, new.members) {
+            if let facts { try mayJoin(groups: groupCounts.members[facts.id] ?? 0, named: name) }
+        }
+        return requests
+    }
+
+    /// Refuses a user (named `name`; nil: the one asking) who is a current member of `groups`
+    /// groups already, the most one may be in (409 `too_many_groups`).
+    func mayJoin(groups: Int, named name: String?) throws {
+        guard groups >= maxGroupsPerUser else { return }
+        guard let name else {
+            throw APIError(
+                .conflict, APIErrorCode.tooManyGroups,
+                "You are in \(maxGroupsPerUser) groups, the most one may be in; leave one before you start another.")
+        }
+        throw APIError(
+            .conflict, APIErrorCode.tooManyGroups, "\(name.prefix(32)) is in the most groups one may be in (\(maxGroupsPerUser)).",
+            field: name)
     }
 
     /// Whether `adder` may add the user of `facts` (named `name`): as a member (false), as a
@@ -68,6 +91,7 @@ struct GroupRules: GroupDecisions {
             guard facts.members.count < maxMembers else {
                 throw APIError(.conflict, APIErrorCode.groupFull, "This group has \(maxMembers) members, the most it may have.")
             }
+            try mayJoin(groups: facts.targetGroups, named: name)
             return .add(userId: target.id, request: try Self.admission(adder: actor.userId, target, named: name))
         case .remove:
             guard isAdmin || target.id == actor.userId else { throw Self.notAdmin }

@@ -8,7 +8,8 @@ struct GroupService: Sendable {
     let hub: EventHub
     /// Other instances on the same database (PostgreSQL), for typing; nil with SQLite.
     let bus: (any ClusterEventBus)?
-    /// The group-message limit is the direct-message one (`limits.messages`, per sender).
+    /// The group-message limit is the direct-message one (`limits.messages`, per sender);
+    /// changes count against `limits.groupChanges`, typing against `limits.typing`.
     let limits: RateLimits
     let rules: GroupRules
     let now: @Sendable () -> Timestamp
@@ -28,13 +29,17 @@ struct GroupService: Sendable {
             throw APIError.badParameter("clientGroupId", "A clientGroupId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let title = try Self.title(request.title)
+        // At most the allowed members are looked at: a longer list is refused below, whatever
+        // the rest of it holds.
         var names: [String] = []
         var keys: [String] = []
+        var seen: Set<String> = [Validation.usernameKey(viewer.username)]
         for name in request.members {
             let key = try UsernameLookup.recipientKey(name)
-            if key == Validation.usernameKey(viewer.username) || keys.contains(key) { continue }
+            guard seen.insert(key).inserted else { continue }
             names.append(name)
             keys.append(key)
+            if keys.count >= rules.maxMembers { break }
         }
         guard (1..<rules.maxMembers).contains(keys.count) else {
             throw APIError(
@@ -43,8 +48,24 @@ struct GroupService: Sendable {
         }
         let new = NewGroup(
             creator: viewer, clientGroupId: clientGroupId, title: title, members: names, memberKeys: keys, createdAt: now())
-        let outcome = try await store.createGroup(new, decisions: rules)
+        let outcome = try await counted(viewer) { try await store.createGroup(new, decisions: rules) }
+        guard let outcome else { throw Self.notFound }
         hub.publish(outcome.appended)
+        return outcome
+    }
+
+    /// Runs a group change by `viewer` under their group-change limit (429 past it); a change
+    /// that writes nothing (a repeat, or a refusal) gives its count back, as a send does.
+    private func counted<T: Sendable>(_ viewer: Viewer, _ write: () async throws -> WriteOutcome<T>?) async throws -> WriteOutcome<T>? {
+        try await limits.takeGroupChange(viewer)
+        let outcome: WriteOutcome<T>?
+        do {
+            outcome = try await write()
+        } catch {
+            limits.giveBack(limits.groupChanges, key: String(viewer.id))
+            throw error
+        }
+        if outcome?.created != true { limits.giveBack(limits.groupChanges, key: String(viewer.id)) }
         return outcome
     }
 
@@ -68,7 +89,8 @@ struct GroupService: Sendable {
     /// gives or takes the admin role (admins only).
     @discardableResult
     func change(_ viewer: Viewer, id rawId: String, _ change: GroupChange) async throws -> Group {
-        guard let outcome = try await store.changeGroup(id: try Self.id(rawId), actor: viewer, change: change, at: now(), decisions: rules)
+        let id = try Self.id(rawId)
+        guard let outcome = try await counted(viewer, { try await store.changeGroup(id: id, actor: viewer, change: change, at: now(), decisions: rules) })
         else { throw Self.notFound }
         hub.publish(outcome.appended)
         return outcome.value
@@ -148,15 +170,17 @@ struct GroupService: Sendable {
         return readers
     }
 
-    /// Tells the other current members (live only) that the viewer is typing in the group;
-    /// while the viewer's group request is pending, nobody is told (as in a direct request).
+    /// Tells the other current members (live only) that the viewer is typing in the group,
+    /// under the viewer's typing limit; while the viewer's group request is pending, nobody is
+    /// told (as in a direct request), and members who blocked the viewer are never told.
     func typing(_ viewer: Viewer, id rawId: String) async throws {
         let groupId = try Self.id(rawId)
-        guard let (members, pendingRequest) = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else { throw Self.notFound }
-        guard !pendingRequest else { return }
+        try await limits.takeTyping(viewer)
+        guard let audience = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else { throw Self.notFound }
+        guard !audience.pendingRequest else { return }
         let at = now()
         let notice = TypingNotice(from: viewer.username, group: String(groupId))
-        for member in members where member != viewer.id {
+        for member in audience.members where member != viewer.id && !audience.blockers.contains(member) {
             guard let event = hub.publishLive(to: member, type: EventType.typing, payload: notice, at: at) else { continue }
             await bus?.publishLive(userId: member, event: event)
         }

@@ -85,6 +85,13 @@ struct MessageActionService: Sendable {
         do { query = try Validation.searchQuery(rawQuery) } catch { throw APIError.validation(error) }
         guard peer == nil || group == nil else { throw APIError.badParameter("group", "Search one conversation: 'peer' or 'group', not both.") }
         let words = SearchTerms.words(query)
+        // A group search asks the index for each word in each of the viewer's groups (at most
+        // `--max-groups-per-user`): the words are capped so that its cost is bounded too.
+        guard words.count <= SearchTerms.maxQueryWords else {
+            throw APIError(
+                .unprocessableContent, APIErrorCode.invalidQuery, "A search holds at most \(SearchTerms.maxQueryWords) different words.",
+                field: "q")
+        }
         var found: [Message] = []
         // Direct conversations (unless one group is asked for), then the viewer's groups (unless
         // one peer is asked for); both share one id sequence, so one cursor walks both.

@@ -107,6 +107,7 @@ struct MessageService: Sendable {
     /// Tells `peer` (live only, never stored) that the viewer is typing, if the viewer may
     /// message them; in a conversation with a request pending either way, nothing is told.
     func typing(_ viewer: Viewer, to peer: String) async throws {
+        try await limits.takeTyping(viewer)
         guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.recipientKey(peer)) else {
             throw APIError.userNotFound(peer)
         }

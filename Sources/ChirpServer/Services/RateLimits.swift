@@ -23,6 +23,10 @@ struct RateLimits: Sendable {
     let reports: RateLimitRule
     /// Data exports started per user.
     let exports: RateLimitRule
+    /// Group changes per actor (create, rename, add, remove, admins, accept, decline).
+    let groupChanges: RateLimitRule
+    /// Typing notices per user, direct and group.
+    let typing: RateLimitRule
 
     init(configuration: ServerConfiguration, limiter: any RateLimiter) {
         self.limiter = limiter
@@ -35,6 +39,8 @@ struct RateLimits: Sendable {
         clientLogs = RateLimitRule("client-logs", configuration.clientLogLimit)
         reports = RateLimitRule("reports", configuration.reportLimit)
         exports = RateLimitRule("exports", configuration.exportLimit)
+        groupChanges = RateLimitRule("group-changes", configuration.groupChangeLimit)
+        typing = .frequent("typing", configuration.typingLimit)
     }
 
     /// Limits that allow everything (services built without a configuration, in tests).
@@ -73,6 +79,16 @@ struct RateLimits: Sendable {
         }
         if outcome?.created != true { giveBack(messages, key: key) }
         return outcome
+    }
+
+    /// Counts one group change by `viewer` (429 past `groupChanges`).
+    func takeGroupChange(_ viewer: Viewer) async throws {
+        try await take(groupChanges, key: String(viewer.id), refusal: "You have changed groups too many times")
+    }
+
+    /// Counts one typing notice by `viewer` (429 past `typing`).
+    func takeTyping(_ viewer: Viewer) async throws {
+        try await take(typing, key: String(viewer.id), refusal: "You have sent too many typing notices")
     }
 
     /// The one call the reaction service makes before adding a reaction.

@@ -57,7 +57,7 @@ struct ServerServices: Sendable {
         let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
         self.streams = streams
         self.metrics = metrics
-        let groupRules = GroupRules(maxMembers: configuration.maxGroupMembers)
+        let groupRules = GroupRules(maxMembers: configuration.maxGroupMembers, maxGroupsPerUser: configuration.maxGroupsPerUser)
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginThrottle: LoginThrottle(configuration: configuration, limiter: limiter),

@@ -24,6 +24,14 @@ enum GroupSQL {
     /// The current members' ids and roles of group `$1`, longest-standing first.
     static let memberRoles = "SELECT user_id, role, request FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
 
+    /// The one membership window (API.md part 3): membership row `member` (an alias of
+    /// `group_members`) shows message id `message` (SQL) when the message came after their join
+    /// mark and, for a former member, no later than the last message before they left.
+    /// History, media, search, reads, readers, conversations, exports and reports all ask it.
+    static func window(member gm: String, message m: String) -> String {
+        "\(m) > \(gm).first_message_id AND (\(gm).last_message_id IS NULL OR \(m) <= \(gm).last_message_id)"
+    }
+
     /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
     static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
 
@@ -47,9 +55,10 @@ enum GroupSQL {
             removed_at = NULL, last_message_id = NULL, read_up_to = 0
         """
 
-    /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest.
+    /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest,
+    /// and the group as it was when they left (`$4`, `FormerGroupColumn`).
     static let removeMember = """
-        UPDATE group_members SET removed_at = $3, role = 'member',
+        UPDATE group_members SET removed_at = $3, role = 'member', final_group = $4,
             last_message_id = (SELECT COALESCE(MAX(id), 0) FROM messages WHERE group_id = $1)
         WHERE group_id = $1 AND user_id = $2
         """
@@ -78,7 +87,8 @@ enum GroupSQL {
     /// operators took it down.
     static let messageColumns = """
         m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
-            (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id),
+            (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id
+                AND NOT r.request AND \(window(member: "r", message: "m.id"))),
             \(BlockSQL.blocked("m.sender_id", by: "$2")),
             m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
         FROM messages m JOIN users s ON s.id = m.sender_id
@@ -106,8 +116,7 @@ enum GroupSQL {
     /// holds it) and user `$3` sent it: a report may name it.
     static let reportableMessage = """
         SELECT \(messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
-        WHERE m.id = $1 AND m.sender_id = $3 AND m.id > gm.first_message_id
-            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        WHERE m.id = $1 AND m.sender_id = $3 AND \(window(member: "gm", message: "m.id"))
         """
 
     /// The group and the sender of group message `$1`.
@@ -126,6 +135,9 @@ enum GroupSQL {
         """
     }
 
+    /// How many groups user `$1` is a current member of (pending requests included).
+    static let groupCount = "SELECT COUNT(*) FROM group_members WHERE user_id = $1 AND removed_at IS NULL"
+
     /// The groups user `$1` is a current member of, in id order.
     static let groupsOfMember = "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
 
@@ -141,20 +153,19 @@ enum GroupSQL {
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
 
-    /// Whether the media `media` is in a group message (not unsent) of a group user `viewer`
-    /// (SQL) is a current member of: they may read it.
+    /// Whether the media `media` is in a group message (not unsent) that user `viewer` (SQL)
+    /// may read: a current member whose window holds the message (they joined before it).
     static func mediaInMembersGroup(viewer: String) -> String {
         """
         EXISTS (SELECT 1 FROM message_media gmm JOIN messages gx ON gx.id = gmm.message_id
             JOIN group_members mx ON mx.group_id = gx.group_id AND mx.user_id = \(viewer) AND mx.removed_at IS NULL
-            WHERE gmm.media_id = media.id AND NOT gx.deleted)
+            WHERE gmm.media_id = media.id AND NOT gx.deleted AND \(window(member: "mx", message: "gx.id")))
         """
     }
 
     /// The condition that viewer `$2`'s membership `gm` of group `$1` shows message `m`.
     static let visible = """
-        m.group_id = $1 AND gm.group_id = $1 AND gm.user_id = $2 AND m.id > gm.first_message_id
-            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)
+        m.group_id = $1 AND gm.group_id = $1 AND gm.user_id = $2 AND \(window(member: "gm", message: "m.id"))
         """
 
     /// A page of group `$1` for viewer `$2`: ids between `$3` and `$4`, at most `$5`.
@@ -191,11 +202,13 @@ enum GroupSQL {
     static let recordRead = "INSERT INTO group_reads (group_id, user_id, up_to, read_at) VALUES ($1, $2, $3, $4)"
 
     /// Who read message `$2` of group `$1` (sent by `$3`): the user's columns and the first
-    /// time their marker covered it.
+    /// time their marker covered it; members whose window does not hold the message (they
+    /// joined after it) and those whose group request is pending are left out.
     static let readers = """
         SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, MIN(r.read_at)
         FROM group_reads r JOIN users u ON u.id = r.user_id
-        WHERE r.group_id = $1 AND r.up_to >= $2 AND r.user_id <> $3
+        JOIN group_members gm ON gm.group_id = r.group_id AND gm.user_id = r.user_id
+        WHERE r.group_id = $1 AND r.up_to >= $2 AND r.user_id <> $3 AND NOT gm.request AND \(window(member: "gm", message: "$2"))
         GROUP BY u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count
         ORDER BY MIN(r.read_at), u.id
         """
@@ -206,8 +219,9 @@ enum GroupSQL {
     /// The viewer `$1`'s group conversations placed before cursor `$2` (at most `$3`), matching
     /// `condition` (over `pin_order` and `request`), in `order`: the place (the cursor), the
     /// group's id, whether a pending request, whether pinned, whether muted, the unread count
-    /// (the others' messages after the viewer's marker), the pin order and the last message's
-    /// id (null: none yet).
+    /// (the others' messages after the viewer's marker), the pin order, the last message's
+    /// id (null: none yet), whether the viewer is a former member, and the group as they last
+    /// saw it (`FormerGroupColumn`; former members only).
     ///
     /// A group's place is the id of the last message the viewer sees or, while there is none and
     /// they are a current member, their join mark (`addMember`). Direct conversations are placed
@@ -215,14 +229,14 @@ enum GroupSQL {
     /// conversations share a place, and a cursor over places skips and repeats nothing.
     static func conversations(where condition: String, orderBy order: String = "place DESC") -> String {
         """
-        SELECT place, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order, last_id FROM (
+        SELECT place, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order, last_id, removed_at IS NOT NULL,
+            final_group FROM (
             SELECT c.*, COALESCE(last_id, CASE WHEN removed_at IS NULL THEN first_message_id END) AS place FROM (
-                SELECT gm.group_id, gm.request, gm.pin_order, gm.muted, gm.removed_at, gm.first_message_id,
-                    (SELECT MAX(m.id) FROM messages m WHERE m.group_id = gm.group_id AND m.id > gm.first_message_id
-                        AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS last_id,
+                SELECT gm.group_id, gm.request, gm.pin_order, gm.muted, gm.removed_at, gm.first_message_id, gm.final_group,
+                    (SELECT MAX(m.id) FROM messages m WHERE m.group_id = gm.group_id
+                        AND \(window(member: "gm", message: "m.id"))) AS last_id,
                     (SELECT COUNT(*) FROM messages m WHERE m.group_id = gm.group_id AND m.sender_id <> gm.user_id
-                        AND m.id > gm.read_up_to AND m.id > gm.first_message_id
-                        AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id)) AS unread
+                        AND m.id > gm.read_up_to AND \(window(member: "gm", message: "m.id"))) AS unread
                 FROM group_members gm WHERE gm.user_id = $1
             ) c
         ) p WHERE place < $2 AND \(condition) ORDER BY \(order) LIMIT $3

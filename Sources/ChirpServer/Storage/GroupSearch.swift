@@ -9,8 +9,7 @@ enum GroupSearch {
     static func query(where condition: String) -> String {
         """
         SELECT \(GroupSQL.messageColumns) JOIN group_members gm ON gm.group_id = m.group_id AND gm.user_id = $2
-        WHERE ($1 = 0 OR m.group_id = $1) AND m.id > gm.first_message_id
-            AND (gm.last_message_id IS NULL OR m.id <= gm.last_message_id) AND NOT m.deleted AND m.id < $3
+        WHERE ($1 = 0 OR m.group_id = $1) AND \(GroupSQL.window(member: "gm", message: "m.id")) AND NOT m.deleted AND m.id < $3
             AND \(condition)
         ORDER BY m.id DESC LIMIT $4
         """

@@ -36,9 +36,9 @@ protocol GroupStore: Sendable {
     /// Who read the message (not its sender), with when; nil: no such group for the viewer or
     /// no such message they may see.
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]?
-    /// The current members' ids, and whether the viewer has a pending group request; nil
-    /// unless the viewer is one of them.
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)?
+    /// The current members' ids, whether the viewer has a pending group request, and which
+    /// members blocked the viewer; nil unless the viewer is one of them.
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience?
     /// In one transaction: reads message `id` of the group as the viewer (a current member;
     /// `.noSuchPeer` otherwise) sees it, asks `change` (`MessageActionRules`), writes what it
     /// answers and appends `message.updated` (`encoding.updated`) or `message.deleted`
@@ -161,8 +161,27 @@ struct GroupChangeFacts: Sendable {
     var members: [GroupMemberFacts]
     var actor: GroupMemberFacts?
     var target: RecipientFacts?
+    /// How many groups the named user is a current member of (0 when nobody is named).
+    var targetGroups: Int = 0
 
     func member(_ id: Int64) -> GroupMemberFacts? { members.first { $0.userId == id } }
+}
+
+/// Who is in a group, as a viewer (a current member) would tell them something live.
+struct GroupAudience: Sendable, Equatable {
+    /// The current members' ids.
+    var members: [Int64]
+    /// The viewer's group request is pending: they tell nobody.
+    var pendingRequest: Bool
+    /// The members who blocked the viewer: they hear nothing from them.
+    var blockers: Set<Int64>
+}
+
+/// How many groups the users of a new group are current members of already: its creator, and
+/// the others by id.
+struct GroupCounts: Sendable, Equatable {
+    var creator: Int
+    var members: [Int64: Int]
 }
 
 /// What a group change writes.
@@ -192,10 +211,12 @@ enum GroupReadOutcome: Sendable {
 protocol GroupDecisions: Sendable {
     /// A creation under a client id the creator used for `existing`, made of `requestKey`:
     /// the same group again, or a conflict.
-    func replay(_ existing: Group, requestKey: String, for new: NewGroup) throws -> Group
+    /// `creatorIsMember`: whether the creator is still a current member of it.
+    func replay(_ existing: Group, requestKey: String, creatorIsMember: Bool, for new: NewGroup) throws -> Group
     /// Whether the creator may add each member (facts in the order of `new.members`, nil: no
-    /// such user): for each, whether as a request; throws a refusal.
-    func admit(_ members: [RecipientFacts?], for new: NewGroup) throws -> [Bool]
+    /// such user), given how many groups each is in already: for each, whether as a request;
+    /// throws a refusal.
+    func admit(_ members: [RecipientFacts?], groupCounts: GroupCounts, for new: NewGroup) throws -> [Bool]
     /// What `change` writes, given the facts.
     func decide(_ change: GroupChange, facts: GroupChangeFacts) throws -> GroupWrite
     /// A stored message under the same client id: the same send again, or a conflict.

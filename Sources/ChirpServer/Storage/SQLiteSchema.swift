@@ -199,6 +199,7 @@ enum SQLiteSchema {
         SQLiteMessageActionsSchema.registerLeanSearch(in: &migrator)
         SQLiteSearchIndexSchema.register(in: &migrator)
         SQLiteMessageTableSchema.register(in: &migrator)
+        SQLiteBoundedGroupsSchema.register(in: &migrator)
         return migrator
     }
 }

@@ -7,10 +7,15 @@ extension SQLiteStorage {
             let creator = new.creator.id
             if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
                let stored = try Self.storedGroup(db, id: existing) {
-                return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
+                let current = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [existing, creator])
+                    .map { $0[0] as Bool } ?? false
+                return WriteOutcome(
+                    value: try decisions.replay(stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false)
             }
             let facts = try new.memberKeys.map { try Self.recipientFacts(db, key: $0, sender: creator) }
-            let requests = try decisions.admit(facts, for: new)
+            var counts = GroupCounts(creator: try Self.groupCount(db, userId: creator), members: [:])
+            for id in facts.compactMap({ $0?.id }) { counts.members[id] = try Self.groupCount(db, userId: id) }
+            let requests = try decisions.admit(facts, groupCounts: counts, for: new)
             try db.cachedStatement(sql: """
                 INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [creator, new.clientGroupId, new.title, new.createdAt.millisecondsSince1970, new.requestKey])
@@ -57,7 +62,9 @@ extension SQLiteStorage {
             let members = try Self.memberFacts(db, groupId: id)
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
-            let facts = GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target)
+            let facts = GroupChangeFacts(
+                group: stored.group, members: members, actor: actorFacts, target: target,
+                targetGroups: try target.map { try Self.groupCount(db, userId: $0.id) } ?? 0)
             let write = try decisions.decide(change, facts: facts)
             if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
@@ -96,8 +103,13 @@ extension SQLiteStorage {
             try db.cachedStatement(sql: sharedSQL(GroupSQL.addMember))
                 .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, try nextMessageId(db), request])
         case .remove(let userId, let promote, let forget):
-            try db.cachedStatement(sql: sharedSQL(forget ? GroupSQL.forgetMember : GroupSQL.removeMember))
-                .execute(arguments: forget ? [id, userId] : [id, userId, at.millisecondsSince1970])
+            if forget {
+                try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMember)).execute(arguments: [id, userId])
+            } else {
+                guard let before = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+                try db.cachedStatement(sql: sharedSQL(GroupSQL.removeMember))
+                    .execute(arguments: [id, userId, at.millisecondsSince1970, FormerGroupColumn.encode(before)])
+            }
             if let promote {
                 try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
             }
@@ -117,12 +129,13 @@ extension SQLiteStorage {
     static func tell(
         _ db: Database, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
     ) throws -> [AppendedEvent] {
+        // The Group is stored once per change and kind, whatever the number of members told.
         let json = decisions.encode(group, asRequest: false)
-        var appended = try appendEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-        appended += try appendEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-        appended += try appendEvents(
+        var appended = try appendSharedEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
+        appended += try appendSharedEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        appended += try appendSharedEvents(
             db, userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at)
-                appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+        appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
         return appended
     }
 
@@ -278,12 +291,13 @@ extension SQLiteStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience? {
         try await read { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
                   membership[0] as Bool
             else { return nil }
-            return (try Self.memberIds(db, groupId: groupId), membership[3])
+            let blockers = try Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, viewer])
+            return GroupAudience(members: try Self.memberIds(db, groupId: groupId), pendingRequest: membership[3], blockers: Set(blockers))
         }
     }
 
@@ -411,13 +425,14 @@ extension SQLiteStorage {
         ).compactMap { row -> Listed<Conversation>? in
             let groupId: Int64 = row[1]
             let lastId: Int64? = row[7]
-            guard let stored = try storedGroup(db, id: groupId) else { return nil }
+            guard var group = try storedGroup(db, id: groupId)?.group else { return nil }
+            if row[8] as Bool { group = FormerGroupColumn.decode(row[9], fallback: group) }
             let last = try lastId.flatMap {
                 try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
             }
             let conversation = Conversation(
                 peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5], kind: Conversation.groupKind,
-                request: row[2], pinned: row[3], muted: row[4], group: stored.group)
+                request: row[2], pinned: row[3], muted: row[4], group: group)
             return Listed(cursor: list == .pinned ? row[6] : row[0], item: conversation)
         }
     }
@@ -462,6 +477,11 @@ extension SQLiteStorage {
     static func memberFacts(_ db: Database, groupId: Int64) throws -> [GroupMemberFacts] {
         try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberRoles)), arguments: [groupId])
             .map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
+    }
+
+    /// How many groups the user is a current member of.
+    static func groupCount(_ db: Database, userId: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.groupCount)), arguments: [userId]) ?? 0
     }
 
     static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {

@@ -157,6 +157,29 @@ final class SQLiteStorage: ChirpStorage {
         return events
     }
 
+    /// Appends one event to each of these users' streams whose data, `json`, is stored once
+    /// (`event_payloads`) and named by every row, so that what it stores grows with the users,
+    /// not with the users times the data (a group's `group.updated`, whose Group lists every
+    /// member). The events read it back through `payload_id`.
+    static func appendSharedEvents(
+        _ db: Database, userIds: [Int64], type: String, json: String, at: Timestamp
+    ) throws -> [AppendedEvent] {
+        if userIds.count < 2 { return try appendEvents(db, userIds: userIds, type: type, json: json, at: at) }
+        try db.cachedStatement(sql: "INSERT INTO event_payloads (data) VALUES (?)").execute(arguments: [json])
+        let payload = db.lastInsertedRowID
+        let insert = try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data, payload_id) VALUES (?, ?, ?, ?, '', ?)")
+        var appended: [AppendedEvent] = []
+        appended.reserveCapacity(userIds.count)
+        for start in stride(from: 0, to: userIds.count, by: appendChunk) {
+            let chunk = Array(userIds[start..<min(start + appendChunk, userIds.count)])
+            for (userId, head) in zip(chunk, try streamHeads(db, userIds: chunk)) {
+                try insert.execute(arguments: [userId, head + 1, type, at.millisecondsSince1970, payload])
+                appended.append(AppendedEvent(userId: userId, event: StoredEvent(seq: head + 1, type: type, createdAt: at, json: json)))
+            }
+        }
+        return appended
+    }
+
     /// The insert's arguments: each event's user and seq, then what they share. A direct
     /// message's two events are bound from an array literal, which GRDB turns into arguments
     /// in its own (specialized) code: its initializer for a sequence, called from here, took
@@ -241,9 +264,10 @@ final class SQLiteStorage: ChirpStorage {
             // was sent (unread); the events service encodes it as the live event carried it.
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT e.seq, e.type, e.created_at, e.data, e.message_id, m.client_message_id, s.username, r.username, m.text, m.deleted,
-                        m.reply_to, m.media_json, m.removed_by_operators
+                    SELECT e.seq, e.type, e.created_at, COALESCE(p.data, e.data), e.message_id, m.client_message_id, s.username, r.username,
+                        m.text, m.deleted, m.reply_to, m.media_json, m.removed_by_operators
                     FROM events e
+                    LEFT JOIN event_payloads p ON p.id = e.payload_id
                     LEFT JOIN messages m ON m.id = e.message_id
                     LEFT JOIN users s ON s.id = m.sender_id
                     LEFT JOIN users r ON r.id = m.recipient_id

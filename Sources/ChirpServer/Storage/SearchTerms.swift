@@ -5,6 +5,9 @@ import Foundation
 /// neither a letter nor a digit. Both storages index these words rather than run a tokenizer of
 /// their own, so a query finds the same messages on SQLite and PostgreSQL.
 enum SearchTerms {
+    /// The most distinct words a search may hold (`MessageActionService.search`).
+    static let maxQueryWords = 16
+
     /// The distinct words of `text`, in order of first appearance.
     static func words(_ text: String) -> [String] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text) }

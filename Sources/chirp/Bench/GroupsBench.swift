@@ -14,7 +14,10 @@ struct GroupsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groups",
         abstract: "Measure durable group messages/s into groups with every member's stream connected, and send → delivered-to-all p99.",
-        discussion: "Against --server, run that server with --no-rate-limits and --max-group-members at least --members.")
+        discussion: """
+            Against --server, run that server with --no-rate-limits, --max-group-members at least --members and \
+            --max-connections-per-address 0 (or above --groups × --members plus --concurrency).
+            """)
 
     @Option(help: "Server to measure against; without it an embedded server is started.")
     var server: String?
@@ -76,6 +79,9 @@ struct GroupsBench: AsyncParsableCommand {
                 $0.rateLimitsEnabled = false
                 $0.bcryptCost = 4
                 $0.maxGroupMembers = max($0.maxGroupMembers, memberCount)
+                // Every member's stream comes from this one address: 4 groups of 256 are 1,024
+                // connections besides the senders', past the default per-address cap.
+                $0.maxConnectionsPerAddress = 0
             } : nil
         let baseURL = try embedded?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let client = LoadClient(baseURL: baseURL, connections: concurrency + 8)
@@ -180,15 +186,23 @@ struct GroupsBenchSetUp: Sendable {
     var id: String
     var members: [BenchAccount]
 
+    /// Registrations in flight at once while setting up.
+    static let inFlight = 8
+
     static func make(client: LoadClient, groups: Int, members: Int) async throws -> [GroupsBenchSetUp] {
         let run = UInt32.random(in: 0...UInt32.max) % 100_000
         var made: [GroupsBenchSetUp] = []
         for index in 0..<groups {
+            // At most `inFlight` registrations at once: each is a bcrypt hash on the server, and
+            // all of a 256-member group's queued on the client's pool timed out waiting for it.
             let accounts = try await withThrowingTaskGroup(of: (Int, BenchAccount).self) { tasks in
+                var registered: [Int: BenchAccount] = [:]
                 for member in 0..<members {
+                    if member >= inFlight, let (done, account) = try await tasks.next() { registered[done] = account }
                     tasks.addTask { (member, try await client.register("g\(run)_\(index)_\(member)")) }
                 }
-                return try await tasks.reduce(into: [:]) { $0[$1.0] = $1.1 }.sorted { $0.key < $1.key }.map(\.value)
+                for try await (done, account) in tasks { registered[done] = account }
+                return registered.sorted { $0.key < $1.key }.map(\.value)
             }
             let creator = accounts[0]
             for member in accounts.dropFirst() {

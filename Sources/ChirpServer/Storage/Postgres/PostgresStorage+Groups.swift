@@ -10,7 +10,10 @@ extension PostgresStorage {
             if let existing = try await scope.value(
                 PostgresQuery(unsafeSQL: GroupSQL.groupByClientId, binds: Self.binds(creator, new.clientGroupId)), as: Int64.self),
                let stored = try await Self.storedGroup(scope, id: existing) {
-                return WriteOutcome(value: try decisions.replay(stored.group, requestKey: stored.requestKey, for: new), created: false)
+                let current = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(existing, creator)))
+                    .map { try $0.value(0, as: Bool.self) } ?? false
+                return WriteOutcome(
+                    value: try decisions.replay(stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false)
             }
             var facts: [RecipientFacts?] = []
             for key in new.memberKeys {
@@ -19,7 +22,9 @@ extension PostgresStorage {
                     binds: Self.binds(key, creator))
                 ).map { try Self.recipientFacts(from: $0, at: 0) })
             }
-            let requests = try decisions.admit(facts, for: new)
+            var counts = GroupCounts(creator: try await Self.groupCount(scope, userId: creator), members: [:])
+            for id in facts.compactMap({ $0?.id }) { counts.members[id] = try await Self.groupCount(scope, userId: id) }
+            let requests = try decisions.admit(facts, groupCounts: counts, for: new)
             let memberIds = try facts.map { facts in
                 guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
                 return facts.id
@@ -83,7 +88,10 @@ extension PostgresStorage {
                     binds: Self.binds(key, actor.id))
                 ).map { try Self.recipientFacts(from: $0, at: 0) }
             }
-            let write = try decisions.decide(change, facts: GroupChangeFacts(group: stored.group, members: members, actor: actorFacts, target: target))
+            var targetGroups = 0
+            if let target { targetGroups = try await Self.groupCount(scope, userId: target.id) }
+            let write = try decisions.decide(change, facts: GroupChangeFacts(
+                group: stored.group, members: members, actor: actorFacts, target: target, targetGroups: targetGroups))
             if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
             var declined: Conversation?
@@ -126,9 +134,13 @@ extension PostgresStorage {
             try await scope.execute(PostgresQuery(
                 unsafeSQL: GroupSQL.addMember, binds: binds(id, userId, GroupRole.member.rawValue, ms, joined, request)))
         case .remove(let userId, let promote, let forget):
-            try await scope.execute(forget
-                ? PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: binds(id, userId))
-                : PostgresQuery(unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms)))
+            if forget {
+                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: binds(id, userId)))
+            } else {
+                guard let before = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+                try await scope.execute(PostgresQuery(
+                    unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms, FormerGroupColumn.encode(before))))
+            }
             if let promote {
                 try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, promote, GroupRole.admin.rawValue)))
             }
@@ -150,12 +162,14 @@ extension PostgresStorage {
     static func tell(
         _ scope: PostgresScope, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
     ) async throws -> [AppendedEvent] {
+        // The Group is stored once per change and kind, whatever the number of members told.
         let json = decisions.encode(group, asRequest: false)
-        var appended = try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-        appended += try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
+        var appended = try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, shared: true)
+        appended += try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at, shared: true)
         appended += try await scope.appendEvents(
-            userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at)
-                appended += try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
+            userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at,
+            shared: true)
+        appended += try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
         return appended
     }
 
@@ -321,12 +335,16 @@ extension PostgresStorage {
         }
     }
 
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> (members: [Int64], pendingRequest: Bool)? {
+    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience? {
         try await read { scope in
             guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
                   try membership.value(0, as: Bool.self)
             else { return nil }
-            return (try await Self.memberIds(scope, groupId: groupId), try membership.value(3, as: Bool.self))
+            let blockers = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: Self.binds(groupId, viewer)))
+                .map { try $0.value(0, as: Int64.self) }
+            return GroupAudience(
+                members: try await Self.memberIds(scope, groupId: groupId), pendingRequest: try membership.value(3, as: Bool.self),
+                blockers: Set(blockers))
         }
     }
 
@@ -449,7 +467,8 @@ extension PostgresStorage {
         for row in try await scope.rows(PostgresQuery(
             unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order), binds: binds(viewer, cursor, Int64(limit)))) {
             let groupId = try row.value(1, as: Int64.self)
-            guard let stored = try await storedGroup(scope, id: groupId) else { continue }
+            guard var group = try await storedGroup(scope, id: groupId)?.group else { continue }
+            if try row.value(8, as: Bool.self) { group = FormerGroupColumn.decode(try row.value(9, as: String?.self), fallback: group) }
             var last: Message?
             if let lastId = try row.value(7, as: Int64?.self),
                let found = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId))) {
@@ -458,7 +477,7 @@ extension PostgresStorage {
             let conversation = Conversation(
                 peer: Conversation.noPeer, lastMessage: last, unreadCount: Int(try row.value(5, as: Int64.self)),
                 kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3), muted: try row.value(4),
-                group: stored.group)
+                group: group)
             listed.append(Listed(cursor: try row.value(list == .pinned ? 6 : 0, as: Int64.self), item: conversation))
         }
         return listed
@@ -500,6 +519,11 @@ extension PostgresStorage {
         try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: binds(groupId))).map {
             GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2))
         }
+    }
+
+    /// How many groups the user is a current member of.
+    static func groupCount(_ scope: PostgresScope, userId: Int64) async throws -> Int {
+        Int(try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.groupCount, binds: binds(userId)), as: Int64.self) ?? 0)
     }
 
     static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {

@@ -332,7 +332,9 @@ private enum EventsAfter: PreparedSQL {
     static let sql = """
         SELECT u.last_seq, e.seq, e.type, e.created_at, e.data FROM users u
         LEFT JOIN LATERAL (
-            SELECT seq, type, created_at, data FROM events WHERE user_id = u.id AND seq > $2 ORDER BY seq LIMIT $3) e ON true
+            SELECT ev.seq, ev.type, ev.created_at, COALESCE(p.data, ev.data) AS data FROM events ev
+            LEFT JOIN event_payloads p ON p.id = ev.payload_id
+            WHERE ev.user_id = u.id AND ev.seq > $2 ORDER BY ev.seq LIMIT $3) e ON true
         WHERE u.id = $1
         ORDER BY e.seq
         """
