@@ -122,7 +122,9 @@ struct OneMessageTableMigrationTests {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
-            #expect(applied == ["v22-one-message-table", "function chirp_send_batch", "function chirp_send_batch_confirming"])
+            // This migration first, any later ones, then the send-batch functions made anew.
+            #expect(applied.first == "v22-one-message-table")
+            #expect(applied.suffix(2) == ["function chirp_send_batch", "function chirp_send_batch_confirming"], "\(applied)")
             var rows: [Stored] = []
             for try await (id, group, recipient, clientId, text, deleted) in try await connection.query(
                 PostgresQuery(unsafeSQL: Self.rowsQuery), logger: logger
