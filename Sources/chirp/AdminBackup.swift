@@ -23,7 +23,7 @@ struct AdminBackup: AsyncParsableCommand {
         let report = try AdminDataDirectory.administering {
             try ServerAdministration.backup(configuration: data.configuration(), to: URL(fileURLWithPath: destination).standardizedFileURL)
         }
-        print(report)
+        printLine(report.description)
     }
 }
 
@@ -47,7 +47,7 @@ struct AdminRestore: AsyncParsableCommand {
         let report = try AdminDataDirectory.administering {
             try ServerAdministration.restore(from: URL(fileURLWithPath: source).standardizedFileURL, configuration: data.configuration())
         }
-        print(report)
+        printLine(report.description)
     }
 }
 
