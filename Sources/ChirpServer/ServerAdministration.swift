@@ -41,36 +41,32 @@ public enum ServerAdministration {
     }
 
     /// One printed line for a report: when, who reported whom and why, the note, and the
-    /// reported message as it was when reported.
+    /// reported message as it was when reported. What users wrote is quoted (`TerminalText`).
     public static func line(for report: ReportRecord) -> String {
         var line = "\(report.createdAt.rfc3339) #\(report.id) \(report.reporter) reported \(report.reported) for \(report.reason)"
-        if let note = report.note, !note.isEmpty { line += " note=\(quoted(note))" }
+        if let note = report.note, !note.isEmpty { line += " note=\(TerminalText.quoted(note))" }
         if let messageId = report.messageId {
-            line += " message=\(messageId) from=\(report.messageSender ?? "?") text=\(quoted(report.messageText ?? ""))"
+            line += " message=\(messageId) from=\(report.messageSender ?? "?") text=\(TerminalText.quoted(report.messageText ?? ""))"
             if !report.messageMediaIds.isEmpty { line += " media=\(report.messageMediaIds.joined(separator: ","))" }
         }
-        return line
+        return TerminalText.escaped(line)
     }
 
-    /// Text on one line: JSON string quoting (newlines and quotes escaped).
-    public static func quoted(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""
-    }
-
-    /// One printed line for a client log entry.
+    /// One printed line for a client log entry. Everything in it came from a client, so it is
+    /// escaped (`TerminalText`): a message holding a line break or a terminal's escape
+    /// sequence shows them as `\u{A}` or `\u{1B}`, and cannot pass for the lines after it.
     public static func line(for entry: ClientLogEntry) -> String {
         var line = "\(entry.loggedAt.rfc3339) \(entry.level.uppercased()) \(entry.username ?? "?")"
         if let source = entry.source { line += " [\(source)]" }
         line += " \(entry.message)"
         for (key, value) in (entry.metadata ?? [:]).sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        return line
+        return TerminalText.escaped(line)
     }
 }
 
 /// A failure of an administration task, with what to do about it.
 public struct AdministrationError: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// `description` may name what it found in the data: it is escaped (`TerminalText`).
+    init(_ description: String) { self.description = TerminalText.escaped(description) }
 }

@@ -23,7 +23,7 @@ struct AdminBackup: AsyncParsableCommand {
         let report = try AdminDataDirectory.administering {
             try ServerAdministration.backup(configuration: data.configuration(), to: URL(fileURLWithPath: destination).standardizedFileURL)
         }
-        print(report)
+        printLine(report.description)
     }
 }
 
@@ -33,8 +33,8 @@ struct AdminRestore: AsyncParsableCommand {
         commandName: "restore",
         abstract: "Check a backup and put it into the data directory of a stopped SQLite server.",
         discussion: """
-            The backup is checked first (PRAGMA integrity_check, every media row's blob); a failed \
-            check changes nothing. The database that was in the data directory is moved to \
+            The backup is checked first (PRAGMA integrity_check, every media row's name and blob); a \
+            failed check changes nothing. The database that was in the data directory is moved to \
             before-restore-<time>/ beside it.
             """)
 
@@ -47,7 +47,7 @@ struct AdminRestore: AsyncParsableCommand {
         let report = try AdminDataDirectory.administering {
             try ServerAdministration.restore(from: URL(fileURLWithPath: source).standardizedFileURL, configuration: data.configuration())
         }
-        print(report)
+        printLine(report.description)
     }
 }
 

@@ -34,7 +34,7 @@ struct AdminLogs: AsyncParsableCommand {
         let configuration = try database.configuration()
         do {
             let entries = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: level, limit: limit)
-            for entry in entries { print(ServerAdministration.line(for: entry)) }
+            for entry in entries { printLine(ServerAdministration.line(for: entry)) }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)
         }

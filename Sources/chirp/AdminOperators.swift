@@ -34,10 +34,10 @@ enum AdminRole {
         do {
             let changed = try await ServerAdministration.setOperator(configuration: configuration, username: username, isOperator)
             switch (isOperator, changed) {
-            case (true, true): print("\(username) is now an operator")
-            case (true, false): print("\(username) was already an operator")
-            case (false, true): print("\(username) is no longer an operator")
-            case (false, false): print("\(username) was not an operator")
+            case (true, true): printLine("\(username) is now an operator")
+            case (true, false): printLine("\(username) was already an operator")
+            case (false, true): printLine("\(username) is no longer an operator")
+            case (false, false): printLine("\(username) was not an operator")
             }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)

@@ -51,7 +51,7 @@ struct AdminReports: AsyncParsableCommand {
         let configuration = try AdminDatabase.configuration(dataDir: dataDir ?? "./chirp-data", database: database)
         do {
             for report in try await ServerAdministration.reports(configuration: configuration, since: from) {
-                print(ServerAdministration.line(for: report))
+                printLine(ServerAdministration.line(for: report))
             }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)
@@ -70,7 +70,8 @@ struct AdminReports: AsyncParsableCommand {
 
 extension ModerationReport {
     /// One printed line: id, time, who reported whom and why, the note, the message as it was,
-    /// whether the account is suspended, and the resolution.
+    /// whether the account is suspended, and the resolution. What users wrote is quoted
+    /// (`TerminalText`).
     var line: String {
         var line = "#\(id) \(createdAt.rfc3339) \(reporter) reported \(reported) for \(reason)"
         if reportedSuspended { line += " [\(reported) suspended]" }
@@ -83,5 +84,5 @@ extension ModerationReport {
         return line
     }
 
-    private static func quoted(_ text: String) -> String { ServerAdministration.quoted(text) }
+    private static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
 }

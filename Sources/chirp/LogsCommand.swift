@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChirpClient
 import ChirpLogging
+import ChirpModels
 import ChirpModules
 import ChirpNetworking
 import Foundation
@@ -30,9 +31,9 @@ struct LogsUpload: AsyncParsableCommand {
         do {
             try await diagnostics.reporter.uploadNow(maxConsecutiveFailures: 4)
         } catch let error as RemoteLogUploadError {
-            throw ValidationError("\(error.description). Is the server at \(client.server) running?")
+            throw ValidationError(TerminalText.escaped("\(error.description). Is the server at \(client.server) running?"))
         }
-        print("uploaded \(before) waiting entries in \(diagnostics.reporter.statistics.uploadedBatches) batches")
+        printLine("uploaded \(before) waiting entries in \(diagnostics.reporter.statistics.uploadedBatches) batches")
     }
 }
 

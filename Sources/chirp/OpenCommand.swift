@@ -33,6 +33,7 @@ struct OpenCommand: AsyncParsableCommand {
             return
         }
         _ = try await runtime.session()
-        print(try await runtime.run { try await runtime.app.text(for: destination) })
+        let text = try await runtime.run { try await runtime.app.text(for: destination) }
+        text.split(separator: "\n", omittingEmptySubsequences: false).forEach { printLine(String($0)) }
     }
 }

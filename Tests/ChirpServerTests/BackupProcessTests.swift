@@ -92,15 +92,7 @@ struct BackupProcessTests {
         let (data, backup, target) = (ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory())
         var copies: [URL] = []
         defer { for directory in [data, backup, target] + copies { try? FileManager.default.removeItem(at: directory) } }
-        let server = try await ServerProcess(dataDirectory: data)
-        let alice = try await server.api.register("alice")
-        let bob = try await server.api.register("bob")
-        try await server.api.follow(bob, "alice")
-        var media: [Media: Data] = [:]
-        try await Self.send(server.api, alice, seed: 1, into: &media)
-        let taken = try await runChirp(["admin", "backup", backup.path, "--data-dir", data.path])
-        #expect(taken.status == 0, "\(taken.output)")
-        try await server.stop(signal: SIGTERM)
+        let media = try await Self.backedUp(data, into: backup)
 
         // A server runs on the target: refused, and that server keeps what it had.
         let running = try await ServerProcess(dataDirectory: target)
@@ -148,6 +140,21 @@ struct BackupProcessTests {
         let ids = Mutex<[String]>([])
         /// Whether every sender has stopped.
         let ended = Mutex(false)
+    }
+
+    /// A server on `data` where alice sent bob one blob, backed up into `backup`, then
+    /// stopped: that blob and its bytes.
+    static func backedUp(_ data: URL, into backup: URL) async throws -> [Media: Data] {
+        let server = try await ServerProcess(dataDirectory: data)
+        let alice = try await server.api.register("alice")
+        let bob = try await server.api.register("bob")
+        try await server.api.follow(bob, "alice")
+        var media: [Media: Data] = [:]
+        try await send(server.api, alice, seed: 1, into: &media)
+        let taken = try await runChirp(["admin", "backup", backup.path, "--data-dir", data.path])
+        #expect(taken.status == 0, "\(taken.output)")
+        try await server.stop(signal: SIGTERM)
+        return media
     }
 
     /// Uploads a blob of `sender`'s and sends it to bob.

@@ -59,6 +59,16 @@ struct TerminalPrimitivesTests {
         #expect(clipped.text == "abc")
     }
 
+    @Test func controlCharactersAreDrawnAsTheirEscapesNeverWritten() {
+        var frame = Frame(width: 30, height: 1)
+        frame.draw("a\u{1B}[2J\r\nb\u{202E}c", x: 0, y: 0)
+        #expect(frame.text == "a\\u{1B}[2J\\u{D}\\u{A}b\\u{202E}c")
+        let written = FrameDiff.ansi(from: Frame(width: 30, height: 1), to: frame)
+        #expect(!written.unicodeScalars.contains { ["\r", "\n", "\u{202E}"].contains($0) })
+        #expect(written.unicodeScalars.filter { $0 == "\u{1B}" }.count == written.components(separatedBy: "\u{1B}[").count - 1,
+                "every ESC written starts one of the diff's own sequences")
+    }
+
     @Test func theDiffWritesOnlyTheCellsThatChanged() {
         var old = Frame(width: 20, height: 3)
         old.draw("hello world", x: 0, y: 1)

@@ -20,7 +20,8 @@ public protocol AccountService: Sendable {
 
 /// A module that can show its destinations as text (what `chirp open` prints).
 public protocol DestinationTextProvider: Sendable {
-    /// The text of `destination`, read through `session`.
+    /// The text of `destination`, read through `session`: lines joined by line feeds, each
+    /// escaped (`TerminalText`), so what others wrote adds no line and no control character.
     func text(for destination: ClientDestination, in session: UserSession) async throws -> String
 }
 

@@ -26,17 +26,17 @@ public final class MessagingModule: Module, DestinationTextProvider {
             guard !page.items.isEmpty else { return "No messages with \(peer) yet." }
             return page.items.map { message -> String in
                 let mark = message.isOutgoing(for: session.username) ? (message.state == .read ? "✓✓" : "✓") : " "
-                return "\(message.createdAt) \(message.sender): \(message.text) \(mark)"
+                return TerminalText.escaped("\(message.createdAt) \(message.sender): \(message.text) \(mark)")
             }.joined(separator: "\n")
         default:
             let rows = try await session.conversations(refresh: true)
             guard !rows.isEmpty else { return "No conversations yet." }
             return rows.map { row -> String in
                 guard row.hasMessages else {
-                    return row.isGroup ? "\(row.shownName): no messages yet" : "\(row.peerName): follows you; no messages yet"
+                    return TerminalText.escaped(row.isGroup ? "\(row.shownName): no messages yet" : "\(row.peerName): follows you; no messages yet")
                 }
                 let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
-                return "\(row.peerName)\(unread): \(row.lastSender): \(row.lastText)"
+                return TerminalText.escaped("\(row.peerName)\(unread): \(row.lastSender): \(row.lastText)")
             }.joined(separator: "\n")
         }
     }

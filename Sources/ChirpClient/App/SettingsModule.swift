@@ -1,3 +1,4 @@
+import ChirpModels
 import ChirpModules
 import Foundation
 
@@ -29,7 +30,7 @@ public final class SettingsModule: Module, DestinationTextProvider {
             }
             let settings = user.settings()
             guard !settings.isEmpty else { return "No settings for \(user.username) yet (try chirp://settings?theme=dark)." }
-            return settings.sorted { $0.key < $1.key }.map { entry -> String in "\(entry.key) = \(entry.value)" }.joined(separator: "\n")
+            return settings.sorted { $0.key < $1.key }.map { entry -> String in TerminalText.escaped("\(entry.key) = \(entry.value)") }.joined(separator: "\n")
         default:
             return "Links: " + (router.get()?.patterns.sorted().joined(separator: ", ") ?? "")
         }

@@ -31,7 +31,7 @@ public final class TimelineModule: Module, DestinationTextProvider {
             // Their tweets as this user's timeline holds them (own and followed authors).
             let tweets = try await session.timeline(limit: 100, refresh: true)
                 .filter { $0.author.lowercased() == user.username.lowercased() }.prefix(10)
-            return ([header] + tweets.map(Self.line)).joined(separator: "\n")
+            return ([TerminalText.escaped(header)] + tweets.map(Self.line)).joined(separator: "\n")
         case .compose:
             return "Compose a tweet in the app (chirp), or: chirp tweet TEXT"
         case .timeline(let limit):
@@ -44,6 +44,6 @@ public final class TimelineModule: Module, DestinationTextProvider {
     }
 
     static func line(_ tweet: TimelineEntry) -> String {
-        "\(tweet.createdAt) @\(tweet.author): \(tweet.text)"
+        TerminalText.escaped("\(tweet.createdAt) @\(tweet.author): \(tweet.text)")
     }
 }

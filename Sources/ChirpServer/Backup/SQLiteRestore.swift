@@ -9,8 +9,10 @@ import Glibc
 ///
 /// It holds the data directory's lock exclusively (a running server holds it shared, so the
 /// restore refuses, and no server starts until it is done). It checks the backup before it
-/// changes anything: `PRAGMA integrity_check` on its database and every media row's blob
-/// present at its size. Then it copies the blobs the media directory lacks, copies the
+/// changes anything: `PRAGMA integrity_check` on its database, every media row naming its blob
+/// by a SHA-256 (a backup is not trusted to name paths: `../../x` would lead out of the media
+/// directory), and every blob present at its size as a file of the backup (not a link out of
+/// it) (`BackupInspection`). Then it copies the blobs the media directory lacks, copies the
 /// database next to the live one with SQLite's backup, moves the database that was there
 /// (with its `-wal` and `-shm`) to `before-restore-<time>/`, and renames the copy in.
 struct SQLiteRestore {

@@ -25,6 +25,12 @@ struct MediaFiles: Sendable {
         }
     }
 
+    /// Whether `name` is a blob's name: a SHA-256 in lowercase hex, 64 digits. Only such a
+    /// name makes a `blobPath` inside `root`; one read from elsewhere (a backup) is checked.
+    static func isBlobName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// Where the bytes with this sha256 live.
     func blobPath(_ sha256: String) -> String {
         let chars = Array(sha256)

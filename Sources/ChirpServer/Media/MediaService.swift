@@ -5,7 +5,8 @@ import NIOCore
 import NIOPosix
 
 /// Attachments (API.md part 2, "Media"): uploads streamed to disk with their sha256 computed
-/// on the way (whole or in parts, idempotent by client id), access checks for downloads, the
+/// on the way (whole or in parts, idempotent by client id: a whole upload under a used id is
+/// only compared, `RepeatedUpload`), access checks for downloads, the
 /// media a send may carry, and the sweep of media nobody references.
 struct MediaService: Sendable {
     let store: any MediaStore
@@ -57,11 +58,8 @@ struct MediaService: Sendable {
             }
         }
         if let existing = try await store.media(owner: viewer.id, clientMediaId: request.clientMediaId) {
-            // A retry: its bytes are only compared, then dropped, so they need no fsync.
-            let received = try await receive(body, limit: maxBytes, durable: false)
-            await files.remove(received.path)
-            guard received.sha256 == existing.sha256 else { throw Self.clientMediaIdReused }
-            return .existing(existing)
+            // A retry, or the id reused: compared as it streams, never written (no quota).
+            return .existing(try await RepeatedUpload(stored: existing).compare(body, contentLength: request.contentLength))
         }
         if let length = request.contentLength, length > maxBytes { throw tooLarge() }
         // The declared length is held against the quota while the body arrives (the largest
@@ -240,9 +238,9 @@ struct MediaService: Sendable {
     }
 
     /// Streams `body` into a new temporary file, hashed as it is written (`MediaFileWriter`),
-    /// and fsynced when `durable`; 413 past `limit` (the file is then removed).
+    /// and fsynced; 413 past `limit` (the file is then removed).
     private func receive<Body: AsyncSequence & Sendable>(
-        _ body: Body, limit: Int64, durable: Bool = true
+        _ body: Body, limit: Int64
     ) async throws -> Received where Body.Element == ByteBuffer {
         let writer = try await files.temporaryFile()
         do {
@@ -256,7 +254,7 @@ struct MediaService: Sendable {
                 }
                 try await writer.append(buffer)
             }
-            if durable { try await writer.sync() } else { try await writer.flush() }
+            try await writer.sync()
             await writer.close()
             return Received(path: writer.path, size: size, sha256: writer.sha256() ?? "", head: head)
         } catch {

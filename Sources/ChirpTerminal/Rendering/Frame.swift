@@ -1,3 +1,5 @@
+import ChirpModels
+
 /// One screenful: a grid of cells, each holding one grapheme (or nothing, for the right half
 /// of a wide character) and a style. Screens draw into a frame; the terminal writes only the
 /// cells that differ from the last frame.
@@ -27,6 +29,8 @@ public struct Frame: Sendable, Equatable {
 
     /// Writes `text` from column `x` of row `y`, clipped at `maxX` (default: the right edge);
     /// wide characters take two columns and are never split. Returns the column after the text.
+    /// A control character or bidi override (what others wrote may hold any) is drawn as its
+    /// escape (`TerminalText`, `\u{1B}`), never handed to the terminal; a tab is a space.
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxX: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
@@ -34,6 +38,10 @@ public struct Frame: Sendable, Equatable {
         var column = x
         for character in text {
             if character == "\n" || character == "\r" { break }
+            if character != "\t", character.unicodeScalars.contains(where: TerminalText.isEscaped) {
+                column = draw(TerminalText.escaped(String(character)), x: column, y: y, style: style, maxX: maxX)
+                continue
+            }
             let isTab = character == "\t"
             let glyph = isTab ? " " : String(character)
             let columns = isTab ? 1 : TextWidth.of(character)

@@ -16,7 +16,7 @@ struct RegisterCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         let password = try PasswordReader.read()
         let session = try await runtime.run { try await runtime.manager.register(username, password: password, displayName: displayName) }
-        print("registered and logged in as \(session.username)")
+        printLine("registered and logged in as \(session.username)")
     }
 }
 
@@ -33,7 +33,7 @@ struct LoginCommand: AsyncParsableCommand {
         let password = try PasswordReader.read()
         let session = try await runtime.run { try await runtime.manager.login(username, password: password) }
         let pending = try await session.pendingMessages().count
-        print("logged in as \(session.username)" + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
+        printLine("logged in as \(session.username)" + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
     }
 }
 
@@ -58,7 +58,7 @@ struct LogoutCommand: AsyncParsableCommand {
             }
         }
         let (username, revoked) = try await runtime.run { try await runtime.manager.logout() }
-        print("logged out \(username); local data deleted" + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
+        printLine("logged out \(username); local data deleted" + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
     }
 }
 

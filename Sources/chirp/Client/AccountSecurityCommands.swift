@@ -18,7 +18,7 @@ struct SessionsCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         if let end {
             _ = try await runtime.withConnectedSession { session in try await session.endSession(end) }
-            print("ended session \(end)")
+            printLine("ended session \(end)")
             return
         }
         let (_, sessions) = try await runtime.withConnectedSession { session in try await session.sessions() }
@@ -57,7 +57,7 @@ struct PasswordCommand: AsyncParsableCommand {
             throw CommandFailure("the new passwords differ: nothing changed")
         }
         _ = try await runtime.withConnectedSession { session in try await session.changePassword(current: current, new: new) }
-        print("password changed; your other sessions have ended")
+        printLine("password changed; your other sessions have ended")
     }
 }
 
@@ -73,10 +73,10 @@ struct DeleteAccountCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.session()
         if PasswordReader.isInteractive {
-            print("This deletes \(session.username) for good: messages you sent become tombstones, tweets and follows go.")
+            printLine("This deletes \(session.username) for good: messages you sent become tombstones, tweets and follows go.")
         }
         let password = try PasswordReader.read(prompt: "Password for \(session.username): ")
         let username = try await runtime.run(username: session.username) { try await runtime.manager.deleteAccount(password: password) }
-        print("deleted the account \(username); local data deleted")
+        printLine("deleted the account \(username); local data deleted")
     }
 }

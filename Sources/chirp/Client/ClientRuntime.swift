@@ -1,13 +1,15 @@
 import ArgumentParser
 import ChirpClient
+import ChirpModels
 import ChirpModules
 import ChirpNetworking
 import Foundation
 
-/// A client command's failure, printed as one line (`Error: …`) with exit status 1.
+/// A client command's failure, printed as one line (`Error: …`) with exit status 1. It may
+/// quote the server or the user, so it is escaped (`TerminalText`).
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = TerminalText.escaped(description) }
 }
 
 /// What every client command shares: the client assembled for `--home` and `--server`
@@ -75,7 +77,7 @@ struct ClientRuntime {
 
     /// A one-line reason with the fix.
     func explain(_ error: any Error, username: String? = nil) -> any Error {
-        if error is CommandFailure || error is ExitCode || error is ValidationError { return error }
+        if error is CommandFailure || error is ExitCode || error is ArgumentParser.ValidationError { return error }
         if let failure = error as? StartupFailure {
             if failure.error is AccountError || failure.error is NetworkError { return explain(failure.error, username: username) }
             return CommandFailure(failure.description)
@@ -96,14 +98,4 @@ struct ClientRuntime {
             return CommandFailure(error.description)
         }
     }
-}
-
-/// Writes one line to standard error.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-/// Writes one line to standard output at once (unbuffered, so a pipe sees it immediately).
-func printLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -19,6 +19,6 @@ struct ExportCommand: AsyncParsableCommand {
             try await session.exportData(to: destination, waiting: .seconds(max(wait, 1)))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
-        print("exported your data to \(destination.path) (\(size) bytes)")
+        printLine("exported your data to \(destination.path) (\(size) bytes)")
     }
 }

@@ -79,7 +79,8 @@ struct GroupListCommand: AsyncParsableCommand {
             _ = try await session.synchronize()
             return try await session.groups()
         }
-        print(groups.isEmpty ? "no groups yet: chirp group create TITLE USER… starts one" : groups.flatMap(GroupLines.lines).joined(separator: "\n"))
+        let lines = groups.isEmpty ? ["no groups yet: chirp group create TITLE USER… starts one"] : groups.flatMap(GroupLines.lines)
+        lines.forEach(printLine)
     }
 }
 
@@ -95,7 +96,7 @@ struct GroupShowCommand: AsyncParsableCommand {
         guard let group = try await GroupLines.run(client, { try await $0.group(id, refresh: true) }) else {
             throw CommandFailure("no group \(id) here: chirp group list shows yours")
         }
-        print(GroupLines.lines(group).joined(separator: "\n"))
+        GroupLines.lines(group).forEach(printLine)
     }
 }
 
@@ -110,7 +111,7 @@ struct GroupRenameCommand: AsyncParsableCommand {
     func run() async throws {
         let (id, title) = (id, title)
         let group = try await GroupLines.run(client) { try await $0.renameGroup(id, to: title) }
-        print("renamed group \(group.id): \(group.title)")
+        printLine("renamed group \(group.id): \(group.title)")
     }
 }
 
@@ -133,7 +134,7 @@ extension GroupMemberCommand {
     func run() async throws {
         let (id, username) = (target.id, target.username)
         try await GroupLines.run(client) { try await self.change($0, id, username) }
-        print(done)
+        printLine(done)
     }
 }
 
@@ -177,6 +178,6 @@ struct GroupLeaveCommand: AsyncParsableCommand {
     func run() async throws {
         let id = id
         try await GroupLines.run(client) { try await $0.leaveGroup(id) }
-        print("left group \(id)")
+        printLine("left group \(id)")
     }
 }

@@ -29,12 +29,12 @@ struct MediaGetCommand: AsyncParsableCommand {
             defer { progress.cancel() }
             return try await session.download(media, to: destination)
         }
-        print("saved \(saved.path)")
+        printLine("saved \(saved.path)")
     }
 }
 
 /// Prints transfer progress on standard error: a redrawn bar on a terminal, a plain line per
-/// quarter otherwise.
+/// quarter otherwise. Its own carriage returns redraw the bar; what it quotes is escaped.
 enum TransferProgress {
     static func show(_ transfers: AsyncStream<MediaTransfer>) -> Task<Void, Never> {
         let tty = isatty(STDERR_FILENO) == 1
@@ -44,7 +44,7 @@ enum TransferProgress {
                 let label: String
                 switch transfer.subject {
                 case .upload(_, let index, _): label = "upload \(index + 1)"
-                case .download(let id): label = "download \(id)"
+                case .download(let id): label = "download \(TerminalText.escaped(id))"
                 }
                 let fraction = transfer.fraction ?? 0
                 let done = "\(ByteCount.text(transfer.bytesDone))/\(transfer.total.map(ByteCount.text) ?? "?")"
@@ -64,7 +64,7 @@ enum TransferProgress {
                 case .finished:
                     FileHandle.standardError.write(Data("\(tty ? "\r" : "")\(label): done \(done)\(tty ? String(repeating: " ", count: 30) : "")\n".utf8))
                 case .failed(let reason):
-                    FileHandle.standardError.write(Data("\(tty ? "\r" : "")\(label): stopped (\(reason))\n".utf8))
+                    FileHandle.standardError.write(Data("\(tty ? "\r" : "")\(label): stopped (\(TerminalText.escaped(reason)))\n".utf8))
                 }
             }
         }

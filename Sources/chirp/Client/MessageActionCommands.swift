@@ -57,9 +57,9 @@ func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSes
     }
     if let refusal = refusals.first { throw CommandFailure("refused: \(refusal)") }
     if report.stillPending > 0 {
-        print("queued: \(done) once the server can be reached; chirp sync sends it")
+        printLine("queued: \(done) once the server can be reached; chirp sync sends it")
     } else {
-        print(done)
+        printLine(done)
     }
 }
 

@@ -57,7 +57,7 @@ struct RetryCommand: AsyncParsableCommand {
         if let failed = report.failed.first(where: { $0.id == id }) {
             throw CommandFailure("not sent again: \(failed.failure ?? "refused")")
         }
-        print(report.sent.contains { $0.id == id } ? "sent" : "queued: the server cannot be reached now; chirp sync sends it")
+        printLine(report.sent.contains { $0.id == id } ? "sent" : "queued: the server cannot be reached now; chirp sync sends it")
     }
 }
 
@@ -85,7 +85,7 @@ struct MessagesCommand: AsyncParsableCommand {
             return messages
         }
         try output.emit(messages) {
-            messages.isEmpty ? ["no messages with \(username) yet"] : messages.map { MessageLine.text($0, viewer: session.username) }
+            messages.isEmpty ? ["no messages with \(username) yet"] : messages.flatMap { MessageLine.lines($0, viewer: session.username) }
         }
     }
 }
@@ -121,18 +121,19 @@ struct ConversationsCommand: AsyncParsableCommand {
 /// How a message prints: time, sender, text, and for one's own messages the delivery mark.
 enum MessageLine {
     /// Then the marks of issue 23: `↪ #ID` before a reply's text, `(edited)`, `(message
-    /// unsent)` or `(removed by the operators)`, the message's `#ID` (what `chirp react USER/ID` takes) and its reactions.
-    static func text(_ message: LocalMessage, viewer: String) -> String {
+    /// unsent)` or `(removed by the operators)`, the message's `#ID` (what `chirp react USER/ID` takes) and its reactions;
+    /// then a line for each attachment. The text stays on its line: its own line breaks are
+    /// printed escaped (`printLine`), so a message cannot pass for the lines after it.
+    static func lines(_ message: LocalMessage, viewer: String) -> [String] {
         let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
         let content = message.deleted ? "(\(message.tombstoneNote))" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
         var base = "\(message.createdAt) \(message.sender): \(content)"
         base += state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
             + (message.reactions.isEmpty ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
-        for attachment in message.attachments {
-            base += "\n    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
+        return [base] + message.attachments.map { attachment in
+            "    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
                 + (attachment.mediaId.map { " — chirp media get \($0)" } ?? "")
         }
-        return base
     }
 
     private static func state(_ message: LocalMessage, viewer: String) -> String {

@@ -16,7 +16,7 @@ struct AdminResolve: AsyncParsableCommand {
         let report = try await ClientRuntime(client).withConnectedSession { session in
             try await session.resolveReport(id, action: action)
         }.value
-        print("resolved report \(report.id) (\(action.rawValue))")
+        printLine("resolved report \(report.id) (\(action.rawValue))")
     }
 }
 
@@ -35,7 +35,7 @@ struct AdminSuspend: AsyncParsableCommand {
     /// Suspends `username` or lifts it, and says so.
     static func set(_ username: String, suspended: Bool, _ client: ClientOptions) async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.setSuspended(username, suspended) }
-        print("\(suspended ? "suspended" : "unsuspended") \(username)")
+        printLine("\(suspended ? "suspended" : "unsuspended") \(username)")
     }
 }
 
@@ -61,7 +61,7 @@ struct AdminRemoveMessage: AsyncParsableCommand {
 
     func run() async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.removeMessage(messageId) }
-        print("removed message \(messageId)")
+        printLine("removed message \(messageId)")
     }
 }
 

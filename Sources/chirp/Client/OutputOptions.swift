@@ -6,14 +6,15 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    /// Prints `value` as pretty JSON (keys sorted), or `lines()` as text.
+    /// Prints `value` as pretty JSON (keys sorted), or `lines()` as text, each line escaped
+    /// (`printLine`).
     func emit<T: Encodable>(_ value: T, lines: () -> [String]) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+            printJSON(String(decoding: try encoder.encode(value), as: UTF8.self))
         } else {
-            for line in lines() { print(line) }
+            for line in lines() { printLine(line) }
         }
     }
 }

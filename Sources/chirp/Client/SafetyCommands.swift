@@ -13,7 +13,7 @@ struct BlockCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.block(username) }
-        print("blocked \(username)")
+        printLine("blocked \(username)")
     }
 }
 
@@ -26,7 +26,7 @@ struct UnblockCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.unblock(username) }
-        print("unblocked \(username)")
+        printLine("unblocked \(username)")
     }
 }
 
@@ -67,7 +67,7 @@ struct ReportCommand: AsyncParsableCommand {
         let (_, id) = try await ClientRuntime(client).withConnectedSession { session in
             try await session.report(username, messageId: message, reason: reason, note: note)
         }
-        print("reported \(username) (report \(id))")
+        printLine("reported \(username) (report \(id))")
     }
 }
 

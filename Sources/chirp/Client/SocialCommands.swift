@@ -12,7 +12,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.follow(username) }
-        print("following \(username)")
+        printLine("following \(username)")
     }
 }
 
@@ -25,7 +25,7 @@ struct UnfollowCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try await ClientRuntime(client).withConnectedSession { session in try await session.unfollow(username) }
-        print("no longer following \(username)")
+        printLine("no longer following \(username)")
     }
 }
 

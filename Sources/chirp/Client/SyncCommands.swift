@@ -50,7 +50,7 @@ struct WatchCommand: AsyncParsableCommand {
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    if let data = try? encoder.encode(event) { printLine(String(decoding: data, as: UTF8.self)) }
+                    if let data = try? encoder.encode(event) { printJSON(String(decoding: data, as: UTF8.self)) }
                 } else {
                     printLine(EventLine.text(event, viewer: me))
                 }
