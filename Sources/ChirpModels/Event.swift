@@ -52,6 +52,8 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .groupUpdated(try container.decode(Group.self, forKey: .data))
         case EventType.groupRemoved:
             payload = .groupRemoved(try container.decode(GroupRemovedNotice.self, forKey: .data))
+        case EventType.eventsPruned:
+            payload = .eventsPruned(try container.decode(EventsPrunedNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -75,6 +77,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .conversationUpdated(let value): try container.encode(value, forKey: .data)
         case .groupCreated(let value), .groupUpdated(let value): try container.encode(value, forKey: .data)
         case .groupRemoved(let value): try container.encode(value, forKey: .data)
+        case .eventsPruned(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
     }
@@ -96,6 +99,9 @@ public enum EventType {
     public static let groupCreated = "group.created"
     public static let groupUpdated = "group.updated"
     public static let groupRemoved = "group.removed"
+    /// Live only (`"seq": null`), first in an answer: events after the client's `since` were
+    /// older than the server's event retention and are gone; refresh the lists.
+    public static let eventsPruned = "events.pruned"
 }
 
 /// What an event carries, by type.
@@ -124,6 +130,9 @@ public enum EventPayload: Sendable, Hashable {
     case groupUpdated(Group)
     /// The receiver was removed from, or left, a group.
     case groupRemoved(GroupRemovedNotice)
+    /// Events after the client's `since` were pruned (older than the server keeps): what they
+    /// said is read again from the lists (conversations, requests, timeline).
+    case eventsPruned(EventsPrunedNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -144,6 +153,7 @@ public enum EventPayload: Sendable, Hashable {
         case .groupCreated: EventType.groupCreated
         case .groupUpdated: EventType.groupUpdated
         case .groupRemoved: EventType.groupRemoved
+        case .eventsPruned: EventType.eventsPruned
         case .unknown(let type): type
         }
     }

@@ -51,8 +51,9 @@ public enum ChirpServerApplication {
         let configuration = services.configuration
         try? services.media.files.prepare()
         let retention = RetentionSweeper(
-            logs: services.logs.store, reports: services.safety.store, logRetention: configuration.clientLogRetention,
-            reportRetention: configuration.reportRetention, interval: configuration.retentionSweepInterval,
+            logs: services.logs.store, reports: services.safety.store, events: services.events.store,
+            logRetention: configuration.clientLogRetention, reportRetention: configuration.reportRetention,
+            eventRetention: configuration.eventRetention, interval: configuration.retentionSweepInterval,
             now: services.logs.now, logger: logger)
         let background = background + [
             PeriodicSweep(name: "media", interval: configuration.mediaSweepInterval, logger: logger) { [media = services.media] in

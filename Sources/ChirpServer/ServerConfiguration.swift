@@ -47,6 +47,10 @@ public struct ServerConfiguration: Sendable {
     public var clientLogRetention: Duration = .seconds(30 * 86_400)
     /// How long reports are kept; zero keeps them.
     public var reportRetention: Duration = .seconds(365 * 86_400)
+    /// How long stored events are kept (`--event-retention`); zero keeps them. Each stream
+    /// keeps its newest event; a client that resumes from before the horizon gets
+    /// `events.pruned` and reads its lists again.
+    public var eventRetention: Duration = .seconds(30 * 86_400)
     /// How often the retention sweep runs.
     public var retentionSweepInterval: Duration = .seconds(3_600)
     /// How long after sending a message its sender may edit it (API.md: 15 minutes).

@@ -80,6 +80,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
     var clientLogRetention = "30d"
 
+    @Option(help: ArgumentHelp(
+        "How long stored events are kept (such as 30d); 0 keeps them. A client behind this gets events.pruned and refreshes.",
+        valueName: "duration"))
+    var eventRetention = "30d"
+
     @Option(help: ArgumentHelp("How long reports are kept (such as 365d); 0 keeps them.", valueName: "duration"))
     var reportRetention = "365d"
 
@@ -169,7 +174,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let testBcryptCost, !(4...31).contains(testBcryptCost) { throw ValidationError("--test-bcrypt-cost takes 4 to 31.") }
         guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members takes 2 or more.") }
         guard maxGroupsPerUser >= 1 else { throw ValidationError("--max-groups-per-user takes 1 or more.") }
-        for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention)]
+        for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention),
+                              ("--event-retention", eventRetention)]
         where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
             throw ValidationError("\(flag) takes a duration such as 30d, 12h or 0 (keep), not '\(value)'.")
         }
@@ -238,6 +244,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.groupChangeLimit = RateLimit(groupChangeLimit) ?? configuration.groupChangeLimit
         configuration.typingLimit = RateLimit(typingLimit) ?? configuration.typingLimit
         configuration.clientLogRetention = .seconds(DurationShorthand.seconds(clientLogRetention) ?? 30 * 86_400)
+        configuration.eventRetention = .seconds(DurationShorthand.seconds(eventRetention) ?? 30 * 86_400)
         configuration.reportRetention = .seconds(DurationShorthand.seconds(reportRetention) ?? 365 * 86_400)
         configuration.maxLongPollSeconds = maxWait
         configuration.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))

@@ -56,6 +56,8 @@ public actor SyncEngine {
     let onLive: @Sendable () async -> Void
     /// After a `block.deleted`: brings back what the block hid (the conversation list and the
     /// timeline, refreshed from the server).
+    /// Reads the lists the stream did not bring again (an unblock, or events pruned before
+    /// they were read).
     let onUnblock: @Sendable () async -> Void
     let logger: Logger
     private var cursor: Int64?
@@ -237,6 +239,11 @@ public actor SyncEngine {
             try await ledger.removeBlocked(notice.username)
         case .blockDeleted:
             await onUnblock()
+        case .eventsPruned:
+            // What the pruned events said is in the lists: conversations (requests too), the
+            // timeline; a conversation's history fills its gaps from the server when read.
+            await onUnblock()
+            try await ledger.refreshConversations(requests: true, from: api)
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
         case .conversationUpdated(let conversation):

@@ -131,6 +131,7 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
             // Storage is unavailable: the client reconnects with its last seq.
             close(code: .unexpectedServerError, reason: "storage unavailable: reconnect with since=\(last)")
         case .success(let slice):
+            if let pruned = slice.pruned { write([pruned], live: true, context: context) }
             write(slice.events, live: false, context: context)
             needsRead = slice.events.count == Self.readPage
             if needsRead { pumpAgain = true }

@@ -13,7 +13,13 @@ struct EventService: Sendable {
     /// The user's events after `since`, at most `limit`.
     func read(userId: Int64, since: Int64, limit: Int) async throws -> EventSlice {
         let rows = try await store.events(userId: userId, since: since, limit: limit)
-        return EventSlice(events: rows.events.map(Self.event(from:)), head: rows.head)
+        var slice = EventSlice(events: rows.events.map(Self.event(from:)), head: rows.head)
+        // Seqs have no gaps: a first event past `since + 1` means the ones between were pruned.
+        if let first = rows.events.first, first.seq > since + 1 {
+            let notice = (try? APIJSON.encode(EventsPrunedNotice(oldestSeq: String(first.seq)))) ?? "{}"
+            slice.pruned = StoredEvent(seq: 0, type: EventType.eventsPruned, createdAt: first.createdAt, json: notice)
+        }
+        return slice
     }
 
     /// The events after `since`; when there are none and `wait` > 0, waits up to `wait`
@@ -38,7 +44,7 @@ struct EventService: Sendable {
                 live = listener.takeLiveEvents()
             }
         }
-        return EventBatch(events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
+        return EventBatch(pruned: slice.pruned, events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
     }
 
     /// A stored row as the event it is: its JSON, or its message's.

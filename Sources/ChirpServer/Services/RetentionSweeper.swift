@@ -2,14 +2,16 @@ import ChirpModels
 import Logging
 import ServiceLifecycle
 
-/// Deletes client log entries and reports older than the operator's retention
-/// (`--client-log-retention`, `--report-retention`; zero keeps them) every `interval` beside
-/// the server, in batches so no transaction grows large, and stops with it.
+/// Deletes client log entries, reports and stored events older than the operator's retention
+/// (`--client-log-retention`, `--report-retention`, `--event-retention`; zero keeps them) every
+/// `interval` beside the server, in batches so no transaction grows large, and stops with it.
 struct RetentionSweeper: Service {
     let logs: any ClientLogStore
     let reports: any SafetyStore
+    var events: (any EventStore)? = nil
     let logRetention: Duration
     let reportRetention: Duration
+    var eventRetention: Duration = .zero
     let interval: Duration
     let now: @Sendable () -> Timestamp
     let logger: Logger
@@ -50,10 +52,25 @@ struct RetentionSweeper: Service {
                 if count < Self.batch { break }
             }
         }
-        if deleted.logs + deleted.reports > 0 {
-            logger.info("retention sweep", metadata: ["client_logs": "\(deleted.logs)", "reports": "\(deleted.reports)"])
+        var prunedEvents = 0
+        if let events, let before = cutoff(eventRetention) {
+            // A stream at a time, `streamBatch` streams a transaction, each keeping its head.
+            var after: Int64 = 0
+            while true {
+                let step = try await events.pruneEvents(before: before, usersAfter: after, limit: Self.streamBatch)
+                prunedEvents += step.deleted
+                guard let last = step.lastUserId else { break }
+                after = last
+            }
+        }
+        if deleted.logs + deleted.reports + prunedEvents > 0 {
+            logger.info(
+                "retention sweep",
+                metadata: ["client_logs": "\(deleted.logs)", "reports": "\(deleted.reports)", "events": "\(prunedEvents)"])
         }
     }
 
     static let batch = 1_000
+    /// Streams whose old events one transaction deletes.
+    static let streamBatch = 100
 }

@@ -66,6 +66,10 @@ extension AppFeature {
                 state.banner = .init("\(notice.username) deleted their account.", isError: false)
                 if state.screen == .conversations { return loadConversations(&state, refresh: true) }
                 return .none
+            case .eventsPruned:
+                // The session read the lists again; the one on screen shows them.
+                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
+                return .none
             case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
                 return .none
             }

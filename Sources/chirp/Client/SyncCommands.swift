@@ -95,6 +95,8 @@ enum EventLine {
             return "\(seq)group group \(group.id) is now \(group.title): \(group.members.map(\.user.username).joined(separator: ", "))"
         case .groupRemoved(let notice):
             return "\(seq)group you are no longer in group \(notice.group)"
+        case .eventsPruned(let notice):
+            return "\(seq)refresh events before \(notice.oldestSeq) were pruned: the lists were read again"
         case .unknown:
             return "\(seq)\(event.type)"
         }

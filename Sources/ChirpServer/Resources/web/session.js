@@ -169,6 +169,7 @@ export class UserSession {
         case 'user.deleted': await this.forgetDeleted(data.username); break;
         case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
+        case 'events.pruned': await this.refresh(); break; // events before data.oldestSeq are gone: the lists tell what they said
         case 'conversation.updated': // marked, accepted or declined elsewhere
           this.dispatch(data.declined ? { type: 'forget', peer: peerOf(data) } : { type: 'conversations', items: [data], at: Date.now() }); break;
         default: break;
