@@ -61,4 +61,21 @@ struct EventRetentionTests {
             #expect(resumed.events.map(\.seq) == [2], "nothing missing: no notice")
         }
     }
+
+    /// A long-poll in flight when its session ends answers 401, not the events that came after.
+    @Test func aLongPollWhoseSessionEndsDuringTheWaitIs401() async throws {
+        try await TestServer.run { api in
+            let alice = try await api.register("alice")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "alice")
+            let head = try await api.events(bob).lastSeq
+            let poll = Task { try await api.send(.GET, "/v1/events?since=\(head)&wait=5", token: bob.token) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await api.send(.DELETE, "/v1/sessions/current", token: bob.token).status == 204)
+            #expect(try await api.sendMessage(alice, to: "bob", "after you left").status == 201)
+            let answer = try await poll.value
+            #expect(answer.status == 401, "\(answer.status) \(answer.text)")
+            #expect(!answer.text.contains("after you left"))
+        }
+    }
 }

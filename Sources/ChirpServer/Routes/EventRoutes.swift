@@ -10,12 +10,16 @@ struct EventRoutes {
 
     func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
         let events = services.events
+        let accounts = services.accounts
         authenticated.add(.events) { request, context in
             let query = QueryParameters(request: request)
             let since = Int64(try query.int("since", in: 0...Int.max) ?? 0)
             let limit = try query.limit(in: Validation.eventsLimit, default: Validation.defaultEventsLimit)
             let wait = try query.int("wait", in: Validation.longPollWaitSeconds) ?? 0
-            let batch = try await events.poll(userId: context.viewer.id, since: since, limit: limit, wait: wait)
+            let viewer = context.viewer
+            let batch = try await events.poll(userId: viewer.id, since: since, limit: limit, wait: wait) {
+                try await accounts.stillSignedIn(viewer)
+            }
             return JSONResponse.raw(EventJSON.encode(batch))
         }
         authenticated.add(.eventsStream) { request, _ in

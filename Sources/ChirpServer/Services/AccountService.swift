@@ -149,6 +149,15 @@ struct AccountService: Sendable {
             sessionConfirmation: confirmation)
     }
 
+    /// Throws 401 unless the viewer's session is still stored and unexpired, read from storage
+    /// (not the cache): a long-poll asks after its wait, so a session that ended meanwhile
+    /// (logout, revocation, suspension, deletion) is answered no events read after it ended.
+    func stillSignedIn(_ viewer: Viewer) async throws {
+        let session = try await storedSession(viewer.tokenHash, remember: false)
+        guard session.userId == viewer.id else { throw APIError.invalidToken }
+        guard session.expiresAt > now() else { throw APIError.expiredToken }
+    }
+
     /// The viewer with its session confirmed by a read of storage, for a send that reads on
     /// the viewer's behalf before its write.
     func confirmed(_ viewer: Viewer) async throws -> Viewer {

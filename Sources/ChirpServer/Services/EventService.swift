@@ -24,8 +24,11 @@ struct EventService: Sendable {
 
     /// The events after `since`; when there are none and `wait` > 0, waits up to `wait`
     /// seconds for a commit (collecting live-only events meanwhile), or until the server begins
-    /// a graceful shutdown, and reads again.
-    func poll(userId: Int64, since: Int64, limit: Int, wait: Int) async throws -> EventBatch {
+    /// a graceful shutdown, and reads again once `stillSignedIn` holds (it throws when the
+    /// session ended during the wait).
+    func poll(
+        userId: Int64, since: Int64, limit: Int, wait: Int, stillSignedIn: @Sendable () async throws -> Void = {}
+    ) async throws -> EventBatch {
         var slice = try await read(userId: userId, since: since, limit: limit)
         var live: [StoredEvent] = []
         if slice.events.isEmpty, wait > 0 {
@@ -40,6 +43,7 @@ struct EventService: Sendable {
                 } onGracefulShutdown: {
                     listener.fire()
                 }
+                try await stillSignedIn()
                 slice = try await read(userId: userId, since: since, limit: limit)
                 live = listener.takeLiveEvents()
             }
