@@ -1,7 +1,7 @@
-// The one façade the views use, as UserSession is on the Swift side: it owns the API client,
-// the local database (the only writer of it), the outbox and the event stream, and turns
-// their results into store actions. A BroadcastChannel keeps other tabs of the same user in
-// step (they re-read the outbox; every apply is idempotent).
+// The one façade the views use, as UserSession is in Swift: it owns the API client, the
+// local database (its only writer), the outbox and the event stream, and turns their results
+// into store actions. A BroadcastChannel keeps the user's other tabs in step (they re-read
+// the outbox; every apply is idempotent).
 import { ApiClient, ApiError, newClientId } from './api.js';
 import { LocalDB } from './local-db.js';
 import { Outbox } from './outbox.js';
@@ -13,7 +13,7 @@ import { MediaCache } from './media-cache.js';
 import { addPage, addStreamed, newest, reachesFirst } from './history-stretches.js';
 import { isMark, peerOf } from './conversation-marks.js';
 
-/** Whether `peer` is a deleted account as its peers see it (`deleted-ID`): readable, read-only. */
+/** Whether `peer` is a deleted account (`deleted-ID`) as its peers see it: read-only. */
 export const isDeletedAccount = (peer) => /^deleted-[1-9][0-9]*$/.test(peer);
 
 const SAVED = 'chirp.session';
@@ -115,7 +115,7 @@ export class UserSession {
     this.dispatch({ type: 'messages', messages, ...extra });
   }
 
-  /** Re-reads the lists the stream does not carry in full (after a (re)connect). */
+  /** Re-reads the lists the stream does not carry in full (after a (re)connect; events.pruned). */
   async refresh() {
     try {
       const [me, conversations, followers] = await Promise.all([this.api.me(), this.api.conversations(), this.api.followers(this.me)]);
@@ -145,7 +145,7 @@ export class UserSession {
     }
     const updated = messages('message.updated');
     if (updated.length) await this.storeMessages(updated);
-    // Groups' own events (reads, typing, members) are applied by groups.js, loaded for them.
+    // Groups' own events (reads, typing, members): groups.js, loaded for them.
     if (events.some((e) => e.data?.group || e.type.startsWith('group.'))) await (await import('./groups.js')).applyGroupEvents(this, events);
     for (const { type, data } of events) {
       if (data?.group) continue;
@@ -169,7 +169,7 @@ export class UserSession {
         case 'user.deleted': await this.forgetDeleted(data.username); break;
         case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
-        case 'events.pruned': await this.refresh(); break; // events before data.oldestSeq are gone: the lists tell what they said
+        case 'events.pruned': await this.refresh(); break;
         case 'conversation.updated': // marked, accepted or declined elsewhere
           this.dispatch(data.declined ? { type: 'forget', peer: peerOf(data) } : { type: 'conversations', items: [data], at: Date.now() }); break;
         default: break;
@@ -218,7 +218,7 @@ export class UserSession {
   /** A reference to `m` that the outbox can resolve once `m` is sent. */
   static ref(m) { return m.id ? { id: m.id } : { clientMessageId: m.clientMessageId }; }
 
-  /** Adds (`on`) or removes my reaction `emoji` on `m`; waits behind `m` if it is not sent. */
+  /** Adds (`on`) or removes my reaction `emoji` on `m`; waits behind `m` until it is sent. */
   react(peer, m, emoji, on) { return this.outbox.act(peer, newClientId(), UserSession.ref(m), { kind: 'react', emoji, on }); }
 
   /** Replaces the text of my message `m`; false (with the banner) when it cannot be. */
@@ -235,7 +235,7 @@ export class UserSession {
   /** Pins, unpins, mutes or unmutes (`kind`) `peer`'s conversation: shown once queued. */
   markConversation(peer, kind) { return this.outbox.act(peer, newClientId(), null, { kind }); }
 
-  /** Reads the message requests waiting for my answer (rows with `request`, which the list leaves out). */
+  /** Reads the message requests waiting for my answer (`request` rows, left out of the list). */
   async requests() {
     try { this.dispatch({ type: 'conversations', items: (await this.api.call('GET', '/v1/conversations?limit=100&requests=true')).items }); } catch (error) { this.fail(error); }
   }
@@ -359,7 +359,7 @@ export class UserSession {
     try { await this.api.report(peer, undefined, 'abuse'); this.dispatch({ type: 'banner', banner: `Thank you: your report about ${peer} was sent.` }); } catch (error) { this.fail(error, { user: peer }); }
   }
 
-  /** Ends the session: on the server (when `remote`), and this user's data in this browser. */
+  /** Ends the session: on the server (`remote`), and this user's data in this browser. */
   async signOut(remote = true, heard = false) {
     if (this.ended) return;
     this.ended = true;
