@@ -2,15 +2,10 @@ import ChirpModels
 import Foundation
 
 /// `group_members.final_group`: the group as a member last saw it before they left or were
-/// removed, kept as the API's JSON of the Group, so a former member's conversation list and
-/// export show it as it was, never as it is now (API.md part 3).
+/// removed, as the rules wrote it (`GroupDecisions.encode`, the Group of its events), so a
+/// former member's conversation list and export show it as it was, never as it is now
+/// (API.md part 3). Storage only reads it back into the model.
 enum FormerGroupColumn {
-    static func encode(_ group: Group) -> String {
-        var group = group
-        group.request = nil
-        return (try? APIJSON.encode(group)) ?? ""
-    }
-
     /// The stored group; for a member who left before the column existed (nothing stored), the
     /// group with no members and the title it has now.
     static func decode(_ stored: String?, fallback: Group) -> Group {

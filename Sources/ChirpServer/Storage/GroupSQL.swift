@@ -56,7 +56,7 @@ enum GroupSQL {
         """
 
     /// Removes user `$2` from group `$1` at `$3`; they keep seeing the messages up to the newest,
-    /// and the group as it was when they left (`$4`, `FormerGroupColumn`).
+    /// and the group as it was when they left (`$4`, as `GroupDecisions.encode` wrote it).
     static let removeMember = """
         UPDATE group_members SET removed_at = $3, role = 'member', final_group = $4,
             last_message_id = (SELECT COALESCE(MAX(id), 0) FROM messages WHERE group_id = $1)

@@ -108,7 +108,7 @@ extension SQLiteStorage {
             } else {
                 guard let before = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
                 try db.cachedStatement(sql: sharedSQL(GroupSQL.removeMember))
-                    .execute(arguments: [id, userId, at.millisecondsSince1970, FormerGroupColumn.encode(before)])
+                    .execute(arguments: [id, userId, at.millisecondsSince1970, decisions.encode(before, asRequest: false)])
             }
             if let promote {
                 try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])

@@ -139,7 +139,7 @@ extension PostgresStorage {
             } else {
                 guard let before = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
                 try await scope.execute(PostgresQuery(
-                    unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms, FormerGroupColumn.encode(before))))
+                    unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms, decisions.encode(before, asRequest: false))))
             }
             if let promote {
                 try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, promote, GroupRole.admin.rawValue)))
