@@ -358,3 +358,13 @@ private enum EventsAfter: PreparedSQL {
 private enum UserIdByKey: PreparedSQL {
     static let sql = "SELECT id FROM users WHERE username_key = $1"
 }
+
+extension PostgresStorage: StorageEngine {
+    func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresScope) async throws -> T) async throws -> T {
+        try await read(body)
+    }
+
+    func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresScope) async throws -> T) async throws -> T {
+        try await write(body)
+    }
+}

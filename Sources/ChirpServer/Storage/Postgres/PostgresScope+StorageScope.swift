@@ -1,0 +1,48 @@
+import ChirpModels
+import PostgresNIO
+
+extension PostgresScope: StorageScope {
+    var dialect: SQLDialect { .postgres }
+
+    func query(_ sql: String, _ values: [SQLValue]) async throws -> [PostgresRandomAccessRow] {
+        try await rows(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue]) async throws -> Int {
+        let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)), logger: logger).get()
+        return result.metadata.rows ?? 0
+    }
+
+    /// postgres-nio's bindings for `values`.
+    static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .integer(let integer): bindings.append(integer)
+            case .text(let text): bindings.append(text)
+            case .boolean(let boolean): bindings.append(boolean)
+            case .integers(let integers): bindings.append(integers)
+            case .null: bindings.appendNull()
+            }
+        }
+        return bindings
+    }
+}
+
+extension PostgresRandomAccessRow: StorageRow {
+    private func cell(_ column: String) throws -> PostgresCell {
+        guard contains(column) else { throw StorageError.inconsistent("no column \(column) in the row") }
+        return self[column]
+    }
+
+    func isNull(_ column: String) throws -> Bool { try cell(column).bytes == nil }
+    func int64(_ column: String) throws -> Int64 { try cell(column).decode(Int64.self) }
+    func text(_ column: String) throws -> String { try cell(column).decode(String.self) }
+    func bool(_ column: String) throws -> Bool { try cell(column).decode(Bool.self) }
+
+    func columnName(_ index: Int) throws -> String {
+        guard index < count else { throw StorageError.inconsistent("no column \(index) in the row") }
+        return self[index].columnName
+    }
+}

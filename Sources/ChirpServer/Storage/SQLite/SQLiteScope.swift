@@ -1,0 +1,81 @@
+import ChirpModels
+import GRDB
+
+/// `StorageScope` on one GRDB connection, inside the closure of a read or a write (its group
+/// commit's savepoint); used only on that connection's queue (`InlineTaskRunner`).
+struct SQLiteScope: StorageScope, @unchecked Sendable {
+    let db: Database
+
+    var dialect: SQLDialect { .sqlite }
+
+    func query(_ sql: String, _ values: [SQLValue]) async throws -> [Row] {
+        try Row.fetchAll(db.cachedStatement(sql: SQLiteStorage.sharedSQL(sql)), arguments: Self.arguments(values))
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue]) async throws -> Int {
+        try db.cachedStatement(sql: SQLiteStorage.sharedSQL(sql)).execute(arguments: Self.arguments(values))
+        return db.changesCount
+    }
+
+    /// One writer at a time: nothing to lock.
+    func lockUsers(_ ids: [Int64]) async throws {}
+
+    @discardableResult
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws -> [AppendedEvent] {
+        shared
+            ? try SQLiteStorage.appendSharedEvents(db, userIds: userIds, type: type, json: json, at: at)
+            : try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at)
+    }
+
+    /// GRDB's arguments for `values`, a list of ids as a JSON array (`SQLDialect.isAny`).
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .integer(let integer): integer
+            case .text(let text): text
+            case .boolean(let boolean): boolean
+            case .integers(let integers): "[" + integers.map(String.init).joined(separator: ",") + "]"
+            case .null: nil
+            }
+        })
+    }
+}
+
+extension Row: StorageRow {
+    private func checked(_ column: String) throws -> String {
+        guard hasColumn(column) else { throw StorageError.inconsistent("no column \(column) in the row") }
+        return column
+    }
+
+    private func required<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+        guard let value = self[try checked(column)] as T? else { throw StorageError.inconsistent("column \(column) is NULL") }
+        return value
+    }
+
+    func isNull(_ column: String) throws -> Bool { (self[try checked(column)] as DatabaseValue).isNull }
+    func int64(_ column: String) throws -> Int64 { try required(column) }
+    func text(_ column: String) throws -> String { try required(column) }
+    func bool(_ column: String) throws -> Bool { try required(column) }
+
+    func columnName(_ index: Int) throws -> String {
+        guard index < count else { throw StorageError.inconsistent("no column \(index) in the row") }
+        return columnNames[columnNames.index(columnNames.startIndex, offsetBy: index)]
+    }
+}
+
+extension SQLiteStorage: StorageEngine {
+    func reading<T: Sendable>(_ body: @escaping @Sendable (SQLiteScope) async throws -> T) async throws -> T {
+        try await read { db in
+            let scope = SQLiteScope(db: db)
+            return try InlineTaskRunner.run { try await body(scope) }
+        }
+    }
+
+    func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteScope) async throws -> T) async throws -> T {
+        try await write { db in
+            let scope = SQLiteScope(db: db)
+            return try InlineTaskRunner.run { try await body(scope) }
+        }
+    }
+}
