@@ -86,11 +86,13 @@ enum GroupSQL {
     /// (`ReactionsColumn`), the tombstone flag, the media (`MediaJSON`) and whether the
     /// operators took it down.
     static let messageColumns = """
-        m.id, m.client_message_id, s.username, m.text, m.created_at, m.reply_to, m.group_id,
+        m.id AS m_id, m.client_message_id AS m_client_id, s.username AS m_sender, m.text AS m_text, m.created_at AS m_created_at,
+            m.reply_to AS m_reply_to, m.group_id AS m_group,
             (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id
-                AND NOT r.request AND \(window(member: "r", message: "m.id"))),
-            \(BlockSQL.blocked("m.sender_id", by: "$2")),
-            m.edited_at, m.reactions, m.deleted, m.media_json, m.removed_by_operators
+                AND NOT r.request AND \(window(member: "r", message: "m.id"))) AS m_read_count,
+            \(BlockSQL.blocked("m.sender_id", by: "$2")) AS m_from_blocked,
+            m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.deleted AS m_deleted, m.media_json AS m_media,
+            m.removed_by_operators AS m_removed
         FROM messages m JOIN users s ON s.id = m.sender_id
         """
 

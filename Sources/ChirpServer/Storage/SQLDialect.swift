@@ -22,4 +22,29 @@ enum SQLDialect: Sendable {
         case .postgres: " FOR UPDATE"
         }
     }
+
+    /// The clause that keeps the rows a `SELECT` reads from changing until the transaction
+    /// ends, while letting others read them (none in SQLite, as `forUpdate`).
+    var forShare: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR SHARE"
+        }
+    }
+
+    /// The larger of two values (SQLite's two-argument `MAX`, PostgreSQL's `GREATEST`).
+    func greatest(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: "MAX(\(a), \(b))"
+        case .postgres: "GREATEST(\(a), \(b))"
+        }
+    }
+
+    /// One row, `bytes`: the size of the database's files.
+    var databaseSize: String {
+        switch self {
+        case .sqlite: "SELECT p.page_count * s.page_size AS bytes FROM pragma_page_count() p, pragma_page_size() s"
+        case .postgres: "SELECT pg_database_size(current_database()) AS bytes"
+        }
+    }
 }

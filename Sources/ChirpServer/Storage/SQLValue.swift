@@ -7,6 +7,8 @@ enum SQLValue: Sendable, Equatable {
     case boolean(Bool)
     /// A list of ids, for `SQLDialect.isAny`.
     case integers([Int64])
+    /// Bytes (a blob, PostgreSQL's `bytea`).
+    case bytes([UInt8])
     case null
 }
 
@@ -36,8 +38,18 @@ extension Timestamp: SQLBindable {
     var sqlValue: SQLValue { .integer(millisecondsSince1970) }
 }
 
-extension [Int64]: SQLBindable {
-    var sqlValue: SQLValue { .integers(self) }
+/// Ids bound as one parameter, for `SQLDialect.isAny`.
+struct SQLIdList: SQLBindable {
+    var ids: [Int64]
+    init(_ ids: [Int64]) { self.ids = ids }
+    var sqlValue: SQLValue { .integers(ids) }
+}
+
+/// Bytes bound as a blob (PostgreSQL's `bytea`).
+struct SQLBlob: SQLBindable {
+    var bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var sqlValue: SQLValue { .bytes(bytes) }
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {

@@ -2,46 +2,8 @@ import ChirpModels
 import Foundation
 import GRDB
 
-/// Sessions list, ending one, password change and account deletion on SQLite.
+/// Account deletion on SQLite (its tombstones and events are still written the engine's own way).
 extension SQLiteStorage {
-    func sessions(userId: Int64, now: Timestamp) async throws -> [StoredSession] {
-        try await read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT public_id, created_at, last_used_at, user_agent FROM sessions
-                    WHERE user_id = ? AND expires_at > ? ORDER BY created_at DESC, public_id
-                    """),
-                arguments: [userId, now.millisecondsSince1970]
-            ).map {
-                StoredSession(
-                    publicId: $0[0], createdAt: Timestamp(millisecondsSince1970: $0[1]),
-                    lastUsedAt: Timestamp(millisecondsSince1970: $0[2]), userAgent: $0[3])
-            }
-        }
-    }
-
-    func deleteSession(userId: Int64, publicId: String) async throws -> Bool {
-        try await write { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND public_id = ?")
-                .execute(arguments: [userId, publicId])
-            return db.changesCount > 0
-        }
-    }
-
-    func touchSession(publicId: String, at: Timestamp) async throws {
-        try await write { db in
-            try db.cachedStatement(sql: "UPDATE sessions SET last_used_at = MAX(last_used_at, ?) WHERE public_id = ?")
-                .execute(arguments: [at.millisecondsSince1970, publicId])
-        }
-    }
-
-    func changePassword(userId: Int64, passwordHash: String, keeping publicId: String) async throws {
-        try await write { db in
-            try db.cachedStatement(sql: "UPDATE users SET password_hash = ? WHERE id = ?").execute(arguments: [passwordHash, userId])
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE user_id = ? AND public_id <> ?").execute(arguments: [userId, publicId])
-        }
-    }
-
     func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
         let writer = self.writer
         return try await write { db in

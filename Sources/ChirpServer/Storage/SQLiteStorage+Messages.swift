@@ -84,17 +84,6 @@ extension SQLiteStorage {
         }
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
-        try await read { db in
-            // One query: the conversation, its peer (with viewer fields), its last message and marks.
-            try Self.fetchListedConversations(
-                db, viewer: viewer,
-                where: "c.last_message_id < :cursor AND \(StorageSQL.listed(requests: requests)) AND \(Self.peerNotBlocked) "
-                    + "ORDER BY c.last_message_id DESC LIMIT :limit",
-                ["cursor": cursor, "limit": limit])
-        }
-    }
-
     func markRead(
         reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
         receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?

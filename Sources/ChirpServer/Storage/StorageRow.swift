@@ -3,6 +3,8 @@ import ChirpModels
 /// One row of a result, read by column name (the `AS` names the statements give), or by
 /// position only where a statement has one column.
 protocol StorageRow {
+    /// Whether the row has a column of that name.
+    func has(_ column: String) -> Bool
     /// Whether the column holds NULL; throws when the row has no such column.
     func isNull(_ column: String) throws -> Bool
     /// An integer column; throws when it is NULL or missing.

@@ -5,8 +5,9 @@ enum StorageSQL {
     /// tombstone flag, then (part 2) the id replied to, the edit time, the reactions
     /// (`ReactionsColumn`) and the media JSON (`MediaJSON`), then (issue 39) the take-down flag.
     static let messageColumns = """
-        m.id, m.client_message_id, s.username, r.username, m.text, m.created_at, m.read, m.deleted,
-        m.reply_to, m.edited_at, m.reactions, m.media_json, m.removed_by_operators
+        m.id AS m_id, m.client_message_id AS m_client_id, s.username AS m_sender, r.username AS m_recipient, m.text AS m_text,
+        m.created_at AS m_created_at, m.read AS m_read, m.deleted AS m_deleted, m.reply_to AS m_reply_to,
+        m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.media_json AS m_media, m.removed_by_operators AS m_removed
         FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
         """
 
@@ -47,7 +48,8 @@ enum StorageSQL {
     /// `messageColumns` (its last message).
     static func conversationColumns(peerColumns: String) -> String {
         """
-        c.last_message_id, c.unread_count, k.pin_order IS NOT NULL, COALESCE(k.muted, FALSE), \(pendingRequest),
+        c.last_message_id AS last_message_id, c.unread_count AS unread, k.pin_order IS NOT NULL AS pinned,
+            COALESCE(k.muted, FALSE) AS muted, \(pendingRequest) AS request,
             \(peerColumns), \(messageColumns)
             JOIN conversations c ON m.id = c.last_message_id
             JOIN users u ON u.id = c.peer_id
@@ -143,8 +145,8 @@ enum StorageSQL {
     /// and how many conversations (groups included) the owner has pinned in all; no row when there is no such
     /// conversation.
     static let currentMarks = """
-        SELECT k.pin_order IS NOT NULL, COALESCE(k.muted, FALSE),
-            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(GroupSQL.pinnedGroups)
+        SELECT k.pin_order IS NOT NULL AS pinned, COALESCE(k.muted, FALSE) AS muted,
+            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(GroupSQL.pinnedGroups) AS pins
         FROM conversations c
         LEFT JOIN conversation_marks k ON k.owner_id = c.owner_id AND k.peer_id = c.peer_id
         WHERE c.owner_id = $1 AND c.peer_id = $2
@@ -156,7 +158,7 @@ enum StorageSQL {
     /// the resolution, its operator and its time (null while open), and the reported user's id.
     static let moderationReportColumns = """
         rp.id, rp.created_at, rp.reporter_username, rp.reported_username,
-        EXISTS (SELECT 1 FROM users ru WHERE ru.id = rp.reported_id AND ru.suspended_at IS NOT NULL),
+        EXISTS (SELECT 1 FROM users ru WHERE ru.id = rp.reported_id AND ru.suspended_at IS NOT NULL) AS reported_suspended,
         rp.reason, rp.note, rp.message_id, rp.message_sender, rp.message_text, rp.message_media_ids,
         rp.resolution, rp.resolved_by, rp.resolved_at, rp.reported_id
         FROM reports rp
@@ -165,10 +167,11 @@ enum StorageSQL {
     /// One row of `ServerFigures` counts: users (deleted ones left out), suspended users,
     /// messages, open reports, and the bytes of distinct media.
     static let serverFigures = """
-        SELECT (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL),
-            (SELECT COUNT(*) FROM users WHERE suspended_at IS NOT NULL AND deleted_at IS NULL),
-            (SELECT COUNT(*) FROM messages),
-            (SELECT COUNT(*) FROM reports WHERE resolved_at IS NULL),
+        SELECT (SELECT COUNT(*) FROM users WHERE deleted_at IS NULL) AS users,
+            (SELECT COUNT(*) FROM users WHERE suspended_at IS NOT NULL AND deleted_at IS NULL) AS suspended,
+            (SELECT COUNT(*) FROM messages) AS messages,
+            (SELECT COUNT(*) FROM reports WHERE resolved_at IS NULL) AS open_reports,
             (SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM (SELECT MAX(size) AS size FROM media GROUP BY sha256) AS blobs)
+                AS media_bytes
         """
 }

@@ -23,6 +23,7 @@ extension PostgresScope: StorageScope {
             case .text(let text): bindings.append(text)
             case .boolean(let boolean): bindings.append(boolean)
             case .integers(let integers): bindings.append(integers)
+            case .bytes(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             case .null: bindings.appendNull()
             }
         }
@@ -31,6 +32,8 @@ extension PostgresScope: StorageScope {
 }
 
 extension PostgresRandomAccessRow: StorageRow {
+    func has(_ column: String) -> Bool { contains(column) }
+
     private func cell(_ column: String) throws -> PostgresCell {
         guard contains(column) else { throw StorageError.inconsistent("no column \(column) in the row") }
         return self[column]

@@ -1,43 +1,8 @@
 import ChirpModels
 import PostgresNIO
 
-/// Sessions list, ending one, password change and account deletion on PostgreSQL.
+/// Account deletion on PostgreSQL (its tombstones and events are still written the engine's own way).
 extension PostgresStorage {
-    func sessions(userId: Int64, now: Timestamp) async throws -> [StoredSession] {
-        try await read { scope in
-            try await scope.rows("""
-                SELECT public_id, created_at, last_used_at, user_agent FROM sessions
-                WHERE user_id = \(userId) AND expires_at > \(now.millisecondsSince1970) ORDER BY created_at DESC, public_id
-                """
-            ).map {
-                StoredSession(
-                    publicId: try $0.value(0), createdAt: Timestamp(millisecondsSince1970: try $0.value(1)),
-                    lastUsedAt: Timestamp(millisecondsSince1970: try $0.value(2)), userAgent: try $0.value(3, as: String?.self))
-            }
-        }
-    }
-
-    func deleteSession(userId: Int64, publicId: String) async throws -> Bool {
-        try await write { scope in
-            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId) AND public_id = \(publicId) RETURNING 1") > 0
-        }
-    }
-
-    func touchSession(publicId: String, at: Timestamp) async throws {
-        try await write { scope in
-            try await scope.execute("""
-                UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(at.millisecondsSince1970)) WHERE public_id = \(publicId)
-                """)
-        }
-    }
-
-    func changePassword(userId: Int64, passwordHash: String, keeping publicId: String) async throws {
-        try await write { scope in
-            try await scope.execute("UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userId)")
-            try await scope.execute("DELETE FROM sessions WHERE user_id = \(userId) AND public_id <> \(publicId)")
-        }
-    }
-
     func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
         try await write { scope in
             guard let username = try await scope.value(

@@ -46,16 +46,6 @@ extension PostgresStorage {
         }
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
-        try await read { scope in
-            try await Self.fetchListedConversations(
-                scope, viewer: viewer,
-                where: "c.last_message_id < $2 AND \(StorageSQL.listed(requests: requests)) AND \(Self.peerNotBlocked) "
-                    + "ORDER BY c.last_message_id DESC LIMIT $3",
-                Self.binds(viewer, cursor, limit))
-        }
-    }
-
     func markRead(
         reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
         receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?

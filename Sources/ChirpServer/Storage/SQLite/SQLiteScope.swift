@@ -1,4 +1,5 @@
 import ChirpModels
+import Foundation
 import GRDB
 
 /// `StorageScope` on one GRDB connection, inside the closure of a read or a write (its group
@@ -36,6 +37,7 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
             case .text(let text): text
             case .boolean(let boolean): boolean
             case .integers(let integers): "[" + integers.map(String.init).joined(separator: ",") + "]"
+            case .bytes(let bytes): Data(bytes)
             case .null: nil
             }
         })
@@ -43,6 +45,8 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
 }
 
 extension Row: StorageRow {
+    func has(_ column: String) -> Bool { hasColumn(column) }
+
     private func checked(_ column: String) throws -> String {
         guard hasColumn(column) else { throw StorageError.inconsistent("no column \(column) in the row") }
         return column

@@ -1,0 +1,40 @@
+import ChirpModels
+import PostgresNIO
+
+/// The session lookup of every request, on PostgreSQL: gathered into one query per batch.
+extension PostgresStorage {
+    func session(tokenHash: [UInt8]) async throws -> SessionInfo? {
+        try await sessionLookups.submit(tokenHash) { [self] hashes in await sessions(tokenHashes: hashes) }
+    }
+
+    /// The sessions behind `hashes`, in order, in one query (`sessionLookups`' batches).
+    private func sessions(tokenHashes hashes: [[UInt8]]) async -> [Result<SessionInfo?, any Error>] {
+        do {
+            let found = try await read { scope in
+                var found: [Int: SessionInfo] = [:]
+                let rows = try await scope.rows(
+                    PreparedQuery(SessionLookup.self, Self.binds(hashes.map { ByteBuffer(bytes: $0) })))
+                for row in rows {
+                    found[try row.value(0, as: Int.self) - 1] = SessionInfo(
+                        userId: try row.value(1), username: try row.value(2),
+                        expiresAt: Timestamp(millisecondsSince1970: try row.value(3)),
+                        publicId: try row.value(4), lastUsedAt: Timestamp(millisecondsSince1970: try row.value(5)))
+                }
+                return found
+            }
+            return hashes.indices.map { .success(found[$0]) }
+        } catch {
+            return Array(repeating: .failure(error), count: hashes.count)
+        }
+    }
+}
+
+/// The sessions behind token hashes (`$1`), on every authenticated request: each found one
+/// with its hash's position (from 1).
+private enum SessionLookup: PreparedSQL {
+    static let sql = """
+        SELECT t.ord, s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at
+        FROM unnest($1::bytea[]) WITH ORDINALITY AS t(token_hash, ord)
+        JOIN sessions s ON s.token_hash = t.token_hash JOIN users u ON u.id = s.user_id
+        """
+}
