@@ -23,6 +23,15 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The clause that locks the rows a `SELECT` reads and skips those another transaction
+    /// holds (a sweep that runs beside others on many instances; none in SQLite).
+    var forUpdateSkipLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// The clause that keeps the rows a `SELECT` reads from changing until the transaction
     /// ends, while letting others read them (none in SQLite, as `forUpdate`).
     var forShare: String {
