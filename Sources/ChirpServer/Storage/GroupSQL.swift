@@ -16,7 +16,8 @@ enum GroupSQL {
     /// The current members of group `$1`, longest-standing first: the user's columns (no
     /// viewer fields), role, joined-at milliseconds.
     static let members = """
-        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, gm.role, gm.joined_at
+        SELECT u.id AS u_id, u.username AS u_username, u.display_name AS u_display_name, u.created_at AS u_created_at,
+            u.followers_count AS u_followers, u.following_count AS u_following, gm.role, gm.joined_at
         FROM group_members gm JOIN users u ON u.id = gm.user_id
         WHERE gm.group_id = $1 AND gm.removed_at IS NULL ORDER BY gm.join_seq
         """
@@ -39,7 +40,8 @@ enum GroupSQL {
     /// see (ids after the first, up to the last; no last while current), and whether they have
     /// a pending group request.
     static let membership = """
-        SELECT removed_at IS NULL, first_message_id, last_message_id, request FROM group_members WHERE group_id = $1 AND user_id = $2
+        SELECT removed_at IS NULL AS current, first_message_id, last_message_id, request FROM group_members
+        WHERE group_id = $1 AND user_id = $2
         """
 
     /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, with a
@@ -207,7 +209,8 @@ enum GroupSQL {
     /// time their marker covered it; members whose window does not hold the message (they
     /// joined after it) and those whose group request is pending are left out.
     static let readers = """
-        SELECT u.id, u.username, u.display_name, u.created_at, u.followers_count, u.following_count, MIN(r.read_at)
+        SELECT u.id AS u_id, u.username AS u_username, u.display_name AS u_display_name, u.created_at AS u_created_at,
+            u.followers_count AS u_followers, u.following_count AS u_following, MIN(r.read_at) AS read_at
         FROM group_reads r JOIN users u ON u.id = r.user_id
         JOIN group_members gm ON gm.group_id = r.group_id AND gm.user_id = r.user_id
         WHERE r.group_id = $1 AND r.up_to >= $2 AND r.user_id <> $3 AND NOT gm.request AND \(window(member: "gm", message: "$2"))
@@ -231,8 +234,8 @@ enum GroupSQL {
     /// conversations share a place, and a cursor over places skips and repeats nothing.
     static func conversations(where condition: String, orderBy order: String = "place DESC") -> String {
         """
-        SELECT place, group_id, request, pin_order IS NOT NULL, muted, unread, pin_order, last_id, removed_at IS NOT NULL,
-            final_group FROM (
+        SELECT place, group_id, request, pin_order IS NOT NULL AS pinned, muted, unread, pin_order, last_id,
+            removed_at IS NOT NULL AS former, final_group FROM (
             SELECT c.*, COALESCE(last_id, CASE WHEN removed_at IS NULL THEN first_message_id END) AS place FROM (
                 SELECT gm.group_id, gm.request, gm.pin_order, gm.muted, gm.removed_at, gm.first_message_id, gm.final_group,
                     (SELECT MAX(m.id) FROM messages m WHERE m.group_id = gm.group_id
@@ -267,8 +270,8 @@ enum GroupSQL {
     /// Member `$1`'s marks on group `$2`: whether pinned, muted, a pending request, and how
     /// many conversations and groups they pinned in all.
     static let groupMarks = """
-        SELECT pin_order IS NOT NULL, muted, request,
-            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(pinnedGroups)
+        SELECT pin_order IS NOT NULL AS pinned, muted, request,
+            (SELECT COUNT(*) FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL) + \(pinnedGroups) AS pins
         FROM group_members WHERE user_id = $1 AND group_id = $2 AND removed_at IS NULL
         """
 

@@ -22,6 +22,11 @@ extension StorageRow {
     func callAsFunction<T: ColumnValue>(_ column: String, as type: T.Type = T.self) throws -> T {
         try T(self, column: column)
     }
+
+    /// The column at `index`, for a statement whose columns have no names to give (one column).
+    func callAsFunction<T: ColumnValue>(_ index: Int, as type: T.Type = T.self) throws -> T {
+        try T(self, column: index)
+    }
 }
 
 /// A type a column is read as.

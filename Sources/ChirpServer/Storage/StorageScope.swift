@@ -25,6 +25,10 @@ protocol StorageScope: Sendable {
     /// a time, as in SQLite).
     func lockUsers(_ ids: [Int64]) async throws
 
+    /// The next value of the one message id sequence, taken for a join mark
+    /// (`GroupSQL.addMember`) or a group message: a message stored after it gets a larger id.
+    func nextMessageId() async throws -> Int64
+
     /// Appends one event with the same data to each of these users' streams (their rows locked
     /// first, `lockUsers`) and returns them in the order of `userIds`. `shared`: the data is
     /// stored once and every event names it (a group's Group, whose size grows with it).

@@ -14,6 +14,8 @@ extension PostgresScope: StorageScope {
         return result.metadata.rows ?? 0
     }
 
+    func nextMessageId() async throws -> Int64 { try await PostgresStorage.nextMessageId(self) }
+
     /// postgres-nio's bindings for `values`.
     static func bindings(_ values: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)

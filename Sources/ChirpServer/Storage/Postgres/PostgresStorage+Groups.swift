@@ -2,177 +2,6 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
-        try await write { scope in
-            let creator = new.creator.id
-            // The creator's row first: their creations queue, so a client id is looked up once.
-            try await scope.lockUsers([creator])
-            if let existing = try await scope.value(
-                PostgresQuery(unsafeSQL: GroupSQL.groupByClientId, binds: Self.binds(creator, new.clientGroupId)), as: Int64.self),
-               let stored = try await Self.storedGroup(scope, id: existing) {
-                let current = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(existing, creator)))
-                    .map { try $0.value(0, as: Bool.self) } ?? false
-                return WriteOutcome(
-                    value: try decisions.replay(stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false)
-            }
-            var facts: [RecipientFacts?] = []
-            for key in new.memberKeys {
-                facts.append(try await scope.row(PostgresQuery(
-                    unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
-                    binds: Self.binds(key, creator))
-                ).map { try Self.recipientFacts(from: $0, at: 0) })
-            }
-            var counts = GroupCounts(creator: try await Self.groupCount(scope, userId: creator), members: [:])
-            for id in facts.compactMap({ $0?.id }) { counts.members[id] = try await Self.groupCount(scope, userId: id) }
-            let requests = try decisions.admit(facts, groupCounts: counts, for: new)
-            let memberIds = try facts.map { facts in
-                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
-                return facts.id
-            }
-            try await scope.lockUsers([creator] + memberIds)
-            guard let groupId = try await scope.value("""
-                INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key)
-                VALUES (\(creator), \(new.clientGroupId), \(new.title), \(new.createdAt.millisecondsSince1970), \(new.requestKey))
-                RETURNING id
-                """, as: Int64.self)
-            else { throw StorageError.inconsistent("a group insert returned no id") }
-            let at = new.createdAt.millisecondsSince1970
-            // One join mark for the first members: the group is new, so it is one of theirs each.
-            let joined = try await Self.nextMessageId(scope)
-            for (userId, role, request) in [(creator, GroupRole.admin, false)] + zip(memberIds, requests).map({ ($0, GroupRole.member, $1) }) {
-                try await scope.execute(PostgresQuery(
-                    unsafeSQL: GroupSQL.addMember, binds: Self.binds(groupId, userId, role.rawValue, at, joined, request)))
-            }
-            guard let group = try await Self.storedGroup(scope, id: groupId)?.group else {
-                throw StorageError.inconsistent("group \(groupId) is missing")
-            }
-            let requested = Set(zip(memberIds, requests).compactMap { userId, request in request ? userId : nil })
-            let audience = GroupChangeAudience(creating: try await Self.memberIds(scope, groupId: groupId), requested: requested)
-            let appended = try await Self.tell(scope, audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
-            return WriteOutcome(value: group, created: true, appended: appended)
-        }
-    }
-
-    func memberGroups(userId: Int64) async throws -> [Group] {
-        try await read { scope in
-            var groups: [Group] = []
-            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupsOfMember, binds: Self.binds(userId))) {
-                if let stored = try await Self.storedGroup(scope, id: try row.value(0, as: Int64.self)) { groups.append(stored.group) }
-            }
-            return groups
-        }
-    }
-
-    func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
-        try await read { scope in
-            guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(id, viewer))),
-                  let stored = try await Self.storedGroup(scope, id: id)
-            else { return nil }
-            return GroupSnapshot(group: stored.group, current: try membership.value(0))
-        }
-    }
-
-    func changeGroup(
-        id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
-    ) async throws -> WriteOutcome<Group>? {
-        try await write { scope in
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(id))) != nil,
-                  let stored = try await Self.storedGroup(scope, id: id), !stored.ended
-            else { return nil }
-            let members = try await Self.memberFacts(scope, groupId: id)
-            guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
-            var target: RecipientFacts?
-            if let key = change.target?.key {
-                target = try await scope.row(PostgresQuery(
-                    unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
-                    binds: Self.binds(key, actor.id))
-                ).map { try Self.recipientFacts(from: $0, at: 0) }
-            }
-            var targetGroups = 0
-            if let target { targetGroups = try await Self.groupCount(scope, userId: target.id) }
-            let write = try decisions.decide(change, facts: GroupChangeFacts(
-                group: stored.group, members: members, actor: actorFacts, target: target, targetGroups: targetGroups))
-            if write == .none { return WriteOutcome(value: stored.group, created: false) }
-            let before = members.map(\.userId)
-            var declined: Conversation?
-            if let decliner = GroupChangeAudience.decliner(write) {
-                declined = try await Self.groupConversation(scope, viewer: decliner, group: id)
-                declined?.declined = true
-            }
-            let group = try await Self.applyGroupWrite(
-                scope, id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
-                decisions: decisions)
-            if let declined, let userId = GroupChangeAudience.decliner(write) {
-                try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
-            }
-            // An accepted request: the viewer's other devices get the conversation, if it has begun.
-            if case .accept(let userId) = write, let conversation = try await Self.groupConversation(scope, viewer: userId, group: id) {
-                try await scope.appendEvents(userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
-            }
-            return WriteOutcome(value: group, created: true, appended: scope.appended)
-        }
-    }
-
-    /// Writes what a group change decided (`write`) on group `id` (its row locked), whose
-    /// current members were `before` (ending the group when its last member leaves), and tells
-    /// `audience` (`GroupChangeAudience`, their rows locked first); returns the group after it.
-    static func applyGroupWrite(
-        _ scope: PostgresScope, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience,
-        at: Timestamp, decisions: some GroupDecisions
-    ) async throws -> Group {
-        try await scope.lockUsers(audience.updated + audience.created + audience.createdAsRequest + audience.removed)
-        let ms = at.millisecondsSince1970
-        switch write {
-        case .none:
-            break
-        case .rename(let title):
-            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.rename, binds: binds(id, title)))
-        case .add(let userId, let request):
-            // Under the group's lock (`changeGroup`): no message of the group takes an id below
-            // the mark and commits after it, so the new member sees every message sent after joining.
-            let joined = try await nextMessageId(scope)
-            try await scope.execute(PostgresQuery(
-                unsafeSQL: GroupSQL.addMember, binds: binds(id, userId, GroupRole.member.rawValue, ms, joined, request)))
-        case .remove(let userId, let promote, let forget):
-            if forget {
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMember, binds: binds(id, userId)))
-            } else {
-                guard let before = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-                try await scope.execute(PostgresQuery(
-                    unsafeSQL: GroupSQL.removeMember, binds: binds(id, userId, ms, decisions.encode(before, asRequest: false))))
-            }
-            if let promote {
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, promote, GroupRole.admin.rawValue)))
-            }
-            if GroupChangeAudience.ends(write, membersBefore: before) {
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.end, binds: binds(id)))
-            }
-        case .setRole(let userId, let role):
-            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.setRole, binds: binds(id, userId, role.rawValue)))
-        case .accept(let userId):
-            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.acceptRequest, binds: binds(userId, id)))
-        }
-        guard let group = try await storedGroup(scope, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-        try await tell(scope, audience, group: group, id: id, at: at, decisions: decisions)
-        return group
-    }
-
-    /// Appends the events `audience` is told of the change of `group` (number `id`; `GroupChangeAudience`).
-    @discardableResult
-    static func tell(
-        _ scope: PostgresScope, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
-    ) async throws -> [AppendedEvent] {
-        // The Group is stored once per change and kind, whatever the number of members told.
-        let json = decisions.encode(group, asRequest: false)
-        var appended = try await scope.appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, shared: true)
-        appended += try await scope.appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at, shared: true)
-        appended += try await scope.appendEvents(
-            userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at,
-            shared: true)
-        appended += try await scope.appendEvents(userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
-        return appended
-    }
-
     /// Locks the rows of the groups user `userId` is a current member of, in id order (a
     /// group's row before any user's, as every group write), and returns their ids.
     static func lockGroups(_ scope: PostgresScope, ofMember userId: Int64) async throws -> [Int64] {
@@ -191,17 +20,7 @@ extension PostgresStorage {
     ) async throws {
         try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId, sender: placeholder)
         try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMarks, binds: binds(userId)))
-        for id in groups {
-            guard let stored = try await storedGroup(scope, id: id), !stored.ended else { continue }
-            let members = try await memberFacts(scope, groupId: id)
-            guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
-            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
-            let before = members.map(\.userId)
-            // The account's own stream goes with it: nobody is told of its removal.
-            var audience = GroupChangeAudience(write, membersBefore: before)
-            audience.removed = []
-            _ = try await applyGroupWrite(scope, id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions)
-        }
+        _ = try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions)
     }
 
     /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
@@ -285,22 +104,6 @@ extension PostgresStorage {
         }
     }
 
-    func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await read { scope in try await Self.groupMessage(scope, groupId: groupId, sender: sender, clientMessageId: clientMessageId) }
-    }
-
-    func groupMessages(
-        groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
-    ) async throws -> [Message]? {
-        try await read { scope in
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))) != nil
-            else { return nil }
-            return try await scope.rows(PostgresQuery(
-                unsafeSQL: GroupSQL.page(ascending: ascending), binds: Self.binds(groupId, viewer, after, before, Int64(limit)))
-            ).map(Self.groupMessage(from:))
-        }
-    }
-
     func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
         try await write { scope in
             guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
@@ -318,33 +121,6 @@ extension PostgresStorage {
                 unsafeSQL: GroupSQL.recordRead, binds: Self.binds(groupId, reader, upTo, at.millisecondsSince1970)))
             guard MessageRules.sendsReadReceipt(pendingRequest: try membership.value(3, as: Bool.self)) else { return .unchanged }
             return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: receipt, at: at))
-        }
-    }
-
-    func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
-        try await read { scope in
-            guard try await scope.row(
-                PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, messageId))) != nil,
-                let sender = try await scope.value("SELECT sender_id FROM messages WHERE id = \(messageId) AND group_id IS NOT NULL", as: Int64.self)
-            else { return nil }
-            return try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.readers, binds: Self.binds(groupId, messageId, sender))).map {
-                GroupReader(
-                    user: try Self.user(from: $0, at: 0, withViewerFields: false),
-                    readAt: Timestamp(millisecondsSince1970: try $0.value(6)))
-            }
-        }
-    }
-
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience? {
-        try await read { scope in
-            guard let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
-                  try membership.value(0, as: Bool.self)
-            else { return nil }
-            let blockers = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: Self.binds(groupId, viewer)))
-                .map { try $0.value(0, as: Int64.self) }
-            return GroupAudience(
-                members: try await Self.memberIds(scope, groupId: groupId), pendingRequest: try membership.value(3, as: Bool.self),
-                blockers: Set(blockers))
         }
     }
 
@@ -396,44 +172,6 @@ extension PostgresStorage {
             return try await scope.rows(PostgresQuery(
                 unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition), binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words)))
                 .map(Self.groupMessage(from:))
-        }
-    }
-
-    func groupConversations(
-        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
-    ) async throws -> [Listed<Conversation>] {
-        try await read { scope in
-            try await Self.groupConversations(scope, viewer: viewer, before: cursor, limit: limit, list: list, group: group)
-        }
-    }
-
-    func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
-        try await read { scope in
-            var orders: [String: Int64] = [:]
-            for row in try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.directPinOrders, binds: Self.binds(viewer))) {
-                orders[String(try row.value(0, as: Int64.self))] = try row.value(1, as: Int64.self)
-            }
-            return orders
-        }
-    }
-
-    func markGroup(
-        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
-    ) async throws -> ConversationMarkOutcome {
-        try await write { scope in
-            // The viewer's row, as every writer of their stream (and of their pins) locks it.
-            try await scope.lockUsers([viewer])
-            guard let marks = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.groupMarks, binds: Self.binds(viewer, id)))
-            else { return .noSuchPeer }
-            guard let current = try await Self.groupConversation(scope, viewer: viewer, group: id) else { return .noSuchPeer }
-            guard change.alters(pinned: try marks.value(0), muted: try marks.value(1)) else {
-                return .done(WriteOutcome(value: (), created: false))
-            }
-            if change == .pin { try decisions.mayPin(pinnedElsewhere: Int(try marks.value(3, as: Int64.self))) }
-            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.markStatements[change]!, binds: Self.binds(viewer, id)))
-            let conversation = try await Self.groupConversation(scope, viewer: viewer, group: id) ?? current
-            try await scope.appendEvent(userId: viewer, type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
-            return .done(WriteOutcome(value: (), created: true, appended: scope.appended))
         }
     }
 

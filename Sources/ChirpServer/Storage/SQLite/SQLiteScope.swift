@@ -19,6 +19,8 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
         return db.changesCount
     }
 
+    func nextMessageId() async throws -> Int64 { try SQLiteStorage.nextMessageId(db) }
+
     /// One writer at a time: nothing to lock.
     func lockUsers(_ ids: [Int64]) async throws {}
 

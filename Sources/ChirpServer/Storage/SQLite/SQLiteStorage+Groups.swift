@@ -2,143 +2,6 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
-    func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
-        try await write { db in
-            let creator = new.creator.id
-            if let existing = try Int64.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupByClientId)), arguments: [creator, new.clientGroupId]),
-               let stored = try Self.storedGroup(db, id: existing) {
-                let current = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [existing, creator])
-                    .map { $0[0] as Bool } ?? false
-                return WriteOutcome(
-                    value: try decisions.replay(stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false)
-            }
-            let facts = try new.memberKeys.map { try Self.recipientFacts(db, key: $0, sender: creator) }
-            var counts = GroupCounts(creator: try Self.groupCount(db, userId: creator), members: [:])
-            for id in facts.compactMap({ $0?.id }) { counts.members[id] = try Self.groupCount(db, userId: id) }
-            let requests = try decisions.admit(facts, groupCounts: counts, for: new)
-            try db.cachedStatement(sql: """
-                INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES (?, ?, ?, ?, ?)
-                """).execute(arguments: [creator, new.clientGroupId, new.title, new.createdAt.millisecondsSince1970, new.requestKey])
-            let groupId = db.lastInsertedRowID
-            let at = new.createdAt.millisecondsSince1970
-            // One join mark for the first members: the group is new, so it is one of theirs each.
-            let joined = try Self.nextMessageId(db)
-            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.addMember))
-                .execute(arguments: [groupId, creator, GroupRole.admin.rawValue, at, joined, false])
-            for (facts, request) in zip(facts, requests) {
-                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
-                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.addMember))
-                    .execute(arguments: [groupId, facts.id, GroupRole.member.rawValue, at, joined, request])
-            }
-            guard let group = try Self.storedGroup(db, id: groupId)?.group else { throw StorageError.inconsistent("group \(groupId) is missing") }
-            let requested = Set(zip(facts, requests).compactMap { facts, request in request ? facts?.id : nil })
-            let audience = GroupChangeAudience(creating: try Self.memberIds(db, groupId: groupId), requested: requested)
-            let appended = try Self.tell(db, audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
-            return WriteOutcome(value: group, created: true, appended: appended)
-        }
-    }
-
-    func memberGroups(userId: Int64) async throws -> [Group] {
-        try await read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
-                .compactMap { try Self.storedGroup(db, id: $0)?.group }
-        }
-    }
-
-    func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
-        try await read { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [id, viewer]),
-                  let stored = try Self.storedGroup(db, id: id)
-            else { return nil }
-            return GroupSnapshot(group: stored.group, current: membership[0])
-        }
-    }
-
-    func changeGroup(
-        id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
-    ) async throws -> WriteOutcome<Group>? {
-        try await write { db in
-            guard let stored = try Self.storedGroup(db, id: id), !stored.ended else { return nil }
-            let members = try Self.memberFacts(db, groupId: id)
-            guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
-            let target = try change.target.map { try Self.recipientFacts(db, key: $0.key, sender: actor.id) } ?? nil
-            let facts = GroupChangeFacts(
-                group: stored.group, members: members, actor: actorFacts, target: target,
-                targetGroups: try target.map { try Self.groupCount(db, userId: $0.id) } ?? 0)
-            let write = try decisions.decide(change, facts: facts)
-            if write == .none { return WriteOutcome(value: stored.group, created: false) }
-            let before = members.map(\.userId)
-            var declined = try GroupChangeAudience.decliner(write).flatMap { try Self.groupConversation(db, viewer: $0, group: id) }
-            declined?.declined = true
-            let (group, applied) = try Self.applyGroupWrite(
-                db, id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
-                decisions: decisions)
-            var appended = applied
-            if let declined, let userId = GroupChangeAudience.decliner(write) {
-                appended += try Self.appendEvents(
-                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(declined), at: at)
-            }
-            // An accepted request: the viewer's other devices get the conversation, if it has begun.
-            if case .accept(let userId) = write, let conversation = try Self.groupConversation(db, viewer: userId, group: id) {
-                appended += try Self.appendEvents(
-                    db, userIds: [userId], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
-            }
-            return WriteOutcome(value: group, created: true, appended: appended)
-        }
-    }
-
-    /// Writes what a group change decided (`write`) on group `id`, whose current members were
-    /// `before` (ending the group when its last member leaves), and tells `audience`
-    /// (`GroupChangeAudience`); returns the group after it and the events appended.
-    static func applyGroupWrite(
-        _ db: Database, id: Int64, _ write: GroupWrite, membersBefore before: [Int64], audience: GroupChangeAudience, at: Timestamp,
-        decisions: some GroupDecisions
-    ) throws -> (Group, [AppendedEvent]) {
-        switch write {
-        case .none:
-            break
-        case .rename(let title):
-            try db.cachedStatement(sql: sharedSQL(GroupSQL.rename)).execute(arguments: [id, title])
-        case .add(let userId, let request):
-            try db.cachedStatement(sql: sharedSQL(GroupSQL.addMember))
-                .execute(arguments: [id, userId, GroupRole.member.rawValue, at.millisecondsSince1970, try nextMessageId(db), request])
-        case .remove(let userId, let promote, let forget):
-            if forget {
-                try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMember)).execute(arguments: [id, userId])
-            } else {
-                guard let before = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-                try db.cachedStatement(sql: sharedSQL(GroupSQL.removeMember))
-                    .execute(arguments: [id, userId, at.millisecondsSince1970, decisions.encode(before, asRequest: false)])
-            }
-            if let promote {
-                try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, promote, GroupRole.admin.rawValue])
-            }
-            if GroupChangeAudience.ends(write, membersBefore: before) {
-                try db.cachedStatement(sql: sharedSQL(GroupSQL.end)).execute(arguments: [id])
-            }
-        case .setRole(let userId, let role):
-            try db.cachedStatement(sql: sharedSQL(GroupSQL.setRole)).execute(arguments: [id, userId, role.rawValue])
-        case .accept(let userId):
-            try db.cachedStatement(sql: sharedSQL(GroupSQL.acceptRequest)).execute(arguments: [userId, id])
-        }
-        guard let group = try storedGroup(db, id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
-        return (group, try tell(db, audience, group: group, id: id, at: at, decisions: decisions))
-    }
-
-    /// Appends the events `audience` is told of the change of `group` (number `id`; `GroupChangeAudience`).
-    static func tell(
-        _ db: Database, _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
-    ) throws -> [AppendedEvent] {
-        // The Group is stored once per change and kind, whatever the number of members told.
-        let json = decisions.encode(group, asRequest: false)
-        var appended = try appendSharedEvents(db, userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at)
-        appended += try appendSharedEvents(db, userIds: audience.created, type: EventType.groupCreated, json: json, at: at)
-        appended += try appendSharedEvents(
-            db, userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at)
-        appended += try appendEvents(db, userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at)
-        return appended
-    }
-
     /// Account deletion's part in groups, inside its transaction: the user's group messages
     /// become tombstones wherever they are stored (their rows, and the members' stored events,
     /// which name the sender `placeholder` from now on); the user leaves every group as a
@@ -149,19 +12,9 @@ extension SQLiteStorage {
     ) throws -> [AppendedEvent] {
         try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
         try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
-        var appended: [AppendedEvent] = []
-        for id in try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId]) {
-            guard let stored = try storedGroup(db, id: id), !stored.ended else { continue }
-            let members = try memberFacts(db, groupId: id)
-            guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
-            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
-            let before = members.map(\.userId)
-            // The account's own stream goes with it: nobody is told of its removal.
-            var audience = GroupChangeAudience(write, membersBefore: before)
-            audience.removed = []
-            appended += try applyGroupWrite(db, id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions).1
-        }
-        return appended
+        let groups = try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+        let scope = SQLiteScope(db: db)
+        return try InlineTaskRunner.run { try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions) }
     }
 
     /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
@@ -246,23 +99,6 @@ extension SQLiteStorage {
         }
     }
 
-    func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await read { db in try Self.groupMessage(db, groupId: groupId, sender: sender, clientMessageId: clientMessageId) }
-    }
-
-    func groupMessages(
-        groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
-    ) async throws -> [Message]? {
-        try await read { db in
-            guard try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]) != nil
-            else { return nil }
-            return try Row.fetchAll(
-                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.page(ascending: ascending))),
-                arguments: [groupId, viewer, after, before, limit]
-            ).map(Self.groupMessage(from:))
-        }
-    }
-
     func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
         try await write { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, reader]),
@@ -276,28 +112,6 @@ extension SQLiteStorage {
             guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
             let members = try Self.memberIds(db, groupId: groupId)
             return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
-        }
-    }
-
-    func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
-        try await read { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, messageId])
-            else { return nil }
-            let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"), arguments: [row[0]]) ?? 0
-            return try Row.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.readers)), arguments: [groupId, messageId, sender]).map {
-                GroupReader(user: Self.user(from: $0, at: 0, withViewerFields: false), readAt: Timestamp(millisecondsSince1970: $0[6]))
-            }
-        }
-    }
-
-    func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience? {
-        try await read { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
-                  membership[0] as Bool
-            else { return nil }
-            let blockers = try Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, viewer])
-            return GroupAudience(members: try Self.memberIds(db, groupId: groupId), pendingRequest: membership[3], blockers: Set(blockers))
         }
     }
 
@@ -363,36 +177,6 @@ extension SQLiteStorage {
                     arguments: [group ?? 0, viewer, below, remaining, SQLiteMessageSearch.groupMatch(words: words, groups: groups)]
                 ).map(Self.groupMessage(from:))
             }
-        }
-    }
-
-    func groupConversations(
-        viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
-    ) async throws -> [Listed<Conversation>] {
-        try await read { db in try Self.groupConversations(db, viewer: viewer, before: cursor, limit: limit, list: list, group: group) }
-    }
-
-    func directPinOrders(viewer: Int64) async throws -> [String: Int64] {
-        try await read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.directPinOrders)), arguments: [viewer])
-                .map { (String($0[0] as Int64), $0[1] as Int64) })
-        }
-    }
-
-    func markGroup(
-        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
-    ) async throws -> ConversationMarkOutcome {
-        try await write { db in
-            guard let marks = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.groupMarks)), arguments: [viewer, id])
-            else { return .noSuchPeer }
-            guard let current = try Self.groupConversation(db, viewer: viewer, group: id) else { return .noSuchPeer }
-            guard change.alters(pinned: marks[0], muted: marks[1]) else { return .done(WriteOutcome(value: (), created: false)) }
-            if change == .pin { try decisions.mayPin(pinnedElsewhere: marks[3]) }
-            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.markStatements[change]!)).execute(arguments: [viewer, id])
-            let conversation = try Self.groupConversation(db, viewer: viewer, group: id) ?? current
-            let appended = try Self.appendEvents(
-                db, userIds: [viewer], type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at)
-            return .done(WriteOutcome(value: (), created: true, appended: appended))
         }
     }
 
