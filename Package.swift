@@ -106,11 +106,18 @@ let package = Package(
             name: "CSQLiteWALBuffer",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
+        // The browser client's files (`web/`: ES modules, no build step), which ChirpServer serves.
+        .target(
+            name: "ChirpWebClient",
+            resources: [.copy("web")],
+            swiftSettings: strict
+        ),
         .target(
             name: "ChirpServer",
             dependencies: [
                 "ChirpModels",
                 "CSQLiteWALBuffer",
+                "ChirpWebClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -129,7 +136,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
+            resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: strict
         ),
 
