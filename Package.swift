@@ -160,9 +160,23 @@ let package = Package(
         ),
 
         // MARK: app
+        // What the commands and the bench share: their output, their failure, a server in this
+        // process (`package` access: for the targets below only).
+        .target(
+            name: "ChirpCommandSupport",
+            dependencies: [
+                "ChirpServer",
+                "ChirpModels",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "chirp",
             dependencies: [
+                "ChirpCommandSupport",
                 "ChirpServer",
                 "ChirpClient",
                 "ChirpTerminal",
