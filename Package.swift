@@ -173,8 +173,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "chirp",
+        // `chirp bench`: measurements that report figures. Only `chirp` depends on it.
+        .target(
+            name: "ChirpBench",
             dependencies: [
                 "ChirpCommandSupport",
                 "ChirpServer",
@@ -186,16 +187,35 @@ let package = Package(
                 "ChirpLogging",
                 "ChirpModules",
                 "ChirpStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "chirp",
+            dependencies: [
+                "ChirpBench",
+                "ChirpCommandSupport",
+                "ChirpServer",
+                "ChirpClient",
+                "ChirpTerminal",
+                "ChirpModels",
+                "ChirpNetworking",
+                "ChirpLogging",
+                "ChirpModules",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
