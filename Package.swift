@@ -106,11 +106,18 @@ let package = Package(
             name: "CSQLiteWALBuffer",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
+        // The browser client's files (`web/`: ES modules, no build step), which ChirpServer serves.
+        .target(
+            name: "ChirpWebClient",
+            resources: [.copy("web")],
+            swiftSettings: strict
+        ),
         .target(
             name: "ChirpServer",
             dependencies: [
                 "ChirpModels",
                 "CSQLiteWALBuffer",
+                "ChirpWebClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -129,7 +136,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
+            resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: strict
         ),
 
@@ -153,9 +160,24 @@ let package = Package(
         ),
 
         // MARK: app
-        .executableTarget(
-            name: "chirp",
+        // What the commands and the bench share: their output, their failure, a server in this
+        // process (`package` access: for the targets below only).
+        .target(
+            name: "ChirpCommandSupport",
             dependencies: [
+                "ChirpServer",
+                "ChirpModels",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // `chirp bench`: measurements that report figures. Only `chirp` depends on it.
+        .target(
+            name: "ChirpBench",
+            dependencies: [
+                "ChirpCommandSupport",
                 "ChirpServer",
                 "ChirpClient",
                 "ChirpTerminal",
@@ -165,16 +187,35 @@ let package = Package(
                 "ChirpLogging",
                 "ChirpModules",
                 "ChirpStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "chirp",
+            dependencies: [
+                "ChirpBench",
+                "ChirpCommandSupport",
+                "ChirpServer",
+                "ChirpClient",
+                "ChirpTerminal",
+                "ChirpModels",
+                "ChirpNetworking",
+                "ChirpLogging",
+                "ChirpModules",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

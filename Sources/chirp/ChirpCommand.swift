@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChirpBench
 import Foundation
 
 /// The `chirp` command: the server, the client commands, and tools.

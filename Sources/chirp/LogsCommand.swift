@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChirpClient
+import ChirpCommandSupport
 import ChirpLogging
 import ChirpModels
 import ChirpModules

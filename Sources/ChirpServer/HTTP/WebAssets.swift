@@ -1,10 +1,12 @@
+import ChirpWebClient
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The web client's files (`Resources/web`), read once at start-up and served from memory.
+/// The web client's files (the `ChirpWebClient` target's `web/`), read once at start-up and
+/// served from memory.
 /// Only names found in that directory at start-up are ever served, so no request path can
 /// reach another file.
 struct WebAssets: Sendable {
@@ -24,8 +26,8 @@ struct WebAssets: Sendable {
 
     private let assets: [String: Asset]
 
-    /// The files of the package's `web` resource directory.
-    static let bundled = WebAssets(directory: Bundle.module.url(forResource: "web", withExtension: nil))
+    /// The files of the web client's resource directory.
+    static let bundled = WebAssets(directory: ChirpWebClient.directory)
 
     init(directory: URL?) {
         var assets: [String: Asset] = [:]

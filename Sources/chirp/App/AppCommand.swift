@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChirpClient
+import ChirpCommandSupport
 import ChirpModules
 import ChirpTerminal
 import Foundation

@@ -1,3 +1,4 @@
+import ChirpCommandSupport
 import Dispatch
 import Foundation
 

@@ -1,16 +1,10 @@
 import ArgumentParser
 import ChirpClient
+import ChirpCommandSupport
 import ChirpModels
 import ChirpModules
 import ChirpNetworking
 import Foundation
-
-/// A client command's failure, printed as one line (`Error: …`) with exit status 1. It may
-/// quote the server or the user, so it is escaped (`TerminalText`).
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = TerminalText.escaped(description) }
-}
 
 /// What every client command shares: the client assembled for `--home` and `--server`
 /// (`ChirpClientApp`: account manager, modules, router, start-up), the process's diagnostics,

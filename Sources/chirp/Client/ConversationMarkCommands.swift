@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChirpClient
+import ChirpCommandSupport
 import ChirpModels
 
 /// `chirp pin USER`, `unpin`, `mute`, `unmute`: one command per mark, each queued in the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChirpClient
+import ChirpCommandSupport
 import Foundation
 
 /// `chirp export FILE`: asks the server for an archive of the logged-in user's data (profile,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChirpCommandSupport
 import Foundation
 
 /// `--json`: print data as JSON instead of lines of text.

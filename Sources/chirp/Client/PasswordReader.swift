@@ -1,3 +1,4 @@
+import ChirpCommandSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -8,12 +8,12 @@ import HummingbirdBcrypt
 /// `bench-password`), and `messages` messages between random pairs, 4–14 words each drawn
 /// from a vocabulary with a Zipf-like spread (a few words very common, most rare), each
 /// indexed for search as a send would index it.
-public enum SearchBenchSeeder {
+package enum SearchBenchSeeder {
     /// The password of every seeded account.
-    public static let password = "bench-password"
+    package static let password = "bench-password"
 
     /// The vocabulary: pronounceable made-up words, most common first.
-    public static let vocabulary: [String] = {
+    package static let vocabulary: [String] = {
         let starts = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "ch", "sh"]
         let vowels = ["a", "e", "i", "o", "u", "ai", "ou"]
         let ends = ["", "n", "r", "s", "l", "k", "m", "t"]
@@ -24,7 +24,7 @@ public enum SearchBenchSeeder {
 
     /// Seeds `dataDirectory` (created if needed; must be new); calls `progress` with the
     /// messages stored so far.
-    public static func seed(
+    package static func seed(
         dataDirectory: URL, users: Int, messages: Int, seed: UInt64 = 42, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -77,7 +77,7 @@ public enum SearchBenchSeeder {
     }
 
     /// A query of `count` words drawn as the messages draw them.
-    public static func query(words count: Int, random unit: () -> Double) -> String {
+    package static func query(words count: Int, random unit: () -> Double) -> String {
         let weights = vocabulary.indices.map { 1.0 / Double($0 + 1) }
         let cumulative = weights.reduce(into: [Double]()) { $0.append(($0.last ?? 0) + $1) }
         return (0..<count).map { _ in word(unit(), cumulative) }.joined(separator: " ")
@@ -95,12 +95,12 @@ public enum SearchBenchSeeder {
 }
 
 /// A small deterministic random generator (SplitMix64), so a seed gives the same data.
-public struct SplitMix: RandomNumberGenerator, Sendable {
+package struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
 
-    public init(state: UInt64) { self.state = state }
+    package init(state: UInt64) { self.state = state }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -109,5 +109,5 @@ public struct SplitMix: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform value in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    package mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -9,16 +9,16 @@ import Foundation
 
 /// Writes one line for people to standard output at once (unbuffered, so a pipe sees it
 /// immediately), escaped.
-func printLine(_ line: String) {
+package func printLine(_ line: String) {
     FileHandle.standardOutput.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }
 
 /// Writes one line for people to standard error, escaped.
-func printError(_ line: String) {
+package func printError(_ line: String) {
     FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }
 
 /// Writes JSON (which escapes control characters itself) to standard output as it is.
-func printJSON(_ json: String) {
+package func printJSON(_ json: String) {
     FileHandle.standardOutput.write(Data((json + "\n").utf8))
 }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChirpCommandSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

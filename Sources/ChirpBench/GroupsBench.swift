@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChirpCommandSupport
 import ChirpModels
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import ChirpCommandSupport
 import Foundation
 import NIOCore
 import NIOPosix

@@ -5,10 +5,10 @@ import PostgresNIO
 /// A throw-away PostgreSQL database for a bench run, made beside the one a URL names (same
 /// server and credentials, a new name) and dropped afterwards, so a bench never seeds into a
 /// database that holds anything else.
-public enum BenchDatabase {
+package enum BenchDatabase {
     /// Creates a new database `chirp_bench_…` on the server of `settings` and returns settings
     /// for it (with `settings`' pool size).
-    public static func create(beside settings: PostgresSettings) async throws -> PostgresSettings {
+    package static func create(beside settings: PostgresSettings) async throws -> PostgresSettings {
         var fresh = settings
         fresh.database = "chirp_bench_" + UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(16)
         let name = fresh.database
@@ -20,7 +20,7 @@ public enum BenchDatabase {
 
     /// Drops the database of `fresh` (made by `create`), disconnecting whoever is still on it;
     /// connects through `settings`' database to do so.
-    public static func drop(_ fresh: PostgresSettings, connectingTo settings: PostgresSettings) async throws {
+    package static func drop(_ fresh: PostgresSettings, connectingTo settings: PostgresSettings) async throws {
         try await withConnection(settings) { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(fresh.database) WITH (FORCE)"), logger: logger)
         }

@@ -1,8 +1,9 @@
 import ArgumentParser
 
 /// `chirp bench`: measurements that report figures (tests assert behaviour; benchmarks report).
-struct BenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `chirp` executable registers it as a subcommand.
+package struct BenchCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure parts of Chirp on this machine.",
         subcommands: [
@@ -11,6 +12,8 @@ struct BenchCommand: AsyncParsableCommand {
             ConnectionsWorker.self,
         ],
         defaultSubcommand: LoadBench.self)
+
+    package init() {}
 }
 
 /// Latency figures of one run.

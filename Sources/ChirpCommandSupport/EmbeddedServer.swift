@@ -5,14 +5,14 @@ import Logging
 import ServiceLifecycle
 
 /// A Chirp server running inside this process on a free loopback port with a temporary data
-/// directory, for `chirp bench` (and later `chirp demo`).
-final class EmbeddedServer: Sendable {
-    let baseURL: URL
-    let dataDirectory: URL
+/// directory, for `chirp bench` and `chirp demo`.
+package final class EmbeddedServer: Sendable {
+    package let baseURL: URL
+    package let dataDirectory: URL
     private let group: ServiceGroup
     private let runner: Task<Void, any Error>
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    package init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-embedded-\(UUID().uuidString)")
@@ -35,7 +35,7 @@ final class EmbeddedServer: Sendable {
 
     /// Stops the server (waiting up to `timeout` for open connections to finish, then cutting
     /// them) and, once it has closed its files, deletes its data.
-    func stop(timeout: Duration = .seconds(5)) async {
+    package func stop(timeout: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
         let finished = Tally()
         let runner = self.runner

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChirpCommandSupport
 import ChirpModels
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import ChirpCommandSupport
 import Foundation
 import Synchronization
 #if canImport(Glibc)

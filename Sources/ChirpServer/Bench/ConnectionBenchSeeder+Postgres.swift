@@ -6,7 +6,7 @@ extension ConnectionBenchSeeder {
     /// Seeds the new, empty PostgreSQL database of `settings` (migrating it first) with what
     /// `seed(dataDirectory:…)` gives SQLite, in three statements of arrays, and returns the
     /// accounts in order (`conn0` first).
-    public static func seed(postgres settings: PostgresSettings, users: Int, senders: Int) async throws -> [Account] {
+    package static func seed(postgres settings: PostgresSettings, users: Int, senders: Int) async throws -> [Account] {
         let plan = Plan(users: users, senders: senders)
         let names = plan.accounts.map(\.name)
         let followers = plan.accounts.indices.map { Int64(plan.followers(of: $0)) }

@@ -38,10 +38,3 @@ struct LatencyPercentiles: Encodable {
 
     var line: String { String(format: "p50 %.2f ms · p99 %.2f ms · p99.9 %.2f ms · max %.2f ms (%d)", p50, p99, p999, max, count) }
 }
-
-/// A count shared by concurrent tasks.
-final class Tally: Sendable {
-    private let count = Mutex(0)
-    func add(_ value: Int = 1) { count.withLock { $0 += value } }
-    var value: Int { count.withLock { $0 } }
-}

@@ -7,13 +7,13 @@ import HummingbirdBcrypt
 /// sign-up per account), for `chirp bench connections`: `users` accounts `conn0`, `conn1`, …
 /// each with one live session, and every account following the first `senders` accounts, so
 /// that each sender may message anyone. SQLite here; PostgreSQL in `+Postgres`.
-public enum ConnectionBenchSeeder {
+package enum ConnectionBenchSeeder {
     /// A seeded account and the token of its session.
-    public struct Account: Sendable, Codable {
-        public let name: String
-        public let token: String
+    package struct Account: Sendable, Codable {
+        package let name: String
+        package let token: String
 
-        public init(name: String, token: String) {
+        package init(name: String, token: String) {
             self.name = name
             self.token = token
         }
@@ -42,7 +42,7 @@ public enum ConnectionBenchSeeder {
 
     /// Seeds `dataDirectory` (created if needed; must hold no database yet) and returns the
     /// accounts in order (`conn0` first).
-    public static func seed(dataDirectory: URL, users: Int, senders: Int) async throws -> [Account] {
+    package static func seed(dataDirectory: URL, users: Int, senders: Int) async throws -> [Account] {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(url: dataDirectory.appendingPathComponent("chirp.sqlite"))
         let plan = Plan(users: users, senders: senders)
