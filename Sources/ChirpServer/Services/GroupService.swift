@@ -115,7 +115,8 @@ struct GroupService: Sendable {
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
         let replyTo = try await replies?.replyTarget(viewer, inGroup: groupId, replyTo: rawReplyTo) ?? nil
         let new = NewGroupMessage(
-            groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached)
+            groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached,
+            mediaJSON: MediaListJSON.encode(attached))
         let sent = try await limits.send(key: String(viewer.id)) {
             try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap {
                 (try? rules.replay($0, for: new)) != nil ? $0 : nil
@@ -151,7 +152,10 @@ struct GroupService: Sendable {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
         let receipt = try APIJSON.encode(ReadReceipt(reader: viewer.username, peer: "", upTo: String(upTo), group: String(groupId)))
-        switch try await store.markGroupRead(groupId: groupId, reader: viewer.id, upTo: upTo, at: now(), receipt: receipt) {
+        let outcome = try await store.markGroupRead(groupId: groupId, reader: viewer.id, upTo: upTo, at: now()) { pendingRequest in
+            MessageRules.sendsReadReceipt(pendingRequest: pendingRequest) ? receipt : nil
+        }
+        switch outcome {
         case .noSuchGroup: throw Self.notFound
         case .noSuchMessage:
             throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this group.", field: "upTo")

@@ -142,7 +142,8 @@ struct MessageActionService: Sendable {
             guard let groups else { throw GroupService.notFound }
             guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
             outcome = try await groups.changeGroupMessage(
-                id, groupId: groupId, viewer: viewer.id, at: at, encoding: MessageChangeJSON(), change: change)
+                id, groupId: groupId, viewer: viewer.id, at: at, encoding: MessageChangeJSON()
+            ) { message, senderId in try GroupMessageAction.decide(message, senderId: senderId, viewer: viewer.id, change) }
             if case .noSuchPeer = outcome { throw GroupService.notFound }
         }
         switch outcome {

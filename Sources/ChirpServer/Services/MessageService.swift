@@ -43,6 +43,7 @@ struct MessageService: Sendable {
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient), clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
         new.media = attached
+        new.mediaJSON = MediaListJSON.encode(attached)
         let sent = try await limits.send(key: String(viewer.id)) {
             // Past the limit, a retry of a message already stored is still answered (to a
             // session that is still there: the answer is a read).

@@ -27,11 +27,11 @@ protocol GroupStore: Sendable {
     func groupMessages(
         groupId: Int64, viewer: Int64, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]?
-    /// Moves the reader's marker to `upTo` (a message they may see) and tells every current
-    /// member with `message.read` (its data `receipt`), when it moved, unless the reader has a
-    /// pending group request (`MessageRules.sendsReadReceipt`): then only the marker moves.
+    /// Moves the reader's marker to `upTo` (a message they may see) and, when it moved, tells
+    /// every current member with `message.read`, its data `receipt(whether the reader's group
+    /// request is pending)`; nil (the rules' answer for a pending request): only the marker moves.
     func markGroupRead(
-        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String
+        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
     ) async throws -> GroupReadOutcome
     /// Who read the message (not its sender), with when; nil: no such group for the viewer or
     /// no such message they may see.
@@ -40,12 +40,12 @@ protocol GroupStore: Sendable {
     /// members blocked the viewer; nil unless the viewer is one of them.
     func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience?
     /// In one transaction: reads message `id` of the group as the viewer (a current member;
-    /// `.noSuchPeer` otherwise) sees it, asks `change` (`MessageActionRules`), writes what it
-    /// answers and appends `message.updated` (`encoding.updated`) or `message.deleted`
-    /// (`encoding.deleted`) to every current member's stream.
+    /// `.noSuchPeer` otherwise) sees it, asks `decide(the message, its sender's id)` (the
+    /// service's rules), writes what it answers and appends `message.updated`
+    /// (`encoding.updated`) or `message.deleted` (`encoding.deleted`) to every current member's stream.
     func changeGroupMessage(
         _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
-        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+        decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
     ) async throws -> MessageChangeOutcome
     /// The group messages the viewer sees (in `group` only, when given) holding every one of
     /// `words` (`GroupSearch`), not unsent, ids below `before`, newest first, at most `limit`;
@@ -113,6 +113,8 @@ struct NewGroupMessage: Sendable {
     var replyTo: Int64?
     /// Attachments, in order, each the sender's (`MediaService.attachable`).
     var media: [Media] = []
+    /// `media` as the API's JSON (`MediaListJSON`), stored with the message.
+    var mediaJSON = "[]"
 }
 
 /// A change of a group's title, members or roles, by an actor.
@@ -280,23 +282,10 @@ struct GroupChangeAudience: Sendable, Equatable {
     }
 }
 
-/// What a group message action writes, as its rule decided on the stored message (both
-/// storages ask through it): an update or an unsend, and the event type that tells the members.
+/// What a group message action writes, as the rules decided on the stored message
+/// (`GroupMessageAction.decide`, in the services): an update or an unsend, and the event type
+/// that tells the members.
 struct GroupMessageAction: Sendable, Equatable {
     var change: MessageChange
     var type: String
-
-    /// Asks `change` about `message` (sent by `senderId`) for the acting `viewer` (in a group a
-    /// block stops no action: the members see the blocked sender's messages marked instead);
-    /// nil when nothing changes.
-    static func decide(
-        _ message: Message, senderId: Int64, viewer: Int64, _ change: (MessageFacts) throws -> MessageChange
-    ) throws -> GroupMessageAction? {
-        let facts = MessageFacts(message: message, viewerIsSender: senderId == viewer, viewerBlockedPeer: false, peerBlockedViewer: false)
-        switch try change(facts) {
-        case .none: return nil
-        case .update(let updated): return GroupMessageAction(change: .update(updated), type: EventType.messageUpdated)
-        case .unsend: return GroupMessageAction(change: .unsend, type: EventType.messageDeleted)
-        }
-    }
 }

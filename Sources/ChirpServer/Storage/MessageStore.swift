@@ -43,6 +43,8 @@ struct NewMessage: Sendable {
     var replyTo: Int64? = nil
     /// Attachments, in order, each the sender's (`MediaService.attachable`).
     var media: [Media] = []
+    /// `media` as the API's JSON (`MediaListJSON`), stored with the message.
+    var mediaJSON = "[]"
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.

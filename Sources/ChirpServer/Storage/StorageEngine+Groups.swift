@@ -175,3 +175,24 @@ extension StorageEngine {
         }
     }
 }
+
+extension StorageEngine {
+    /// Moves the reader's marker and tells every current member, as `receipt` (the service's
+    /// rules) answers for the reader's pending request.
+    func markGroupRead(
+        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
+    ) async throws -> GroupReadOutcome {
+        try await writing { scope in
+            guard try await scope.lockGroup(groupId),
+                  let membership = try await scope.membership(groupId: groupId, userId: reader), try membership("current", as: Bool.self)
+            else { return .noSuchGroup }
+            guard try await scope.queryRow(GroupSQL.visibleMessage, groupId, reader, upTo) != nil else { return .noSuchMessage }
+            let members = try await scope.memberIds(groupId: groupId)
+            try await scope.lockUsers(members)
+            guard try await scope.run(GroupSQL.advanceRead, groupId, reader, upTo) > 0 else { return .unchanged }
+            try await scope.run(GroupSQL.recordRead, groupId, reader, upTo, at)
+            guard let json = receipt(try membership("request")) else { return .unchanged }
+            return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: json, at: at, shared: false))
+        }
+    }
+}

@@ -83,7 +83,7 @@ extension PostgresStorage {
             guard let id = try await scope.value("""
                 INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words)
                 VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
-                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(MediaJSON.encode(new.media)),
+                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(new.mediaJSON),
                     \(SearchTerms.words(new.text)))
                 RETURNING id
                 """, as: Int64.self)
@@ -104,29 +104,9 @@ extension PostgresStorage {
         }
     }
 
-    func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
-        try await write { scope in
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
-                  let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, reader))),
-                  try membership.value(0, as: Bool.self)
-            else { return .noSuchGroup }
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, reader, upTo))) != nil
-            else { return .noSuchMessage }
-            let members = try await Self.memberIds(scope, groupId: groupId)
-            try await scope.lockUsers(members)
-            guard try await scope.execute(PostgresQuery(
-                unsafeSQL: GroupSQL.advanceRead + " RETURNING 1", binds: Self.binds(groupId, reader, upTo))) > 0
-            else { return .unchanged }
-            try await scope.execute(PostgresQuery(
-                unsafeSQL: GroupSQL.recordRead, binds: Self.binds(groupId, reader, upTo, at.millisecondsSince1970)))
-            guard MessageRules.sendsReadReceipt(pendingRequest: try membership.value(3, as: Bool.self)) else { return .unchanged }
-            return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: receipt, at: at))
-        }
-    }
-
     func changeGroupMessage(
         _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
-        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+        decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
     ) async throws -> MessageChangeOutcome {
         try await write { scope in
             guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
@@ -140,7 +120,7 @@ extension PostgresStorage {
             guard let message = try await read(),
                   let sender = try await scope.value("SELECT sender_id FROM messages WHERE id = \(id) AND group_id IS NOT NULL FOR UPDATE", as: Int64.self)
             else { return .noSuchMessage }
-            guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
+            guard let action = try decide(message, sender) else {
                 return .unchanged(message)
             }
             if case .update(let updated) = action.change {

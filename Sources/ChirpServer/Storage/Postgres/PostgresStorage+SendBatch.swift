@@ -15,7 +15,7 @@ struct PendingSend: Sendable {
         self.new = new
         self.decisions = decisions
         searchTerms = SearchTerms.indexed(new.text)
-        mediaJSON = MediaJSON.encode(new.media)
+        mediaJSON = new.mediaJSON
     }
 
     /// The message this send stores under `id`, to `recipient` (the username as stored).

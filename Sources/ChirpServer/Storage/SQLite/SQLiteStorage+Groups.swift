@@ -80,7 +80,7 @@ extension SQLiteStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
-                    MediaJSON.encode(new.media),
+                    new.mediaJSON,
                 ])
             // Indexed for search after, as a direct send (`SQLiteSearchIndexer`).
             indexer?.noteStored()
@@ -99,25 +99,9 @@ extension SQLiteStorage {
         }
     }
 
-    func markGroupRead(groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: String) async throws -> GroupReadOutcome {
-        try await write { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, reader]),
-                  membership[0] as Bool
-            else { return .noSuchGroup }
-            guard try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, reader, upTo]) != nil
-            else { return .noSuchMessage }
-            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.advanceRead)).execute(arguments: [groupId, reader, upTo])
-            guard db.changesCount > 0 else { return .unchanged }
-            try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.recordRead)).execute(arguments: [groupId, reader, upTo, at.millisecondsSince1970])
-            guard MessageRules.sendsReadReceipt(pendingRequest: membership[3]) else { return .unchanged }
-            let members = try Self.memberIds(db, groupId: groupId)
-            return .marked(try Self.appendEvents(db, userIds: members, type: EventType.messageRead, json: receipt, at: at))
-        }
-    }
-
     func changeGroupMessage(
         _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
-        change: @escaping @Sendable (MessageFacts) throws -> MessageChange
+        decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
     ) async throws -> MessageChangeOutcome {
         try await write { db in
             guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
@@ -130,7 +114,7 @@ extension SQLiteStorage {
             guard let message = try read(),
                   let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"), arguments: [id])
             else { return .noSuchMessage }
-            guard let action = try GroupMessageAction.decide(message, senderId: sender, viewer: viewer, change) else {
+            guard let action = try decide(message, sender) else {
                 return .unchanged(message)
             }
             if case .update(let updated) = action.change {

@@ -30,7 +30,7 @@ extension SQLiteStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
                 """).execute(arguments: [
                     sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
-                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, MediaJSON.encode(new.media),
+                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, new.mediaJSON,
                 ])
             guard db.changesCount == 1 else {
                 guard let existing = try earlier() else { throw StorageError.inconsistent("a message insert conflicted with nothing") }
