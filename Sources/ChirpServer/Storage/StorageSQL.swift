@@ -100,7 +100,7 @@ enum StorageSQL {
     /// and whether the reader has a pending request from them.
     static let readReceiptFacts = """
         SELECT u.username,
-            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = u.id AND NOT accepted)
+            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = u.id AND NOT accepted) AS pending_request
         FROM users u WHERE u.id = $2
         """
 

@@ -8,22 +8,6 @@ extension PostgresStorage {
         try await sends.submit(PendingSend(new: new, decisions: decisions)) { [self] batch in await sendBatch(batch) }
     }
 
-    func message(sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await read { scope in
-            try await Self.fetchMessages(
-                scope, where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", Self.binds(sender, clientMessageId)).first
-        }
-    }
-
-    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
-        try await read { scope in
-            try await scope.row(PostgresQuery(
-                unsafeSQL: "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1",
-                binds: Self.binds(recipientKey, sender))
-            ).map { try Self.recipientFacts(from: $0, at: 0) }
-        }
-    }
-
     /// Decodes the columns of `StorageSQL.recipientFactColumns` starting at `index`.
     static func recipientFacts(from row: PostgresRandomAccessRow, at index: Int) throws -> RecipientFacts {
         RecipientFacts(
@@ -43,40 +27,6 @@ extension PostgresStorage {
                 ? try await scope.rows(PreparedQuery(MessagePageAscending.self, binds))
                 : try await scope.rows(PreparedQuery(MessagePageDescending.self, binds))
             return try rows.map { try Self.message(from: $0, at: 0) }
-        }
-    }
-
-    func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
-        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
-    ) async throws -> MarkReadOutcome {
-        try await write { scope in
-            guard let peerId = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
-            let lo = min(reader, peerId), hi = max(reader, peerId)
-            try await scope.lockUsers([reader, peerId])
-            guard try await scope.execute(
-                "SELECT 1 FROM messages WHERE id = \(upTo) AND user_lo = \(lo) AND user_hi = \(hi)") > 0
-            else { return .noSuchMessage }
-            guard let peer = try await scope.row(PostgresQuery(unsafeSQL: StorageSQL.readReceiptFacts, binds: Self.binds(reader, peerId)))
-            else { throw StorageError.inconsistent("user \(peerId) is missing") }
-            guard let json = try receipt(try peer.value(0), try peer.value(1)) else {
-                try await scope.execute(PostgresQuery(unsafeSQL: StorageSQL.quietRead, binds: Self.binds(lo, hi, peerId, upTo, reader)))
-                return .unchanged
-            }
-            let changed = try await scope.execute("""
-                UPDATE messages SET read = TRUE
-                WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND id <= \(upTo) AND NOT read
-                RETURNING 1
-                """)
-            guard changed > 0 else { return .unchanged }
-            try await scope.execute("""
-                UPDATE conversations SET unread_count = (
-                    SELECT COUNT(*) FROM messages
-                    WHERE user_lo = \(lo) AND user_hi = \(hi) AND sender_id = \(peerId) AND NOT read)
-                WHERE owner_id = \(reader) AND peer_id = \(peerId)
-                """)
-            try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)
-            return .marked(scope.appended)
         }
     }
 

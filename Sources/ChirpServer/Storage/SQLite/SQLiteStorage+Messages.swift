@@ -63,16 +63,6 @@ extension SQLiteStorage {
         }
     }
 
-    func message(sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await read { db in
-            try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ? AND m.group_id IS NULL", [sender, clientMessageId])
-        }
-    }
-
-    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
-        try await read { db in try Self.recipientFacts(db, key: recipientKey, sender: sender) }
-    }
-
     func messages(
         viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]? {
@@ -81,39 +71,6 @@ extension SQLiteStorage {
             return try Self.fetchMessages(
                 db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT ?",
                 [min(viewer, peerId), max(viewer, peerId), after, before, limit])
-        }
-    }
-
-    func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
-        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
-    ) async throws -> MarkReadOutcome {
-        try await write { db in
-            guard let peerId = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
-            let lo = min(reader, peerId), hi = max(reader, peerId)
-            guard try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
-                arguments: [upTo, lo, hi]) == true
-            else { return .noSuchMessage }
-            guard let peer = try Row.fetchOne(db.cachedStatement(sql: StorageSQL.readReceiptFacts), arguments: [reader, peerId])
-            else { throw StorageError.inconsistent("user \(peerId) is missing") }
-            guard let json = try receipt(peer[0], peer[1]) else {
-                try db.cachedStatement(sql: StorageSQL.quietRead).execute(arguments: [lo, hi, peerId, upTo, reader])
-                return .unchanged
-            }
-            try db.cachedStatement(sql: """
-                UPDATE messages SET read = 1
-                WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND id <= ? AND read = 0
-                """).execute(arguments: [lo, hi, peerId, upTo])
-            guard db.changesCount > 0 else { return .unchanged }
-            try db.cachedStatement(sql: """
-                UPDATE conversations SET unread_count = (
-                    SELECT COUNT(*) FROM messages
-                    WHERE user_lo = ? AND user_hi = ? AND sender_id = ? AND read = 0)
-                WHERE owner_id = ? AND peer_id = ?
-                """).execute(arguments: [lo, hi, peerId, reader, peerId])
-            let appended = try Self.appendEvent(db, userId: peerId, type: EventType.messageRead, json: json, at: at)
-            return .marked([appended])
         }
     }
 

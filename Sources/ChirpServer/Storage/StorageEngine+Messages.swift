@@ -1,0 +1,51 @@
+import ChirpModels
+
+/// The direct messages' retry lookup, recipient facts and reads, written once for both engines
+/// (the send is each engine's: SQLite's group commit, PostgreSQL's batch function).
+extension StorageEngine {
+    func message(sender: Int64, clientMessageId: String) async throws -> Message? {
+        try await reading { scope in
+            try await scope.directMessages(
+                where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", sender, clientMessageId
+            ).first
+        }
+    }
+
+    func recipientFacts(sender: Int64, recipientKey: String) async throws -> RecipientFacts? {
+        try await reading { scope in try await scope.recipientFacts(key: recipientKey, sender: sender) }
+    }
+
+    /// Marks the peer's messages up to `upTo` read, as `receipt` (the service's rules) answers
+    /// for the peer's username and whether the reader's request from them is pending.
+    func markRead(
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ peer: String, _ pendingRequest: Bool) throws -> String?
+    ) async throws -> MarkReadOutcome {
+        try await writing { scope in
+            guard let peerId = try await scope.userId(key: peerKey) else { return .noSuchPeer }
+            let lo = min(reader, peerId), hi = max(reader, peerId)
+            try await scope.lockUsers([reader, peerId])
+            guard try await scope.queryRow("SELECT 1 AS found FROM messages WHERE id = $1 AND user_lo = $2 AND user_hi = $3", upTo, lo, hi) != nil
+            else { return .noSuchMessage }
+            guard let peer = try await scope.queryRow(StorageSQL.readReceiptFacts, reader, peerId) else {
+                throw StorageError.inconsistent("user \(peerId) is missing")
+            }
+            guard let json = try receipt(try peer("username"), try peer("pending_request")) else {
+                try await scope.run(StorageSQL.quietRead, lo, hi, peerId, upTo, reader)
+                return .unchanged
+            }
+            let changed = try await scope.run(
+                "UPDATE messages SET read = TRUE WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND id <= $4 AND NOT read",
+                lo, hi, peerId, upTo)
+            guard changed > 0 else { return .unchanged }
+            try await scope.run(
+                """
+                UPDATE conversations SET unread_count = (
+                    SELECT COUNT(*) FROM messages WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND NOT read)
+                WHERE owner_id = $4 AND peer_id = $3
+                """,
+                lo, hi, peerId, reader)
+            return .marked([try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)])
+        }
+    }
+}
