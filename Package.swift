@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -61,14 +61,14 @@ let package = Package(
         .target(
             name: "ChirpPersistence",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             swiftSettings: strict
         ),
         .target(
             name: "ChirpLogging",
             dependencies: [
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict
         ),
@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "ChirpTestSupport",
             dependencies: [
-                "CChirpTestRun",
+                "CChirpTestRun"
             ],
             path: "Sources/ChirpTestSupport"
         ),
@@ -249,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "ChirpClientTests",
             dependencies: [
-                "ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpLogging", "ChirpModules", "ChirpTestSupport",
+                "ChirpClient", "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpLogging", "ChirpModules",
+                "ChirpTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict
@@ -261,7 +262,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChirpTerminalTests",
-            dependencies: ["ChirpTerminal", "ChirpStore", "ChirpStoreTesting", "ChirpClient", "ChirpModels", "ChirpTestSupport"],
+            dependencies: [
+                "ChirpTerminal", "ChirpStore", "ChirpStoreTesting", "ChirpClient", "ChirpModels", "ChirpTestSupport",
+            ],
             exclude: ["Frames"],
             swiftSettings: strict
         ),

@@ -15,7 +15,9 @@ struct BareServerCommand: AsyncParsableCommand {
         logger.logLevel = .error
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in printLine("chirp: listening on http://127.0.0.1:\(channel.localAddress?.port ?? 0)") },
+            onServerRunning: { channel in
+                printLine("chirp: listening on http://127.0.0.1:\(channel.localAddress?.port ?? 0)")
+            },
             logger: logger)
         try await app.runService()
     }

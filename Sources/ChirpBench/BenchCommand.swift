@@ -7,8 +7,10 @@ package struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure parts of Chirp on this machine.",
         subcommands: [
-            LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self, DeliveryBench.self, RenderBench.self,
-            BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self, GroupsBench.self,
+            LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self,
+            DeliveryBench.self, RenderBench.self,
+            BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self,
+            GroupsBench.self,
             ConnectionsWorker.self,
         ],
         defaultSubcommand: LoadBench.self)

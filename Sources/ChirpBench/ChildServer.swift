@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import ChirpCommandSupport
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `chirp` child process (this same binary, or another build of it) that prints a "listening
@@ -18,7 +19,8 @@ final class ChildServer: @unchecked Sendable {
     /// listening line; `ownedDirectory` (its data directory, say) is removed when it stops.
     init(executable: URL? = nil, arguments: [String], ownedDirectory: URL? = nil) async throws {
         self.ownedDirectory = ownedDirectory
-        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-child-\(UUID().uuidString).log")
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         process.executableURL = executable ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -31,27 +33,33 @@ final class ChildServer: @unchecked Sendable {
         while ContinuousClock.now < deadline, process.isRunning {
             let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-               let url = URL(string: String(line.dropFirst(prefix.count).prefix { !$0.isWhitespace })) {
+                let url = URL(string: String(line.dropFirst(prefix.count).prefix { !$0.isWhitespace }))
+            {
                 baseURL = url
                 return
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        throw CommandFailure("the child server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
+        throw CommandFailure(
+            "the child server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
     }
 
     /// How the process ended, with the last lines it printed, if it ended before `stop()`; nil
     /// while it runs. A bench whose server died says so, not just that every connection failed.
     var unexpectedEnd: String? {
         guard !process.isRunning else { return nil }
-        let how = process.terminationReason == .uncaughtSignal
+        let how =
+            process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         // A crash's backtrace names the crashed thread's frames long before its last lines
         // (registers, images): those frames first, then the end.
-        let crashed = lines.firstIndex { $0.contains(" crashed:") }.map { lines[$0...].prefix(40).joined(separator: "\n") + "\n…\n" } ?? ""
+        let crashed =
+            lines.firstIndex { $0.contains(" crashed:") }.map {
+                lines[$0...].prefix(40).joined(separator: "\n") + "\n…\n"
+            } ?? ""
         let tail = lines.suffix(20).joined(separator: "\n")
         return "the server (pid \(process.processIdentifier)) \(how) during the bench; its output:\n\(crashed)\(tail)"
     }
@@ -64,10 +72,14 @@ final class ChildServer: @unchecked Sendable {
 
     /// A counter or gauge from the server's `/metrics`, nil when it cannot be read.
     func metric(_ name: String) async -> Double? {
-        guard let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10)),
-              let body = try? await response.body.collect(upTo: 1 << 24)
+        guard
+            let response = try? await HTTPClient.shared.execute(
+                HTTPClientRequest(url: baseURL.absoluteString + "/metrics"), timeout: .seconds(10)),
+            let body = try? await response.body.collect(upTo: 1 << 24)
         else { return nil }
-        let line = String(buffer: body).split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+        let line = String(buffer: body).split(separator: "\n").first {
+            $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{")
+        }
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One `chirp bench connections --database` run: several started instances on one PostgreSQL
@@ -33,11 +34,15 @@ struct ConnectionsClusterRun {
         var started: [ConnectionsWorkerProcess] = []
         do {
             for share in shares {
-                started.append(try ConnectionsWorkerProcess(arguments: [
-                    "--accounts", accountsFile.path, "--first", String(share.lowerBound), "--count", String(share.count),
-                    "--streams-per-user", String(plan.streamsPerUser), "--per-address", String(plan.perAddress), "--in-flight", String(plan.inFlight),
-                    "--clock-start", String(clock.start),
-                ] + instances.flatMap { ["--server", $0.baseURL.absoluteString] }))
+                started.append(
+                    try ConnectionsWorkerProcess(
+                        arguments: [
+                            "--accounts", accountsFile.path, "--first", String(share.lowerBound), "--count",
+                            String(share.count),
+                            "--streams-per-user", String(plan.streamsPerUser), "--per-address", String(plan.perAddress),
+                            "--in-flight", String(plan.inFlight),
+                            "--clock-start", String(clock.start),
+                        ] + instances.flatMap { ["--server", $0.baseURL.absoluteString] }))
             }
             var opened: [ConnectionsWorkerStatus] = []
             for worker in started { opened.append(try await worker.status(0, timeout: .seconds(1800))) }
@@ -49,7 +54,9 @@ struct ConnectionsClusterRun {
                 seconds: Double(end - start) / 1e6)
             let idleCPU = Self.sum(instances.map(\.cpuSeconds))
             try await Task.sleep(for: .seconds(2))
-            report.serverIdleCores = idleCPU.flatMap { start in Self.sum(instances.map(\.cpuSeconds)).map { ($0 - start) / 2 } }
+            report.serverIdleCores = idleCPU.flatMap { start in
+                Self.sum(instances.map(\.cpuSeconds)).map { ($0 - start) / 2 }
+            }
             report.instanceRSSAfterBytes = instances.compactMap(\.residentBytes)
             report.serverRSSAfterBytes = Self.sum(instances.map(\.residentBytes))
             let held = try await ask(started, .status)
@@ -61,10 +68,13 @@ struct ConnectionsClusterRun {
             let cpuAtStart = Self.sum(instances.map(\.cpuSeconds))
             let readsBefore = await ChildServer.total(ConnectionsRun.streamReads, of: instances)
             let sendingStarted = ContinuousClock.now
-            let sending = try await ConnectionsSending(servers: instances.map(\.baseURL), plan: plan, clock: clock).run()
+            let sending = try await ConnectionsSending(servers: instances.map(\.baseURL), plan: plan, clock: clock)
+                .run()
             let cpuAtEnd = Self.sum(instances.map(\.cpuSeconds))
             let drain = ContinuousClock.now + .seconds(5)
-            while try await ask(started, .status).map(\.delivered).reduce(0, +) < sending.expected, ContinuousClock.now < drain {
+            while try await ask(started, .status).map(\.delivered).reduce(0, +) < sending.expected,
+                ContinuousClock.now < drain
+            {
                 try await Task.sleep(for: .milliseconds(100))
             }
             report.record(sending, cpuSeconds: cpuAtStart.flatMap { start in cpuAtEnd.map { $0 - start } })
@@ -87,7 +97,9 @@ struct ConnectionsClusterRun {
     }
 
     /// Every worker's answer to `command`, asked of all at once.
-    private func ask(_ workers: [ConnectionsWorkerProcess], _ command: ConnectionsWorkerStatus.Command) async throws -> [ConnectionsWorkerStatus] {
+    private func ask(_ workers: [ConnectionsWorkerProcess], _ command: ConnectionsWorkerStatus.Command) async throws
+        -> [ConnectionsWorkerStatus]
+    {
         try await withThrowingTaskGroup(of: ConnectionsWorkerStatus.self) { group in
             for worker in workers { group.addTask { try await worker.ask(command) } }
             return try await group.reduce(into: []) { $0.append($1) }

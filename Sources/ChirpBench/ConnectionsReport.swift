@@ -95,25 +95,35 @@ struct ConnectionsReport: Encodable {
         var lines = [
             "\(requested) event streams requested (\(users) accounts, \(streamsPerUser) each)"
                 + (instances > 1 || workers > 1 ? " on \(instances) instances from \(workers) worker processes" : ""),
-            String(format: "  opened            %d in %.1f s · %.0f connections/s", opened, setUpSeconds, setUpPerSecond)
+            String(
+                format: "  opened            %d in %.1f s · %.0f connections/s", opened, setUpSeconds, setUpPerSecond)
                 + (failedHandshakes > 0 ? " · \(failedHandshakes) failed" : "")
                 + (retriedHandshakes > 0 ? " · \(retriedHandshakes) handshakes retried" : "")
                 + (failedHandshakes + retriedHandshakes > 0 ? " (first failure: \(firstFailure ?? "?"))" : ""),
             "  held              \(held) after 2 s, \(stillOpen) after the sending",
         ]
         if let before = serverRSSBeforeBytes, let after = serverRSSAfterBytes, let each = serverBytesPerConnection {
-            lines.append(String(format: "  server RSS        %.1f MiB → %.1f MiB · %.1f KB per connection", Self.mebibytes(before), Self.mebibytes(after), each / 1024)
-                + (instances > 1 ? " (all instances)" : ""))
+            lines.append(
+                String(
+                    format: "  server RSS        %.1f MiB → %.1f MiB · %.1f KB per connection", Self.mebibytes(before),
+                    Self.mebibytes(after), each / 1024)
+                    + (instances > 1 ? " (all instances)" : ""))
         }
         if let each = instanceRSSAfterBytes {
-            lines.append("  per instance      " + each.map { String(format: "%.1f", Self.mebibytes($0)) }.joined(separator: ", ") + " MiB")
+            lines.append(
+                "  per instance      " + each.map { String(format: "%.1f", Self.mebibytes($0)) }.joined(separator: ", ")
+                    + " MiB")
         }
         if let workerRSSBytes {
             lines.append(String(format: "  workers' RSS      %.1f MiB in all", Self.mebibytes(workerRSSBytes)))
         }
         lines += [
             String(format: "  sends             %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors)
-                + (sendErrorStatuses.isEmpty ? "" : " · statuses " + sendErrorStatuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")),
+                + (sendErrorStatuses.isEmpty
+                    ? ""
+                    : " · statuses "
+                        + sendErrorStatuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+                            separator: ", ")),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
             "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a")

@@ -21,11 +21,13 @@ struct ConnectionsRun {
         report.serverRSSBeforeBytes = server.residentBytes
 
         let opening = try await StreamOpening(
-            servers: [StreamOpening.Server(server.baseURL)], plan: plan, range: 0..<plan.count, clock: origin, delivery: delivery, progress: progress
+            servers: [StreamOpening.Server(server.baseURL)], plan: plan, range: 0..<plan.count, clock: origin,
+            delivery: delivery, progress: progress
         ).run()
         let channels = opening.channels
         report.record(
-            opened: channels.count, failed: opening.failed, retried: opening.retried, firstFailure: opening.firstFailure, seconds: opening.seconds)
+            opened: channels.count, failed: opening.failed, retried: opening.retried,
+            firstFailure: opening.firstFailure, seconds: opening.seconds)
         let idleCPU = server.cpuSeconds
         try await Task.sleep(for: .seconds(2))
         report.serverIdleCores = idleCPU.flatMap { start in server.cpuSeconds.map { ($0 - start) / 2 } }
@@ -39,10 +41,13 @@ struct ConnectionsRun {
         let sendingStarted = ContinuousClock.now
         let sending = try await ConnectionsSending(servers: [server.baseURL], plan: plan, clock: origin).run()
         let drain = ContinuousClock.now + .seconds(5)
-        while Int(delivery.count) < sending.expected, ContinuousClock.now < drain { try await Task.sleep(for: .milliseconds(20)) }
+        while Int(delivery.count) < sending.expected, ContinuousClock.now < drain {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         report.record(sending, cpuSeconds: cpuAtStart.flatMap { start in server.cpuSeconds.map { $0 - start } })
         report.recordStreamReads(
-            before: readsBefore, after: await server.metric(Self.streamReads), seconds: (ContinuousClock.now - sendingStarted).seconds)
+            before: readsBefore, after: await server.metric(Self.streamReads),
+            seconds: (ContinuousClock.now - sendingStarted).seconds)
         report.delivery = delivery.summary
         report.undelivered = max(0, sending.expected - Int(delivery.count))
         report.stillOpen = channels.filter(\.isActive).count
@@ -61,7 +66,9 @@ final class StatusCounts: Sendable {
 
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
     /// "status": count, for the report.
-    var byStatus: [String: Int] { counts.withLock { Dictionary(uniqueKeysWithValues: $0.map { (String($0.key), $0.value) }) } }
+    var byStatus: [String: Int] {
+        counts.withLock { Dictionary(uniqueKeysWithValues: $0.map { (String($0.key), $0.value) }) }
+    }
 }
 
 /// The first error of many concurrent attempts, for the report.

@@ -38,11 +38,14 @@ struct ConnectionsSending {
         for index in 0..<senders {
             // Everyone but the sender, starting at the sender's own share of the accounts.
             let shift = index * accounts.count / senders
-            let order: [Int] = (Array(accounts.indices[shift...]) + Array(accounts.indices[..<shift])).filter { $0 != index }
+            let order: [Int] = (Array(accounts.indices[shift...]) + Array(accounts.indices[..<shift])).filter {
+                $0 != index
+            }
             let recipients: [String] = order.map { accounts[$0].name }
             let server = servers[index % servers.count]
             let request = RequestTemplate.message(
-                host: server, token: accounts[index].token, recipients: recipients, idPrefix: "cb\(index)n", clock: clock)
+                host: server, token: accounts[index].token, recipients: recipients, idPrefix: "cb\(index)n",
+                clock: clock)
             let plan = LoadPlan(
                 request: request,
                 completed: { turn, status, nanoseconds in
@@ -56,12 +59,15 @@ struct ConnectionsSending {
             let target = StreamOpening.Server(server)
             sends.append(LoadConnection.run(plan: plan, host: target.host, port: target.port))
         }
-        for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any()).get() {
+        for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any())
+            .get()
+        {
             if case .failure = result { sendErrors.add() }
         }
         let elapsed = (ContinuousClock.now - started).seconds
         return Outcome(
             sent: sent.value, expected: expected.value, errors: sendErrors.value + errorStatuses.total,
-            errorStatuses: errorStatuses.byStatus, perSecond: Double(sent.value) / max(elapsed, 0.001), acks: acks.summary)
+            errorStatuses: errorStatuses.byStatus, perSecond: Double(sent.value) / max(elapsed, 0.001),
+            acks: acks.summary)
     }
 }

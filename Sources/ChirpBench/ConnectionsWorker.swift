@@ -2,8 +2,9 @@ import ArgumentParser
 import ChirpCommandSupport
 import ChirpServer
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp bench connections-worker` (hidden): one of the client processes of `chirp bench
@@ -26,15 +27,21 @@ struct ConnectionsWorker: AsyncParsableCommand {
     func run() async throws {
         let wanted = count + 100
         let limit = FileDescriptorLimit.raise(to: wanted)
-        guard limit >= wanted else { throw CommandFailure("\(count) streams need \(wanted) open files, and this worker may have \(limit)") }
-        let seeded = try JSONDecoder().decode([ConnectionBenchSeeder.Account].self, from: Data(contentsOf: URL(fileURLWithPath: accounts)))
-        let servers = try server.map { StreamOpening.Server(try URL(string: $0).orThrow("--server takes a URL, not \($0)")) }
+        guard limit >= wanted else {
+            throw CommandFailure("\(count) streams need \(wanted) open files, and this worker may have \(limit)")
+        }
+        let seeded = try JSONDecoder().decode(
+            [ConnectionBenchSeeder.Account].self, from: Data(contentsOf: URL(fileURLWithPath: accounts)))
+        let servers = try server.map {
+            StreamOpening.Server(try URL(string: $0).orThrow("--server takes a URL, not \($0)"))
+        }
         let clock = LoadClock(start: clockStart)
         let delivery = LatencyRecorder()
         let label = "bench worker of streams \(first)-\(first + count - 1)"
         // A worker only opens and listens: the bench sends.
         let plan = ConnectionsPlan(
-            accounts: seeded.map { BenchAccount(name: $0.name, token: $0.token) }, count: first + count, streamsPerUser: streamsPerUser,
+            accounts: seeded.map { BenchAccount(name: $0.name, token: $0.token) }, count: first + count,
+            streamsPerUser: streamsPerUser,
             perAddress: perAddress, inFlight: inFlight, rate: 0, seconds: 0, senders: 0)
         let opening = try await StreamOpening(
             servers: servers, plan: plan, range: first..<(first + count), clock: clock, delivery: delivery,
@@ -44,10 +51,12 @@ struct ConnectionsWorker: AsyncParsableCommand {
         let end = clock.microseconds()
         func status(withDeliveries: Bool = false) -> ConnectionsWorkerStatus {
             ConnectionsWorkerStatus(
-                opened: channels.count, failed: opening.failed, retried: opening.retried, firstFailure: opening.firstFailure,
+                opened: channels.count, failed: opening.failed, retried: opening.retried,
+                firstFailure: opening.firstFailure,
                 openingStartMicroseconds: end - Int64(opening.seconds * 1e6), openingEndMicroseconds: end,
                 held: channels.filter(\.isActive).count, delivered: Int(delivery.count),
-                residentBytes: ProcessFigures.residentBytes(pid: getpid()), deliveries: withDeliveries ? delivery.recorded : nil)
+                residentBytes: ProcessFigures.residentBytes(pid: getpid()),
+                deliveries: withDeliveries ? delivery.recorded : nil)
         }
         try Self.emit(status())
         for await line in Self.standardInputLines() {

@@ -1,8 +1,9 @@
 import ChirpCommandSupport
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `chirp bench connections-worker` child process, seen from the bench: commands go to its
@@ -39,7 +40,9 @@ final class ConnectionsWorkerProcess: @unchecked Sendable {
                         let status = try JSONDecoder().decode(ConnectionsWorkerStatus.self, from: line)
                         statuses.withLock { $0.append(status) }
                     } catch {
-                        unreadable.withLock { $0 = "worker \(process.processIdentifier) printed a line that is no status: \(error)" }
+                        unreadable.withLock {
+                            $0 = "worker \(process.processIdentifier) printed a line that is no status: \(error)"
+                        }
                     }
                 }
             }
@@ -62,15 +65,20 @@ final class ConnectionsWorkerProcess: @unchecked Sendable {
             // the reader has read its output to the end (then every line it printed is above).
             if !process.isRunning, outputEnded.withLock({ $0 }) {
                 if let status = statuses.withLock({ $0.count > index ? $0[index] : nil }) { return status }
-                throw CommandFailure("worker \(pid) ended (status \(process.terminationStatus)) before its status line \(index + 1)")
+                throw CommandFailure(
+                    "worker \(pid) ended (status \(process.terminationStatus)) before its status line \(index + 1)")
             }
-            guard ContinuousClock.now < deadline else { throw CommandFailure("worker \(pid) printed no status line \(index + 1) in \(timeout)") }
+            guard ContinuousClock.now < deadline else {
+                throw CommandFailure("worker \(pid) printed no status line \(index + 1) in \(timeout)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// Sends `command` and waits for the status line that answers it.
-    func ask(_ command: ConnectionsWorkerStatus.Command, timeout: Duration = .seconds(60)) async throws -> ConnectionsWorkerStatus {
+    func ask(_ command: ConnectionsWorkerStatus.Command, timeout: Duration = .seconds(60)) async throws
+        -> ConnectionsWorkerStatus
+    {
         let next = received
         try input.fileHandleForWriting.write(contentsOf: Data((command.rawValue + "\n").utf8))
         return try await status(next, timeout: timeout)

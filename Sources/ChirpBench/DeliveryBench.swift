@@ -14,7 +14,8 @@ struct DeliveryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delivery",
         abstract: "Measure send → recipient-receives latency over a WebSocket (median and p99).",
-        discussion: "Against --server, run that server with --no-rate-limits (the direct-message limit would stop the run).")
+        discussion:
+            "Against --server, run that server with --no-rate-limits (the direct-message limit would stop the run).")
 
     @Option(help: "Server to measure against; without it an embedded server is started.")
     var server: String?
@@ -24,14 +25,19 @@ struct DeliveryBench: AsyncParsableCommand {
 
     func run() async throws {
         let embedded = server == nil ? try await EmbeddedServer { $0.rateLimitsEnabled = false } : nil
-        let baseURL = try embedded?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
+        let baseURL =
+            try embedded?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let homes = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: homes) }
         let suffix = UInt32.random(in: 0...UInt32.max) % 100_000
-        let sender = try await AccountManager(context: AppContext(root: homes.appendingPathComponent("s")), server: Server(baseURL: baseURL))
-            .register("sender\(suffix)", password: "bench-password")
-        let recipient = try await AccountManager(context: AppContext(root: homes.appendingPathComponent("r")), server: Server(baseURL: baseURL))
-            .register("recipient\(suffix)", password: "bench-password")
+        let sender = try await AccountManager(
+            context: AppContext(root: homes.appendingPathComponent("s")), server: Server(baseURL: baseURL)
+        )
+        .register("sender\(suffix)", password: "bench-password")
+        let recipient = try await AccountManager(
+            context: AppContext(root: homes.appendingPathComponent("r")), server: Server(baseURL: baseURL)
+        )
+        .register("recipient\(suffix)", password: "bench-password")
         _ = try await recipient.api.send(ChirpEndpoints.Follow(sender.username))
 
         let arrivals = Arrivals()
@@ -64,8 +70,12 @@ struct DeliveryBench: AsyncParsableCommand {
         await listener.value
         let received = LatencySummary(latencies: delivery, seconds: elapsed)
         let acked = LatencySummary(latencies: acknowledgement, seconds: elapsed)
-        print(String(format: "  delivered   p50 %6.2f ms   p99 %6.2f ms   max %6.2f ms", received.percentile(0.5), received.percentile(0.99), received.percentile(1)))
-        print(String(format: "  acknowledged p50 %5.2f ms   p99 %6.2f ms", acked.percentile(0.5), acked.percentile(0.99)))
+        print(
+            String(
+                format: "  delivered   p50 %6.2f ms   p99 %6.2f ms   max %6.2f ms", received.percentile(0.5),
+                received.percentile(0.99), received.percentile(1)))
+        print(
+            String(format: "  acknowledged p50 %5.2f ms   p99 %6.2f ms", acked.percentile(0.5), acked.percentile(0.99)))
         await embedded?.stop()
     }
 }
@@ -80,7 +90,9 @@ final class Arrivals: Sendable {
     func waitLive() async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !state.withLock({ $0.live }) {
-            guard ContinuousClock.now < deadline else { throw ValidationError("the recipient's WebSocket did not open within 10 s") }
+            guard ContinuousClock.now < deadline else {
+                throw ValidationError("the recipient's WebSocket did not open within 10 s")
+            }
             try await Task.sleep(for: .milliseconds(1))
         }
     }

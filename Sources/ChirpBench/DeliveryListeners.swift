@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One event-stream WebSocket per account, recording for each message addressed to it how long
 /// it took from the sender's stamp (microseconds since the run's origin, at the start of the
@@ -13,7 +14,9 @@ final class DeliveryListeners: Sendable {
 
     private init(channels: [any Channel]) { self.channels = channels }
 
-    static func open(baseURL: URL, accounts: [BenchAccount], origin: LoadClock, recorder: LatencyRecorder) async throws -> DeliveryListeners {
+    static func open(baseURL: URL, accounts: [BenchAccount], origin: LoadClock, recorder: LatencyRecorder) async throws
+        -> DeliveryListeners
+    {
         let host = baseURL.host ?? "127.0.0.1"
         let port = baseURL.port ?? 80
         let channels = try await withThrowingTaskGroup(of: (any Channel).self) { group in
@@ -96,7 +99,10 @@ struct IdleSocketsRun {
         var lines: [String] {
             var lines = ["idle WebSockets: \(opened) of \(connections) held"]
             if let before = serverRSSBeforeBytes, let after = serverRSSAfterBytes, let each = bytesPerConnection {
-                lines.append(String(format: "  server RSS %.1f MiB → %.1f MiB · %.1f KB per connection", Double(before) / 1_048_576, Double(after) / 1_048_576, each / 1024))
+                lines.append(
+                    String(
+                        format: "  server RSS %.1f MiB → %.1f MiB · %.1f KB per connection", Double(before) / 1_048_576,
+                        Double(after) / 1_048_576, each / 1024))
             } else {
                 lines.append("  server RSS: n/a (external server)")
             }
@@ -128,6 +134,8 @@ struct IdleSocketsRun {
         for channel in channels { channel.close(promise: nil) }
         var perConnection: Double?
         if let before, let after, held > 0 { perConnection = Double(after - before) / Double(held) }
-        return Report(connections: count, opened: held, serverRSSBeforeBytes: before, serverRSSAfterBytes: after, bytesPerConnection: perConnection)
+        return Report(
+            connections: count, opened: held, serverRSSBeforeBytes: before, serverRSSAfterBytes: after,
+            bytesPerConnection: perConnection)
     }
 }

@@ -3,8 +3,9 @@ import ChirpCommandSupport
 import ChirpModels
 import Foundation
 import NIOHTTP1
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp bench durability`: sends under load with client retries (same client id), kills the
@@ -13,16 +14,20 @@ import Glibc
 /// gap-free. Exits non-zero if anything was lost, duplicated or out of sequence.
 struct DurabilityCheck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "durability", abstract: "Kill the server with SIGKILL while it takes sends; count what was lost or duplicated.")
+        commandName: "durability",
+        abstract: "Kill the server with SIGKILL while it takes sends; count what was lost or duplicated.")
 
     @Option(help: "How many times to kill and restart the server.") var kills = 5
     @Option(help: "Seconds of sending.") var seconds = 30
     @Option(help: "Concurrent senders.") var senders = 4
-    @Option(help: ArgumentHelp("PostgreSQL database for the server instead of SQLite (use an empty one).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("PostgreSQL database for the server instead of SQLite (use an empty one).", valueName: "url")
+    )
     var database: String?
-    @Option(help: ArgumentHelp(
-        "Instead of killing the server: run this shell command once, at a random moment, to kill the database's primary and promote its standby (--database lists both hosts).",
-        valueName: "command"))
+    @Option(
+        help: ArgumentHelp(
+            "Instead of killing the server: run this shell command once, at a random moment, to kill the database's primary and promote its standby (--database lists both hosts).",
+            valueName: "command"))
     var failover: String?
 
     /// `chirp serve` arguments on `port` and this run's data.
@@ -44,7 +49,8 @@ struct DurabilityCheck: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-durability-\(UUID().uuidString)")
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-durability-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         var server = try await startServer(data: data)
         let port = server.baseURL.port ?? 0
@@ -74,7 +80,8 @@ struct DurabilityCheck: AsyncParsableCommand {
                     // Retry with the same client id until acknowledged (the server may be down).
                     while stop.value == 0 {
                         let reply = try? await client.request(
-                            .PUT, "/v1/conversations/\(pair.recipient.name)/messages/\(id)", token: pair.sender.token, json: #"{"text":"durable \#(id)"}"#)
+                            .PUT, "/v1/conversations/\(pair.recipient.name)/messages/\(id)", token: pair.sender.token,
+                            json: #"{"text":"durable \#(id)"}"#)
                         if let reply, reply.status == 200 || reply.status == 201 {
                             ledger.acknowledged(id)
                             break
@@ -91,7 +98,8 @@ struct DurabilityCheck: AsyncParsableCommand {
             try Self.shell(failover)
         }
         // The killer: SIGKILL at random moments, restart on the same port and data.
-        var killTimes = (failover == nil ? 0..<kills : 0..<0).map { _ in Double.random(in: 0.1...0.9) * Double(seconds) }.sorted()
+        var killTimes = (failover == nil ? 0..<kills : 0..<0).map { _ in Double.random(in: 0.1...0.9) * Double(seconds)
+        }.sorted()
         while !killTimes.isEmpty {
             let at = killTimes.removeFirst()
             try await Task.sleep(until: start + .seconds(at))
@@ -121,7 +129,8 @@ struct DurabilityCheck: AsyncParsableCommand {
         }
         await server.stop()
         let result = Result(
-            kills: failover == nil ? kills : 0, failovers: failover == nil ? 0 : 1, acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
+            kills: failover == nil ? kills : 0, failovers: failover == nil ? 0 : 1,
+            acknowledged: ledger.acknowledgedCount, attemptedNotAcknowledged: ledger.unacknowledgedCount,
             lost: lost, duplicated: duplicated, streamGaps: gaps, streamsChecked: streams)
         let fault = failover == nil ? "\(kills) SIGKILLs" : "a database failover (primary killed, standby promoted)"
         try BenchReportPrinter.print(result, json: json) {
@@ -181,17 +190,23 @@ struct DurabilityCheck: AsyncParsableCommand {
         process.arguments = ["-c", command]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CommandFailure("the failover command exited with \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw CommandFailure("the failover command exited with \(process.terminationStatus)")
+        }
     }
 
     /// Client ids of every message `sender` sent `recipient`, paging back from the newest.
-    static func allMessages(from sender: BenchAccount, to recipient: BenchAccount, _ client: LoadClient) async throws -> [String] {
+    static func allMessages(from sender: BenchAccount, to recipient: BenchAccount, _ client: LoadClient) async throws
+        -> [String]
+    {
         var ids: [String] = []
         var before: String?
         while true {
             let path = "/v1/conversations/\(recipient.name)/messages?limit=100" + (before.map { "&before=\($0)" } ?? "")
             let reply = try await client.request(.GET, path, token: sender.token)
-            guard reply.status == 200, let data = reply.body.data(using: .utf8) else { throw CommandFailure("reading messages failed: \(reply.status)") }
+            guard reply.status == 200, let data = reply.body.data(using: .utf8) else {
+                throw CommandFailure("reading messages failed: \(reply.status)")
+            }
             let page = try JSONDecoder().decode(Page<Message>.self, from: data)
             ids += page.items.filter { $0.sender == sender.name }.map(\.clientMessageId)
             guard let oldest = page.items.first, page.items.count == 100 else { return ids }
@@ -204,8 +219,11 @@ struct DurabilityCheck: AsyncParsableCommand {
         var expected: Int64 = 1
         var gaps = 0
         while true {
-            let reply = try await client.request(.GET, "/v1/events?since=\(expected - 1)&limit=1000", token: account.token)
-            guard reply.status == 200, let data = reply.body.data(using: .utf8) else { throw CommandFailure("reading events failed: \(reply.status)") }
+            let reply = try await client.request(
+                .GET, "/v1/events?since=\(expected - 1)&limit=1000", token: account.token)
+            guard reply.status == 200, let data = reply.body.data(using: .utf8) else {
+                throw CommandFailure("reading events failed: \(reply.status)")
+            }
             let page = try JSONDecoder().decode(EventsResponse.self, from: data)
             guard !page.events.isEmpty else { return gaps }
             for event in page.events {
@@ -224,8 +242,12 @@ final class SendLedger: @unchecked Sendable {
 
     func attempted(_ id: String, pair: String) { lock.withLock { attempts[pair, default: []].append(id) } }
     func acknowledged(_ id: String) { _ = lock.withLock { acked.insert(id) } }
-    func acknowledgedIDs(pair: String) -> [String] { lock.withLock { (attempts[pair] ?? []).filter { acked.contains($0) } } }
-    func unacknowledgedIDs(pair: String) -> [String] { lock.withLock { (attempts[pair] ?? []).filter { !acked.contains($0) } } }
+    func acknowledgedIDs(pair: String) -> [String] {
+        lock.withLock { (attempts[pair] ?? []).filter { acked.contains($0) } }
+    }
+    func unacknowledgedIDs(pair: String) -> [String] {
+        lock.withLock { (attempts[pair] ?? []).filter { !acked.contains($0) } }
+    }
     var acknowledgedCount: Int { lock.withLock { acked.count } }
     var unacknowledgedCount: Int { lock.withLock { attempts.values.reduce(0) { $0 + $1.count } - acked.count } }
 }

@@ -14,7 +14,8 @@ import Synchronization
 struct GroupsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groups",
-        abstract: "Measure durable group messages/s into groups with every member's stream connected, and send → delivered-to-all p99.",
+        abstract:
+            "Measure durable group messages/s into groups with every member's stream connected, and send → delivered-to-all p99.",
         discussion: """
             Against --server, run that server with --no-rate-limits, --max-group-members at least --members and \
             --max-connections-per-address 0 (or above --groups × --members plus --concurrency).
@@ -58,8 +59,10 @@ struct GroupsBench: AsyncParsableCommand {
         var lines: [String] {
             [
                 "group messages into \(groups) groups of \(members), \(streams) streams connected",
-                String(format: "  durable   %.1f group messages/s (%d acknowledged; %.0f member events/s), %d delivered to every member",
-                       messagesPerSecond, durableMessages, eventsPerSecond, throughputDeliveredToAll),
+                String(
+                    format:
+                        "  durable   %.1f group messages/s (%d acknowledged; %.0f member events/s), %d delivered to every member",
+                    messagesPerSecond, durableMessages, eventsPerSecond, throughputDeliveredToAll),
                 "  at \(rate)/s: \(latencySent) sent, \(latencyDeliveredToAll) delivered to every member",
                 "  send → delivered to all \(members): " + delivered.line,
                 "  per stream: \(fewestPerStream)–\(mostPerStream) message.created; streams missing some: \(streamsMissingMessages)",
@@ -69,7 +72,8 @@ struct GroupsBench: AsyncParsableCommand {
 
     func validate() throws {
         guard members >= 2, groups >= 1, concurrency >= 1, rate >= 1, seconds > 0, latencySeconds > 0 else {
-            throw ValidationError("--members is at least 2; --groups, --concurrency, --rate at least 1; the seconds above 0")
+            throw ValidationError(
+                "--members is at least 2; --groups, --concurrency, --rate at least 1; the seconds above 0")
         }
     }
 
@@ -77,8 +81,10 @@ struct GroupsBench: AsyncParsableCommand {
         // The server runs as a child process of this binary, as `chirp bench` runs it: in this
         // process, beside the 1,024 streams of 4 groups of 256 and their reading, some streams
         // of a 256-member run received nothing (none at 128, nor against a `chirp serve`).
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-groups-\(UUID().uuidString)")
-        let child = server == nil
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-bench-groups-\(UUID().uuidString)")
+        let child =
+            server == nil
             ? try await ChildServer(
                 arguments: LoadBench.serveArguments(dataDirectory: directory) + [
                     "--no-rate-limits", "--test-bcrypt-cost", "4", "--max-group-members", String(max(256, members)),
@@ -87,7 +93,8 @@ struct GroupsBench: AsyncParsableCommand {
                 ],
                 ownedDirectory: directory)
             : nil
-        let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
+        let baseURL =
+            try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let client = LoadClient(baseURL: baseURL, connections: concurrency + 8)
         let setUp = try await GroupsBenchSetUp.make(client: client, groups: groups, members: members)
         let deliveries = GroupDeliveries(members: members)
@@ -98,11 +105,14 @@ struct GroupsBench: AsyncParsableCommand {
             for account in group.members {
                 let tally = Tally()
                 tallies.append((index, tally))
-                channels.append(try await StreamSocket.open(host: baseURL.host ?? "127.0.0.1", port: baseURL.port ?? 80, token: account.token) { frame in
-                    guard let text = frame.withUnsafeReadableBytes(GroupDeliveries.createdText) else { return }
-                    tally.add()
-                    deliveries.arrived(text, at: clock.microseconds())
-                })
+                channels.append(
+                    try await StreamSocket.open(
+                        host: baseURL.host ?? "127.0.0.1", port: baseURL.port ?? 80, token: account.token
+                    ) { frame in
+                        guard let text = frame.withUnsafeReadableBytes(GroupDeliveries.createdText) else { return }
+                        tally.add()
+                        deliveries.arrived(text, at: clock.microseconds())
+                    })
             }
         }
 
@@ -140,7 +150,8 @@ struct GroupsBench: AsyncParsableCommand {
         let phase = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for index in 0..<total {
-                try await Task.sleep(until: phase + .microseconds(Int64(index) * 1_000_000 / Int64(rate)), clock: .continuous)
+                try await Task.sleep(
+                    until: phase + .microseconds(Int64(index) * 1_000_000 / Int64(rate)), clock: .continuous)
                 let groupIndex = index % setUp.count
                 let group = setUp[groupIndex]
                 let sender = group.members[(index / setUp.count) % group.members.count]
@@ -163,7 +174,8 @@ struct GroupsBench: AsyncParsableCommand {
         let expected = tallies.map { sentPerGroup[$0.group].value }
         let report = Report(
             members: members, groups: groups, streams: channels.count, durableMessages: durable.value,
-            messagesPerSecond: Double(durable.value) / elapsed, eventsPerSecond: Double(durable.value * members) / elapsed,
+            messagesPerSecond: Double(durable.value) / elapsed,
+            eventsPerSecond: Double(durable.value * members) / elapsed,
             throughputDeliveredToAll: throughputDelivered, rate: rate, latencySent: sent.value,
             latencyDeliveredToAll: deliveries.complete - throughputDelivered, delivered: deliveries.latency.summary,
             fewestPerStream: counts.min() ?? 0, mostPerStream: counts.max() ?? 0,
@@ -180,7 +192,8 @@ struct GroupsBench: AsyncParsableCommand {
     /// Sends `text` to the group as `sender`; whether it was stored (201).
     static func send(_ client: LoadClient, group: String, as sender: BenchAccount, text: String) async throws -> Bool {
         let reply = try await client.request(
-            .PUT, "/v1/groups/\(group)/messages/\(UUID().uuidString)", token: sender.token, json: #"{"text":"\#(text)"}"#)
+            .PUT, "/v1/groups/\(group)/messages/\(UUID().uuidString)", token: sender.token,
+            json: #"{"text":"\#(text)"}"#)
         return reply.status == 201
     }
 }
@@ -211,12 +224,17 @@ struct GroupsBenchSetUp: Sendable {
             let creator = accounts[0]
             for member in accounts.dropFirst() {
                 let followed = try await client.request(.PUT, "/v1/users/\(creator.name)/follow", token: member.token)
-                guard followed.status == 204 else { throw CommandFailure("follow failed: \(followed.status) \(followed.body.prefix(200))") }
+                guard followed.status == 204 else {
+                    throw CommandFailure("follow failed: \(followed.status) \(followed.body.prefix(200))")
+                }
             }
             let names = accounts.dropFirst().map { "\"\($0.name)\"" }.joined(separator: ",")
             let created = try await client.request(
-                .PUT, "/v1/groups/\(UUID().uuidString)", token: creator.token, json: #"{"title":"bench \#(index)","members":[\#(names)]}"#)
-            guard created.status == 201, let group = try? JSONDecoder().decode(Group.self, from: Data(created.body.utf8)) else {
+                .PUT, "/v1/groups/\(UUID().uuidString)", token: creator.token,
+                json: #"{"title":"bench \#(index)","members":[\#(names)]}"#)
+            guard created.status == 201,
+                let group = try? JSONDecoder().decode(Group.self, from: Data(created.body.utf8))
+            else {
                 throw CommandFailure("creating group \(index) failed: \(created.status) \(created.body.prefix(200))")
             }
             made.append(GroupsBenchSetUp(id: group.id, members: accounts))
@@ -264,7 +282,7 @@ final class GroupDeliveries: Sendable {
     /// The text of a `message.created` frame, if it is one.
     static func createdText(_ frame: UnsafeRawBufferPointer) -> String? {
         guard DeliveryListeners.offset(of: created, in: frame) != nil,
-              let start = DeliveryListeners.offset(of: textField, in: frame).map({ $0 + textField.count })
+            let start = DeliveryListeners.offset(of: textField, in: frame).map({ $0 + textField.count })
         else { return nil }
         let rest = UnsafeRawBufferPointer(rebasing: frame[start...])
         let end = rest.firstIndex(of: UInt8(ascii: "\"")) ?? rest.count

@@ -13,7 +13,8 @@ import Foundation
 /// then gets PgUp until it shows the first message. Counts the messages the frames showed.
 struct HistoryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Measure paging back through a conversation in the terminal app after time away.")
+        commandName: "history",
+        abstract: "Measure paging back through a conversation in the terminal app after time away.")
 
     @Option(help: "Messages that arrive while the reader is away.") var messages = 2_000
     @Option(help: "Messages the reader had already read.") var early = 5
@@ -22,9 +23,11 @@ struct HistoryBench: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-bench-\(UUID().uuidString)")
         let server = try await ChildServer(
-            arguments: LoadBench.serveArguments(dataDirectory: directory) + ["--no-rate-limits"], ownedDirectory: directory)
+            arguments: LoadBench.serveArguments(dataDirectory: directory) + ["--no-rate-limits"],
+            ownedDirectory: directory)
         do {
             try await measure(server.baseURL)
             await server.stop()
@@ -38,7 +41,8 @@ struct HistoryBench: AsyncParsableCommand {
     private func measure(_ url: URL) async throws {
         let alice = ChirpAPIClient(baseURL: url)
         try await alice.register("alice", password: "alice-password")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-home-\(UUID().uuidString)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-bench-home-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let accounts = AccountManager(context: try AppContext(root: home), server: Server(baseURL: url))
         let session = try await accounts.register("bob", password: "bob-password")
@@ -62,14 +66,18 @@ struct HistoryBench: AsyncParsableCommand {
         var shown = Set<String>()
         func frame() {
             let text = AppView.render(store.state, width: width, height: height).text
-            shown.formUnion(text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("n") && Int($0.dropFirst()) != nil }.map(String.init))
+            shown.formUnion(
+                text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("n") && Int($0.dropFirst()) != nil }
+                    .map(String.init))
         }
         let started = ContinuousClock.now
         await store.send(.navigate(.conversation("alice"))).finish()
         frame()
         var presses = 0
         // Until the view holds the oldest message and nothing older is left to load.
-        while store.state.hasOlderMessages || store.state.scroll < store.state.messages.count - 1, presses < 10 * (early + messages) {
+        while store.state.hasOlderMessages || store.state.scroll < store.state.messages.count - 1,
+            presses < 10 * (early + messages)
+        {
             await store.send(.key(.pageUp)).finish()
             frame()
             presses += 1
@@ -77,8 +85,10 @@ struct HistoryBench: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         let total = early + messages
         let missing = (1...total).filter { !shown.contains("n\($0)") }
-        print("terminal app: paged back through \(total) messages in \(elapsed) (\(presses) PgUp at \(width)×\(height)); "
-              + "\(total - missing.count) of \(total) shown" + (missing.isEmpty ? "" : ", not shown: \(missing.prefix(20))"))
+        print(
+            "terminal app: paged back through \(total) messages in \(elapsed) (\(presses) PgUp at \(width)×\(height)); "
+                + "\(total - missing.count) of \(total) shown"
+                + (missing.isEmpty ? "" : ", not shown: \(missing.prefix(20))"))
     }
 
     /// alice sends bob `n<number>` for each number, fifty at a time.
@@ -86,7 +96,10 @@ struct HistoryBench: AsyncParsableCommand {
         for batch in stride(from: numbers.lowerBound, through: numbers.upperBound, by: 50) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in batch...min(batch + 49, numbers.upperBound) {
-                    group.addTask { _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)")) }
+                    group.addTask {
+                        _ = try await alice.send(
+                            ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)"))
+                    }
                 }
                 try await group.waitForAll()
             }

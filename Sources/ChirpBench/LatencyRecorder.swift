@@ -3,7 +3,8 @@ import Synchronization
 
 /// Latencies in microseconds, recorded from many tasks into one HdrHistogram.
 final class LatencyRecorder: Sendable {
-    private let histogram = Mutex(Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
+    private let histogram = Mutex(
+        Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three))
 
     func record(microseconds: Int64) {
         let micros = UInt64(min(max(0, microseconds), 60_000_000))
@@ -22,7 +23,8 @@ final class LatencyRecorder: Sendable {
     var summary: LatencyPercentiles {
         histogram.withLock { h in
             LatencyPercentiles(
-                count: Int(h.totalCount), p50: Double(h.valueAtPercentile(50)) / 1000, p99: Double(h.valueAtPercentile(99)) / 1000,
+                count: Int(h.totalCount), p50: Double(h.valueAtPercentile(50)) / 1000,
+                p99: Double(h.valueAtPercentile(99)) / 1000,
                 p999: Double(h.valueAtPercentile(99.9)) / 1000, max: Double(h.max) / 1000)
         }
     }
@@ -36,5 +38,7 @@ struct LatencyPercentiles: Encodable {
     var p999: Double
     var max: Double
 
-    var line: String { String(format: "p50 %.2f ms · p99 %.2f ms · p99.9 %.2f ms · max %.2f ms (%d)", p50, p99, p999, max, count) }
+    var line: String {
+        String(format: "p50 %.2f ms · p99 %.2f ms · p99.9 %.2f ms · max %.2f ms (%d)", p50, p99, p999, max, count)
+    }
 }

@@ -13,7 +13,8 @@ import Synchronization
 struct LoadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
-        abstract: "Load a server: sends/s, send-ack and delivery latency (HdrHistogram), reads/s, RSS, and the bare-route ratio.",
+        abstract:
+            "Load a server: sends/s, send-ack and delivery latency (HdrHistogram), reads/s, RSS, and the bare-route ratio.",
         discussion: """
             Without --server a `chirp serve` child process is started on a temporary directory (--embedded), or on \
             --database (PostgreSQL); --instances N starts N of them on that database, and the load is spread over \
@@ -22,19 +23,25 @@ struct LoadBench: AsyncParsableCommand {
 
     @Option(help: "Server to load (run it with --no-rate-limits); default: a child `chirp serve`.") var server: String?
     @Flag(help: "Start a server for the run (the default without --server).") var embedded = false
-    @Option(help: ArgumentHelp("PostgreSQL database for the child server(s) instead of SQLite.", valueName: "url")) var database: String?
+    @Option(help: ArgumentHelp("PostgreSQL database for the child server(s) instead of SQLite.", valueName: "url"))
+    var database: String?
     @Option(help: "Child server instances on --database, sharing the load.") var instances = 1
     @Option(help: "Users; each gets a WebSocket.") var users = 50
     @Option(help: "Concurrent senders (one keep-alive connection each).") var senders = 16
     @Option(help: "Seconds of sending.") var duration = 10
     @Option(help: "Target sends per second in total (0: as fast as possible).") var rate = 0
     @Option(help: "Hold this many idle WebSockets instead, and report RSS per connection.") var idleSockets = 0
-    @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).") var rateLimitsOn = false
-    @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.") var compareRateLimits = false
-    @Flag(help: "Run four times, search index off, on, on, off (SQLite), and report the ratio: what indexing sends costs.") var compareSearchIndex = false
-    @Option(help: ArgumentHelp(
-        "Another chirp binary (say main's build) to run the same load against, alternating with this one (that, this, this, that, …); prints both and the ratio.",
-        valueName: "path")) var compareBuild: String?
+    @Flag(help: "Run the child server(s) with every rate limit on, set too high to refuse anything (their cost).")
+    var rateLimitsOn = false
+    @Flag(help: "Run four times, rate limits off, on, on, off (on as --rate-limits-on), and report the ratio.")
+    var compareRateLimits = false
+    @Flag(
+        help: "Run four times, search index off, on, on, off (SQLite), and report the ratio: what indexing sends costs."
+    ) var compareSearchIndex = false
+    @Option(
+        help: ArgumentHelp(
+            "Another chirp binary (say main's build) to run the same load against, alternating with this one (that, this, this, that, …); prints both and the ratio.",
+            valueName: "path")) var compareBuild: String?
     @Option(help: "With --compare-build: runs of each build.") var runs = 2
     @Flag(help: "Print the report as JSON.") var json = false
 
@@ -47,26 +54,36 @@ struct LoadBench: AsyncParsableCommand {
     func validate() throws {
         guard instances >= 1 else { throw ValidationError("--instances takes 1 or more.") }
         guard instances == 1 || database != nil else {
-            throw ValidationError("--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
+            throw ValidationError(
+                "--instances above 1 needs --database postgres://…: instances share one PostgreSQL database.")
         }
         guard server == nil || !(rateLimitsOn || compareRateLimits || compareSearchIndex || compareBuild != nil) else {
-            throw ValidationError("--rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build set up the child servers bench starts.")
+            throw ValidationError(
+                "--rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build set up the child servers bench starts."
+            )
         }
-        guard [rateLimitsOn, compareRateLimits, compareSearchIndex, compareBuild != nil].filter({ $0 }).count <= 1 else {
-            throw ValidationError("Take one of --rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build.")
+        guard [rateLimitsOn, compareRateLimits, compareSearchIndex, compareBuild != nil].filter({ $0 }).count <= 1
+        else {
+            throw ValidationError(
+                "Take one of --rate-limits-on, --compare-rate-limits, --compare-search-index and --compare-build.")
         }
         if let compareBuild {
             guard FileManager.default.isExecutableFile(atPath: compareBuild) else {
-                throw ValidationError("--compare-build takes the path of a chirp binary; \(compareBuild) is not an executable file (build one with `swift build -c release` in a checkout of the other commit).")
+                throw ValidationError(
+                    "--compare-build takes the path of a chirp binary; \(compareBuild) is not an executable file (build one with `swift build -c release` in a checkout of the other commit)."
+                )
             }
             guard runs >= 1 else { throw ValidationError("--runs takes 1 or more.") }
-            guard idleSockets == 0 else { throw ValidationError("--compare-build compares loads; leave out --idle-sockets.") }
+            guard idleSockets == 0 else {
+                throw ValidationError("--compare-build compares loads; leave out --idle-sockets.")
+            }
         }
         guard !compareSearchIndex || database == nil else {
             throw ValidationError("--compare-search-index measures the SQLite index; leave out --database.")
         }
         guard server == nil || (database == nil && instances == 1) else {
-            throw ValidationError("--server loads a running server; --database and --instances are for the child servers bench starts.")
+            throw ValidationError(
+                "--server loads a running server; --database and --instances are for the child servers bench starts.")
         }
     }
 
@@ -81,7 +98,9 @@ struct LoadBench: AsyncParsableCommand {
         } else if compareSearchIndex {
             (baseline, variant) = (.withoutSearchIndex, .plain)
         } else {
-            if let report = try await runOnce(rateLimitsOn ? .rateLimitsOn : .plain) { try emit(report) { report.lines } }
+            if let report = try await runOnce(rateLimitsOn ? .rateLimitsOn : .plain) {
+                try emit(report) { report.lines }
+            }
             return
         }
         // Without, with, with, without: a machine getting busier or quieter during the runs weighs on both alike.
@@ -91,7 +110,8 @@ struct LoadBench: AsyncParsableCommand {
             runs.append(report)
         }
         let comparison = LoadComparison(
-            baseline: baseline.description, variant: variant.description, baselineRuns: [runs[0], runs[3]], variantRuns: [runs[1], runs[2]])
+            baseline: baseline.description, variant: variant.description, baselineRuns: [runs[0], runs[3]],
+            variantRuns: [runs[1], runs[2]])
         try emit(comparison) { comparison.lines }
     }
 
@@ -109,7 +129,8 @@ struct LoadBench: AsyncParsableCommand {
             if runsOther { thoseRuns.append(report) } else { theseRuns.append(report) }
         }
         let comparison = LoadComparison(
-            baseline: "that build (\(other.path))", variant: "this build (\(this.path))", baselineRuns: thoseRuns, variantRuns: theseRuns)
+            baseline: "that build (\(other.path))", variant: "this build (\(this.path))", baselineRuns: thoseRuns,
+            variantRuns: theseRuns)
         try emit(comparison) { comparison.lines }
     }
 
@@ -119,12 +140,16 @@ struct LoadBench: AsyncParsableCommand {
         var started: [ChildServer] = []
         if server == nil {
             for _ in 0..<instances {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-\(UUID().uuidString)")
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "chirp-bench-\(UUID().uuidString)")
                 // Idle sockets are one user's streams from one address: a measurement of memory
                 // per connection, so that run lifts the per-user and per-address caps.
-                let uncapped = idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
-                let arguments = Self.serveArguments(dataDirectory: directory, database: database, variant: variant) + uncapped
-                started.append(try await ChildServer(executable: executable, arguments: arguments, ownedDirectory: directory))
+                let uncapped =
+                    idleSockets > 0 ? ["--max-streams-per-user", "0", "--max-connections-per-address", "0"] : []
+                let arguments =
+                    Self.serveArguments(dataDirectory: directory, database: database, variant: variant) + uncapped
+                started.append(
+                    try await ChildServer(executable: executable, arguments: arguments, ownedDirectory: directory))
             }
         }
         let children = started
@@ -139,7 +164,8 @@ struct LoadBench: AsyncParsableCommand {
 
     private func measure(children: [ChildServer], variant: ServerVariant) async throws -> LoadReport? {
         let child = children.first
-        let baseURL = try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
+        let baseURL =
+            try child?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let baseURLs = children.isEmpty ? [baseURL] : children.map(\.baseURL)
         if idleSockets > 0 {
             let report = try await IdleSocketsRun(baseURL: baseURL, count: idleSockets, server: child).run()
@@ -148,21 +174,26 @@ struct LoadBench: AsyncParsableCommand {
             return nil
         }
         let cpu: @Sendable () -> Double? = { children.isEmpty ? nil : children.compactMap(\.cpuSeconds).reduce(0, +) }
-        let run = LoadRun(baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate, serverCPUSeconds: cpu)
+        let run = LoadRun(
+            baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate,
+            serverCPUSeconds: cpu)
         var report = try await run.run()
         report.instances = baseURLs.count
         report.serverRSSBytes = children.isEmpty ? nil : children.compactMap(\.residentBytes).reduce(0, +)
         for child in children { await child.stop() }
         // The ceiling: a route that does nothing, in its own process, at the same concurrency.
         let bare = try await ChildServer(arguments: ["bench", "bare-server"])
-        report.bareRequestsPerSecond = try await LoadRun.hammer(baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
+        report.bareRequestsPerSecond = try await LoadRun.hammer(
+            baseURL: bare.baseURL, path: "/bare", workers: max(senders, 1), seconds: 3)
         await bare.stop()
-        report.durableToBareRatio = report.bareRequestsPerSecond > 0 ? report.sendsPerSecond / report.bareRequestsPerSecond : 0
+        report.durableToBareRatio =
+            report.bareRequestsPerSecond > 0 ? report.sendsPerSecond / report.bareRequestsPerSecond : 0
         report.variant = variant
         return report
     }
 
-    static func serveArguments(dataDirectory: URL, database: String? = nil, variant: ServerVariant = .plain) -> [String] {
+    static func serveArguments(dataDirectory: URL, database: String? = nil, variant: ServerVariant = .plain) -> [String]
+    {
         ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "error"]
             + variant.serveArguments
             + (database.map { ["--database", $0] } ?? [])
@@ -198,16 +229,22 @@ struct LoadReport: Encodable {
 
     var lines: [String] {
         [
-            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s" + (instances > 1 ? ", \(instances) instances" : "")
+            "\(users) users, \(senders) senders, \(String(format: "%.1f", seconds)) s"
+                + (instances > 1 ? ", \(instances) instances" : "")
                 + (variant == .plain ? "" : ", \(variant)"),
             String(format: "  durable sends     %8.0f /s   (%d sent, %d errors)", sendsPerSecond, sends, sendErrors),
             "  send → ack        " + sendAck.line,
             "  send → delivered  " + delivery.line + (undelivered > 0 ? " · \(undelivered) not delivered" : ""),
             String(format: "  timeline reads    %8.0f /s", timelineReadsPerSecond),
             String(format: "  message pages     %8.0f /s   (%d read errors)", messagePageReadsPerSecond, readErrors),
-            "  server CPU/send   " + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a (external server)"),
-            "  server RSS        " + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)") + (instances > 1 ? " (all instances)" : ""),
-            String(format: "  bare route        %8.0f req/s · durable sends are %.0f%% of it", bareRequestsPerSecond, durableToBareRatio * 100),
+            "  server CPU/send   "
+                + (serverCPUPerSendMilliseconds.map { String(format: "%.3f ms", $0) } ?? "n/a (external server)"),
+            "  server RSS        "
+                + (serverRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "n/a (external server)")
+                + (instances > 1 ? " (all instances)" : ""),
+            String(
+                format: "  bare route        %8.0f req/s · durable sends are %.0f%% of it", bareRequestsPerSecond,
+                durableToBareRatio * 100),
         ]
     }
 }
@@ -256,7 +293,8 @@ struct LoadRun {
         var sockets: [DeliveryListeners] = []
         for (index, url) in baseURLs.enumerated() {
             let share = accounts.enumerated().filter { $0.offset % baseURLs.count == index }.map(\.element)
-            sockets.append(try await DeliveryListeners.open(baseURL: url, accounts: share, origin: origin, recorder: delivery))
+            sockets.append(
+                try await DeliveryListeners.open(baseURL: url, accounts: share, origin: origin, recorder: delivery))
         }
 
         // Sending: one keep-alive connection per sender, each to its recipients in turn.
@@ -272,7 +310,9 @@ struct LoadRun {
             let recipients = accounts.filter { $0.name != sender.name }.map(\.name)
             let url = baseURLs[index % baseURLs.count]
             let plan = LoadPlan(
-                request: RequestTemplate.message(host: url, token: sender.token, recipients: recipients, idPrefix: "\(prefix)s\(index)n", clock: origin),
+                request: RequestTemplate.message(
+                    host: url, token: sender.token, recipients: recipients, idPrefix: "\(prefix)s\(index)n",
+                    clock: origin),
                 completed: { _, status, nanoseconds in
                     if status == 201 {
                         ack.record(microseconds: Int64(nanoseconds / 1000))
@@ -285,7 +325,9 @@ struct LoadRun {
                 phase: interval.map { .nanoseconds($0.nanoseconds * Int64(index) / Int64(senders)) } ?? .zero)
             return LoadConnection.run(plan: plan, host: url.host ?? "127.0.0.1", port: url.port ?? 80)
         }
-        for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any()).get() {
+        for result in try await EventLoopFuture.whenAllComplete(sends, on: MultiThreadedEventLoopGroup.singleton.any())
+            .get()
+        {
             if case .failure = result { errors.add() }
         }
         let elapsed = ContinuousClock.now - start
@@ -310,7 +352,8 @@ struct LoadRun {
             let peer = accounts[(index + 1) % accounts.count].name
             let url = baseURLs[index % baseURLs.count]
             let timeline = RequestTemplate.get(host: url, path: "/v1/timeline?limit=20", token: reader.token)
-            let page = RequestTemplate.get(host: url, path: "/v1/conversations/\(peer)/messages?limit=50", token: reader.token)
+            let page = RequestTemplate.get(
+                host: url, path: "/v1/conversations/\(peer)/messages?limit=50", token: reader.token)
             let plan = LoadPlan(
                 request: { turn in turn % 2 == 0 ? (timeline, nil) : (page, nil) },
                 completed: { turn, status, _ in
@@ -323,7 +366,9 @@ struct LoadRun {
                 deadline: readDeadline, interval: nil)
             return LoadConnection.run(plan: plan, host: url.host ?? "127.0.0.1", port: url.port ?? 80)
         }
-        for result in try await EventLoopFuture.whenAllComplete(reads, on: MultiThreadedEventLoopGroup.singleton.any()).get() {
+        for result in try await EventLoopFuture.whenAllComplete(reads, on: MultiThreadedEventLoopGroup.singleton.any())
+            .get()
+        {
             if case .failure = result { readErrors.add() }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -345,7 +390,9 @@ struct LoadRun {
             request: { _ in (head, nil) },
             completed: { _, status, _ in if status == 200 { done.add() } },
             deadline: .now() + .seconds(Int64(seconds)), interval: nil)
-        let runs = (0..<workers).map { _ in LoadConnection.run(plan: plan, host: baseURL.host ?? "127.0.0.1", port: baseURL.port ?? 80) }
+        let runs = (0..<workers).map { _ in
+            LoadConnection.run(plan: plan, host: baseURL.host ?? "127.0.0.1", port: baseURL.port ?? 80)
+        }
         _ = try await EventLoopFuture.whenAllComplete(runs, on: MultiThreadedEventLoopGroup.singleton.any()).get()
         return Double(done.value) / Double(seconds)
     }

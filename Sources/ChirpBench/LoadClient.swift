@@ -13,14 +13,18 @@ final class LoadClient: Sendable {
 
     init(baseURL: URL, connections: Int) {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(connections, 1))
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(connections, 1))
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.baseURL = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        self.baseURL =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
     }
 
     /// Sends a request; returns the status and body.
-    func request(_ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil) async throws -> (status: Int, body: String) {
+    func request(_ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil) async throws -> (
+        status: Int, body: String
+    ) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -35,8 +39,11 @@ final class LoadClient: Sendable {
 
     /// Creates an account (password `bench-password`) and returns its token.
     func register(_ name: String) async throws -> BenchAccount {
-        let reply = try await request(.POST, "/v1/accounts", json: #"{"username":"\#(name)","password":"bench-password"}"#)
-        guard reply.status == 201, let data = reply.body.data(using: .utf8), let auth = try? JSONDecoder().decode(AuthResponse.self, from: data) else {
+        let reply = try await request(
+            .POST, "/v1/accounts", json: #"{"username":"\#(name)","password":"bench-password"}"#)
+        guard reply.status == 201, let data = reply.body.data(using: .utf8),
+            let auth = try? JSONDecoder().decode(AuthResponse.self, from: data)
+        else {
             throw CommandFailure("registering \(name) failed: \(reply.status) \(reply.body.prefix(200))")
         }
         return BenchAccount(name: name, token: auth.token)

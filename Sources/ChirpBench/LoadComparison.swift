@@ -31,17 +31,19 @@ struct LoadComparison: Encodable {
         lines.append("                  durable sends/s   server CPU/send   ack p99   delivered p99   delivered max")
         for (label, reports) in [("baseline", baselineRuns), ("variant", variantRuns)] {
             for report in reports {
-                lines.append(String(
-                    format: "  %@  %10.0f       %@      %7.2f ms   %9.2f ms   %9.2f ms",
-                    label.padding(toLength: 9, withPad: " ", startingAt: 0), report.sendsPerSecond,
-                    report.serverCPUPerSendMilliseconds.map { String(format: "%7.3f ms", $0) } ?? "    n/a   ",
-                    report.sendAck.p99, report.delivery.p99, report.delivery.max))
+                lines.append(
+                    String(
+                        format: "  %@  %10.0f       %@      %7.2f ms   %9.2f ms   %9.2f ms",
+                        label.padding(toLength: 9, withPad: " ", startingAt: 0), report.sendsPerSecond,
+                        report.serverCPUPerSendMilliseconds.map { String(format: "%7.3f ms", $0) } ?? "    n/a   ",
+                        report.sendAck.p99, report.delivery.p99, report.delivery.max))
             }
         }
         lines.append("  baseline: \(baseline); variant: \(variant)")
-        lines.append(String(
-            format: "durable sends: %.0f /s against the baseline's %.0f /s (means of %d and %d runs) = %.1f%%",
-            Self.mean(variantRuns), Self.mean(baselineRuns), variantRuns.count, baselineRuns.count, ratio * 100))
+        lines.append(
+            String(
+                format: "durable sends: %.0f /s against the baseline's %.0f /s (means of %d and %d runs) = %.1f%%",
+                Self.mean(variantRuns), Self.mean(baselineRuns), variantRuns.count, baselineRuns.count, ratio * 100))
         if let cpuRatio {
             lines.append(String(format: "server CPU per send: %.1f%% of the baseline's", cpuRatio * 100))
         }

@@ -41,7 +41,9 @@ final class LoadConnection: ChannelInboundHandler {
 
     /// Connects to `host:port` and runs `plan` until its deadline; the future completes when
     /// the connection has stopped (failing if it broke before the deadline).
-    static func run(plan: LoadPlan, host: String, port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) -> EventLoopFuture<Void> {
+    static func run(
+        plan: LoadPlan, host: String, port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) -> EventLoopFuture<Void> {
         let loop = group.next()
         let finished = loop.makePromise(of: Void.self)
         ClientBootstrap(group: loop)

@@ -6,7 +6,8 @@ import Logging
 /// `chirp bench logging`: what a log call costs, next to swift-log with a no-op handler.
 struct LoggingBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logging", abstract: "Cost of a log call, observed and not, beside swift-log with a no-op handler.")
+        commandName: "logging", abstract: "Cost of a log call, observed and not, beside swift-log with a no-op handler."
+    )
 
     @Option(help: "Calls per case.")
     var calls = 10_000_000
@@ -29,11 +30,21 @@ struct LoggingBench: AsyncParsableCommand {
         let bridged = configured  // a constant, as the others: a captured var would add its own cost
         let value = 42
         print("\(calls) calls per case, ns per call (wall clock, one thread logging)")
-        report("swift-log, no-op handler, level off (debug)") { for i in 0..<calls { noop.debug("value \(value) \(i)") } }
-        report("swift-log, no-op handler, level on (critical)") { for i in 0..<calls { noop.critical("value \(value) \(i)") } }
-        report("LogService, level nobody observes (debug)") { for i in 0..<calls { service.log(.debug, "value \(value) \(i)") } }
-        report("Logger via bridge, level nobody observes (debug)") { for i in 0..<calls { bridged.debug("value \(value) \(i)") } }
-        report("Logger as the client makes it, level nobody observes (debug)") { for i in 0..<calls { product.debug("value \(value) \(i)") } }
+        report("swift-log, no-op handler, level off (debug)") {
+            for i in 0..<calls { noop.debug("value \(value) \(i)") }
+        }
+        report("swift-log, no-op handler, level on (critical)") {
+            for i in 0..<calls { noop.critical("value \(value) \(i)") }
+        }
+        report("LogService, level nobody observes (debug)") {
+            for i in 0..<calls { service.log(.debug, "value \(value) \(i)") }
+        }
+        report("Logger via bridge, level nobody observes (debug)") {
+            for i in 0..<calls { bridged.debug("value \(value) \(i)") }
+        }
+        report("Logger as the client makes it, level nobody observes (debug)") {
+            for i in 0..<calls { product.debug("value \(value) \(i)") }
+        }
         report("LogService, observed (error), delivered to one observer") {
             for i in 0..<calls {
                 service.log(.error, "value \(value) \(i)")

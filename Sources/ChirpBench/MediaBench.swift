@@ -17,21 +17,28 @@ struct MediaBench: AsyncParsableCommand {
     @Option(help: "Transfers of each kind (the median is reported).") var rounds = 5
 
     func run() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-media-bench-\(UUID().uuidString)")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-media-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("payload.bin")
         var generator = SystemRandomNumberGenerator()
-        FileManager.default.createFile(atPath: file.path, contents: Data((0..<(mebibytes << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        FileManager.default.createFile(
+            atPath: file.path,
+            contents: Data((0..<(mebibytes << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         let server = try await ChildServer(arguments: [
-            "serve", "--port", "0", "--data-dir", work.appendingPathComponent("data").path, "--no-rate-limits", "--log-level", "error",
+            "serve", "--port", "0", "--data-dir", work.appendingPathComponent("data").path, "--no-rate-limits",
+            "--log-level", "error",
             "--bench-static-file", file.path, "--max-media-bytes", String((mebibytes + 1) << 20),
         ])
         defer { Task { await server.stop() } }
         let base = server.baseURL.absoluteString
         let name = "bench\(Int.random(in: 1000...9999))"
-        let register = try curl(["-X", "POST", "-H", "Content-Type: application/json",
-                                 "--data", #"{"username":"\#(name)","password":"bench password"}"#, base + "/v1/accounts"], output: true)
+        let register = try curl(
+            [
+                "-X", "POST", "-H", "Content-Type: application/json",
+                "--data", #"{"username":"\#(name)","password":"bench password"}"#, base + "/v1/accounts",
+            ], output: true)
         let token = try JSONDecoder().decode(AuthResponse.self, from: Data(register.utf8)).token
         let auth = ["-H", "Authorization: Bearer \(token)"]
 
@@ -39,13 +46,19 @@ struct MediaBench: AsyncParsableCommand {
         var results: [(String, [Double])] = []
         func measure(_ label: String, _ arguments: () throws -> [String]) throws {
             var speeds: [Double] = []
-            for _ in 0..<rounds { speeds.append(Double(try curl(try arguments() + ["-w", "%{speed_upload} %{speed_download}"])
-                .split(separator: " ").compactMap { Double($0) }.max() ?? 0)) }
+            for _ in 0..<rounds {
+                speeds.append(
+                    Double(
+                        try curl(try arguments() + ["-w", "%{speed_upload} %{speed_download}"])
+                            .split(separator: " ").compactMap { Double($0) }.max() ?? 0))
+            }
             results.append((label, speeds))
         }
         try measure("upload   plain PUT /bench/static") { ["-T", file.path, "-H", "Expect:", base + "/bench/static"] }
         try measure("upload   PUT /v1/media/{id}") {
-            ["-T", file.path, "-H", "Expect:", "-H", "Content-Type: application/octet-stream"] + auth + [base + "/v1/media/\(UUID().uuidString)"]
+            ["-T", file.path, "-H", "Expect:", "-H", "Content-Type: application/octet-stream"] + auth + [
+                base + "/v1/media/\(UUID().uuidString)"
+            ]
         }
         let uploaded = try curl(["-T", file.path, "-H", "Expect:"] + auth + [base + "/v1/media/final"], output: true)
         mediaId = try JSONDecoder().decode(Media.self, from: Data(uploaded.utf8)).id
@@ -57,18 +70,25 @@ struct MediaBench: AsyncParsableCommand {
         for (label, speeds) in results {
             let median = speeds.sorted()[speeds.count / 2]
             medians[label] = median
-            print("  " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.1f MiB/s", median / 1_048_576))
+            print(
+                "  " + label.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(format: "%8.1f MiB/s", median / 1_048_576))
         }
-        let up = (medians["upload   PUT /v1/media/{id}"] ?? 0) / max(1, medians["upload   plain PUT /bench/static"] ?? 1)
-        let down = (medians["download GET /v1/media/{id}"] ?? 0) / max(1, medians["download plain GET /bench/static"] ?? 1)
-        print(String(format: "  media / plain: upload %.0f %%, download %.0f %% (target ≥ 70 %%)", up * 100, down * 100))
+        let up =
+            (medians["upload   PUT /v1/media/{id}"] ?? 0) / max(1, medians["upload   plain PUT /bench/static"] ?? 1)
+        let down =
+            (medians["download GET /v1/media/{id}"] ?? 0) / max(1, medians["download plain GET /bench/static"] ?? 1)
+        print(
+            String(format: "  media / plain: upload %.0f %%, download %.0f %% (target ≥ 70 %%)", up * 100, down * 100))
     }
 
     /// Runs curl quietly; returns its standard output.
     private func curl(_ arguments: [String], output: Bool = false) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-S", "--fail-with-body"] + (output || arguments.contains("-o") ? [] : ["-o", "/dev/null"]) + arguments
+        process.arguments =
+            ["-s", "-S", "--fail-with-body"] + (output || arguments.contains("-o") ? [] : ["-o", "/dev/null"])
+            + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

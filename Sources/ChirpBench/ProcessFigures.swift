@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a process costs, read from `/proc` (Linux): a child server's, or a bench worker's own.
@@ -8,8 +9,8 @@ enum ProcessFigures {
     /// Resident memory in bytes (`VmRSS` of `/proc/PID/status`).
     static func residentBytes(pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return kilobytes * 1024
     }
@@ -17,7 +18,7 @@ enum ProcessFigures {
     /// CPU time used so far, user and system, in seconds (`/proc/PID/stat`).
     static func cpuSeconds(pid: Int32) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.lastIndex(of: ")")
+            let afterName = stat.lastIndex(of: ")")
         else { return nil }
         // After "pid (name)": state is field 3, utime and stime are fields 14 and 15.
         let fields = stat[stat.index(after: afterName)...].split(separator: " ")

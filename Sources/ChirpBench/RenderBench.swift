@@ -24,9 +24,13 @@ struct RenderBench: AsyncParsableCommand {
         state.messages = (1...messages).map { index in
             let mine = index % 2 == 0
             var message = LocalMessage(
-                Message(id: String(index), clientMessageId: "c\(index)", sender: mine ? "alice" : "bob", recipient: mine ? "bob" : "alice",
-                        text: "Message number \(index): a line long enough to wrap on a narrow terminal, with an emoji 🐦 and 你好.",
-                        createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(index) * 1000), readByRecipient: true),
+                Message(
+                    id: String(index), clientMessageId: "c\(index)", sender: mine ? "alice" : "bob",
+                    recipient: mine ? "bob" : "alice",
+                    text:
+                        "Message number \(index): a line long enough to wrap on a narrow terminal, with an emoji 🐦 and 你好.",
+                    createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(index) * 1000),
+                    readByRecipient: true),
                 viewer: "alice")
             message.state = mine ? .read : .received
             return message

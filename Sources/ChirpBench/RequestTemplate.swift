@@ -28,7 +28,8 @@ enum RequestTemplate {
         return { turn in
             let recipient = recipients[turn % recipients.count]
             let head = HTTPRequestHead(
-                version: .http1_1, method: .PUT, uri: "/v1/conversations/\(recipient)/messages/\(idPrefix)\(turn)", headers: fixedHeaders)
+                version: .http1_1, method: .PUT, uri: "/v1/conversations/\(recipient)/messages/\(idPrefix)\(turn)",
+                headers: fixedHeaders)
             let stamp = String(clock.microseconds())
             let padded = String(repeating: "0", count: max(0, 12 - stamp.utf8.count)) + stamp
             return (head, ByteBuffer(string: #"{"text":"t\#(padded) load test message"}"#))

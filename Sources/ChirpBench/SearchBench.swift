@@ -15,7 +15,8 @@ struct SearchBench: AsyncParsableCommand {
     @Option(help: "Searches to time.") var queries = 2_000
     @Option(help: "Searches in flight at once.") var concurrency = 4
     @Option(help: "Words per search.") var words = 2
-    @Option(help: "Keep the seeded data here (reused when it exists) instead of a temporary directory.") var dataDir: String?
+    @Option(help: "Keep the seeded data here (reused when it exists) instead of a temporary directory.") var dataDir:
+        String?
     @Flag(help: "Print the figures as JSON.") var json = false
 
     /// What one run measured.
@@ -33,12 +34,14 @@ struct SearchBench: AsyncParsableCommand {
 
     func validate() throws {
         guard messages >= 1, users >= 2, queries >= 1, concurrency >= 1, words >= 1 else {
-            throw ValidationError("--messages, --queries, --concurrency and --words must be at least 1, --users at least 2")
+            throw ValidationError(
+                "--messages, --queries, --concurrency and --words must be at least 1, --users at least 2")
         }
     }
 
     func run() async throws {
-        let directory = dataDir.map { URL(fileURLWithPath: $0) }
+        let directory =
+            dataDir.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("chirp-bench-search-\(UUID().uuidString)")
         var seedSeconds: Double?
         if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("chirp.sqlite").path) {
@@ -46,20 +49,27 @@ struct SearchBench: AsyncParsableCommand {
             let start = ContinuousClock.now
             try await SearchBenchSeeder.seed(dataDirectory: directory, users: users, messages: messages)
             seedSeconds = (ContinuousClock.now - start).seconds
-            if !json, let seedSeconds { print(String(format: "seeded in %.1f s (%.0f messages/s)", seedSeconds, Double(messages) / seedSeconds)) }
+            if !json, let seedSeconds {
+                print(String(format: "seeded in %.1f s (%.0f messages/s)", seedSeconds, Double(messages) / seedSeconds))
+            }
         }
         let server = try await ChildServer(
-            arguments: LoadBench.serveArguments(dataDirectory: directory), ownedDirectory: dataDir == nil ? directory : nil)
+            arguments: LoadBench.serveArguments(dataDirectory: directory),
+            ownedDirectory: dataDir == nil ? directory : nil)
         let client = LoadClient(baseURL: server.baseURL, connections: concurrency)
         defer { Task { await client.shutdown() } }
         do {
             let report = try await measure(client, seedSeconds: seedSeconds)
             await server.stop()
             try BenchReportPrinter.print(report, json: json) {
-                [String(
-                    format: "%d %d-word searches, %d at once: %.0f searches/s   p50 %.2f ms   p99 %.2f ms   max %.2f ms   (%.1f results each on average)",
-                    report.queries, words, concurrency, report.queriesPerSecond, report.p50Milliseconds, report.p99Milliseconds,
-                    report.maxMilliseconds, report.averageResults)]
+                [
+                    String(
+                        format:
+                            "%d %d-word searches, %d at once: %.0f searches/s   p50 %.2f ms   p99 %.2f ms   max %.2f ms   (%.1f results each on average)",
+                        report.queries, words, concurrency, report.queriesPerSecond, report.p50Milliseconds,
+                        report.p99Milliseconds,
+                        report.maxMilliseconds, report.averageResults)
+                ]
             }
         } catch {
             await server.stop()
@@ -74,8 +84,15 @@ struct SearchBench: AsyncParsableCommand {
             let name = "user\(worker * max(users / concurrency, 1) % users)"
             let reply = try await client.request(
                 .POST, "/v1/sessions", json: #"{"username":"\#(name)","password":"\#(SearchBenchSeeder.password)"}"#)
-            guard reply.status == 201, let token = reply.body.range(of: #""token":""#).map({ reply.body[$0.upperBound...].prefix { $0 != "\"" } })
-            else { throw CommandFailure("logging in as \(name) failed: \(reply.status) \(reply.body.prefix(200)) (was the data seeded by chirp bench search?)") }
+            guard reply.status == 201,
+                let token = reply.body.range(of: #""token":""#).map({
+                    reply.body[$0.upperBound...].prefix { $0 != "\"" }
+                })
+            else {
+                throw CommandFailure(
+                    "logging in as \(name) failed: \(reply.status) \(reply.body.prefix(200)) (was the data seeded by chirp bench search?)"
+                )
+            }
             tokens.append(String(token))
         }
         var generator = SplitMix(state: 7)
@@ -92,9 +109,12 @@ struct SearchBench: AsyncParsableCommand {
                     for query in mine {
                         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
                         let began = ContinuousClock.now
-                        let reply = try await client.request(.GET, "/v1/search/messages?q=\(encoded)&limit=50", token: token)
+                        let reply = try await client.request(
+                            .GET, "/v1/search/messages?q=\(encoded)&limit=50", token: token)
                         latencies.append((ContinuousClock.now - began).seconds)
-                        guard reply.status == 200 else { throw CommandFailure("search failed: \(reply.status) \(reply.body.prefix(200))") }
+                        guard reply.status == 200 else {
+                            throw CommandFailure("search failed: \(reply.status) \(reply.body.prefix(200))")
+                        }
                         found += reply.body.components(separatedBy: #""clientMessageId""#).count - 1
                     }
                     return (latencies, found)
@@ -107,7 +127,8 @@ struct SearchBench: AsyncParsableCommand {
         let elapsed = (ContinuousClock.now - start).seconds
         let summary = LatencySummary(latencies: results.flatMap(\.0), seconds: elapsed)
         return Report(
-            messages: messages, users: users, seedSeconds: seedSeconds, queries: summary.count, queriesPerSecond: summary.perSecond,
+            messages: messages, users: users, seedSeconds: seedSeconds, queries: summary.count,
+            queriesPerSecond: summary.perSecond,
             p50Milliseconds: summary.percentile(0.5), p99Milliseconds: summary.percentile(0.99),
             maxMilliseconds: (summary.sorted.last ?? 0) * 1000,
             averageResults: Double(results.map(\.1).reduce(0, +)) / Double(max(summary.count, 1)))

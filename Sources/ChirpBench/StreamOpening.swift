@@ -65,7 +65,8 @@ struct StreamOpening {
                 let server = servers[index % servers.count]
                 let onText: @Sendable (ByteBuffer) -> Void = { frame in
                     let stamp = frame.withUnsafeReadableBytes { bytes in
-                        DeliveryListeners.offset(of: marker, in: bytes) == nil ? nil : DeliveryListeners.stamp(in: bytes)
+                        DeliveryListeners.offset(of: marker, in: bytes) == nil
+                            ? nil : DeliveryListeners.stamp(in: bytes)
                     }
                     if let stamp { delivery.record(microseconds: clock.microseconds() - stamp) }
                 }
@@ -73,7 +74,8 @@ struct StreamOpening {
                     // As a client would: a refused or failed handshake is tried again a second later.
                     for attempt in 1...Self.attempts {
                         do {
-                            return try await StreamSocket.open(host: server.host, port: server.port, token: token, source: source, onText: onText)
+                            return try await StreamSocket.open(
+                                host: server.host, port: server.port, token: token, source: source, onText: onText)
                         } catch {
                             firstFailure.keep(error)
                             guard attempt < Self.attempts else { break }

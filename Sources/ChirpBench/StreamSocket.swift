@@ -1,8 +1,8 @@
 import NIOCore
-import Synchronization
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import Synchronization
 
 /// One event-stream WebSocket of the load generator (`GET /v1/events/stream`), handled on its
 /// event loop: each text frame is handed to `onText` as bytes, pings are answered, nothing is
@@ -27,13 +27,16 @@ final class StreamSocket: ChannelInboundHandler {
         if let source { bootstrap = bootstrap.bind(to: source) }
         // Without an upgrade the answer goes on down the pipeline: its status says why.
         let refusal = RefusalReader()
-        let (channel, upgraded) = try await bootstrap
+        let (channel, upgraded) =
+            try await bootstrap
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(maxFrameSize: 1 << 20) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandlers(
-                                NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: 1 << 20),
+                                NIOWebSocketFrameAggregator(
+                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                                    maxAccumulatedFrameSize: 1 << 20),
                                 StreamSocket(onText: onText))
                             return true
                         }
@@ -42,7 +45,8 @@ final class StreamSocket: ChannelInboundHandler {
                     headers.add(name: "Host", value: "\(host):\(port)")
                     headers.add(name: "Authorization", value: "Bearer \(token)")
                     headers.add(name: "Content-Length", value: "0")
-                    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/events/stream?since=\(since)", headers: headers)
+                    let head = HTTPRequestHead(
+                        version: .http1_1, method: .GET, uri: "/v1/events/stream?since=\(since)", headers: headers)
                     let upgrade = NIOTypedHTTPClientUpgradeConfiguration(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in
@@ -91,7 +95,8 @@ struct StreamSocketRefused: Error, CustomStringConvertible {
     var status: HTTPResponseStatus?
 
     var description: String {
-        "the server did not upgrade the event stream to a WebSocket" + (status.map { " (it answered \($0.code) \($0.reasonPhrase))" } ?? "")
+        "the server did not upgrade the event stream to a WebSocket"
+            + (status.map { " (it answered \($0.code) \($0.reasonPhrase))" } ?? "")
     }
 }
 

@@ -22,19 +22,25 @@ struct TransportBench: AsyncParsableCommand {
 
     func run() async throws {
         let embedded = server == nil ? try await EmbeddedServer() : nil
-        let baseURL = try embedded?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
+        let baseURL =
+            try embedded?.baseURL ?? URL(string: server!).orThrow("--server takes a URL such as http://127.0.0.1:8080")
         let setup = ChirpAPIClient(baseURL: baseURL)
         let name = "bench\(UInt32.random(in: 0...UInt32.max) % 1_000_000)"
         try await setup.register(name, password: "bench-password")
         let token = setup.token
         print("GET /v1/me through APIClient, \(requests) requests each, server \(baseURL.absoluteString)")
-        for (label, transport) in [("AsyncHTTPClient", AsyncHTTPClientTransport() as any Transport), ("URLSession", URLSessionTransport() as any Transport)] {
+        for (label, transport) in [
+            ("AsyncHTTPClient", AsyncHTTPClientTransport() as any Transport),
+            ("URLSession", URLSessionTransport() as any Transport),
+        ] {
             let client = ChirpAPIClient(baseURL: baseURL, token: token, transport: transport)
             _ = try await client.send(ChirpEndpoints.Me())  // warm the connection
             let sequential = try await Self.measure(requests: requests, concurrency: 1, client: client)
             let concurrent = try await Self.measure(requests: requests, concurrency: concurrency, client: client)
             print("  \(label.padding(toLength: 16, withPad: " ", startingAt: 0)) sequential \(sequential.line)")
-            print("  \(label.padding(toLength: 16, withPad: " ", startingAt: 0)) \(concurrency) at once \(concurrent.line)")
+            print(
+                "  \(label.padding(toLength: 16, withPad: " ", startingAt: 0)) \(concurrency) at once \(concurrent.line)"
+            )
         }
         await embedded?.stop()
     }

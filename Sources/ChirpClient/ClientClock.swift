@@ -7,7 +7,10 @@ public struct ClientClock: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a clock from its two closures.
-    public init(now: @escaping @Sendable () -> ContinuousClock.Instant, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    public init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
         self.now = now
         self.sleep = sleep
     }

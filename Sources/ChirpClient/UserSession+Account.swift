@@ -16,6 +16,7 @@ extension UserSession {
 
     /// Changes the password; every other session of the user ends, this one stays.
     public func changePassword(current: String, new: String) async throws {
-        _ = try await api.send(ChirpEndpoints.ChangePassword(ChangePasswordRequest(currentPassword: current, newPassword: new)))
+        _ = try await api.send(
+            ChirpEndpoints.ChangePassword(ChangePasswordRequest(currentPassword: current, newPassword: new)))
     }
 }

@@ -13,7 +13,8 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalid(let reason): reason
-        case .left(let id): "you are no longer in group \(id): its messages can be read, but nothing more can be sent to it"
+        case .left(let id):
+            "you are no longer in group \(id): its messages can be read, but nothing more can be sent to it"
         }
     }
 }
@@ -29,7 +30,9 @@ extension UserSession {
     /// it (its conversation shows before its first message). Pass the same `clientGroupId` to
     /// retry a create safely. Throws `GroupError.invalid` for a bad title or no members.
     @discardableResult
-    public func createGroup(_ title: String, members: [String], clientGroupId: String = UUID().uuidString) async throws -> LocalGroup {
+    public func createGroup(_ title: String, members: [String], clientGroupId: String = UUID().uuidString) async throws
+        -> LocalGroup
+    {
         let checked: String
         do { checked = try Validation.groupTitle(title) } catch { throw GroupError.invalid(error.message) }
         let others = members.filter { $0.lowercased() != username.lowercased() }
@@ -73,7 +76,9 @@ extension UserSession {
     public func addMember(_ member: String, to id: String) async throws { try await change(.add, member, in: id) }
 
     /// Removes `member` from group `id` (admins only).
-    public func removeMember(_ member: String, from id: String) async throws { try await change(.remove, member, in: id) }
+    public func removeMember(_ member: String, from id: String) async throws {
+        try await change(.remove, member, in: id)
+    }
 
     /// Makes `member` an admin of group `id`, or with `false` takes the role back (admins only).
     public func setAdmin(_ member: String, in id: String, _ admin: Bool = true) async throws {
@@ -90,7 +95,8 @@ extension UserSession {
     public func readers(of messageId: String, inGroup id: String) async throws -> [GroupReader] {
         let key = ConversationKey.group(id)
         guard let local = try await localMessageId(messageId, with: key),
-              let serverId = try await database.messages.fetch(id: local)?.serverId else {
+            let serverId = try await database.messages.fetch(id: local)?.serverId
+        else {
             throw MessageActionError.noSuchMessage(messageId)
         }
         return try await api.send(ChirpEndpoints.GroupMessageReads(serverId, in: id))
@@ -103,11 +109,14 @@ extension UserSession {
 
     /// Throws `GroupError.left` when `key` names a group this user left.
     func checkCanSend(to key: String) async throws {
-        guard let id = ConversationKey.groupId(of: key), try await database.groups.fetch(id: id)?.left == true else { return }
+        guard let id = ConversationKey.groupId(of: key), try await database.groups.fetch(id: id)?.left == true else {
+            return
+        }
         throw GroupError.left(id)
     }
 
-    private func change(_ change: ChirpEndpoints.ChangeGroupMember.Change, _ member: String, in id: String) async throws {
+    private func change(_ change: ChirpEndpoints.ChangeGroupMember.Change, _ member: String, in id: String) async throws
+    {
         _ = try await api.send(ChirpEndpoints.ChangeGroupMember(change, member, in: id))
         _ = try await group(id, refresh: true)
     }

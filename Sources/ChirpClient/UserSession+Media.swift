@@ -24,7 +24,8 @@ extension UserSession {
             }
         }
         // Copied beside the target first, then moved over it: an old file is replaced whole or not at all.
-        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).part")
+        let partial = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).\(UUID().uuidString).part")
         try files.copyItem(at: cached, to: partial)
         do {
             if files.fileExists(atPath: target.path) {
@@ -50,7 +51,9 @@ extension UserSession {
     public func upload(_ file: URL, clientMediaId: String = UUID().uuidString) async throws -> Media {
         let described = try PendingAttachment.describe(file, messageId: "", position: 0)
         return try await uploader.upload(
-            MediaUploader.Upload(file: file, clientMediaId: clientMediaId, contentType: described.contentType, filename: described.filename, size: described.size),
+            MediaUploader.Upload(
+                file: file, clientMediaId: clientMediaId, contentType: described.contentType,
+                filename: described.filename, size: described.size),
             as: .upload(localMessageId: "", index: 0, clientMediaId: clientMediaId))
     }
 }

@@ -33,8 +33,12 @@ extension UserSession {
     /// This user's messages (with `peer` only, when given) holding every word of `query`,
     /// newest first, from the server (nothing is stored); pass `nextCursor` as `cursor` for
     /// the next page.
-    public func searchMessages(_ query: String, peer: String? = nil, limit: Int = 50, cursor: String? = nil) async throws -> Page<Message> {
-        try await api.send(ChirpEndpoints.SearchMessages(query, peer: peer, page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
+    public func searchMessages(_ query: String, peer: String? = nil, limit: Int = 50, cursor: String? = nil)
+        async throws -> Page<Message>
+    {
+        try await api.send(
+            ChirpEndpoints.SearchMessages(
+                query, peer: peer, page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
     }
 
     /// The local id of a message of the conversation with `peer` named by its local id, its
@@ -43,7 +47,11 @@ extension UserSession {
         let conversation = RecordQuery().filter("peer", .equal, .text(peer.lowercased()))
         if let row = try await database.messages.fetch(id: id), row.peer == peer.lowercased() { return row.id }
         for column in ["serverId", "clientMessageId"] {
-            if let row = try await database.messages.fetch(conversation.filter(column, .equal, .text(id)).limit(1)).first { return row.id }
+            if let row = try await database.messages.fetch(conversation.filter(column, .equal, .text(id)).limit(1))
+                .first
+            {
+                return row.id
+            }
         }
         return nil
     }
@@ -60,7 +68,9 @@ extension UserSession {
         try await database.pendingActions()
     }
 
-    private func queue(_ kind: PendingAction.Kind, _ value: String, on messageId: String, with peer: String) async throws {
+    private func queue(_ kind: PendingAction.Kind, _ value: String, on messageId: String, with peer: String)
+        async throws
+    {
         _ = try await ledger.queue(kind, value, on: messageId, peer: peer)
         _ = await outbox.drain()
     }

@@ -23,7 +23,8 @@ extension UserSession {
     public func requests(refresh: Bool) async throws -> [ConversationSummary] {
         if refresh {
             try await dataCenter.update(
-                ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100), requests: true))
+                ConversationSummary.self,
+                with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100), requests: true))
         }
         return try await database.conversations.fetch(ConversationSummary.requestsNewestFirst)
     }

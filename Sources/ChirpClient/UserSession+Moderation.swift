@@ -4,9 +4,12 @@ import ChirpModels
 /// `not_operator` for other users.
 extension UserSession {
     /// The open (or resolved) reports, newest first (one page).
-    public func moderationReports(resolved: Bool = false, limit: Int = 100, cursor: String? = nil) async throws -> Page<ModerationReport> {
-        try await api.send(ChirpEndpoints.ModerationReports(
-            resolved: resolved, page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
+    public func moderationReports(resolved: Bool = false, limit: Int = 100, cursor: String? = nil) async throws -> Page<
+        ModerationReport
+    > {
+        try await api.send(
+            ChirpEndpoints.ModerationReports(
+                resolved: resolved, page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
     }
 
     /// Resolves a report with `action` (suspending the reported account or taking the reported
@@ -33,6 +36,7 @@ extension UserSession {
 
     /// The audit log of operator actions, newest first (one page).
     public func auditLog(limit: Int = 100, cursor: String? = nil) async throws -> Page<AuditEntry> {
-        try await api.send(ChirpEndpoints.AuditLog(page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
+        try await api.send(
+            ChirpEndpoints.AuditLog(page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
     }
 }

@@ -39,8 +39,10 @@ public final class UserSession: Sendable {
 
     /// Opens `context`'s database; `api` must carry the user's token. `outboxRetries` is how
     /// the network layer retries each send of the outbox.
-    public init(context: UserContext, api: ChirpAPIClient, source: (any LiveEventSource)? = nil, clock: ClientClock = .live,
-                outboxRetries: RetryPolicy? = nil) throws {
+    public init(
+        context: UserContext, api: ChirpAPIClient, source: (any LiveEventSource)? = nil, clock: ClientClock = .live,
+        outboxRetries: RetryPolicy? = nil
+    ) throws {
         username = context.username
         self.context = context
         self.api = api
@@ -55,8 +57,9 @@ public final class UserSession: Sendable {
         self.outbox = outbox
         // Back online: what was queued goes out, without holding up the stream.
         let center = dataCenter
-        sync = SyncEngine(ledger: ledger, api: api, source: source ?? WebSocketEventSource(server: api.client.server), clock: clock,
-                          onLive: { _ = await outbox.drain() }, onUnblock: { await Self.refreshAfterUnblock(center) })
+        sync = SyncEngine(
+            ledger: ledger, api: api, source: source ?? WebSocketEventSource(server: api.client.server), clock: clock,
+            onLive: { _ = await outbox.drain() }, onUnblock: { await Self.refreshAfterUnblock(center) })
         let api = api
         typingSender = TypingSender(clock: clock) { peer in _ = try? await api.send(ChirpEndpoints.Typing(to: peer)) }
     }
@@ -69,9 +72,12 @@ public final class UserSession: Sendable {
     /// first (its errors are thrown).
     public func conversations(refresh: Bool, includingFollowers: Bool = true) async throws -> [ConversationSummary] {
         if refresh {
-            try await dataCenter.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
+            try await dataCenter.update(
+                ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
             if includingFollowers {
-                try await dataCenter.update(FollowEntry.self, with: ChirpEndpoints.ListUsers(.followers, of: username, page: PageParameters(limit: 100)))
+                try await dataCenter.update(
+                    FollowEntry.self,
+                    with: ChirpEndpoints.ListUsers(.followers, of: username, page: PageParameters(limit: 100)))
             }
         }
         let conversations = try await database.conversations.fetch(ConversationSummary.newestFirst)
@@ -79,11 +85,14 @@ public final class UserSession: Sendable {
         let requests = try await database.conversations.fetch(ConversationSummary.requestsNewestFirst)
         let known = Set((conversations + requests).map(\.id))
         let followers = try await database.follows.fetch(FollowEntry.list("followers", of: username))
-        return conversations + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
+        return conversations
+            + followers.filter { !known.contains($0.username.lowercased()) }.map(ConversationSummary.init(follower:))
     }
 
     /// `owner`'s followers or following list (first 100), newest follow first.
-    public func follows(_ relation: ChirpEndpoints.ListUsers.Relation, of owner: String, refresh: Bool) async throws -> [FollowEntry] {
+    public func follows(_ relation: ChirpEndpoints.ListUsers.Relation, of owner: String, refresh: Bool) async throws
+        -> [FollowEntry]
+    {
         let request = ChirpEndpoints.ListUsers(relation, of: owner, page: PageParameters(limit: 100))
         if refresh { try await dataCenter.update(FollowEntry.self, with: request) }
         return try await database.follows.fetch(FollowEntry.list(request.relationName, of: owner))
@@ -91,7 +100,10 @@ public final class UserSession: Sendable {
 
     /// The newest `limit` tweets of the timeline, newest first.
     public func timeline(limit: Int, refresh: Bool) async throws -> [TimelineEntry] {
-        if refresh { try await dataCenter.update(TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: min(max(limit, 1), 100)))) }
+        if refresh {
+            try await dataCenter.update(
+                TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: min(max(limit, 1), 100))))
+        }
         return try await database.timeline.fetch(TimelineEntry.newestFirst.limit(limit))
     }
 
@@ -120,8 +132,12 @@ public final class UserSession: Sendable {
     /// `replyTo` is the `LocalMessage.id` (local id) of the message of this conversation it
     /// answers, which may itself still be pending.
     @discardableResult
-    public func enqueue(_ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil) async throws -> LocalMessage {
-        try await enqueueAndDrain(text, to: peer, attachments: attachments, replyTo: try await replyReference(replyTo, with: peer)).message
+    public func enqueue(_ text: String, to peer: String, attachments: [URL] = [], replyTo: String? = nil) async throws
+        -> LocalMessage
+    {
+        try await enqueueAndDrain(
+            text, to: peer, attachments: attachments, replyTo: try await replyReference(replyTo, with: peer)
+        ).message
     }
 
     /// Stores a message as pending and waits for the drain that tries it; returns the message
@@ -174,7 +190,8 @@ public final class UserSession: Sendable {
     public func markRead(_ peer: String) async throws {
         let newest = try await database.messages.fetch(
             RecordQuery().filter("peer", .equal, .text(peer.lowercased())).filter("sender", .notEqual, .text(username))
-                .order(by: "sortKey", ascending: false).limit(1)).first
+                .order(by: "sortKey", ascending: false).limit(1)
+        ).first
         guard let newest, let serverId = newest.serverId, !newest.isOutgoing(for: username) else { return }
         _ = try await api.send(ChirpEndpoints.MarkRead(peer: peer, upTo: serverId))
         try await ledger.clearUnread(peer: peer)
@@ -217,21 +234,29 @@ public final class UserSession: Sendable {
 
     /// The users this user blocked, newest block first (one page; from the server).
     public func blocks(limit: Int = 100, cursor: String? = nil) async throws -> Page<User> {
-        try await api.send(ChirpEndpoints.ListBlocks(page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
+        try await api.send(
+            ChirpEndpoints.ListBlocks(page: PageParameters(limit: min(max(limit, 1), 100), cursor: cursor)))
     }
 
     /// Reports `username` (optionally one message of your conversation with them) to the
     /// server's operators; returns the report's id.
     @discardableResult
-    public func report(_ username: String, messageId: String? = nil, reason: ReportReason, note: String? = nil) async throws -> String {
-        try await api.send(ChirpEndpoints.Report(ReportRequest(username: username, messageId: messageId, reason: reason.rawValue, note: note))).id
+    public func report(_ username: String, messageId: String? = nil, reason: ReportReason, note: String? = nil)
+        async throws -> String
+    {
+        try await api.send(
+            ChirpEndpoints.Report(
+                ReportRequest(username: username, messageId: messageId, reason: reason.rawValue, note: note))
+        ).id
     }
 
     /// Refreshes the conversation list and the timeline (a refresh that fails leaves the local
     /// rows; the next refresh brings them).
     static func refreshAfterUnblock(_ center: DataCenter) async {
-        _ = try? await center.update(ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
-        _ = try? await center.update(TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: 100)))
+        _ = try? await center.update(
+            ConversationSummary.self, with: ChirpEndpoints.ListConversations(page: PageParameters(limit: 100)))
+        _ = try? await center.update(
+            TimelineEntry.self, with: ChirpEndpoints.Timeline(page: PageParameters(limit: 100)))
     }
 
     // MARK: live

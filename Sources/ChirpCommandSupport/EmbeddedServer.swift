@@ -15,7 +15,8 @@ package final class EmbeddedServer: Sendable {
     package init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-embedded-\(UUID().uuidString)")
+        configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-embedded-\(UUID().uuidString)")
         configure(&configuration)
         var logger = Logger(label: "chirp.embedded")
         logger.logLevel = .warning
@@ -39,7 +40,10 @@ package final class EmbeddedServer: Sendable {
         await group.triggerGracefulShutdown()
         let finished = Tally()
         let runner = self.runner
-        Task { _ = try? await runner.value; finished.add() }
+        Task {
+            _ = try? await runner.value
+            finished.add()
+        }
         let deadline = ContinuousClock.now + timeout
         while finished.value == 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         // Removing the directory under a server still shutting down left a data directory

@@ -39,7 +39,8 @@ public final class DataCenter: Sendable {
 
     /// The writer registered for a model.
     func writer<Model: StoredRecord>(for type: Model.Type) throws(DataCenterError) -> RecordWriter<Model> {
-        guard let box = writers.withLock({ $0[ObjectIdentifier(Model.self)] }), let writer = box.writer as? RecordWriter<Model>
+        guard let box = writers.withLock({ $0[ObjectIdentifier(Model.self)] }),
+            let writer = box.writer as? RecordWriter<Model>
         else { throw .notRegistered(String(describing: Model.self)) }
         return writer
     }

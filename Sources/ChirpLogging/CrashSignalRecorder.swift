@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Records a crash as a fatal log entry for the next run: for SIGSEGV, SIGILL, SIGTRAP, SIGABRT
@@ -61,9 +62,9 @@ public enum CrashSignalRecorder {
             lengths[Int(signal)] = data.count
             var action = sigaction()
             #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = crashSignalHandler
+                action.__sigaction_handler.sa_handler = crashSignalHandler
             #else
-            action.__sigaction_u.__sa_handler = crashSignalHandler
+                action.__sigaction_u.__sa_handler = crashSignalHandler
             #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
@@ -95,13 +96,16 @@ public enum CrashSignalRecorder {
             guard let pid = Int32(pidText), pid != getpid() else { continue }
             if kill(pid, 0) == 0 { continue }  // still running
             let url = directory.appendingPathComponent(name)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
             if let data = try? Data(contentsOf: url) {
                 for raw in data.split(separator: UInt8(ascii: "\n")) {
                     guard let record = try? JSONDecoder().decode(Record.self, from: Data(raw)) else { continue }
-                    entries.append(LogEntry(
-                        level: .fatal, message: record.message, timestamp: modified,
-                        metadata: ["signal": record.signal, "pid": String(record.pid), "command": record.command], source: record.source))
+                    entries.append(
+                        LogEntry(
+                            level: .fatal, message: record.message, timestamp: modified,
+                            metadata: ["signal": record.signal, "pid": String(record.pid), "command": record.command],
+                            source: record.source))
                 }
             }
             try? FileManager.default.removeItem(at: url)

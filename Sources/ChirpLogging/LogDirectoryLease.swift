@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Shares one log directory between processes of the same app running at once (the app in
@@ -54,10 +55,13 @@ public final class LogDirectoryLease: Sendable {
         return names.sorted().filter { $0.hasPrefix("process-") }.compactMap { name in
             let url = root.appendingPathComponent(name)
             guard let fd = Self.lock(url) else { return nil }  // its process still runs
-            return (url, { remove in
-                if remove { try? FileManager.default.removeItem(at: url) }
-                close(fd)
-            })
+            return (
+                url,
+                { remove in
+                    if remove { try? FileManager.default.removeItem(at: url) }
+                    close(fd)
+                }
+            )
         }
     }
 

@@ -18,7 +18,10 @@ public struct LogEntry: Sendable, Hashable, Codable {
     public var source: String?
 
     /// Creates an entry; `timestamp` defaults to now.
-    public init(level: LogLevel, message: String, timestamp: Date = Date(), metadata: [String: String]? = nil, source: String? = nil) {
+    public init(
+        level: LogLevel, message: String, timestamp: Date = Date(), metadata: [String: String]? = nil,
+        source: String? = nil
+    ) {
         self.level = level
         self.message = message
         self.timestamp = timestamp
@@ -34,7 +37,8 @@ public struct LogEntry: Sendable, Hashable, Codable {
         message = try container.decode(String.self, forKey: .message)
         let text = try container.decode(String.self, forKey: .timestamp)
         guard let date = Self.parse(text) else {
-            throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "not an RFC 3339 time: \(text)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .timestamp, in: container, debugDescription: "not an RFC 3339 time: \(text)")
         }
         timestamp = date
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)

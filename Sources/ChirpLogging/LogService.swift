@@ -114,7 +114,9 @@ public final class LogService: Sendable {
         source: String? = nil, timestamp: Date? = nil
     ) {
         guard isEnabled(level) else { return }
-        log(LogEntry(level: level, message: message(), timestamp: timestamp ?? Date(), metadata: metadata, source: source))
+        log(
+            LogEntry(
+                level: level, message: message(), timestamp: timestamp ?? Date(), metadata: metadata, source: source))
     }
 
     /// Logs a prepared entry.

@@ -96,21 +96,33 @@ final class PendingLogStore: @unchecked Sendable {
     func nextBatch(maxEntries: Int, maxBytes: Int) throws -> (LogBatch, InFlight)? {
         if let inFlight = state.inFlight {
             let entries = lines.filter { $0.seq <= inFlight.upToSeq }.map(\.entry)
-            return (LogBatch(batchId: inFlight.batchId, entries: droppedNotice(inFlight.droppedReported) + entries), inFlight)
+            return (
+                LogBatch(batchId: inFlight.batchId, entries: droppedNotice(inFlight.droppedReported) + entries),
+                inFlight
+            )
         }
         guard !lines.isEmpty || state.dropped > 0 else { return nil }
         let reserved = state.dropped > 0 ? 1 : 0
         var selected: [Line] = []
         var size = 0
         for line in lines {
-            if selected.count + reserved >= maxEntries || (size + line.entry.approximateBytes > maxBytes && !selected.isEmpty) { break }
+            if selected.count + reserved >= maxEntries
+                || (size + line.entry.approximateBytes > maxBytes && !selected.isEmpty)
+            {
+                break
+            }
             selected.append(line)
             size += line.entry.approximateBytes
         }
-        let inFlight = InFlight(batchId: UUID().uuidString, upToSeq: selected.last?.seq ?? 0, droppedReported: state.dropped)
+        let inFlight = InFlight(
+            batchId: UUID().uuidString, upToSeq: selected.last?.seq ?? 0, droppedReported: state.dropped)
         state.inFlight = inFlight
         try saveState()
-        return (LogBatch(batchId: inFlight.batchId, entries: droppedNotice(inFlight.droppedReported) + selected.map(\.entry)), inFlight)
+        return (
+            LogBatch(
+                batchId: inFlight.batchId, entries: droppedNotice(inFlight.droppedReported) + selected.map(\.entry)),
+            inFlight
+        )
     }
 
     /// The receiver acknowledged the batch: purge its entries.
@@ -127,8 +139,11 @@ final class PendingLogStore: @unchecked Sendable {
 
     private func droppedNotice(_ count: Int) -> [LogEntry] {
         guard count > 0 else { return [] }
-        return [LogEntry(level: .warning, message: "\(count) log entries were dropped on this device: the disk cap was reached",
-                         metadata: ["dropped": String(count)], source: "ChirpLogging")]
+        return [
+            LogEntry(
+                level: .warning, message: "\(count) log entries were dropped on this device: the disk cap was reached",
+                metadata: ["dropped": String(count)], source: "ChirpLogging")
+        ]
     }
 
     private func rewrite() throws {

@@ -62,7 +62,8 @@ public final class RemoteLogReporter: LogObserver {
     ///     after, as one batch, even below the waterline.
     ///   - sleep: how waits are spent (inject in tests).
     public init(
-        directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
+        directory: URL, uploader: any LogUploader,
+        strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
         maxBatchEntries: Int = 500, maxBatchBytes: Int = 48 * 1024,
         retryBase: Duration = .seconds(1), retryMax: Duration = .seconds(300),
         synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil,
@@ -100,10 +101,14 @@ public final class RemoteLogReporter: LogObserver {
         let (toDisk, durable) = state.withLock { state -> ([LogEntry], Bool) in
             state.memory.append(entry)
             state.memoryBytes += entry.approximateBytes
-            let flush = synchronousLevels.contains(entry.level)
+            let flush =
+                synchronousLevels.contains(entry.level)
                 || strategy.shouldMoveToDisk(memoryCount: state.memory.count, memoryBytes: state.memoryBytes)
             guard flush else { return ([], false) }
-            defer { state.memory = []; state.memoryBytes = 0 }
+            defer {
+                state.memory = []
+                state.memoryBytes = 0
+            }
             return (state.memory, entry.level == .fatal)
         }
         guard !toDisk.isEmpty else { return }
@@ -113,7 +118,10 @@ public final class RemoteLogReporter: LogObserver {
     /// Moves what is in memory to disk now (for example when the app goes to the background).
     public func flushToDisk() {
         let entries = state.withLock { state -> [LogEntry] in
-            defer { state.memory = []; state.memoryBytes = 0 }
+            defer {
+                state.memory = []
+                state.memoryBytes = 0
+            }
             return state.memory
         }
         _ = persist(entries, durable: true)
@@ -133,7 +141,8 @@ public final class RemoteLogReporter: LogObserver {
     public var statistics: Statistics {
         let (memory, batches, failures) = state.withLock { ($0.memory.count, $0.uploadedBatches, $0.failedUploads) }
         let (disk, dropped) = storeLock.withLock { (store.count, store.state.dropped) }
-        return Statistics(inMemory: memory, onDisk: disk, droppedByCap: dropped, uploadedBatches: batches, failedUploads: failures)
+        return Statistics(
+            inMemory: memory, onDisk: disk, droppedByCap: dropped, uploadedBatches: batches, failedUploads: failures)
     }
 
     /// Waits until no background upload is running.
@@ -194,7 +203,8 @@ public final class RemoteLogReporter: LogObserver {
     private func uploadWhileNeeded(drainAll: Bool) async throws {
         try await uploadBatches(maxConsecutiveFailures: nil) {
             guard !self.state.withLock({ $0.stopped }) else { return nil }
-            let due = self.store.state.inFlight != nil || self.store.state.dropped > 0 || (drainAll && self.store.count > 0)
+            let due =
+                self.store.state.inFlight != nil || self.store.state.dropped > 0 || (drainAll && self.store.count > 0)
                 || self.strategy.shouldUpload(pendingCount: self.store.count, pendingBytes: self.store.bytes)
             return due ? try self.store.nextBatch(maxEntries: self.maxBatchEntries, maxBytes: self.maxBatchBytes) : nil
         }

@@ -7,5 +7,7 @@ extension APIRoute {
     public static let unmuteConversation = APIRoute(.delete, "/v1/conversations/{username}/mute")
 
     /// The conversation marks' routes, in `all`.
-    public static let conversationMarks: [APIRoute] = [pinConversation, unpinConversation, muteConversation, unmuteConversation]
+    public static let conversationMarks: [APIRoute] = [
+        pinConversation, unpinConversation, muteConversation, unmuteConversation,
+    ]
 }

@@ -69,23 +69,26 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public static let mediaUploadStatus = APIRoute(.get, "/v1/media/{clientMediaId}/upload")
     public static let downloadMedia = APIRoute(.get, "/v1/media/{id}")
     // Message actions and search (API.md part 2).
-    public static let addReaction = APIRoute(.put, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
-    public static let removeReaction = APIRoute(.delete, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
+    public static let addReaction = APIRoute(
+        .put, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
+    public static let removeReaction = APIRoute(
+        .delete, "/v1/conversations/{username}/messages/{messageId}/reactions/{emoji}")
     public static let editMessage = APIRoute(.patch, "/v1/conversations/{username}/messages/{messageId}")
     public static let unsendMessage = APIRoute(.delete, "/v1/conversations/{username}/messages/{messageId}")
     public static let searchMessages = APIRoute(.get, "/v1/search/messages")
 
     /// Every route this version of the server answers. (A part-2 route joins this list in the
     /// change that registers it on the server.)
-    public static let all: [APIRoute] = [
-        createAccount, login, logout, me, user, follow, unfollow, followers, following,
-        conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,
-        userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
-        block, unblock, blocks, report,
-        sessions, endSession, changePassword, deleteAccount,
-        addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
-        uploadMedia, mediaUploadStatus, downloadMedia,
-    ] + moderation + export + conversationMarks + messageRequests + groups
+    public static let all: [APIRoute] =
+        [
+            createAccount, login, logout, me, user, follow, unfollow, followers, following,
+            conversations, sendMessage, messages, markRead, typing, putTweet, deleteTweet,
+            userTweets, timeline, events, eventsStream, logs, health, metrics, openAPI,
+            block, unblock, blocks, report,
+            sessions, endSession, changePassword, deleteAccount,
+            addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
+            uploadMedia, mediaUploadStatus, downloadMedia,
+        ] + moderation + export + conversationMarks + messageRequests + groups
 }
 
 extension String {
@@ -95,8 +98,8 @@ extension String {
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)

@@ -28,10 +28,13 @@ public struct Conversation: Sendable, Hashable, Codable {
     /// A group conversation.
     public static let groupKind = "group"
     /// What `peer` holds in a group conversation.
-    public static let noPeer = User(id: "", username: "", displayName: "", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0)
+    public static let noPeer = User(
+        id: "", username: "", displayName: "", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0,
+        followingCount: 0)
 
     public init(
-        peer: User, lastMessage: Message?, unreadCount: Int, kind: String = Conversation.directKind, request: Bool = false,
+        peer: User, lastMessage: Message?, unreadCount: Int, kind: String = Conversation.directKind,
+        request: Bool = false,
         pinned: Bool = false, muted: Bool = false, declined: Bool = false, group: Group? = nil
     ) {
         self.peer = peer
@@ -45,7 +48,9 @@ public struct Conversation: Sendable, Hashable, Codable {
         self.group = group
     }
 
-    enum CodingKeys: String, CodingKey { case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined, group }
+    enum CodingKeys: String, CodingKey {
+        case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined, group
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -22,7 +22,9 @@ public struct LogRecord: Sendable, Hashable, Codable {
     public var metadata: [String: String]?
     public var source: String?
 
-    public init(level: String, message: String, timestamp: String, metadata: [String: String]? = nil, source: String? = nil) {
+    public init(
+        level: String, message: String, timestamp: String, metadata: [String: String]? = nil, source: String? = nil
+    ) {
         self.level = level
         self.message = message
         self.timestamp = timestamp

@@ -21,7 +21,8 @@ public struct ModerationReport: Sendable, Hashable, Codable {
 
     public init(
         id: String, createdAt: Timestamp, reporter: String, reported: String, reportedSuspended: Bool, reason: String,
-        note: String?, message: ReportedMessage?, action: String? = nil, resolvedBy: String? = nil, resolvedAt: Timestamp? = nil
+        note: String?, message: ReportedMessage?, action: String? = nil, resolvedBy: String? = nil,
+        resolvedAt: Timestamp? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -41,7 +42,8 @@ public struct ModerationReport: Sendable, Hashable, Codable {
     public static let resolved = "resolved"
 
     enum CodingKeys: String, CodingKey {
-        case id, createdAt, reporter, reported, reportedSuspended, reason, note, message, status, action, resolvedBy, resolvedAt
+        case id, createdAt, reporter, reported, reportedSuspended, reason, note, message, status, action, resolvedBy,
+            resolvedAt
     }
 
     /// Writes every field, absent ones as `null`, as the API's objects do.

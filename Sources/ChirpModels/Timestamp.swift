@@ -61,13 +61,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
                     v /= 10
                 }
             }
-            put(year, width: 4, at: 0); out[4] = 45
-            put(month, width: 2, at: 5); out[7] = 45
-            put(day, width: 2, at: 8); out[10] = 84
-            put(hour, width: 2, at: 11); out[13] = 58
-            put(minute, width: 2, at: 14); out[16] = 58
-            put(second, width: 2, at: 17); out[19] = 46
-            put(milli, width: 3, at: 20); out[23] = 90
+            put(year, width: 4, at: 0)
+            out[4] = 45
+            put(month, width: 2, at: 5)
+            out[7] = 45
+            put(day, width: 2, at: 8)
+            out[10] = 84
+            put(hour, width: 2, at: 11)
+            out[13] = 58
+            put(minute, width: 2, at: 14)
+            out[16] = 58
+            put(second, width: 2, at: 17)
+            out[19] = 46
+            put(milli, width: 3, at: 20)
+            out[23] = 90
             return 24
         }
     }

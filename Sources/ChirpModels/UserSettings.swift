@@ -23,6 +23,7 @@ public struct SettingsUpdate: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        messageRequests = container.contains(.messageRequests) ? try container.decode(String.self, forKey: .messageRequests) : nil
+        messageRequests =
+            container.contains(.messageRequests) ? try container.decode(String.self, forKey: .messageRequests) : nil
     }
 }

@@ -10,7 +10,8 @@ extension Validation {
     public static func groupTitle(_ value: String) throws(ValidationError) -> String {
         let trimmed = value.trimmingSurroundingWhitespace()
         guard groupTitleLength.contains(trimmed.unicodeScalars.count), !trimmed.unicodeScalars.contains("\u{0}") else {
-            throw ValidationError(code: "invalid_title", field: "title", message: "A group's title is 1 to 80 characters, without NUL.")
+            throw ValidationError(
+                code: "invalid_title", field: "title", message: "A group's title is 1 to 80 characters, without NUL.")
         }
         return trimmed
     }

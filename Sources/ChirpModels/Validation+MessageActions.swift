@@ -12,9 +12,10 @@ extension Validation {
     /// Checks a reaction: exactly one grapheme cluster, not a space or a control character.
     public static func reaction(_ value: String) throws(ValidationError) -> String {
         guard value.count == 1, value.utf8.count <= reactionBytes, let character = value.first,
-              !character.isWhitespace, !character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control })
+            !character.isWhitespace, !character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control })
         else {
-            throw ValidationError(code: APIErrorCode.invalidReaction, field: "emoji", message: "A reaction is one emoji (one character).")
+            throw ValidationError(
+                code: APIErrorCode.invalidReaction, field: "emoji", message: "A reaction is one emoji (one character).")
         }
         return value
     }
@@ -24,7 +25,8 @@ extension Validation {
         let trimmed = value.trimmingSurroundingWhitespace()
         guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= searchQueryLength else {
             throw ValidationError(
-                code: APIErrorCode.invalidQuery, field: "q", message: "A search is 1 to \(searchQueryLength) characters.")
+                code: APIErrorCode.invalidQuery, field: "q",
+                message: "A search is 1 to \(searchQueryLength) characters.")
         }
         return trimmed
     }

@@ -4,7 +4,8 @@ extension Validation {
     public static func messageRequestPolicy(_ value: String) throws(ValidationError) -> MessageRequestPolicy {
         guard let policy = MessageRequestPolicy(rawValue: value) else {
             throw ValidationError(
-                code: APIErrorCode.invalidSetting, field: "messageRequests", message: "messageRequests is 'followers' or 'everyone'.")
+                code: APIErrorCode.invalidSetting, field: "messageRequests",
+                message: "messageRequests is 'followers' or 'everyone'.")
         }
         return policy
     }

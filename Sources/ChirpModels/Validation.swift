@@ -43,7 +43,8 @@ public enum Validation {
         let prefix = deletedAccountPrefix
         guard value.hasPrefix(prefix) else { return false }
         let digits = value.utf8.dropFirst(prefix.utf8.count)
-        return (1...19).contains(digits.count) && digits.allSatisfy { (0x30...0x39).contains($0) } && digits.first != 0x30
+        return (1...19).contains(digits.count) && digits.allSatisfy { (0x30...0x39).contains($0) }
+            && digits.first != 0x30
     }
 
     /// What a deleted account's name starts with.
@@ -70,7 +71,7 @@ public enum Validation {
     /// Checks a display name: 0–50 characters, no control characters.
     public static func displayName(_ value: String) throws(ValidationError) {
         guard displayNameLength.contains(value.unicodeScalars.count),
-              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw ValidationError(
                 code: "invalid_display_name", field: "displayName",
@@ -93,7 +94,8 @@ public enum Validation {
     /// Checks a report's reason: one of `ReportReason`'s raw values.
     public static func reportReason(_ value: String) throws(ValidationError) -> ReportReason {
         guard let reason = ReportReason(rawValue: value) else {
-            throw ValidationError(code: "invalid_reason", field: "reason", message: "A report's reason is spam, abuse or other.")
+            throw ValidationError(
+                code: "invalid_reason", field: "reason", message: "A report's reason is spam, abuse or other.")
         }
         return reason
     }
@@ -102,7 +104,8 @@ public enum Validation {
     public static func reportNote(_ value: String) throws(ValidationError) {
         guard reportNoteLength.contains(value.unicodeScalars.count), !containsNUL(value) else {
             throw ValidationError(
-                code: "invalid_note", field: "note", message: "A report's note is at most 1,000 characters, without NUL characters.")
+                code: "invalid_note", field: "note",
+                message: "A report's note is at most 1,000 characters, without NUL characters.")
         }
     }
 
@@ -116,7 +119,7 @@ public enum Validation {
     public static func parseId(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard (1...18).contains(bytes.count), bytes[0] != UInt8(ascii: "0"),
-              bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
         return Int64(text)
     }
@@ -155,7 +158,7 @@ public enum Validation {
     private static func isUsernameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
             true
         default:
             false

@@ -19,9 +19,15 @@ public final class AppContext: Sendable {
     public init(root: URL) throws {
         self.root = root
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        if let name = try? String(contentsOf: currentUserFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-           !name.isEmpty, FileManager.default.fileExists(atPath: usersDirectory.appendingPathComponent(Self.directoryName(name)).path) {
-            current.withLock { $0 = UserContext(username: name, directory: usersDirectory.appendingPathComponent(Self.directoryName(name))) }
+        if let name = try? String(contentsOf: currentUserFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines),
+            !name.isEmpty,
+            FileManager.default.fileExists(atPath: usersDirectory.appendingPathComponent(Self.directoryName(name)).path)
+        {
+            current.withLock {
+                $0 = UserContext(
+                    username: name, directory: usersDirectory.appendingPathComponent(Self.directoryName(name)))
+            }
         }
     }
 
@@ -35,7 +41,8 @@ public final class AppContext: Sendable {
     @discardableResult
     public func switchUser(to username: String) throws -> UserContext {
         let directory = usersDirectory.appendingPathComponent(Self.directoryName(username))
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try Data(username.utf8).write(to: currentUserFile, options: .atomic)
         let context = UserContext(username: username, directory: directory)
         current.withLock { $0 = context }
@@ -44,7 +51,12 @@ public final class AppContext: Sendable {
 
     /// Wipes the current user's directory (database, token, settings) and forgets them.
     public func logout() throws {
-        guard let user = current.withLock({ context -> UserContext? in defer { context = nil }; return context }) else { return }
+        guard
+            let user = current.withLock({ context -> UserContext? in
+                defer { context = nil }
+                return context
+            })
+        else { return }
         try? FileManager.default.removeItem(at: currentUserFile)
         if FileManager.default.fileExists(atPath: user.directory.path) {
             try FileManager.default.removeItem(at: user.directory)
@@ -59,7 +71,8 @@ public final class AppContext: Sendable {
     /// A file-system-safe directory name for a username (case-insensitive, as usernames are).
     static func directoryName(_ username: String) -> String {
         let lowered = username.lowercased()
-        return String(lowered.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" ? Character($0) : "-" })
+        return String(
+            lowered.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" ? Character($0) : "-" })
     }
 }
 

@@ -13,7 +13,10 @@ public struct InitiatorOperation: Sendable {
     public var work: @Sendable () async throws -> Void
 
     /// Creates a step.
-    public init(_ id: String, priority: Int = 0, dependsOn dependencies: [String] = [], work: @escaping @Sendable () async throws -> Void) {
+    public init(
+        _ id: String, priority: Int = 0, dependsOn dependencies: [String] = [],
+        work: @escaping @Sendable () async throws -> Void
+    ) {
         self.id = id
         self.priority = priority
         self.dependencies = dependencies
@@ -47,7 +50,8 @@ public enum InitiatorError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingDependency(let operation, let dependency): "'\(operation)' depends on '\(dependency)', which no operation provides"
+        case .missingDependency(let operation, let dependency):
+            "'\(operation)' depends on '\(dependency)', which no operation provides"
         case .cycle(let path): "dependency cycle: \(path.joined(separator: " → "))"
         case .duplicateOperation(let id): "two operations are called '\(id)'"
         }
@@ -137,7 +141,8 @@ public struct Initiator: Sendable {
             func skipDependents(of failed: String) {
                 var frontier = [failed]
                 while let id = frontier.popLast() {
-                    for dependent in remaining.values where dependent.dependencies.contains(id) && !blocked.contains(dependent.id) {
+                    for dependent in remaining.values
+                    where dependent.dependencies.contains(id) && !blocked.contains(dependent.id) {
                         blocked.insert(dependent.id)
                         remaining[dependent.id] = nil
                         report.skipped.append(dependent.id)

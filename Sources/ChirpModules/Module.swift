@@ -1,6 +1,8 @@
 /// Names a module; apps declare their identifiers as static constants:
 /// `extension ModuleIdentifier { static let accounts: ModuleIdentifier = "accounts" }`.
-public struct ModuleIdentifier: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct ModuleIdentifier: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     public var rawValue: String
     /// Creates an identifier from its name.
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -52,7 +52,9 @@ public struct ModuleConfiguration: Sendable, Hashable, Codable {
     /// Reads a JSON file.
     public init(contentsOf url: URL) throws(ModuleError) {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .invalidConfiguration("cannot read \(url.path): \(error.localizedDescription)") }
+        do { data = try Data(contentsOf: url) } catch {
+            throw .invalidConfiguration("cannot read \(url.path): \(error.localizedDescription)")
+        }
         try self.init(json: data)
     }
 }

@@ -19,7 +19,9 @@ public final class ModuleManager: Sendable {
     /// Makes a module type known (before `loadModules`).
     public func register(_ type: any Module.Type) throws(ModuleError) {
         try state.withLock { (state: inout State) throws(ModuleError) in
-            guard !state.types.contains(where: { $0.id == type.identifier }) else { throw .duplicateIdentifier(type.identifier) }
+            guard !state.types.contains(where: { $0.id == type.identifier }) else {
+                throw .duplicateIdentifier(type.identifier)
+            }
             state.types.append((type.identifier, type))
         }
     }
@@ -30,7 +32,10 @@ public final class ModuleManager: Sendable {
     public func loadModules(
         configuration: ModuleConfiguration? = nil, router: Router, environment: ModuleEnvironment = ModuleEnvironment()
     ) throws(ModuleError) -> [ModuleIdentifier] {
-        let (order, disabled, types) = try state.withLock { (state: inout State) throws(ModuleError) -> ([ModuleIdentifier], Set<ModuleIdentifier>, [ModuleIdentifier: any Module.Type]) in
+        let (order, disabled, types) = try state.withLock {
+            (state: inout State) throws(ModuleError) -> (
+                [ModuleIdentifier], Set<ModuleIdentifier>, [ModuleIdentifier: any Module.Type]
+            ) in
             let types = Dictionary(state.types.map { ($0.id, $0.type) }, uniquingKeysWith: { first, _ in first })
             var order: [ModuleIdentifier] = []
             var disabled: Set<ModuleIdentifier> = []
@@ -58,13 +63,18 @@ public final class ModuleManager: Sendable {
     /// The loaded module under `identifier`, as the protocol `type`.
     public func resolve<Service>(_ identifier: ModuleIdentifier, as type: Service.Type) throws(ModuleError) -> Service {
         let (module, known, disabled, loaded) = state.withLock { state in
-            (state.loaded[identifier], state.types.contains { $0.id == identifier }, state.disabled.contains(identifier), state.isLoaded)
+            (
+                state.loaded[identifier], state.types.contains { $0.id == identifier },
+                state.disabled.contains(identifier), state.isLoaded
+            )
         }
         guard loaded else { throw .notLoaded }
         guard let module else {
             throw known && disabled ? .disabled(identifier) : .unknownModule(identifier)
         }
-        guard let service = module as? Service else { throw .typeMismatch(identifier, expected: String(describing: Service.self)) }
+        guard let service = module as? Service else {
+            throw .typeMismatch(identifier, expected: String(describing: Service.self))
+        }
         return service
     }
 

@@ -71,12 +71,13 @@ public final class Router: Sendable {
 
     /// A pattern with its parameters' names left out: two patterns of one shape match the same URLs.
     private static func shape(_ scheme: String, _ segments: [Segment]) -> [String] {
-        [scheme] + segments.map { segment in
-            switch segment {
-            case .literal(let literal): "=" + literal
-            case .parameter: ":"
+        [scheme]
+            + segments.map { segment in
+                switch segment {
+                case .literal(let literal): "=" + literal
+                case .parameter: ":"
+                }
             }
-        }
     }
 
     /// The registered patterns, in registration order.
@@ -140,8 +141,12 @@ public final class Router: Sendable {
     private static func segments(of url: URL) -> [String] {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
         var parts: [String] = []
-        if let host = components.percentEncodedHost, !host.isEmpty { parts.append(host.removingPercentEncoding ?? host) }
-        parts += components.percentEncodedPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        if let host = components.percentEncodedHost, !host.isEmpty {
+            parts.append(host.removingPercentEncoding ?? host)
+        }
+        parts += components.percentEncodedPath.split(separator: "/").map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
         return parts
     }
 

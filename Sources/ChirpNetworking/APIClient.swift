@@ -60,7 +60,9 @@ public final class APIClient: Sendable {
     public func sendForResponse<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> TransportResponse {
         if server.isOffline { throw .offline }
         var request = try makeRequest(endpoint)
-        let cacheKey = endpoint.allowsConditionalCaching && endpoint.method == .get ? cache.map { _ in ETagCache.key(for: request) } : nil
+        let cacheKey =
+            endpoint.allowsConditionalCaching && endpoint.method == .get
+            ? cache.map { _ in ETagCache.key(for: request) } : nil
         let cached = cacheKey.flatMap { cache?.entry(for: $0) }
         if let cached { request.headers["If-None-Match"] = cached.etag }
 
@@ -79,13 +81,16 @@ public final class APIClient: Sendable {
                 retryAfter = Self.retryAfter(response)
                 try validator.validate(response)
                 if let cacheKey, let etag = response.header("ETag") {
-                    cache?.store(ETagCache.Entry(etag: etag, body: response.body, headers: response.headers), for: cacheKey)
+                    cache?.store(
+                        ETagCache.Entry(etag: etag, body: response.body, headers: response.headers), for: cacheKey)
                 }
                 return response
             } catch {
                 failure = error
             }
-            guard failure.isTransient, attempt < policy.retries(after: failure), policy.waits(for: retryAfter) else { throw failure }
+            guard failure.isTransient, attempt < policy.retries(after: failure), policy.waits(for: retryAfter) else {
+                throw failure
+            }
             let wait = policy.delay(forAttempt: attempt, random: random(), retryAfter: retryAfter)
             do { try await sleep(wait) } catch { throw .cancelled }
             attempt += 1
@@ -96,7 +101,9 @@ public final class APIClient: Sendable {
 
     private func makeRequest<E: Endpoint>(_ endpoint: E) throws(NetworkError) -> TransportRequest {
         var components = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
-        let basePath = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        let basePath =
+            components.percentEncodedPath.hasSuffix("/")
+            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = basePath + endpoint.path
         if !endpoint.query.isEmpty {
             components.queryItems = endpoint.query.map { URLQueryItem(name: $0.name, value: $0.value) }
@@ -105,7 +112,9 @@ public final class APIClient: Sendable {
         var headers = ["Accept": "application/json"]
         var body: Data?
         if let value = endpoint.body, !(value is EmptyBody) {
-            do { body = try JSONEncoder().encode(value) } catch { throw .transport("cannot encode the request body: \(error)") }
+            do { body = try JSONEncoder().encode(value) } catch {
+                throw .transport("cannot encode the request body: \(error)")
+            }
             headers["Content-Type"] = "application/json"
         }
         for (name, value) in credentials() { headers[name] = value }
@@ -137,11 +146,14 @@ public final class APIClient: Sendable {
     }
 
     static func path(of error: DecodingError) -> String {
-        let context: DecodingError.Context? = switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
-        case .keyNotFound(let key, let context): DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
-        @unknown default: nil
-        }
+        let context: DecodingError.Context? =
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
+            case .keyNotFound(let key, let context):
+                DecodingError.Context(
+                    codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
+            @unknown default: nil
+            }
         return context?.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") ?? ""
     }
 

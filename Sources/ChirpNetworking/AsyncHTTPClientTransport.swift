@@ -46,14 +46,18 @@ public struct AsyncHTTPClientTransport: Transport {
             if let problem = trust.problem { throw .transport(problem) }
             outgoing.tlsConfiguration = trust.tlsConfiguration
         }
-        let timeout = TimeAmount.nanoseconds(Int64(request.timeout.components.seconds) * 1_000_000_000 + request.timeout.components.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(
+            Int64(request.timeout.components.seconds) * 1_000_000_000 + request.timeout.components.attoseconds
+                / 1_000_000_000)
         do {
             let response = try await client.execute(outgoing, timeout: timeout)
             let body = try await response.body.collect(upTo: maxResponseBytes)
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name] = header.value }
             return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: body))
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             throw .timeout
         } catch is CancellationError {
             throw .cancelled

@@ -36,5 +36,6 @@ public struct ClientTrust: Sendable {
     }
 
     /// The trust `CHIRP_CA_CERT` names in this process's environment.
-    public static let environment = ClientTrust(caCertificateFile: ProcessInfo.processInfo.environment[environmentVariable])
+    public static let environment = ClientTrust(
+        caCertificateFile: ProcessInfo.processInfo.environment[environmentVariable])
 }

@@ -29,7 +29,9 @@ public struct FileTransfer: Sendable {
         let chunks = FileChunks(url: file, offset: offset, length: length, chunkSize: chunkSize, progress: progress)
         request.body = .stream(chunks, length: .known(length))
         return try await run(request) { response in
-            TransportResponse(status: Int(response.status.code), headers: Self.headers(response), body: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+            TransportResponse(
+                status: Int(response.status.code), headers: Self.headers(response),
+                body: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
         }
     }
 
@@ -45,7 +47,9 @@ public struct FileTransfer: Sendable {
         return try await run(request) { response in
             let headers = Self.headers(response)
             guard response.status == .ok || response.status == .partialContent else {
-                return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+                return TransportResponse(
+                    status: Int(response.status.code), headers: headers,
+                    body: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
             }
             // Only a 206 continues the file: a server that ignored `Range` sends it all again.
             if !append || response.status != .partialContent || !FileManager.default.fileExists(atPath: file.path) {
@@ -76,7 +80,9 @@ public struct FileTransfer: Sendable {
         }
     }
 
-    private func prepare(_ method: HTTPMethod, _ url: URL, _ headers: [String: String]) throws(NetworkError) -> HTTPClientRequest {
+    private func prepare(_ method: HTTPMethod, _ url: URL, _ headers: [String: String]) throws(NetworkError)
+        -> HTTPClientRequest
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = NIOHTTP1.HTTPMethod(rawValue: method.rawValue)
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
@@ -99,7 +105,9 @@ public struct FileTransfer: Sendable {
             throw .cancelled
         } catch let error as HTTPClientError where error == .cancelled {
             throw .cancelled
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             throw .timeout
         } catch {
             if Task.isCancelled { throw .cancelled }

@@ -73,10 +73,13 @@ public final class MockTransport: Transport {
     }
 
     /// Answers `method path` with one reply, always.
-    public func stub(_ method: HTTPMethod, _ path: String, status: Int, json: String = "", headers: [String: String] = [:]) {
+    public func stub(
+        _ method: HTTPMethod, _ path: String, status: Int, json: String = "", headers: [String: String] = [:]
+    ) {
         var headers = headers
         if !json.isEmpty { headers["Content-Type"] = "application/json" }
-        stub(method, path, answers: [.reply(TransportResponse(status: status, headers: headers, body: Data(json.utf8)))])
+        stub(
+            method, path, answers: [.reply(TransportResponse(status: status, headers: headers, body: Data(json.utf8)))])
     }
 
     /// Answers every `method` request whose path starts with `pathPrefix` (and has no exact
@@ -90,7 +93,9 @@ public final class MockTransport: Transport {
             state.requests.append(request)
             let key = "\(request.method) \(request.url.path)"
             guard var answers = state.stubs[key], !answers.isEmpty else {
-                let responder = state.responders.last { $0.method == request.method && request.url.path.hasPrefix($0.prefix) }
+                let responder = state.responders.last {
+                    $0.method == request.method && request.url.path.hasPrefix($0.prefix)
+                }
                 return (nil, responder?.respond, state.faults)
             }
             let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
@@ -109,8 +114,11 @@ public final class MockTransport: Transport {
         case .reply(let response)?: return response
         case .failure(let error)?: throw error
         case nil:
-            return TransportResponse(status: 404, headers: ["Content-Type": "application/json"],
-                                     body: Data(#"{"error":{"code":"not_stubbed","message":"no stub for \#(request.method) \#(request.url.path)"}}"#.utf8))
+            return TransportResponse(
+                status: 404, headers: ["Content-Type": "application/json"],
+                body: Data(
+                    #"{"error":{"code":"not_stubbed","message":"no stub for \#(request.method) \#(request.url.path)"}}"#
+                        .utf8))
         }
     }
 }

@@ -42,7 +42,8 @@ public enum NetworkError: Error, Sendable, Hashable, CustomStringConvertible {
         case .transport(let reason): "connection failed: \(reason)"
         case .http(let status, let body): "HTTP \(status): \(body.prefix(200))"
         case .server(let status, let code, let message, _): "\(status) \(code): \(message)"
-        case .decoding(let path, let reason): "cannot decode response at \(path.isEmpty ? "top level" : path): \(reason)"
+        case .decoding(let path, let reason):
+            "cannot decode response at \(path.isEmpty ? "top level" : path): \(reason)"
         case .unknownEnvironment(let name): "unknown environment \(name)"
         }
     }

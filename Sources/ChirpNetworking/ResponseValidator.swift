@@ -25,7 +25,9 @@ public struct ErrorEnvelopeValidator: ResponseValidator {
     public func validate(_ response: TransportResponse) throws(NetworkError) {
         guard !(200...299).contains(response.status), response.status != 304 else { return }
         if let envelope = try? JSONDecoder().decode(Envelope.self, from: response.body) {
-            throw .server(status: response.status, code: envelope.error.code, message: envelope.error.message, field: envelope.error.field)
+            throw .server(
+                status: response.status, code: envelope.error.code, message: envelope.error.message,
+                field: envelope.error.field)
         }
         throw .http(status: response.status, body: String(decoding: response.body.prefix(1024), as: UTF8.self))
     }

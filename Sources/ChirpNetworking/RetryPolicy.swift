@@ -21,7 +21,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Creates a policy; `jitter` is clamped to 0…1.
     public init(
-        maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10), jitter: Double = 0.5,
+        maxRetries: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
+        jitter: Double = 0.5,
         unreachableRetries: Int? = nil
     ) {
         self.maxRetries = maxRetries

@@ -11,7 +11,10 @@ public struct TransportRequest: Sendable, Hashable {
     public var timeout: Duration
 
     /// Creates a request.
-    public init(method: HTTPMethod, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration = .seconds(30)) {
+    public init(
+        method: HTTPMethod, url: URL, headers: [String: String] = [:], body: Data? = nil,
+        timeout: Duration = .seconds(30)
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A `Transport` on Foundation's `URLSession` (libcurl on Linux). Works everywhere Foundation
@@ -17,7 +18,8 @@ public struct URLSessionTransport: Transport {
         var outgoing = URLRequest(url: request.url)
         outgoing.httpMethod = request.method.rawValue
         outgoing.httpBody = request.body
-        outgoing.timeoutInterval = Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
+        outgoing.timeoutInterval =
+            Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
         for (name, value) in request.headers { outgoing.setValue(value, forHTTPHeaderField: name) }
         do {
             let (data, response) = try await session.data(for: outgoing)

@@ -89,18 +89,24 @@ private struct RowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeNil(forKey key: Key) throws -> Bool { (columns[key.stringValue] ?? .null) == .null }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let stored = columns[key.stringValue], stored != .null else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "column is missing or NULL"))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "column is missing or NULL"))
         }
         return try ColumnDecoder.value(T.self, from: stored, path: codingPath + [key])
     }
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are not supported"))
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        throw DecodingError.typeMismatch(
+            Any.self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are not supported"))
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are not supported"))
+        throw DecodingError.typeMismatch(
+            Any.self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are not supported"))
     }
     func superDecoder() throws -> any Decoder {
-        throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "superDecoder is not supported"))
+        throw DecodingError.typeMismatch(
+            Any.self, .init(codingPath: codingPath, debugDescription: "superDecoder is not supported"))
     }
     func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }

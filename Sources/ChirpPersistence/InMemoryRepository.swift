@@ -67,7 +67,9 @@ public final class InMemoryRepository<Record: StoredRecord>: Repository {
         state.withLock { change(&$0) }
     }
 
-    private static func select(_ query: RecordQuery, from rows: [StoredValue: [String: StoredValue]]) -> [[String: StoredValue]] {
+    private static func select(_ query: RecordQuery, from rows: [StoredValue: [String: StoredValue]]) -> [[String:
+        StoredValue]]
+    {
         let selected = query.sort(rows.values.filter(query.matches))
         return query.limit.map { Array(selected.prefix($0)) } ?? selected
     }

@@ -112,7 +112,8 @@ public struct RecordQuery: Sendable, Hashable {
     func sort(_ rows: [[String: StoredValue]]) -> [[String: StoredValue]] {
         rows.sorted { a, b in
             for key in ordering {
-                let x = a[key.column] ?? .null, y = b[key.column] ?? .null
+                let x = a[key.column] ?? .null
+                let y = b[key.column] ?? .null
                 if x.sqlEquals(y) || x == y { continue }
                 return key.ascending ? x < y : y < x
             }

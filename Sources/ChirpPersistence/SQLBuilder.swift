@@ -45,7 +45,8 @@ enum SQLBuilder {
                 if values.isEmpty {
                     parts.append("0")
                 } else {
-                    parts.append("\(quote(column)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
+                    parts.append(
+                        "\(quote(column)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
                     arguments += values.map(databaseValue)
                 }
             case .isNull(let column):
@@ -58,7 +59,8 @@ enum SQLBuilder {
     /// `SELECT * FROM table WHERE … ORDER BY … LIMIT …`.
     static func select(_ query: RecordQuery, table: String) -> (String, [DatabaseValue]) {
         let (whereSQL, arguments) = whereClause(query)
-        let order = (query.ordering.map { "\(quote($0.column)) \($0.ascending ? "ASC" : "DESC")" } + ["\"id\" ASC"]).joined(separator: ", ")
+        let order = (query.ordering.map { "\(quote($0.column)) \($0.ascending ? "ASC" : "DESC")" } + ["\"id\" ASC"])
+            .joined(separator: ", ")
         let limit = query.limit.map { " LIMIT \($0)" } ?? ""
         return ("SELECT * FROM \(quote(table))\(whereSQL) ORDER BY \(order)\(limit)", arguments)
     }

@@ -14,12 +14,16 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
         self.store = store
         columns = try store.columns(of: Record.tableName)
         guard columns.contains("id") else {
-            throw PersistenceError.database("table \(Record.tableName) is missing or has no id column; add it in a migration")
+            throw PersistenceError.database(
+                "table \(Record.tableName) is missing or has no id column; add it in a migration")
         }
         let names = columns.map(SQLBuilder.quote)
         let updates = columns.filter { $0 != "id" }.map { "\(SQLBuilder.quote($0)) = excluded.\(SQLBuilder.quote($0))" }
-        upsertSQL = "INSERT INTO \(SQLBuilder.quote(Record.tableName)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-            + (updates.isEmpty ? " ON CONFLICT(\"id\") DO NOTHING" : " ON CONFLICT(\"id\") DO UPDATE SET \(updates.joined(separator: ", "))")
+        upsertSQL =
+            "INSERT INTO \(SQLBuilder.quote(Record.tableName)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            + (updates.isEmpty
+                ? " ON CONFLICT(\"id\") DO NOTHING"
+                : " ON CONFLICT(\"id\") DO UPDATE SET \(updates.joined(separator: ", "))")
     }
 
     public func fetch(id: Record.ID) async throws -> Record? {
@@ -30,7 +34,8 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
         let (sql, arguments) = SQLBuilder.select(query, table: table)
         let rows = try await SQLiteStore.mapErrors {
             try await store.pool.read { db in
-                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(SQLBuilder.storedRow)
+                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map(
+                    SQLBuilder.storedRow)
             }
         }
         return try rows.map { try ColumnDecoder.decode(Record.self, from: $0) }
@@ -41,7 +46,9 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
         let table = self.table
         return try await SQLiteStore.mapErrors {
             try await store.pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SQLBuilder.quote(table))\(whereSQL)", arguments: StatementArguments(arguments)) ?? 0
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(SQLBuilder.quote(table))\(whereSQL)",
+                    arguments: StatementArguments(arguments)) ?? 0
             }
         }
     }
@@ -61,7 +68,9 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
             try await store.pool.write { db in
                 if let query {
                     let (whereSQL, arguments) = SQLBuilder.whereClause(query)
-                    try db.execute(sql: "DELETE FROM \(SQLBuilder.quote(table))\(whereSQL)", arguments: StatementArguments(arguments))
+                    try db.execute(
+                        sql: "DELETE FROM \(SQLBuilder.quote(table))\(whereSQL)",
+                        arguments: StatementArguments(arguments))
                 }
                 let statement = try db.cachedStatement(sql: sql)
                 for row in rows { try statement.execute(arguments: StatementArguments(row)) }
@@ -80,7 +89,8 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
         let table = self.table
         return try await SQLiteStore.mapErrors {
             try await store.pool.write { db in
-                try db.execute(sql: "DELETE FROM \(SQLBuilder.quote(table))\(whereSQL)", arguments: StatementArguments(arguments))
+                try db.execute(
+                    sql: "DELETE FROM \(SQLBuilder.quote(table))\(whereSQL)", arguments: StatementArguments(arguments))
                 return db.changesCount
             }
         }
@@ -90,7 +100,8 @@ public final class SQLiteRepository<Record: StoredRecord>: Repository {
     private func encodeRow(_ record: Record) throws -> [DatabaseValue] {
         let encoded = try ColumnEncoder.encode(record)
         if let unknown = encoded.keys.first(where: { !columns.contains($0) }) {
-            throw PersistenceError.coding("\(Record.self).\(unknown) has no column in table \(table); add it in a migration")
+            throw PersistenceError.coding(
+                "\(Record.self).\(unknown) has no column in table \(table); add it in a migration")
         }
         return columns.map { SQLBuilder.databaseValue(encoded[$0] ?? .null) }
     }

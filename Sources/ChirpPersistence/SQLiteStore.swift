@@ -70,18 +70,24 @@ public final class SQLiteStore: Sendable {
 
     /// The writer connection's `PRAGMA synchronous` (1 NORMAL, 2 FULL), for tests.
     func writerSynchronousLevel() throws -> Int {
-        try Self.mapErrors { try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 } }
+        try Self.mapErrors {
+            try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        }
     }
 
     /// Names of the migrations applied so far, in order.
     public func appliedMigrations() throws -> [String] {
-        try Self.mapErrors { try pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } }
+        try Self.mapErrors {
+            try pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        }
     }
 
     /// Column names of a table, in declaration order (empty if there is no such table).
     func columns(of table: String) throws -> [String] {
         try Self.mapErrors {
-            try pool.read { db in try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLBuilder.quote(table)))").map { $0["name"] } }
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLBuilder.quote(table)))").map { $0["name"] }
+            }
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// `null` < numbers (integers and reals compared by value) < text (UTF-8 bytes) < blobs.
 public enum StoredValue: Sendable, Hashable, Comparable, CustomStringConvertible,
     ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
     case null
     case integer(Int64)
     case real(Double)

@@ -55,24 +55,29 @@ public enum ChirpServerApplication {
             logRetention: configuration.clientLogRetention, reportRetention: configuration.reportRetention,
             eventRetention: configuration.eventRetention, interval: configuration.retentionSweepInterval,
             now: services.logs.now, logger: logger)
-        let background = background + [
-            PeriodicSweep(name: "media", interval: configuration.mediaSweepInterval, logger: logger) { [media = services.media] in
-                try await media.sweep()
-            },
-            retention,
-            PeriodicSweep(name: "export", interval: configuration.retentionSweepInterval, logger: logger) { [exports = services.exports] in
-                await exports.sweep()
-            },
-        ]
+        let background =
+            background + [
+                PeriodicSweep(name: "media", interval: configuration.mediaSweepInterval, logger: logger) {
+                    [media = services.media] in
+                    try await media.sweep()
+                },
+                retention,
+                PeriodicSweep(name: "export", interval: configuration.retentionSweepInterval, logger: logger) {
+                    [exports = services.exports] in
+                    await exports.sweep()
+                },
+            ]
         let router = makeRouter(services: services)
         let stream = EventStream(services: services)
         return Application(
             router: router,
             server: ChirpServerChannel.builder(
-                stream: stream, maxFrameSize: 64 * 1024, limits: ConnectionGuard.Settings(configuration, metrics: services.metrics),
+                stream: stream, maxFrameSize: 64 * 1024,
+                limits: ConnectionGuard.Settings(configuration, metrics: services.metrics),
                 tls: configuration.tls),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "chirp", backlog: configuration.listenBacklog),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "chirp",
+                backlog: configuration.listenBacklog),
             services: background,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -85,7 +90,8 @@ public enum ChirpServerApplication {
         let router = Router(context: ChirpRequestContext.self)
         let routeTable = RouteTable()
         if !services.configuration.trustedProxies.isEmpty {
-            router.middlewares.add(ForwardedClientMiddleware(proxies: TrustedProxies(services.configuration.trustedProxies)))
+            router.middlewares.add(
+                ForwardedClientMiddleware(proxies: TrustedProxies(services.configuration.trustedProxies)))
         }
         router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics, routeTable: routeTable))
         router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: routeTable))
@@ -104,7 +110,10 @@ public enum ChirpServerApplication {
         // The send alone may take a session this instance verified before without asking
         // storage again: its own write confirms the session.
         let sending = router.group()
-            .add(middleware: AuthenticationMiddleware(authenticator: Authenticator(accounts: services.accounts, accepts: .bySendWrite)))
+            .add(
+                middleware: AuthenticationMiddleware(
+                    authenticator: Authenticator(accounts: services.accounts, accepts: .bySendWrite))
+            )
             .group(context: AuthenticatedRequestContext.self)
         AccountRoutes(services: services).register(on: router, authenticated: authenticated)
         SocialRoutes(services: services).register(on: authenticated)

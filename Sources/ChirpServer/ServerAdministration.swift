@@ -6,7 +6,9 @@ import Logging
 public enum ServerAdministration {
     /// The newest client log entries at or above `minimumLevel`, oldest first, from the SQLite
     /// database in `dataDirectory`.
-    public static func clientLogs(dataDirectory: URL, minimumLevel: String = "debug", limit: Int = 1000) async throws -> [ClientLogEntry] {
+    public static func clientLogs(dataDirectory: URL, minimumLevel: String = "debug", limit: Int = 1000) async throws
+        -> [ClientLogEntry]
+    {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
         return try await clientLogs(configuration: configuration, minimumLevel: minimumLevel, limit: limit)
@@ -14,14 +16,18 @@ public enum ServerAdministration {
 
     /// The newest client log entries at or above `minimumLevel`, oldest first, from the
     /// database `configuration` names (PostgreSQL or SQLite).
-    public static func clientLogs(configuration: ServerConfiguration, minimumLevel: String = "debug", limit: Int = 1000) async throws -> [ClientLogEntry] {
+    public static func clientLogs(configuration: ServerConfiguration, minimumLevel: String = "debug", limit: Int = 1000)
+        async throws -> [ClientLogEntry]
+    {
         let severity = LogRecord.levels.firstIndex(of: minimumLevel) ?? 0
         return try await read(configuration) { try await $0.clientLogs(minimumSeverity: severity, limit: limit) }
     }
 
     /// Reports filed at or after `since`, oldest first (at most `limit`), from the database
     /// `configuration` names (PostgreSQL or SQLite).
-    public static func reports(configuration: ServerConfiguration, since: Timestamp, limit: Int = 10_000) async throws -> [ReportRecord] {
+    public static func reports(configuration: ServerConfiguration, since: Timestamp, limit: Int = 10_000) async throws
+        -> [ReportRecord]
+    {
         try await read(configuration) { try await $0.reports(since: since, limit: limit) }
     }
 
@@ -32,10 +38,13 @@ public enum ServerAdministration {
         _ configuration: ServerConfiguration, _ body: @escaping @Sendable (any ChirpStorage) async throws -> Value
     ) async throws -> Value {
         if let postgres = configuration.postgres {
-            return try await PostgresStorage.withOpened(settings: postgres, logger: Logger(label: "chirp.admin")) { try await body($0) }
+            return try await PostgresStorage.withOpened(settings: postgres, logger: Logger(label: "chirp.admin")) {
+                try await body($0)
+            }
         }
         guard FileManager.default.fileExists(atPath: configuration.databaseURL.path) else {
-            throw AdministrationError("no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
+            throw AdministrationError(
+                "no Chirp database at \(configuration.databaseURL.path); pass the --data-dir the server uses")
         }
         return try await body(try SQLiteStorage(url: configuration.databaseURL))
     }
@@ -43,10 +52,12 @@ public enum ServerAdministration {
     /// One printed line for a report: when, who reported whom and why, the note, and the
     /// reported message as it was when reported. What users wrote is quoted (`TerminalText`).
     public static func line(for report: ReportRecord) -> String {
-        var line = "\(report.createdAt.rfc3339) #\(report.id) \(report.reporter) reported \(report.reported) for \(report.reason)"
+        var line =
+            "\(report.createdAt.rfc3339) #\(report.id) \(report.reporter) reported \(report.reported) for \(report.reason)"
         if let note = report.note, !note.isEmpty { line += " note=\(TerminalText.quoted(note))" }
         if let messageId = report.messageId {
-            line += " message=\(messageId) from=\(report.messageSender ?? "?") text=\(TerminalText.quoted(report.messageText ?? ""))"
+            line +=
+                " message=\(messageId) from=\(report.messageSender ?? "?") text=\(TerminalText.quoted(report.messageText ?? ""))"
             if !report.messageMediaIds.isEmpty { line += " media=\(report.messageMediaIds.joined(separator: ","))" }
         }
         return TerminalText.escaped(line)

@@ -8,15 +8,15 @@ public enum ServerMemoryTuning {
     /// Applies the settings; call once, before the server starts. Does nothing off Linux.
     public static func apply() {
         #if os(Linux)
-        // <malloc.h>'s parameters; Swift's Glibc module does not export mallopt.
-        _ = chirp_mallopt(-3, 8 << 20)  // M_MMAP_THRESHOLD
-        _ = chirp_mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
-        _ = chirp_mallopt(-2, 16 << 20)  // M_TOP_PAD
+            // <malloc.h>'s parameters; Swift's Glibc module does not export mallopt.
+            _ = chirp_mallopt(-3, 8 << 20)  // M_MMAP_THRESHOLD
+            _ = chirp_mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
+            _ = chirp_mallopt(-2, 16 << 20)  // M_TOP_PAD
         #endif
     }
 }
 
 #if os(Linux)
-@_silgen_name("mallopt")
-private func chirp_mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+    @_silgen_name("mallopt")
+    private func chirp_mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif

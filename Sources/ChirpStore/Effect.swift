@@ -36,15 +36,16 @@ public struct Effect<Action: Sendable>: Sendable {
         _ operation: @escaping @Sendable (Send<Action>) async throws -> Void,
         catch handler: (@Sendable (any Error, Send<Action>) async -> Void)? = nil
     ) -> Effect {
-        Effect(operation: .run { send in
-            do {
-                try await operation(send)
-            } catch is CancellationError {
-            } catch {
-                if Task.isCancelled { return }
-                await handler?(error, send)
-            }
-        })
+        Effect(
+            operation: .run { send in
+                do {
+                    try await operation(send)
+                } catch is CancellationError {
+                } catch {
+                    if Task.isCancelled { return }
+                    await handler?(error, send)
+                }
+            })
     }
 
     /// Cancels the running effects marked with `id`.
@@ -70,7 +71,8 @@ public struct Effect<Action: Sendable>: Sendable {
         case .run(let body): Effect<Other>(operation: .run { send in await body(Send { await send(transform($0)) }) })
         case .cancel(let id): Effect<Other>(operation: .cancel(id))
         case .merge(let effects): .merge(effects.map { $0.map(transform) })
-        case .cancellable(let id, let inFlight, let effect): Effect<Other>(operation: .cancellable(id, cancelInFlight: inFlight, effect.map(transform)))
+        case .cancellable(let id, let inFlight, let effect):
+            Effect<Other>(operation: .cancellable(id, cancelInFlight: inFlight, effect.map(transform)))
         }
     }
 }

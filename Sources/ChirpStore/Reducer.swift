@@ -48,7 +48,10 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Reduce
     let child: Child
 
     /// Scopes `child` to `state` and `action`.
-    public init(state: any WritableKeyPath<ParentState, Child.State> & Sendable, action: ActionLink<ParentAction, Child.Action>, child: Child) {
+    public init(
+        state: any WritableKeyPath<ParentState, Child.State> & Sendable, action: ActionLink<ParentAction, Child.Action>,
+        child: Child
+    ) {
         self.state = state
         self.action = action
         self.child = child

@@ -33,7 +33,8 @@ public final class Store<State: Sendable, Action: Sendable> {
     /// A store for a child feature: its state is derived from this one's, and its actions are
     /// sent here wrapped by `action`.
     public func scope<ChildState: Sendable, ChildAction: Sendable>(
-        state toChild: @escaping @MainActor (State) -> ChildState, action fromChild: @escaping @Sendable (ChildAction) -> Action
+        state toChild: @escaping @MainActor (State) -> ChildState,
+        action fromChild: @escaping @Sendable (ChildAction) -> Action
     ) -> Store<ChildState, ChildAction> {
         Store<ChildState, ChildAction>(core: ScopedCore(parent: core, toChild: toChild, fromChild: fromChild))
     }
@@ -122,19 +123,22 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore {
 
     private func run(_ effect: Effect<Action>) -> [Task<Void, Never>] {
         var started: [Task<Void, Never>] = []
-        EffectInterpreter.interpret(effect, onSend: { queue.append($0) }, onCancel: { id in
-            for taskID in cancellable[id] ?? [] { tasks[taskID]?.cancel() }
-        }, onRun: { body, ids in
-            let taskID = UUID()
-            let send = Send<Action> { [weak self] action in await self?.deliver(action) }
-            let task = Task { @MainActor [weak self] in
-                await body(send)
-                self?.finished(taskID, ids: ids)
-            }
-            tasks[taskID] = task
-            for id in ids { cancellable[id, default: []].insert(taskID) }
-            started.append(task)
-        })
+        EffectInterpreter.interpret(
+            effect, onSend: { queue.append($0) },
+            onCancel: { id in
+                for taskID in cancellable[id] ?? [] { tasks[taskID]?.cancel() }
+            },
+            onRun: { body, ids in
+                let taskID = UUID()
+                let send = Send<Action> { [weak self] action in await self?.deliver(action) }
+                let task = Task { @MainActor [weak self] in
+                    await body(send)
+                    self?.finished(taskID, ids: ids)
+                }
+                tasks[taskID] = task
+                for id in ids { cancellable[id, default: []].insert(taskID) }
+                started.append(task)
+            })
         return started
     }
 
@@ -158,7 +162,10 @@ final class ScopedCore<ParentState: Sendable, ParentAction: Sendable, State: Sen
     let toChild: @MainActor (ParentState) -> State
     let fromChild: @Sendable (Action) -> ParentAction
 
-    init(parent: any StoreCore<ParentState, ParentAction>, toChild: @escaping @MainActor (ParentState) -> State, fromChild: @escaping @Sendable (Action) -> ParentAction) {
+    init(
+        parent: any StoreCore<ParentState, ParentAction>, toChild: @escaping @MainActor (ParentState) -> State,
+        fromChild: @escaping @Sendable (Action) -> ParentAction
+    ) {
         self.parent = parent
         self.toChild = toChild
         self.fromChild = fromChild

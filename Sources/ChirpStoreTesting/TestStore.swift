@@ -25,16 +25,21 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable> {
     public var timeout: Duration
 
     /// A test store for `reducer` from `initialState`.
-    public init<R: Reducer>(initialState: State, reducer: R, timeout: Duration = .seconds(2)) where R.State == State, R.Action == Action {
+    public init<R: Reducer>(initialState: State, reducer: R, timeout: Duration = .seconds(2))
+    where R.State == State, R.Action == Action {
         state = initialState
         self.reducer = reducer
         self.timeout = timeout
     }
 
     /// Sends an action; `update` must turn the previous state into the new one exactly.
-    public func send(_ action: Action, _ update: ((inout State) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func send(
+        _ action: Action, _ update: ((inout State) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         if !received.isEmpty {
-            Issue.record("Must receive \(received.count) action(s) before sending \(action): \(received)", sourceLocation: sourceLocation)
+            Issue.record(
+                "Must receive \(received.count) action(s) before sending \(action): \(received)",
+                sourceLocation: sourceLocation)
         }
         reduce(action, update, sourceLocation: sourceLocation)
         await Task.yield()
@@ -43,14 +48,16 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable> {
     /// Waits for the next action an effect sent, checks it matches, and reduces it; `update`
     /// must describe the state change exactly.
     public func receive(
-        _ matches: (Action) -> Bool, _ update: ((inout State) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ matches: (Action) -> Bool, _ update: ((inout State) -> Void)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let deadline = ContinuousClock.now + timeout
         while received.isEmpty, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
         guard !received.isEmpty else {
-            Issue.record("Expected an action from an effect; none arrived within \(timeout)", sourceLocation: sourceLocation)
+            Issue.record(
+                "Expected an action from an effect; none arrived within \(timeout)", sourceLocation: sourceLocation)
             return
         }
         let action = received.removeFirst()
@@ -74,7 +81,9 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable> {
             for task in running.values { task.cancel() }
         }
         if !received.isEmpty {
-            Issue.record("\(received.count) action(s) from effects were never received: \(received)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(received.count) action(s) from effects were never received: \(received)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -91,31 +100,36 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable> {
         var actual = state
         let effect = reducer.reduce(into: &actual, action: action)
         if actual != expected {
-            Issue.record("State after \(action) differs from the expected one:\n\(StateDiff.lines(expected: expected, actual: actual))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "State after \(action) differs from the expected one:\n\(StateDiff.lines(expected: expected, actual: actual))",
+                sourceLocation: sourceLocation)
         }
         state = actual
         start(effect)
     }
 
     private func start(_ effect: Effect<Action>) {
-        EffectInterpreter.interpret(effect, onSend: { [weak self] action in
-            // A `.send` effect: received like any other action from an effect.
-            self?.received.append(action)
-        }, onCancel: { [weak self] id in
-            guard let self else { return }
-            for taskID in self.cancellable[id] ?? [] { self.running[taskID]?.cancel() }
-        }, onRun: { [weak self] body, ids in
-            guard let self else { return }
-            let taskID = UUID()
-            let send = Send<Action> { [weak self] action in await self?.enqueue(action) }
-            let task = Task { @MainActor [weak self] in
-                await body(send)
-                self?.running[taskID] = nil
-            }
-            self.running[taskID] = task
-            for id in ids { self.cancellable[id, default: []].insert(taskID) }
-        })
+        EffectInterpreter.interpret(
+            effect,
+            onSend: { [weak self] action in
+                // A `.send` effect: received like any other action from an effect.
+                self?.received.append(action)
+            },
+            onCancel: { [weak self] id in
+                guard let self else { return }
+                for taskID in self.cancellable[id] ?? [] { self.running[taskID]?.cancel() }
+            },
+            onRun: { [weak self] body, ids in
+                guard let self else { return }
+                let taskID = UUID()
+                let send = Send<Action> { [weak self] action in await self?.enqueue(action) }
+                let task = Task { @MainActor [weak self] in
+                    await body(send)
+                    self?.running[taskID] = nil
+                }
+                self.running[taskID] = task
+                for id in ids { self.cancellable[id, default: []].insert(taskID) }
+            })
     }
 
     private func enqueue(_ action: Action) { received.append(action) }
@@ -123,7 +137,9 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable> {
 
 extension TestStore where Action: Equatable {
     /// Waits for `expected` from an effect and reduces it; `update` describes the change.
-    public func receive(_ expected: Action, _ update: ((inout State) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func receive(
+        _ expected: Action, _ update: ((inout State) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         await receive({ $0 == expected }, update, sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A long-running `chirp` client command (such as `watch`) as a child process whose output
@@ -11,13 +12,15 @@ public final class ChirpProcess: @unchecked Sendable {
 
     /// Starts `chirp ARGUMENTS` with `environment` added to the inherited one.
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-client-\(UUID().uuidString).log")
+        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chirp-client-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         defer { try? output.close() }
         process = try SpawnedProcess(
             executable: ServerProcess.binaryURL, arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }, output: output.fileDescriptor)
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            output: output.fileDescriptor)
     }
 
     /// Everything printed so far.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `chirp serve` child process on a free loopback port, for tests about restarts,
@@ -35,13 +36,19 @@ public final class ServerProcess: @unchecked Sendable {
     /// taken) and `dataDirectory`, and waits for its "listening" line. A restart on a given
     /// port that finds it still held (by a socket the killed server left) is tried again for
     /// up to 10 s.
-    public convenience init(dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []) async throws {
+    public convenience init(
+        dataDirectory: URL = ServerProcess.temporaryDirectory(), port requestedPort: Int = 0, arguments: [String] = []
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
             do {
-                try await self.init(starting: dataDirectory, port: requestedPort == 0 ? TestServerPorts.next() : requestedPort, arguments: arguments)
+                try await self.init(
+                    starting: dataDirectory, port: requestedPort == 0 ? TestServerPorts.next() : requestedPort,
+                    arguments: arguments)
                 return
-            } catch let error as StartError where error.description.contains("Address already in use") && ContinuousClock.now < deadline {
+            } catch let error as StartError
+                where error.description.contains("Address already in use") && ContinuousClock.now < deadline
+            {
                 if requestedPort != 0 { try await Task.sleep(for: .milliseconds(200)) }
             }
         }
@@ -50,7 +57,8 @@ public final class ServerProcess: @unchecked Sendable {
     private init(starting dataDirectory: URL, port requestedPort: Int, arguments: [String]) async throws {
         let binary = Self.binaryURL
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw StartError(description: "no chirp binary at \(binary.path): run `swift build` first or set CHIRP_BINARY")
+            throw StartError(
+                description: "no chirp binary at \(binary.path): run `swift build` first or set CHIRP_BINARY")
         }
         self.dataDirectory = dataDirectory
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-out-\(UUID().uuidString).log")
@@ -59,13 +67,17 @@ public final class ServerProcess: @unchecked Sendable {
         defer { try? output.close() }
         process = try SpawnedProcess(
             executable: binary,
-            arguments: ["serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning",
+            arguments: [
+                "serve", "--port", String(requestedPort), "--data-dir", dataDirectory.path, "--log-level", "warning",
                 // Tests register many accounts from 127.0.0.1; a test of the limit passes its own (the last wins).
                 "--account-limit", "10000/1h",
                 // bcrypt at cost 10 was a tenth of the test run's CPU time, in these children.
-                "--test-bcrypt-cost", "4"] + arguments,
+                "--test-bcrypt-cost", "4",
+            ] + arguments,
             environment: ProcessInfo.processInfo.environment, output: output.fileDescriptor)
-        let prefix = arguments.contains("--tls-cert") ? "chirp: listening on https://127.0.0.1:" : "chirp: listening on http://127.0.0.1:"
+        let prefix =
+            arguments.contains("--tls-cert")
+            ? "chirp: listening on https://127.0.0.1:" : "chirp: listening on http://127.0.0.1:"
         let deadline = ContinuousClock.now + .seconds(60)
         var found: Int?
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
@@ -78,7 +90,8 @@ public final class ServerProcess: @unchecked Sendable {
         }
         guard let found else {
             process.signal(SIGKILL)
-            throw StartError(description: "server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
+            throw StartError(
+                description: "server did not start: \((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")")
         }
         port = found
     }

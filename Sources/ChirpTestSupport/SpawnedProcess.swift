@@ -1,7 +1,8 @@
 import CChirpTestRun
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process that inherits nothing but its standard input, output and error, and that
@@ -28,7 +29,8 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` and `environment` (the whole environment), its
     /// standard input from `input` and standard output and error to `output` (descriptors).
-    public init(executable: URL, arguments: [String], environment: [String: String], input: Int32, output: Int32) throws {
+    public init(executable: URL, arguments: [String], environment: [String: String], input: Int32, output: Int32) throws
+    {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -42,7 +44,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     public convenience init(executable: URL, arguments: [String], environment: [String: String], output: Int32) throws {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(null) }
-        try self.init(executable: executable, arguments: arguments, environment: environment, input: null, output: output)
+        try self.init(
+            executable: executable, arguments: arguments, environment: environment, input: null, output: output)
     }
 
     /// Whether the process has not exited yet (reaps it when it has).

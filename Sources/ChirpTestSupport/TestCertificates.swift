@@ -40,13 +40,17 @@ public struct TestCertificates: Sendable {
         let path = { (name: String) in certificates.directory.appendingPathComponent(name).path }
         try configuration.write(toFile: path("openssl.cnf"), atomically: true, encoding: .utf8)
         let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try await openssl(["req", "-x509", "-config", path("openssl.cnf"), "-extensions", "ca", "-days", "1"]
-            + newKey + ["-keyout", path("ca-key.pem"), "-out", certificates.caFile])
-        try await openssl(["req", "-new", "-config", path("openssl.cnf"), "-subj", "/CN=localhost"]
-            + newKey + ["-keyout", certificates.keyFile, "-out", path("server.csr")])
-        try await openssl(["x509", "-req", "-in", path("server.csr"), "-CA", certificates.caFile, "-CAkey", path("ca-key.pem"),
+        try await openssl(
+            ["req", "-x509", "-config", path("openssl.cnf"), "-extensions", "ca", "-days", "1"]
+                + newKey + ["-keyout", path("ca-key.pem"), "-out", certificates.caFile])
+        try await openssl(
+            ["req", "-new", "-config", path("openssl.cnf"), "-subj", "/CN=localhost"]
+                + newKey + ["-keyout", certificates.keyFile, "-out", path("server.csr")])
+        try await openssl([
+            "x509", "-req", "-in", path("server.csr"), "-CA", certificates.caFile, "-CAkey", path("ca-key.pem"),
             "-set_serial", String(UInt32.random(in: 1...UInt32.max)), "-days", "1",
-            "-extfile", path("openssl.cnf"), "-extensions", "server", "-out", certificates.certificateFile])
+            "-extfile", path("openssl.cnf"), "-extensions", "server", "-out", certificates.certificateFile,
+        ])
         return certificates
     }
 
@@ -54,11 +58,13 @@ public struct TestCertificates: Sendable {
     static func openssl(_ arguments: [String]) async throws {
         let candidates = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
         guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw TestCertificatesError(description: "the TLS tests need the openssl command (Debian: apt-get install openssl)")
+            throw TestCertificatesError(
+                description: "the TLS tests need the openssl command (Debian: apt-get install openssl)")
         }
         let ran = try await SpawnedProcess.run(URL(fileURLWithPath: executable), arguments, limit: .seconds(60))
         guard ran.status == 0, ran.reason == .exit else {
-            throw TestCertificatesError(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(ran.output)")
+            throw TestCertificatesError(
+                description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(ran.output)")
         }
     }
 

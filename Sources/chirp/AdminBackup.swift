@@ -22,7 +22,8 @@ struct AdminBackup: AsyncParsableCommand {
 
     func run() async throws {
         let report = try AdminDataDirectory.administering {
-            try ServerAdministration.backup(configuration: data.configuration(), to: URL(fileURLWithPath: destination).standardizedFileURL)
+            try ServerAdministration.backup(
+                configuration: data.configuration(), to: URL(fileURLWithPath: destination).standardizedFileURL)
         }
         printLine(report.description)
     }
@@ -46,7 +47,8 @@ struct AdminRestore: AsyncParsableCommand {
 
     func run() async throws {
         let report = try AdminDataDirectory.administering {
-            try ServerAdministration.restore(from: URL(fileURLWithPath: source).standardizedFileURL, configuration: data.configuration())
+            try ServerAdministration.restore(
+                from: URL(fileURLWithPath: source).standardizedFileURL, configuration: data.configuration())
         }
         printLine(report.description)
     }
@@ -57,7 +59,9 @@ struct AdminDataDirectory: ParsableArguments {
     @Option(help: "The server's data directory (SQLite).")
     var dataDir = "./chirp-data"
 
-    @Option(help: ArgumentHelp("The server's media directory, if it is not media/ in the data directory.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("The server's media directory, if it is not media/ in the data directory.", valueName: "dir")
+    )
     var mediaDir: String?
 
     func configuration() -> ServerConfiguration {

@@ -8,14 +8,16 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Operator tasks on a server's data.",
         subcommands: [
-            AdminLogs.self, AdminReports.self, AdminResolve.self, AdminSuspend.self, AdminUnsuspend.self, AdminRemoveMessage.self,
+            AdminLogs.self, AdminReports.self, AdminResolve.self, AdminSuspend.self, AdminUnsuspend.self,
+            AdminRemoveMessage.self,
             AdminAudit.self, AdminStats.self, AdminGrant.self, AdminRevoke.self, AdminBackup.self, AdminRestore.self,
         ])
 }
 
 /// `chirp admin logs`: the error reports clients uploaded.
 struct AdminLogs: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logs", abstract: "Print the log entries clients reported.")
+    static let configuration = CommandConfiguration(
+        commandName: "logs", abstract: "Print the log entries clients reported.")
 
     @OptionGroup var database: AdminDatabaseOptions
 
@@ -34,7 +36,8 @@ struct AdminLogs: AsyncParsableCommand {
     func run() async throws {
         let configuration = try database.configuration()
         do {
-            let entries = try await ServerAdministration.clientLogs(configuration: configuration, minimumLevel: level, limit: limit)
+            let entries = try await ServerAdministration.clientLogs(
+                configuration: configuration, minimumLevel: level, limit: limit)
             for entry in entries { printLine(ServerAdministration.line(for: entry)) }
         } catch let error as AdministrationError {
             throw ValidationError(error.description)
@@ -49,7 +52,9 @@ enum AdminDatabase {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
         if let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"], !url.isEmpty {
-            do { configuration.postgres = try PostgresSettings(url: url) } catch { throw ValidationError("--database: \(error)") }
+            do { configuration.postgres = try PostgresSettings(url: url) } catch {
+                throw ValidationError("--database: \(error)")
+            }
         }
         return configuration
     }

@@ -6,7 +6,8 @@ import Foundation
 /// `chirp admin grant USER`: makes a user one of the server's operators.
 struct AdminGrant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "grant", abstract: "Make a user one of the server's operators (they may use chirp admin reports, suspend, …).")
+        commandName: "grant",
+        abstract: "Make a user one of the server's operators (they may use chirp admin reports, suspend, …).")
 
     @Argument(help: "The user.") var username: String
     @OptionGroup var database: AdminDatabaseOptions
@@ -18,7 +19,8 @@ struct AdminGrant: AsyncParsableCommand {
 
 /// `chirp admin revoke USER`: a user is no longer an operator.
 struct AdminRevoke: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Make an operator an ordinary user again.")
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Make an operator an ordinary user again.")
 
     @Argument(help: "The user.") var username: String
     @OptionGroup var database: AdminDatabaseOptions
@@ -33,7 +35,8 @@ enum AdminRole {
     static func set(_ username: String, _ isOperator: Bool, _ options: AdminDatabaseOptions) async throws {
         let configuration = try options.configuration()
         do {
-            let changed = try await ServerAdministration.setOperator(configuration: configuration, username: username, isOperator)
+            let changed = try await ServerAdministration.setOperator(
+                configuration: configuration, username: username, isOperator)
             switch (isOperator, changed) {
             case (true, true): printLine("\(username) is now an operator")
             case (true, false): printLine("\(username) was already an operator")
@@ -51,7 +54,9 @@ struct AdminDatabaseOptions: ParsableArguments {
     @Option(help: "The server's data directory (SQLite).")
     var dataDir = "./chirp-data"
 
-    @Option(help: ArgumentHelp("The server's PostgreSQL database URL, if it uses one; default: $CHIRP_DATABASE_URL.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The server's PostgreSQL database URL, if it uses one; default: $CHIRP_DATABASE_URL.", valueName: "url"))
     var database: String?
 
     func configuration() throws -> ServerConfiguration {

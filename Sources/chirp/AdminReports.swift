@@ -24,10 +24,14 @@ struct AdminReports: AsyncParsableCommand {
     @Option(help: "Read this SQLite data directory directly instead of asking the server.")
     var dataDir: String?
 
-    @Option(help: ArgumentHelp("Read this PostgreSQL database directly instead of asking the server.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("Read this PostgreSQL database directly instead of asking the server.", valueName: "url"))
     var database: String?
 
-    @Option(help: ArgumentHelp("Only reports filed at or after TIME: RFC 3339 (2026-11-22T10:15:30Z) or an age such as 90m, 24h, 7d.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Only reports filed at or after TIME: RFC 3339 (2026-11-22T10:15:30Z) or an age such as 90m, 24h, 7d.",
+            valueName: "time"))
     var since: String?
 
     @OptionGroup var client: ClientOptions
@@ -81,7 +85,9 @@ extension ModerationReport {
             line += " message=\(message.id) from=\(message.sender) text=\(Self.quoted(message.text))"
             if !message.mediaIds.isEmpty { line += " media=\(message.mediaIds.joined(separator: ","))" }
         }
-        if let action, let resolvedBy, let resolvedAt { line += " resolved=\(action) by=\(resolvedBy) at=\(resolvedAt.rfc3339)" }
+        if let action, let resolvedBy, let resolvedAt {
+            line += " resolved=\(action) by=\(resolvedBy) at=\(resolvedAt.rfc3339)"
+        }
         return line
     }
 

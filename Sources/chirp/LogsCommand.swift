@@ -17,7 +17,8 @@ struct LogsCommand: AsyncParsableCommand {
 
 /// `chirp logs upload`: send what waits on disk now.
 struct LogsUpload: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "upload", abstract: "Upload the error reports waiting in HOME/logs.")
+    static let configuration = CommandConfiguration(
+        commandName: "upload", abstract: "Upload the error reports waiting in HOME/logs.")
 
     @OptionGroup var client: ClientOptions
 
@@ -32,7 +33,8 @@ struct LogsUpload: AsyncParsableCommand {
         do {
             try await diagnostics.reporter.uploadNow(maxConsecutiveFailures: 4)
         } catch let error as RemoteLogUploadError {
-            throw ValidationError(TerminalText.escaped("\(error.description). Is the server at \(client.server) running?"))
+            throw ValidationError(
+                TerminalText.escaped("\(error.description). Is the server at \(client.server) running?"))
         }
         printLine("uploaded \(before) waiting entries in \(diagnostics.reporter.statistics.uploadedBatches) batches")
     }
@@ -60,7 +62,8 @@ struct LogsEmit: AsyncParsableCommand {
     @Flag(help: "After logging, print 'logged' and wait to be killed.")
     var hang = false
 
-    @Flag(help: "Log through the product's diagnostics (what every client run starts), without flushing before 'logged'.")
+    @Flag(
+        help: "Log through the product's diagnostics (what every client run starts), without flushing before 'logged'.")
     var product = false
 
     @Flag(help: "After logging, crash with an invalid memory access (SIGSEGV).")
@@ -91,7 +94,10 @@ struct LogsEmit: AsyncParsableCommand {
     /// own before the process is killed or crashes.
     private func runAsProduct() async throws {
         let context = try AppContext(root: URL(fileURLWithPath: client.home))
-        guard ClientProcess.diagnostics(context: context, server: Server(baseURL: try client.serverURL), console: .none) != nil else {
+        guard
+            ClientProcess.diagnostics(context: context, server: Server(baseURL: try client.serverURL), console: .none)
+                != nil
+        else {
             throw CommandFailure("cannot use \(client.logsDirectory.path) for error reports")
         }
         let logger = Logger(label: "chirp.emit")

@@ -10,7 +10,8 @@ import Foundation
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a chirp:// link: conversations, conversation/NAME, timeline, user/NAME, me, settings, compose, help.",
+        abstract:
+            "Open a chirp:// link: conversations, conversation/NAME, timeline, user/NAME, me, settings, compose, help.",
         discussion: "Examples: chirp open chirp://conversation/bob · chirp open 'chirp://settings?theme=dark'")
 
     @Argument(help: "The link, such as chirp://conversation/bob.")

@@ -28,9 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Directory for the SQLite database.")
     var dataDir = "./chirp-data"
 
-    @Option(help: ArgumentHelp(
-        "PostgreSQL database URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) to use instead of SQLite; default: $CHIRP_DATABASE_URL.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL database URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) to use instead of SQLite; default: $CHIRP_DATABASE_URL.",
+            valueName: "url"))
     var database: String?
 
     @Option(help: "Most PostgreSQL connections this instance holds.")
@@ -39,7 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Share of API requests (0-1) that fail with 503; the rest get 0-200 ms extra latency.")
     var chaos: Double = 0
 
-    @Option(help: ArgumentHelp("Test only: answer the first METHOD:PATH request (such as GET:/v1/events) with a 500.", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Test only: answer the first METHOD:PATH request (such as GET:/v1/events) with a 500.", visibility: .hidden)
+    )
     var failOnce: [String] = []
 
     @Flag(help: "Turn off the rate limits below (for benchmarks); the connection limits stay.")
@@ -61,28 +65,39 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Reactions one user may add per window.", valueName: "count/window"))
     var reactionLimit = "1000/1h"
 
-    @Option(help: ArgumentHelp("Client log batches (POST /v1/logs) one user may send per window.", valueName: "count/window"))
+    @Option(
+        help: ArgumentHelp(
+            "Client log batches (POST /v1/logs) one user may send per window.", valueName: "count/window"))
     var clientLogLimit = "60/1h"
 
     @Option(help: ArgumentHelp("Reports one user may file per window.", valueName: "count/window"))
     var reportLimit = "20/1h"
 
-    @Option(help: ArgumentHelp("Data exports (POST /v1/me/export) one user may start per window.", valueName: "count/window"))
+    @Option(
+        help: ArgumentHelp(
+            "Data exports (POST /v1/me/export) one user may start per window.", valueName: "count/window"))
     var exportLimit = "4/1d"
 
-    @Option(help: ArgumentHelp(
-        "Group changes (create, rename, add, remove, admins, accept, decline) one user may make per window.", valueName: "count/window"))
+    @Option(
+        help: ArgumentHelp(
+            "Group changes (create, rename, add, remove, admins, accept, decline) one user may make per window.",
+            valueName: "count/window"))
     var groupChangeLimit = "120/1h"
 
-    @Option(help: ArgumentHelp("Typing notices (direct and group) one user may send per window.", valueName: "count/window"))
+    @Option(
+        help: ArgumentHelp("Typing notices (direct and group) one user may send per window.", valueName: "count/window")
+    )
     var typingLimit = "120/1m"
 
-    @Option(help: ArgumentHelp("How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long client log entries are kept (such as 30d, 12h); 0 keeps them.", valueName: "duration"))
     var clientLogRetention = "30d"
 
-    @Option(help: ArgumentHelp(
-        "How long stored events are kept (such as 30d); 0 keeps them. A client behind this gets events.pruned and refreshes.",
-        valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "How long stored events are kept (such as 30d); 0 keeps them. A client behind this gets events.pruned and refreshes.",
+            valueName: "duration"))
     var eventRetention = "30d"
 
     @Option(help: ArgumentHelp("How long reports are kept (such as 365d); 0 keeps them.", valueName: "duration"))
@@ -90,10 +105,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The rate-limit options, by flag name.
     var rateLimitOptions: [(flag: String, value: String)] {
-        [("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
-         ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit), ("--client-log-limit", clientLogLimit),
-         ("--report-limit", reportLimit), ("--export-limit", exportLimit), ("--group-change-limit", groupChangeLimit),
-         ("--typing-limit", typingLimit)]
+        [
+            ("--message-limit", messageLimit), ("--account-limit", accountLimit), ("--tweet-limit", tweetLimit),
+            ("--follow-limit", followLimit), ("--reaction-limit", reactionLimit),
+            ("--client-log-limit", clientLogLimit),
+            ("--report-limit", reportLimit), ("--export-limit", exportLimit),
+            ("--group-change-limit", groupChangeLimit),
+            ("--typing-limit", typingLimit),
+        ]
     }
 
     @Option(help: "Longest a GET /v1/events long-poll is held, in seconds (at most 30).")
@@ -103,7 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     // Connection limits (kept on by --no-rate-limits; 0 turns one off).
-    @Option(help: ArgumentHelp("Seconds a request's head may take, from the connection opening or its first byte.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request's head may take, from the connection opening or its first byte.", valueName: "seconds"))
     var headerTimeout: Double = 10
 
     @Option(help: ArgumentHelp("Seconds a kept-alive connection may sit idle between requests.", valueName: "seconds"))
@@ -118,37 +139,48 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most members a group may have, its creator included.", valueName: "n"))
     var maxGroupMembers = 256
 
-    @Option(help: ArgumentHelp("The most groups one user may be a member of (pending group requests included).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "The most groups one user may be a member of (pending group requests included).", valueName: "n"))
     var maxGroupsPerUser = 500
 
-    @Option(help: ArgumentHelp(
-        "A proxy (CIDR, IPv4 or IPv6; repeatable) whose X-Forwarded-For names the client: its last untrusted hop.",
-        valueName: "cidr"))
+    @Option(
+        help: ArgumentHelp(
+            "A proxy (CIDR, IPv4 or IPv6; repeatable) whose X-Forwarded-For names the client: its last untrusted hop.",
+            valueName: "cidr"))
     var trustedProxy: [String] = []
 
-    @Option(help: ArgumentHelp("Serve HTTPS and WSS with this certificate chain (PEM); needs --tls-key.", valueName: "pem"))
+    @Option(
+        help: ArgumentHelp("Serve HTTPS and WSS with this certificate chain (PEM); needs --tls-key.", valueName: "pem"))
     var tlsCert: String?
 
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "pem"))
     var tlsKey: String?
 
-    @Option(help: ArgumentHelp(
-        "The oldest TLS version clients may speak: 1.2 (default; forward-secret AEAD suites only) or 1.3.",
-        valueName: "version"))
+    @Option(
+        help: ArgumentHelp(
+            "The oldest TLS version clients may speak: 1.2 (default; forward-secret AEAD suites only) or 1.3.",
+            valueName: "version"))
     var tlsMin = "1.2"
 
-    @Option(help: ArgumentHelp("Largest attachment accepted, in bytes (413 media_too_large above it).", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp("Largest attachment accepted, in bytes (413 media_too_large above it).", valueName: "bytes"))
     var maxMediaBytes: Int64 = 25 * 1024 * 1024
 
-    @Option(help: ArgumentHelp("Bytes of attachments one user may hold (403 quota_exceeded above it).", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp("Bytes of attachments one user may hold (403 quota_exceeded above it).", valueName: "bytes"))
     var mediaQuotaBytes: Int64 = 1024 * 1024 * 1024
 
-    @Option(help: ArgumentHelp(
-        "Directory of attachment bytes (default: media in --data-dir). Instances sharing a PostgreSQL database must share it.",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Directory of attachment bytes (default: media in --data-dir). Instances sharing a PostgreSQL database must share it.",
+            valueName: "path"))
     var mediaDir: String?
 
-    @Option(help: ArgumentHelp("Test only: bcrypt cost of the password hashes this server makes (4 to 31; 10 when not given).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Test only: bcrypt cost of the password hashes this server makes (4 to 31; 10 when not given).",
+            visibility: .hidden))
     var testBcryptCost: UInt8?
 
     @Option(help: ArgumentHelp("Bench only: serve this file as-is at GET /bench/static.", visibility: .hidden))
@@ -157,30 +189,43 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp("Bench only: do not index sends for search (SQLite).", visibility: .hidden))
     var benchWithoutSearchIndex = false
 
-    @Option(help: ArgumentHelp("Bench only: seconds between every stream's re-read of storage (default 25).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Bench only: seconds between every stream's re-read of storage (default 25).", visibility: .hidden))
     var benchStreamSweepSeconds: Int?
 
     func validate() throws {
-        guard maxMediaBytes > 0, mediaQuotaBytes > 0 else { throw ValidationError("--max-media-bytes and --media-quota-bytes take a positive number of bytes.") }
+        guard maxMediaBytes > 0, mediaQuotaBytes > 0 else {
+            throw ValidationError("--max-media-bytes and --media-quota-bytes take a positive number of bytes.")
+        }
         guard (0...1).contains(chaos) else { throw ValidationError("--chaos takes a share from 0 to 1, such as 0.1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port takes 0 to 65535.") }
         guard (0...30).contains(maxWait) else { throw ValidationError("--max-wait takes 0 to 30 seconds.") }
         if let url = databaseURL {
-            do { _ = try PostgresSettings(url: url, poolSize: dbPoolSize) } catch { throw ValidationError("--database: \(error)") }
+            do { _ = try PostgresSettings(url: url, poolSize: dbPoolSize) } catch {
+                throw ValidationError("--database: \(error)")
+            }
         }
         guard headerTimeout >= 0, idleTimeout >= 0, maxConnectionsPerAddress >= 0, maxStreamsPerUser >= 0 else {
-            throw ValidationError("--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more.")
+            throw ValidationError(
+                "--header-timeout, --idle-timeout, --max-connections-per-address and --max-streams-per-user take 0 (off) or more."
+            )
         }
-        if let testBcryptCost, !(4...31).contains(testBcryptCost) { throw ValidationError("--test-bcrypt-cost takes 4 to 31.") }
+        if let testBcryptCost, !(4...31).contains(testBcryptCost) {
+            throw ValidationError("--test-bcrypt-cost takes 4 to 31.")
+        }
         guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members takes 2 or more.") }
         guard maxGroupsPerUser >= 1 else { throw ValidationError("--max-groups-per-user takes 1 or more.") }
-        for (flag, value) in [("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention),
-                              ("--event-retention", eventRetention)]
+        for (flag, value) in [
+            ("--client-log-retention", clientLogRetention), ("--report-retention", reportRetention),
+            ("--event-retention", eventRetention),
+        ]
         where DurationShorthand.seconds(value).map({ $0 >= 0 }) != true {
             throw ValidationError("\(flag) takes a duration such as 30d, 12h or 0 (keep), not '\(value)'.")
         }
         for option in rateLimitOptions where RateLimit(option.value) == nil {
-            throw ValidationError("\(option.flag) takes COUNT/WINDOW such as 10/1h, 300/3h, 400/1d or 5/30s, not '\(option.value)'.")
+            throw ValidationError(
+                "\(option.flag) takes COUNT/WINDOW such as 10/1h, 300/3h, 400/1d or 5/30s, not '\(option.value)'.")
         }
         for range in trustedProxy where AddressRange(range) == nil {
             throw ValidationError("--trusted-proxy takes a CIDR such as 10.0.0.0/8 or 2001:db8::/32, not '\(range)'.")
@@ -276,7 +321,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Runs `open`, turning a failure into what to tell the operator.
-    static func explainingOpenFailure<T>(_ configuration: ServerConfiguration, _ open: () async throws -> T) async throws -> T {
+    static func explainingOpenFailure<T>(_ configuration: ServerConfiguration, _ open: () async throws -> T)
+        async throws -> T
+    {
         do {
             return try await open()
         } catch {
@@ -290,7 +337,10 @@ struct ServeCommand: AsyncParsableCommand {
             return "cannot use the PostgreSQL database \(postgres.redactedURL): \(DatabaseFailure.describe(error)). "
                 + "Check that PostgreSQL is running there, that the database exists (createdb \(postgres.database)) and that the user may connect."
         }
-        if let error = error as? DataDirectoryLockError { return "cannot open the database at \(configuration.databaseURL.path): \(error)." }
-        return "cannot open the database at \(configuration.databaseURL.path): \(error). Check that --data-dir is a writable directory."
+        if let error = error as? DataDirectoryLockError {
+            return "cannot open the database at \(configuration.databaseURL.path): \(error)."
+        }
+        return
+            "cannot open the database at \(configuration.databaseURL.path): \(error). Check that --data-dir is a writable directory."
     }
 }

@@ -4,8 +4,9 @@ import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The client API layer against a real `chirp serve` process on a free port.
@@ -25,15 +26,24 @@ struct APIIntegrationTests {
         #expect(try await alice.send(ChirpEndpoints.GetUser("bob")).followsYou == true)
         let followers = try await alice.send(ChirpEndpoints.ListUsers(.followers, of: "alice"))
         #expect(followers.items.map(\.username) == ["bob"])
-        #expect(try await bob.send(ChirpEndpoints.ListUsers(.following, of: "bob", page: .init(limit: 1))).items.count == 1)
+        #expect(
+            try await bob.send(ChirpEndpoints.ListUsers(.following, of: "bob", page: .init(limit: 1))).items.count == 1)
 
         var sent: [Message] = []
         for index in 0..<30 {
-            sent.append(try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m\(index)", text: "hello \(index) ✉️")))
+            sent.append(
+                try await alice.send(
+                    ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m\(index)", text: "hello \(index) ✉️")))
         }
-        let replay = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m3", text: "hello 3 ✉️"))
+        let replay = try await alice.send(
+            ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m3", text: "hello 3 ✉️"))
         #expect(replay == sent[3])
-        await #expect(throws: NetworkError.server(status: 409, code: "client_id_reused", message: "This clientMessageId was already used for another message; pick a new one.", field: "clientMessageId")) {
+        await #expect(
+            throws: NetworkError.server(
+                status: 409, code: "client_id_reused",
+                message: "This clientMessageId was already used for another message; pick a new one.",
+                field: "clientMessageId")
+        ) {
             try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m3", text: "different"))
         }
 
@@ -73,7 +83,12 @@ struct APIIntegrationTests {
         _ = try await bob.send(ChirpEndpoints.Typing(to: "alice"))
 
         try await carol.logout()
-        await #expect(throws: NetworkError.server(status: 401, code: "unauthorized", message: "This call needs an 'Authorization: Bearer <token>' header; log in to get a token.", field: nil)) {
+        await #expect(
+            throws: NetworkError.server(
+                status: 401, code: "unauthorized",
+                message: "This call needs an 'Authorization: Bearer <token>' header; log in to get a token.", field: nil
+            )
+        ) {
             try await carol.send(ChirpEndpoints.Me())
         }
         try await carol.login("CAROL", password: "carol-password")
@@ -92,7 +107,9 @@ struct APIIntegrationTests {
         try await untilAccepted { _ = try await bob.register("bob", password: "bob-password") }
         _ = try await bob.send(WithRetries(persistent, ChirpEndpoints.Follow("alice")))
         for index in 0..<20 {
-            _ = try await alice.send(WithRetries(persistent, ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "c\(index)", text: "n\(index)")))
+            _ = try await alice.send(
+                WithRetries(
+                    persistent, ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "c\(index)", text: "n\(index)")))
         }
         let stored = try await bob.send(WithRetries(persistent, ChirpEndpoints.ListMessages(with: "alice", limit: 100)))
         #expect(stored.items.map(\.text) == (0..<20).map { "n\($0)" }, "every message once, in order")
@@ -108,7 +125,9 @@ struct APIIntegrationTests {
             _ = try await client.send(ChirpEndpoints.Health())
             Issue.record("nothing listens on port 9")
         } catch {
-            #expect(error == .transport(error.description.replacingOccurrences(of: "connection failed: ", with: "")) || error == .timeout)
+            #expect(
+                error == .transport(error.description.replacingOccurrences(of: "connection failed: ", with: ""))
+                    || error == .timeout)
         }
     }
 }

@@ -1,11 +1,13 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp sessions`, `chirp password` and `chirp delete-account` as processes against a real
@@ -65,7 +67,9 @@ struct AccountSecurityCommandTests {
         #expect(try await alice.chirp("whoami").status == 0)
         let deleted = try await alice.chirp("delete-account", input: "password-alice\n")
         #expect(deleted.status == 0 && deleted.output.contains("deleted the account alice"), "\(deleted.output)")
-        #expect(!FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path), "local data wiped")
+        #expect(
+            !FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path),
+            "local data wiped")
         #expect(try await alice.chirp("whoami").output.contains("not logged in"))
 
         // Bob's sync applies user.deleted: the conversation under alice's name leaves his
@@ -76,7 +80,8 @@ struct AccountSecurityCommandTests {
         #expect(try await session.messages(with: "alice", limit: 50, refresh: false).items.isEmpty)
         let listed = try await bob.chirp("conversations").output
         #expect(!listed.contains("alice") && listed.contains("Deleted account (deleted-"), "\(listed)")
-        let kept = try #require(try await session.conversations(refresh: true).first { Validation.isDeletedAccountName($0.id) })
+        let kept = try #require(
+            try await session.conversations(refresh: true).first { Validation.isDeletedAccountName($0.id) })
         let history = try await session.messages(with: kept.id, limit: 50, refresh: true).items
         #expect(history.count == 1 && history.allSatisfy(\.deleted), "alice's message, as a tombstone")
         let refused = try await bob.chirp("send", kept.id, "are you there?")

@@ -4,8 +4,9 @@ import ChirpModules
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The client assembled from modules, opening deep links against a real server.
@@ -33,7 +34,9 @@ struct ClientAppTests {
         #expect(conversationScreen.hasSuffix("alice: Hi Bob!  "), "\(conversationScreen)")
         #expect(try await open("chirp://conversations", in: app) == "alice (1 unread): alice: Hi Bob!")
         #expect(try await open("chirp://timeline", in: app).hasSuffix("@alice: hello world"))
-        #expect(try await open("chirp://user/alice", in: app).hasPrefix("Alice A @alice · 1 followers · following 0 · you follow"))
+        #expect(
+            try await open("chirp://user/alice", in: app).hasPrefix(
+                "Alice A @alice · 1 followers · following 0 · you follow"))
         #expect(try await open("chirp://me", in: app).hasPrefix("bob (bob)"))
         #expect(try await open("chirp://settings?theme=dark", in: app) == "theme = dark")
         let unknown = try await app.open(URL(string: "chirp://nowhere")!)
@@ -48,10 +51,13 @@ struct ClientAppTests {
         #expect(try await open("chirp://settings", in: asAlice).hasPrefix("No settings for alice"))
         #expect(try await open("chirp://conversation/bob", in: asAlice).contains("alice: Hi Bob! ✓"))
         try asAlice.context.logout()
-        await #expect(throws: AccountError.notLoggedIn) { try await ChirpClientApp(home: home, server: server.baseURL).open(URL(string: "chirp://timeline")!) }
+        await #expect(throws: AccountError.notLoggedIn) {
+            try await ChirpClientApp(home: home, server: server.baseURL).open(URL(string: "chirp://timeline")!)
+        }
 
         // modules.json turns the timeline off: its links fall through to the fallback.
-        try Data(#"{"modules": [{"id": "timeline", "enabled": false}]}"#.utf8).write(to: home.appendingPathComponent("modules.json"))
+        try Data(#"{"modules": [{"id": "timeline", "enabled": false}]}"#.utf8).write(
+            to: home.appendingPathComponent("modules.json"))
         let trimmed = try ChirpClientApp(home: home, server: server.baseURL, token: bob.token)
         #expect(trimmed.modules.loadedModules == [.accounts, .messaging, .settings])
         #expect(try await trimmed.open(URL(string: "chirp://timeline")!) is RouteNotFound)

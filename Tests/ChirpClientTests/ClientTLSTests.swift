@@ -5,8 +5,9 @@ import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Clients against `chirp serve --tls-cert --tls-key` with a certificate made for the test:
@@ -17,14 +18,17 @@ struct ClientTLSTests {
     @Test func aUserSessionSyncsOverHTTPSAndWSS() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+        let server = try await ServerProcess(arguments: [
+            "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         // localhost: the WebSocket client sends the URL's host as SNI, which cannot be an IP address.
         let base = URL(string: "https://localhost:\(server.port)")!
         let trust = ClientTrust(caCertificateFile: certificates.caFile)
 
         // Not trusting the test CA, the client refuses the server.
-        let stranger = ChirpAPIClient(baseURL: base, transport: AsyncHTTPClientTransport(trust: ClientTrust(caCertificateFile: nil)))
+        let stranger = ChirpAPIClient(
+            baseURL: base, transport: AsyncHTTPClientTransport(trust: ClientTrust(caCertificateFile: nil)))
         await #expect(throws: NetworkError.self) { try await stranger.send(ChirpEndpoints.Health()) }
 
         let alice = ChirpAPIClient(baseURL: base, transport: AsyncHTTPClientTransport(trust: trust))
@@ -46,7 +50,11 @@ struct ClientTLSTests {
         sync.start(session)
         try await LiveSyncTests.waitUntil { recorder.log.contains("live") }
         _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "m1", text: "over wss"))
-        try await LiveSyncTests.waitUntil { try await session.messages(with: "alice", limit: 10, refresh: false).items.contains { $0.text == "over wss" } }
+        try await LiveSyncTests.waitUntil {
+            try await session.messages(with: "alice", limit: 10, refresh: false).items.contains {
+                $0.text == "over wss"
+            }
+        }
         #expect(try await session.messages(with: "alice", limit: 10, refresh: false).items.map(\.text) == ["over wss"])
         #expect(recorder.log.starts(with: ["connecting", "live"]))
         sync.stop()
@@ -56,14 +64,17 @@ struct ClientTLSTests {
     @Test func theCLITrustsTheCANamedByCHIRP_CA_CERT() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+        let server = try await ServerProcess(arguments: [
+            "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let arguments = ["register", "carol", "--home", home.path, "--server", "https://127.0.0.1:\(server.port)"]
         let untrusted = try await runChirp(arguments, input: "password-carol\n")
         #expect(untrusted.status != 0)
-        let trusted = try await runChirp(arguments, input: "password-carol\n", environment: [ClientTrust.environmentVariable: certificates.caFile])
+        let trusted = try await runChirp(
+            arguments, input: "password-carol\n", environment: [ClientTrust.environmentVariable: certificates.caFile])
         #expect(trusted.status == 0, "\(trusted.output)")
         _ = try await server.stop(signal: SIGTERM)
     }

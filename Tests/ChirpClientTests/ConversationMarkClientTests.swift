@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Pinned and muted conversations from the client kit, against a real `chirp serve`: shown at
 /// once while offline, kept across a restart, sent when the server is back, and brought to the
@@ -22,7 +23,9 @@ struct ConversationMarkClientTests {
         var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
         let port = server!.port
         let homes = try await EndToEndTests.community(["alice", "bob", "carol", "dave"], server: server!.baseURL)
-        for name in ["bob", "carol", "dave"] { #expect(try await homes[name]!.chirp("send", "alice", "hi from \(name)").status == 0) }
+        for name in ["bob", "carol", "dave"] {
+            #expect(try await homes[name]!.chirp("send", "alice", "hi from \(name)").status == 0)
+        }
         // alice's second device.
         let laptop = ClientHome(server: server!.baseURL)
         #expect(try await laptop.chirp("login", "alice", input: "password-alice\n").status == 0)
@@ -37,7 +40,9 @@ struct ConversationMarkClientTests {
         try await first.pin("carol")
         try await first.mute("dave")
         try await first.pin("carol")
-        #expect(try await Self.list(first) == ["carol+pin", "bob+pin", "dave+mute"], "shown at once, most recently pinned first")
+        #expect(
+            try await Self.list(first) == ["carol+pin", "bob+pin", "dave+mute"],
+            "shown at once, most recently pinned first")
         #expect(try await first.pendingActions().map(\.kind) == [.pin, .pin, .mute], "a repeat queues nothing")
         await #expect(throws: ConversationMarkError.noSuchConversation("erin")) { try await first.pin("erin") }
 
@@ -48,7 +53,8 @@ struct ConversationMarkClientTests {
         let report = try await restarted.synchronize().outbox
         #expect(report.isDrained && report.refusedActions.isEmpty)
         #expect(try await restarted.pendingActions().isEmpty)
-        #expect(try await Self.list(restarted, refresh: true) == ["carol+pin", "bob+pin", "dave+mute"], "the server agrees")
+        #expect(
+            try await Self.list(restarted, refresh: true) == ["carol+pin", "bob+pin", "dave+mute"], "the server agrees")
 
         // The other device learns it from its event stream, and its own change comes back.
         _ = try await second.synchronize()
@@ -74,7 +80,8 @@ struct ConversationMarkClientTests {
         let refused = alice.takeRefusedActions()
         #expect(refused.count == 1 && refused.first?.contains("bob") == true, "\(refused)")
         #expect(try await alice.pendingActions().isEmpty)
-        #expect(try await alice.conversations(refresh: false, includingFollowers: false).contains { $0.pinned } == false)
+        #expect(
+            try await alice.conversations(refresh: false, includingFollowers: false).contains { $0.pinned } == false)
     }
 
     @Test func theCommandsPinUnpinMuteAndUnmute() async throws {
@@ -99,7 +106,9 @@ struct ConversationMarkClientTests {
         #expect(try await alice.chirp("unmute", "carol").output.contains("unmuted carol"))
         let after = try await alice.chirp("conversations").output
         #expect(!after.contains("📌") && !after.contains("🔕") && after.hasPrefix("carol"), "\(after)")
-        let onServer = try await alice.session().api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
+        let onServer = try await alice.session().api.send(
+            ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))
+        ).items
         #expect(onServer.map { [$0.pinned, $0.muted] } == [[false, false], [false, false]])
     }
 }

@@ -1,12 +1,14 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpPersistence
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The client end to end: real `chirp serve` processes, real `chirp` client processes, real
@@ -37,7 +39,8 @@ struct EndToEndTests {
         let plain = try await ServerProcess(dataDirectory: data)
         let homes = try await community(names, server: plain.baseURL)
         try await plain.stop(signal: SIGTERM)
-        let server = try await ServerProcess(dataDirectory: data, port: plain.port, arguments: ["--chaos", rate, "--no-rate-limits"])
+        let server = try await ServerProcess(
+            dataDirectory: data, port: plain.port, arguments: ["--chaos", rate, "--no-rate-limits"])
         return (server, homes)
     }
 
@@ -45,7 +48,8 @@ struct EndToEndTests {
     static func serverTexts(from sender: String, to recipient: ClientHome) async throws -> [String] {
         let session = try recipient.session()
         // Reads that check a result may meet a chaos server too: retried until they get through.
-        let page = try await session.api.send(WithRetries(persistent, ChirpEndpoints.ListMessages(with: sender, limit: 100)))
+        let page = try await session.api.send(
+            WithRetries(persistent, ChirpEndpoints.ListMessages(with: sender, limit: 100)))
         return page.items.filter { $0.sender == sender }.map(\.text)
     }
 
@@ -126,7 +130,8 @@ struct EndToEndTests {
         let deadline = ContinuousClock.now + .seconds(30)
         var delivered = 0
         while delivered < 3, ContinuousClock.now < deadline, flushing.process.isRunning {
-            delivered = (try? await bob.api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 100)).items.count) ?? 0
+            delivered =
+                (try? await bob.api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 100)).items.count) ?? 0
             try await Task.sleep(for: .milliseconds(20))
         }
         await flushing.stop(signal: SIGKILL)
@@ -141,10 +146,15 @@ struct EndToEndTests {
 
     @Test func underChaosTwoHundredSendsArriveExactlyOnceInOrder() async throws {
         let (server, homes) = try await Self.chaosServer(["alice", "bob", "carol"], rate: "0.3")
-        let plan: [(sender: String, recipient: String)] = [("alice", "bob"), ("alice", "carol"), ("bob", "alice"), ("bob", "carol")]
+        let plan: [(sender: String, recipient: String)] = [
+            ("alice", "bob"), ("alice", "carol"), ("bob", "alice"), ("bob", "carol"),
+        ]
         let sessions = try ["alice": homes["alice"]!.session(), "bob": homes["bob"]!.session()]
         for (sender, recipient) in plan {
-            for index in 0..<50 { _ = try await sessions[sender]!.ledger.addPending(to: recipient, text: "\(sender)→\(recipient) \(index)") }
+            for index in 0..<50 {
+                _ = try await sessions[sender]!.ledger.addPending(
+                    to: recipient, text: "\(sender)→\(recipient) \(index)")
+            }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for session in sessions.values {
@@ -163,7 +173,9 @@ struct EndToEndTests {
             let rows = try await session.database.messages.fetch(.all)
             let serverIds = rows.compactMap(\.serverId)
             #expect(rows.count == 150, "\(name) holds \(rows.count) messages")  // 100 sent + 50 received
-            #expect(Set(serverIds).count == serverIds.count && serverIds.count == rows.count, "\(name): duplicates or unsent rows")
+            #expect(
+                Set(serverIds).count == serverIds.count && serverIds.count == rows.count,
+                "\(name): duplicates or unsent rows")
             #expect(rows.filter { $0.isOutgoing(for: name) }.allSatisfy { $0.state == .delivered || $0.state == .sent })
         }
     }
@@ -188,14 +200,17 @@ struct EndToEndTests {
         #expect(try await watch.waitFor(timeout: .seconds(30)) { $0.contains("after 4") }, "\(watch.output)")
         #expect(await watch.stop(), "chirp watch ends on SIGTERM")
 
-        let events = watch.lines.filter { $0.hasPrefix("{") }.compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        let events = watch.lines.filter { $0.hasPrefix("{") }.compactMap {
+            try? JSONDecoder().decode(Event.self, from: Data($0.utf8))
+        }
         let seqs = events.compactMap(\.seq)
         #expect(seqs == Array(1...Int64(seqs.count)), "seqs: \(seqs)")
         let texts = events.compactMap { event -> String? in
             if case .messageCreated(let message) = event.payload { return message.text }
             return nil
         }
-        #expect(texts == (0..<10).map { "before \($0)" } + (0..<5).map { "during \($0)" } + (0..<5).map { "after \($0)" })
+        #expect(
+            texts == (0..<10).map { "before \($0)" } + (0..<5).map { "during \($0)" } + (0..<5).map { "after \($0)" })
         #expect(watch.output.components(separatedBy: "watch: connecting").count >= 3, "watch did not reconnect")
     }
 }
@@ -226,7 +241,8 @@ struct AccountCommandsEndToEndTests {
         let wrong = try await alice.chirp("login", "alice", input: "not-the-password\n")
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("Error:"))
-        #expect(try await alice.chirp("login", "alice", input: "password-alice\n").output.contains("logged in as alice"))
+        #expect(
+            try await alice.chirp("login", "alice", input: "password-alice\n").output.contains("logged in as alice"))
 
         // A message queued while the server is down blocks logout (it would be lost) until sent.
         try await server!.stop(signal: SIGTERM)
@@ -239,7 +255,9 @@ struct AccountCommandsEndToEndTests {
         let logout = try await alice.chirp("logout")
         #expect(logout.status == 0, "\(logout.output)")
         #expect(try await EndToEndTests.serverTexts(from: "alice", to: bob) == ["do not lose me"])
-        #expect(!FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path), "local data wiped")
+        #expect(
+            !FileManager.default.fileExists(atPath: alice.directory.appendingPathComponent("users/alice").path),
+            "local data wiped")
         #expect(try await alice.chirp("whoami").output.contains("not logged in"))
     }
 }

@@ -1,8 +1,9 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// `events.pruned` (the server's event retention deleted events the client had not read): the
 /// session reads the lists those events would have changed again, and keeps its cursor.
@@ -21,8 +22,11 @@ struct EventsPrunedTests {
         #expect(try await session.sync.apply(notice))
         let rows = try await session.conversations(refresh: false, includingFollowers: false)
         #expect(rows.map(\.peerName) == ["bob"] && rows.first?.unreadCount == 1, "the list read again: \(rows)")
-        #expect(mock.requests.contains { $0.url.path == "/v1/conversations" && $0.url.query?.contains("requests=true") == true },
-                "requests too: \(mock.requests.map(\.url))")
+        #expect(
+            mock.requests.contains {
+                $0.url.path == "/v1/conversations" && $0.url.query?.contains("requests=true") == true
+            },
+            "requests too: \(mock.requests.map(\.url))")
         #expect(try await session.sync.lastSeq() == 0, "a live notice moves no cursor")
     }
 }

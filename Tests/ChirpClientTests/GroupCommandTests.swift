@@ -1,8 +1,9 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// `chirp group …`, `chirp send --group`, the action commands with `--group`, and group
 /// requests, pins and mutes by `group:ID`, run as the `chirp` binary against a real server.
@@ -25,7 +26,9 @@ struct GroupCommandTests {
         let badTitle = try await alice.chirp("group", "create", "   ", "bob")
         #expect(badTitle.status != 0 && badTitle.output.contains("1 to 80"), "\(badTitle.output)")
         let created = try await alice.chirp("group", "create", "Team", "bob", "carol")
-        #expect(created.status == 0 && created.output.contains("alice (admin)") && created.output.contains("bob"), "\(created.output)")
+        #expect(
+            created.status == 0 && created.output.contains("alice (admin)") && created.output.contains("bob"),
+            "\(created.output)")
         let id = try #require(Self.groupId(created.output))
 
         let sent = try await alice.chirp("send", "--group", id, "hello", "team")
@@ -38,7 +41,9 @@ struct GroupCommandTests {
         let reacted = try await bob.chirp("react", "--group", id, serverId, "👍")
         #expect(reacted.status == 0 && reacted.output.contains("reacted 👍"), "\(reacted.output)")
         let noPeer = try await bob.chirp("react", serverId, "👍")
-        #expect(noPeer.status != 0 && noPeer.output.contains("--group"), "says how to name the conversation: \(noPeer.output)")
+        #expect(
+            noPeer.status != 0 && noPeer.output.contains("--group"),
+            "says how to name the conversation: \(noPeer.output)")
         let mine = try await alice.chirp("messages", "--group", id)
         #expect(mine.output.contains("read by 1") && mine.output.contains("👍 1"), "\(mine.output)")
 
@@ -61,12 +66,15 @@ struct GroupCommandTests {
         #expect(late.status != 0 && late.output.contains("no longer in group"), "\(late.output)")
         #expect(try await bob.chirp("group", "leave", id).output.contains("left group \(id)"))
         let shownGroup = try await alice.chirp("group", "show", id)
-        #expect(shownGroup.output.contains("1 members") || shownGroup.output.contains("alice (admin)"), "\(shownGroup.output)")
+        #expect(
+            shownGroup.output.contains("1 members") || shownGroup.output.contains("alice (admin)"),
+            "\(shownGroup.output)")
     }
 
     @Test func aGroupRequestIsListedAndAccepted() async throws {
         let server = try await ServerProcess()
-        let homes = try await EndToEndTests.community(["alice", "bob", "dave"], server: server.baseURL, following: false)
+        let homes = try await EndToEndTests.community(
+            ["alice", "bob", "dave"], server: server.baseURL, following: false)
         #expect(try await homes["alice"]!.chirp("follow", "bob").status == 0)
         #expect(try await homes["bob"]!.chirp("follow", "alice").status == 0)
         let dave = homes["dave"]!
@@ -77,7 +85,8 @@ struct GroupCommandTests {
         let requests = try await dave.chirp("requests")
         #expect(requests.output.contains("Hello (--group \(id))"), "\(requests.output)")
         let accepted = try await dave.chirp("accept", "group:\(id)")
-        #expect(accepted.status == 0 && accepted.output.contains("accepted group:\(id)'s request"), "\(accepted.output)")
+        #expect(
+            accepted.status == 0 && accepted.output.contains("accepted group:\(id)'s request"), "\(accepted.output)")
         #expect(try await dave.chirp("requests").output.contains("no message requests"))
         #expect(try await dave.chirp("conversations").output.contains("Hello (--group \(id))"))
     }

@@ -23,7 +23,9 @@ struct HistoryAfterTimeAwayTests {
             server = try await ServerProcess(arguments: ["--no-rate-limits"])
             alice = ChirpAPIClient(baseURL: server.baseURL)
             try await alice.register("alice", password: "alice-password")
-            bob = AccountManager(context: try AppContext(root: ServerProcess.temporaryDirectory()), server: Server(baseURL: server.baseURL))
+            bob = AccountManager(
+                context: try AppContext(root: ServerProcess.temporaryDirectory()),
+                server: Server(baseURL: server.baseURL))
             bobSession = try await bob.register("bob", password: "bob-password")
             _ = try await alice.send(ChirpEndpoints.Follow("bob"))
             try await bobSession.follow("alice")
@@ -33,7 +35,8 @@ struct HistoryAfterTimeAwayTests {
         func aliceSends(_ numbers: ClosedRange<Int>) async throws {
             let alice = alice
             try await Seeding.concurrently(numbers) { number in
-                _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)"))
+                _ = try await alice.send(
+                    ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)"))
             }
         }
 

@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpClient
 
 /// The app's one live sync broadcasts connection changes and events to every listener
 /// (through the kit's `MulticastDelegate`), and the session's sync engine sends what waits in
@@ -26,12 +27,14 @@ struct LiveSyncTests {
         let mock = MockTransport()
         let clock = TestClock()
         let incoming = Fixture.event(1, .messageCreated(Fixture.message(7, from: "bob", to: "alice", text: "hi")))
-        let source = ScriptedEventSource([{ onOpen, onEvent in
-            await onOpen()
-            try await onEvent(incoming)
-            while !Task.isCancelled { try await Task.sleep(for: .milliseconds(5)) }
-            throw CancellationError()
-        }])
+        let source = ScriptedEventSource([
+            { onOpen, onEvent in
+                await onOpen()
+                try await onEvent(incoming)
+                while !Task.isCancelled { try await Task.sleep(for: .milliseconds(5)) }
+                throw CancellationError()
+            }
+        ])
         let session = try Fixture.session(mock, clock: clock, source: source)
         mock.stub(.get, "/v1/events", answers: [Fixture.reply(200, EventsResponse(events: [], lastSeq: 0))])
         let accepted = Fixture.acceptSends(mock)
@@ -39,7 +42,9 @@ struct LiveSyncTests {
         mock.faults = .init(failureRate: 1)
         let waiting = try await session.enqueue("written offline", to: "bob")
         _ = try? await session.drainOutbox()
-        #expect(try await session.messages(with: "bob", limit: 10, refresh: false).items.first { $0.id == waiting.id }?.state == .pending)
+        #expect(
+            try await session.messages(with: "bob", limit: 10, refresh: false).items.first { $0.id == waiting.id }?
+                .state == .pending)
         #expect(accepted.entries.isEmpty)
         mock.faults = .init()
 

@@ -1,8 +1,9 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// The ledger's writes, one at a time: a read-merge-write never interleaves with another.
 @Suite("Local ledger")
@@ -31,8 +32,12 @@ struct LocalLedgerTests {
         #expect(await changes.next() == .conversations)
         try await session.ledger.addFollower(Fixture.user("carol"), seq: 2)
         #expect(await changes.next() == .follows(owner: "alice", relation: "followers"))
-        try await session.ledger.add(timeline: [TimelineEntry(Tweet(id: "5", clientTweetId: "t", author: Fixture.user("bob"), text: "tweet",
-                                                                     createdAt: Timestamp(millisecondsSince1970: 0)))])
+        try await session.ledger.add(timeline: [
+            TimelineEntry(
+                Tweet(
+                    id: "5", clientTweetId: "t", author: Fixture.user("bob"), text: "tweet",
+                    createdAt: Timestamp(millisecondsSince1970: 0)))
+        ])
         #expect(await changes.next() == .timeline)
     }
 }

@@ -3,8 +3,9 @@ import ChirpLogging
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The whole reporting path with real processes: a client logs, is killed, the next run uploads
@@ -29,11 +30,16 @@ struct LogReportingTests {
         // Spawned closing inherited descriptors, as every child of the tests is.
         let emitter = try SpawnedProcess(
             executable: ServerProcess.binaryURL,
-            arguments: ["logs", "emit", "--errors", "40", "--fatal-every", "7", "--max-memory", "10", "--waterline", "1000", "--hang"] + client,
+            arguments: [
+                "logs", "emit", "--errors", "40", "--fatal-every", "7", "--max-memory", "10", "--waterline", "1000",
+                "--hang",
+            ] + client,
             environment: ProcessInfo.processInfo.environment, output: output.fileDescriptor)
         try output.close()
         let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, !((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").contains("logged") {
+        while ContinuousClock.now < deadline,
+            !((try? String(contentsOf: outputURL, encoding: .utf8)) ?? "").contains("logged")
+        {
             try await Task.sleep(for: .milliseconds(20))
         }
         emitter.signal(SIGKILL)
@@ -50,12 +56,16 @@ struct LogReportingTests {
         #expect(admin.status == 0, "\(admin.output)")
         let lines = admin.output.split(separator: "\n").map(String.init)
         let fatals = lines.filter { $0.contains(" FATAL crashy [chirp.emit] fatal after error ") }
-        #expect(fatals.count == 5 && Set(fatals.map { $0.split(separator: " ").last! }).count == 5, "each fatal exactly once")
+        #expect(
+            fatals.count == 5 && Set(fatals.map { $0.split(separator: " ").last! }).count == 5,
+            "each fatal exactly once")
         let errors = lines.filter { $0.contains(" ERROR crashy [chirp.emit] error ") }
         #expect(Set(errors).count == errors.count, "no error stored twice")
         #expect(errors.count >= 40 - 10, "errors lose at most the in-memory window: \(errors.count) of 40 arrived")
         #expect(errors.count == 35, "everything up to the last fatal (error 34) was on disk")
-        let onlyFatal = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal"])
+        let onlyFatal = try await runChirp([
+            "admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "fatal",
+        ])
         #expect(onlyFatal.output.split(separator: "\n").count == 5)
         try await server.stop(signal: SIGTERM)
     }
@@ -78,7 +88,8 @@ struct LogReportingTests {
 
         // The next run of any client command uploads it.
         #expect(try await runChirp(["whoami"] + client).status == 0)
-        let lines = try await adminLines(server, until: { $0.contains { $0.contains(" ERROR killed [chirp.emit] error 0") } })
+        let lines = try await adminLines(
+            server, until: { $0.contains { $0.contains(" ERROR killed [chirp.emit] error 0") } })
         #expect(lines.filter { $0.contains(" ERROR killed [chirp.emit] error 0") }.count == 1, "\(lines)")
         try await server.stop(signal: SIGTERM)
     }
@@ -95,18 +106,24 @@ struct LogReportingTests {
 
         var emitters: [ChirpProcess] = []
         for index in 0..<2 {
-            let emitter = try ChirpProcess(["logs", "emit", "--product", "--errors", String(index + 1), "--hang"] + client)
+            let emitter = try ChirpProcess(
+                ["logs", "emit", "--product", "--errors", String(index + 1), "--hang"] + client)
             #expect(try await emitter.waitFor(timeout: .seconds(30)) { $0.contains("logged") })
             emitters.append(emitter)
         }
         let logs = home.appendingPathComponent("logs")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") }, "the second has a directory of its own")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.path).contains { $0.hasPrefix("process-") },
+            "the second has a directory of its own")
         for emitter in emitters { await emitter.stop(signal: SIGKILL) }
 
         #expect(try await runChirp(["whoami"] + client).status == 0)
-        let lines = try await adminLines(server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })
+        let lines = try await adminLines(
+            server, until: { $0.filter { $0.contains(" ERROR twice [chirp.emit] ") }.count >= 3 })
         let errors = lines.filter { $0.contains(" ERROR twice [chirp.emit] ") }
-        #expect(errors.count == 3 && Set(errors).count == 3, "error 0 from the first, errors 0 and 1 from the second: \(lines)")
+        #expect(
+            errors.count == 3 && Set(errors).count == 3,
+            "error 0 from the first, errors 0 and 1 from the second: \(lines)")
         try await server.stop(signal: SIGTERM)
     }
 
@@ -119,7 +136,8 @@ struct LogReportingTests {
         let client = ["--server", server.baseURL.absoluteString, "--home", home.path]
         #expect(try await runChirp(["register", "crasher"] + client, input: "crasher-password\n").status == 0)
 
-        let crashed = try await runChirpInBackground(["logs", "emit", "--product", "--errors", "0", "--crash"] + client)
+        let crashed = try await runChirpInBackground(
+            ["logs", "emit", "--product", "--errors", "0", "--crash"] + client)
         #expect(crashed.status != 0)
         #expect(try await runChirp(["whoami"] + client).status == 0)
         #expect(try await runChirp(["whoami"] + client).status == 0)  // collected once, not again
@@ -146,8 +164,12 @@ struct LogReportingTests {
         #expect(missing.status != 0 && missing.output.contains("pass the --data-dir the server uses"))
         let badLevel = try await runChirp(["admin", "logs", "--level", "loud"])
         #expect(badLevel.status != 0 && badLevel.output.contains("--level takes"))
-        let unreachable = try await runChirp(["logs", "upload", "--home", ServerProcess.temporaryDirectory().path, "--token", "t", "--server", "http://127.0.0.1:9"])
-        #expect(unreachable.status == 0 && unreachable.output.contains("uploaded 0"), "nothing waiting: nothing to send")
+        let unreachable = try await runChirp([
+            "logs", "upload", "--home", ServerProcess.temporaryDirectory().path, "--token", "t", "--server",
+            "http://127.0.0.1:9",
+        ])
+        #expect(
+            unreachable.status == 0 && unreachable.output.contains("uploaded 0"), "nothing waiting: nothing to send")
         let noToken = try await runChirp(["logs", "upload", "--home", "/tmp/none"])
         #expect(noToken.status != 0 && noToken.output.contains("--token"))
     }

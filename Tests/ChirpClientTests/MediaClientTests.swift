@@ -1,12 +1,14 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Attachments through the client kit and the CLI against a real `chirp serve`.
@@ -37,15 +39,17 @@ struct MediaClientTests {
         let picture = try Self.file("cat.png", Self.png)
         let bytes = Self.randomBytes(3 * 1024 * 1024 + 17)
         let archive = try Self.file("notes.bin", bytes)
-        let sent = try await homes["alice"]!.chirp("send", "bob", "--attach", picture.path, "--attach", archive.path, "look")
+        let sent = try await homes["alice"]!.chirp(
+            "send", "bob", "--attach", picture.path, "--attach", archive.path, "look")
         #expect(sent.status == 0, "\(sent.output)")
         #expect(sent.output.contains("sent: look"))
         #expect(sent.output.contains("upload 2: done"))
         let listed = try await homes["bob"]!.chirp("messages", "alice")
         #expect(listed.output.contains("cat.png (image/png, 508 B)"), "\(listed.output)")
         #expect(listed.output.contains("notes.bin (application/octet-stream, 3.0 MiB)"))
-        let id = try #require(listed.output.split(separator: "\n").first { $0.contains("notes.bin") }?
-            .components(separatedBy: "chirp media get ").last)
+        let id = try #require(
+            listed.output.split(separator: "\n").first { $0.contains("notes.bin") }?
+                .components(separatedBy: "chirp media get ").last)
         let target = ServerProcess.temporaryDirectory().appendingPathExtension("bin")
         let got = try await homes["bob"]!.chirp("media", "get", id, "-o", target.path)
         #expect(got.status == 0, "\(got.output)")
@@ -65,10 +69,13 @@ struct MediaClientTests {
         #expect(try await homes["alice"]!.chirp("send", "bob", "--attach", picture.path).status == 0)
         // A file that is not there is named, among several: nothing is sent.
         let gone = ServerProcess.temporaryDirectory().appendingPathComponent("gone.png").path
-        let refused = try await homes["alice"]!.chirp("send", "bob", "--attach", picture.path, "--attach", gone, "with a missing file")
+        let refused = try await homes["alice"]!.chirp(
+            "send", "bob", "--attach", picture.path, "--attach", gone, "with a missing file")
         #expect(refused.status != 0)
         #expect(refused.output.contains("Cannot attach \(gone): there is no such file."), "\(refused.output)")
-        #expect(try await homes["alice"]!.chirp("send", "bob", "--attach", folder.path, "a folder").output.contains("Cannot attach \(folder.path): it is a folder"))
+        #expect(
+            try await homes["alice"]!.chirp("send", "bob", "--attach", folder.path, "a folder").output.contains(
+                "Cannot attach \(folder.path): it is a folder"))
     }
 
     @Test func theOutboxUploadsAttachmentsAfterARestartWithProgressAndDownloadsIntoTheCache() async throws {
@@ -143,7 +150,10 @@ struct MediaClientTests {
         let url = server.baseURL.appendingPathComponent("/v1/media/resume-1")
         let first = try await FileTransfer().upload(
             file, offset: 0, length: 2 * 1024 * 1024, to: url,
-            headers: ["Authorization": "Bearer \(alice.api.token!)", "Content-Range": "bytes 0-\(2 * 1024 * 1024 - 1)/\(bytes.count)"])
+            headers: [
+                "Authorization": "Bearer \(alice.api.token!)",
+                "Content-Range": "bytes 0-\(2 * 1024 * 1024 - 1)/\(bytes.count)",
+            ])
         #expect(first.status == 202)
         let seen = Mutex<[MediaTransfer]>([])
         let transfers = alice.mediaTransfers()

@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Reactions, replies, edits, unsends and search from the client kit and the CLI, against a
 /// real `chirp serve`.
@@ -32,12 +33,19 @@ struct MessageActionClientTests {
         let second = try await alice.send("or maybe at one", to: "bob").message
         let third = try await alice.send("wrong chat, sorry", to: "bob").message
         _ = try await bob.synchronize()
-        let reply = try await bob.send("noon works", to: "alice", replyTo: try #require(try await bob.localMessageId(first.serverId!, with: "alice"))).message
+        let reply = try await bob.send(
+            "noon works", to: "alice",
+            replyTo: try #require(try await bob.localMessageId(first.serverId!, with: "alice"))
+        ).message
         #expect(reply.replyTo == first.serverId)
-        try await bob.react("👍", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice")
-        try await bob.react("🎉", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice")
+        try await bob.react(
+            "👍", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice")
+        try await bob.react(
+            "🎉", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice")
         try await alice.react("👍", to: first.id, with: "bob")
-        try await bob.react("🎉", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice", remove: true)
+        try await bob.react(
+            "🎉", to: try #require(try await bob.localMessageId(first.serverId!, with: "alice")), with: "alice",
+            remove: true)
         try await alice.edit(second.id, with: "bob", text: "or maybe at two")
         try await alice.unsend(third.id, with: "bob")
         _ = try await alice.drainOutbox()
@@ -49,7 +57,10 @@ struct MessageActionClientTests {
         #expect(try await Self.snapshot(away, with: "alice") == online)
         #expect(online.contains { $0.contains("or maybe at two edited=true") }, "\(online)")
         #expect(online.contains { $0.contains("deleted=true") && !$0.contains("wrong chat") }, "\(online)")
-        #expect(online.contains { $0.contains("lunch at noon?") && $0.contains("👍[\"bob\", \"alice\"]") && !$0.contains("🎉") }, "\(online)")
+        #expect(
+            online.contains {
+                $0.contains("lunch at noon?") && $0.contains("👍[\"bob\", \"alice\"]") && !$0.contains("🎉")
+            }, "\(online)")
         #expect(online.contains { $0.contains("noon works") && $0.contains("replyTo=\(first.serverId!)") }, "\(online)")
         // The sender's own device agrees.
         _ = try await alice.synchronize()
@@ -89,7 +100,9 @@ struct MessageActionClientTests {
         #expect(try await restarted.pendingActions().isEmpty)
         let onServer = try await restarted.api.send(ChirpEndpoints.ListMessages(with: "bob", limit: 10)).items
         #expect(onServer.map(\.text) == ["see you very soon", "(at the station)"])
-        #expect(onServer.first?.editedAt != nil && onServer.first?.reactions == [MessageReaction(emoji: "❤️", users: ["alice"])])
+        #expect(
+            onServer.first?.editedAt != nil
+                && onServer.first?.reactions == [MessageReaction(emoji: "❤️", users: ["alice"])])
         #expect(onServer.last?.replyTo == onServer.first?.id)
         _ = server
     }
@@ -99,7 +112,8 @@ struct MessageActionClientTests {
         let homes = try await EndToEndTests.community(["alice", "bob"], server: server.baseURL)
         let (alice, bob) = (homes["alice"]!, homes["bob"]!)
         #expect(try await alice.chirp("send", "bob", "Café at noon?").status == 0)
-        let id = try #require(try await bob.session().api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 10)).items.first?.id)
+        let id = try #require(
+            try await bob.session().api.send(ChirpEndpoints.ListMessages(with: "alice", limit: 10)).items.first?.id)
 
         let react = try await bob.chirp("react", "alice/\(id)", "👍")
         #expect(react.status == 0 && react.output.contains("reacted 👍"), "\(react.output)")
@@ -110,7 +124,9 @@ struct MessageActionClientTests {
         let notMine = try await bob.chirp("edit", "alice/\(id)", "hijack")
         #expect(notMine.status != 0 && notMine.output.contains("Only the sender"), "\(notMine.output)")
         let history = try await bob.chirp("messages", "alice")
-        #expect(history.output.contains("alice: Café at one? (edited)") && history.output.contains("#\(id)  👍 1"), "\(history.output)")
+        #expect(
+            history.output.contains("alice: Café at one? (edited)") && history.output.contains("#\(id)  👍 1"),
+            "\(history.output)")
         #expect(history.output.contains("bob: ↪ #\(id) yes, noon"), "\(history.output)")
 
         let search = try await bob.chirp("search", "cafe", "ONE")

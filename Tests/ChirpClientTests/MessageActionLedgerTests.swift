@@ -1,14 +1,17 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Testing
 
+@testable import ChirpClient
+
 /// The ledger applies `message.updated` / `message.deleted` idempotently, and keeps those that
 /// arrive before their message.
 @Suite("Local ledger: message actions")
 struct MessageActionLedgerTests {
-    static func updated(_ message: Message, text: String? = nil, reactions: [MessageReaction] = [], edited: Bool = false) -> Message {
+    static func updated(
+        _ message: Message, text: String? = nil, reactions: [MessageReaction] = [], edited: Bool = false
+    ) -> Message {
         var copy = message
         if let text { copy.text = text }
         copy.reactions = reactions
@@ -21,7 +24,8 @@ struct MessageActionLedgerTests {
         let ledger = session.ledger
         let message = Fixture.message(1, from: "bob", to: "alice", text: "hello")
         try await ledger.record(message)
-        let update = Self.updated(message, text: "hello there", reactions: [MessageReaction(emoji: "👍", users: ["alice"])], edited: true)
+        let update = Self.updated(
+            message, text: "hello there", reactions: [MessageReaction(emoji: "👍", users: ["alice"])], edited: true)
         try await ledger.applyUpdate(update)
         let once = try #require(try await session.database.messages.fetch(id: "bob/c1"))
         #expect(once.text == "hello there" && once.editedAt != nil && once.reactions.map(\.emoji) == ["👍"])
@@ -65,7 +69,8 @@ extension MessageActionLedgerTests {
         try await ledger.applyDeletion(MessageDeletedNotice(id: "1", sender: "bob", recipient: "alice"))
         let unsent = try #require(try await session.database.messages.fetch(id: "bob/c1"))
         #expect(unsent.deleted && !unsent.removedByOperators && unsent.tombstoneNote == "message unsent")
-        try await ledger.applyDeletion(MessageDeletedNotice(id: "1", sender: "bob", recipient: "alice", removedByOperators: true))
+        try await ledger.applyDeletion(
+            MessageDeletedNotice(id: "1", sender: "bob", recipient: "alice", removedByOperators: true))
         let removed = try #require(try await session.database.messages.fetch(id: "bob/c1"))
         #expect(removed.deleted && removed.removedByOperators && removed.tombstoneNote == "removed by the operators")
         // A page from the server says so too, and nothing takes the marker away.

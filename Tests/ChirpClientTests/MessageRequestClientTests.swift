@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Message requests from the client kit, against a real `chirp serve`: the setting, requests
 /// found by the event stream and listed apart, answers shown at once while offline, kept across
@@ -31,12 +32,16 @@ struct MessageRequestClientTests {
         #expect(try await laptop.chirp("login", "alice", input: "password-alice\n").status == 0)
         let second = try laptop.session()
 
-        for name in ["bob", "carol"] { #expect(try await homes[name]!.chirp("send", "alice", "hi from \(name)").status == 0) }
+        for name in ["bob", "carol"] {
+            #expect(try await homes[name]!.chirp("send", "alice", "hi from \(name)").status == 0)
+        }
         // bob follows alice: his request is not also a follower to write to.
         #expect(try await homes["bob"]!.chirp("follow", "alice").status == 0)
         for session in [first, second] {
             _ = try await session.synchronize()
-            #expect(Self.names(try await session.requests(refresh: false)) == ["carol", "bob"], "the stream's first messages are requests")
+            #expect(
+                Self.names(try await session.requests(refresh: false)) == ["carol", "bob"],
+                "the stream's first messages are requests")
             #expect(try await session.conversations(refresh: false, includingFollowers: false).isEmpty)
         }
         #expect(try await first.conversations(refresh: true, includingFollowers: true).isEmpty)
@@ -59,7 +64,8 @@ struct MessageRequestClientTests {
         #expect(report.isDrained && report.refusedActions.isEmpty)
         #expect(try await restarted.pendingActions().isEmpty)
         #expect(try await restarted.requests(refresh: true).isEmpty, "the server agrees")
-        let onServer = try await restarted.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
+        let onServer = try await restarted.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10)))
+            .items
         #expect(onServer.map(\.peer.username) == ["bob"] && onServer.allSatisfy { !$0.request })
 
         // The other device learns both answers from its event stream.
@@ -107,8 +113,10 @@ struct MessageRequestClientTests {
         #expect(try await homes["carol"]!.chirp("send", "alice", "hello from carol").status == 0)
         let listed = try await alice.chirp("requests")
         let lines = listed.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2 && lines[0].hasPrefix("carol (1 unread)") && lines[1].hasPrefix("bob"), "\(listed.output)")
-        #expect(try await alice.chirp("conversations").output.contains("no conversations yet"), "requests are listed apart")
+        #expect(
+            lines.count == 2 && lines[0].hasPrefix("carol (1 unread)") && lines[1].hasPrefix("bob"), "\(listed.output)")
+        #expect(
+            try await alice.chirp("conversations").output.contains("no conversations yet"), "requests are listed apart")
 
         let accepted = try await alice.chirp("accept", "bob")
         #expect(accepted.status == 0 && accepted.output.contains("accepted bob's request"), "\(accepted.output)")
@@ -118,7 +126,8 @@ struct MessageRequestClientTests {
         #expect(nobody.status != 0 && nobody.output.contains("no message request from carol"), "\(nobody.output)")
         #expect(try await alice.chirp("requests").output.contains("no message requests"))
         #expect(try await alice.chirp("conversations").output.hasPrefix("bob"))
-        let onServer = try await alice.session().api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10), requests: true))
+        let onServer = try await alice.session().api.send(
+            ChirpEndpoints.ListConversations(page: PageParameters(limit: 10), requests: true))
         #expect(onServer.items.isEmpty)
     }
 }

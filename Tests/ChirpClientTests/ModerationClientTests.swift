@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Operators from the command line, against a real `chirp serve`: `chirp admin grant` and
 /// `revoke` on the running server's data directory, and the operator commands through the
@@ -15,7 +16,8 @@ struct ModerationClientTests {
         let homes = try await EndToEndTests.community(["alice", "bob"], server: server.baseURL)
         let (alice, bob) = (homes["alice"]!, homes["bob"]!)
         #expect(try await bob.chirp("send", "alice", "buy cheap watches").status == 0)
-        let message = try #require(try await alice.session().api.send(ChirpEndpoints.ListMessages(with: "bob", limit: 10)).items.first)
+        let message = try #require(
+            try await alice.session().api.send(ChirpEndpoints.ListMessages(with: "bob", limit: 10)).items.first)
         #expect(try await alice.chirp("report", "bob", "--message", message.id, "--reason", "spam").status == 0)
 
         let refused = try await alice.chirp("admin", "reports")
@@ -32,7 +34,8 @@ struct ModerationClientTests {
         let id = try #require(try await alice.session().moderationReports().items.first?.id)
         let resolve = try await alice.chirp("admin", "resolve", id, "--action", "remove-message")
         #expect(resolve.status == 0 && resolve.output.contains("resolved report \(id)"), "\(resolve.output)")
-        #expect(try await alice.chirp("admin", "reports", "--resolved").output.contains("resolved=remove-message by=alice"))
+        #expect(
+            try await alice.chirp("admin", "reports", "--resolved").output.contains("resolved=remove-message by=alice"))
         let shown = try await alice.chirp("messages", "bob")
         #expect(shown.output.contains("bob: (removed by the operators)"), "\(shown.output)")
 
@@ -48,8 +51,11 @@ struct ModerationClientTests {
 
         let audit = try await alice.chirp("admin", "audit")
         #expect(audit.status == 0, "\(audit.output)")
-        for line in ["(command line) grant alice", "alice remove-message \(message.id)", "alice suspend bob", "alice unsuspend bob",
-                     "alice resolve-report \(id)"] {
+        for line in [
+            "(command line) grant alice", "alice remove-message \(message.id)", "alice suspend bob",
+            "alice unsuspend bob",
+            "alice resolve-report \(id)",
+        ] {
             #expect(audit.output.contains(line), "\(line) in \(audit.output)")
         }
         #expect(try await alice.chirp("admin", "stats").output.contains("users 2"))
@@ -58,6 +64,8 @@ struct ModerationClientTests {
         #expect(revoke.status == 0 && revoke.output.contains("alice is no longer an operator"), "\(revoke.output)")
         #expect(try await alice.chirp("admin", "audit").status != 0)
         // The direct read of the database still works without a login.
-        #expect(try await runChirp(["admin", "reports", "--data-dir", dataDir]).output.contains("alice reported bob for spam"))
+        #expect(
+            try await runChirp(["admin", "reports", "--data-dir", dataDir]).output.contains(
+                "alice reported bob for spam"))
     }
 }

@@ -1,10 +1,11 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpPersistence
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpClient
 
 /// The outbox against `MockTransport` with a clock that never waits. Rows a test wants
 /// queued before anything is sent are written with `ledger.addPending` (what `enqueue` stores
@@ -65,7 +66,8 @@ struct OutboxTests {
         let session = try Fixture.session(mock, clock: clock)
         let refusing = RefusalSwitch()
         let accepted = Fixture.acceptSends(mock) { text in
-            text == "first" && refusing.isOn ? Fixture.error(403, code: "dm_not_allowed", message: "bob does not follow you yet") : nil
+            text == "first" && refusing.isOn
+                ? Fixture.error(403, code: "dm_not_allowed", message: "bob does not follow you yet") : nil
         }
         let first = try await session.ledger.addPending(to: "bob", text: "first")
         _ = try await session.ledger.addPending(to: "bob", text: "second")
@@ -88,7 +90,9 @@ struct OutboxTests {
     @Test func aRefusedSendIsLoggedAsAnErrorWithoutTheMessageText() async throws {
         let mock = MockTransport()
         let session = try Fixture.session(mock, clock: TestClock())
-        _ = Fixture.acceptSends(mock) { _ in Fixture.error(403, code: "dm_not_allowed", message: "bob does not follow you yet") }
+        _ = Fixture.acceptSends(mock) { _ in
+            Fixture.error(403, code: "dm_not_allowed", message: "bob does not follow you yet")
+        }
         let logs = CapturedLogs()
         let outbox = Outbox(ledger: session.ledger, api: session.api, logger: logs.logger("chirp.outbox"))
         _ = try await session.ledger.addPending(to: "bob", text: "a secret plan")
@@ -97,7 +101,9 @@ struct OutboxTests {
         let errors = logs.all.filter { $0.level == .error }
         #expect(errors.count == 1)
         #expect(errors.first?.allText.contains("dm_not_allowed") == true, "\(errors)")
-        #expect(!logs.all.contains { $0.allText.contains("secret") || $0.allText.contains("token") }, "no text or token in the log")
+        #expect(
+            !logs.all.contains { $0.allText.contains("secret") || $0.allText.contains("token") },
+            "no text or token in the log")
     }
 
     @Test func anUnreachableServerLeavesTheWholeQueueWaitingInOrder() async throws {
@@ -114,7 +120,9 @@ struct OutboxTests {
         #expect(report.blockedBy?.status == nil && report.blockedBy != nil)
         let tried = Set(mock.requests.map(\.url.lastPathComponent))
         #expect(tried.count == 1, "only the head of the queue was tried")
-        #expect(mock.requests.count == 3, "one pass: the first try and the network layer's two quick retries when nothing connects")
+        #expect(
+            mock.requests.count == 3,
+            "one pass: the first try and the network layer's two quick retries when nothing connects")
         #expect(try await session.pendingMessages().map(\.text) == ["one", "two", "three"])
 
         mock.faults = .init()
@@ -196,7 +204,10 @@ struct SingleFlightTests {
         let runs = Mutex(0)
         let release = AsyncGate()
         let flight = SingleFlight<Int> {
-            let run = runs.withLock { $0 += 1; return $0 }
+            let run = runs.withLock {
+                $0 += 1
+                return $0
+            }
             if run == 1 { await release.wait() }
             return run
         }
@@ -205,7 +216,9 @@ struct SingleFlightTests {
         let during = await (0..<10).asyncMap { _ in await flight.trigger() }
         release.open()
         #expect(try await first.value == 1)
-        #expect(try await during.asyncMap { try await $0.value } == Array(repeating: 2, count: 10), "all ten share the second pass")
+        #expect(
+            try await during.asyncMap { try await $0.value } == Array(repeating: 2, count: 10),
+            "all ten share the second pass")
         #expect(runs.withLock { $0 } == 2)
         // Nothing running: the next trigger starts a pass of its own.
         #expect(try await flight.trigger().value == 3)

@@ -1,8 +1,9 @@
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A rate limit reached is said plainly by the CLI, with how long to wait, and at once: the
@@ -16,7 +17,9 @@ struct RateLimitMessageTests {
         try await alice.register("alice")
         let second = try await ClientHome(server: server.baseURL).chirp("register", "bob", input: "password-bob\n")
         #expect(second.status != 0)
-        #expect(second.output.contains("Too many accounts created from this address; try again in 60 minutes."), "\(second.output)")
+        #expect(
+            second.output.contains("Too many accounts created from this address; try again in 60 minutes."),
+            "\(second.output)")
 
         #expect(try await alice.chirp("tweet", "first").status == 0)
         let started = ContinuousClock.now

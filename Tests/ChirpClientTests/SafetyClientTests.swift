@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Block and report from the client: the `UserSession` façade, the sync engine's handling of
 /// `block.created`/`block.deleted`, and the CLI commands, against a real `chirp serve`.
@@ -38,8 +39,9 @@ struct SafetyClientTests {
         _ = try await second.synchronize()
         #expect(try await Self.peers(second, refresh: false) == [], "block.created removed the conversation locally")
         #expect(try await second.timeline(limit: 10, refresh: false).isEmpty, "and bob's tweets")
-        #expect(try await second.messages(with: "bob", limit: 10, refresh: false).items.map(\.text) == ["hello alice"],
-                "messages stay stored")
+        #expect(
+            try await second.messages(with: "bob", limit: 10, refresh: false).items.map(\.text) == ["hello alice"],
+            "messages stay stored")
 
         try await first.unblock("bob")
         #expect(try await Self.peers(first, refresh: false) == ["bob"], "unblocking refreshes the list")
@@ -53,7 +55,8 @@ struct SafetyClientTests {
         let homes = try await EndToEndTests.community(["alice", "bob"], server: server.baseURL)
         let (alice, bob) = (homes["alice"]!, homes["bob"]!)
         #expect(try await bob.chirp("send", "alice", "buy cheap watches").status == 0)
-        let message = try #require(try await alice.session().api.send(ChirpEndpoints.ListMessages(with: "bob", limit: 10)).items.first)
+        let message = try #require(
+            try await alice.session().api.send(ChirpEndpoints.ListMessages(with: "bob", limit: 10)).items.first)
 
         let blocked = try await alice.chirp("block", "bob")
         #expect(blocked.status == 0 && blocked.output.contains("blocked bob"), "\(blocked.output)")
@@ -65,7 +68,8 @@ struct SafetyClientTests {
         let self_ = try await alice.chirp("block", "alice")
         #expect(self_.status != 0 && self_.output.contains("You cannot block yourself"))
 
-        let report = try await alice.chirp("report", "bob", "--message", message.id, "--reason", "spam", "--note", "again")
+        let report = try await alice.chirp(
+            "report", "bob", "--message", message.id, "--reason", "spam", "--note", "again")
         #expect(report.status == 0 && report.output.contains("reported bob"), "\(report.output)")
         let badReason = try await alice.chirp("report", "bob", "--reason", "rude")
         #expect(badReason.status != 0)
@@ -74,11 +78,17 @@ struct SafetyClientTests {
 
         let admin = try await runChirp(["admin", "reports", "--data-dir", server.dataDirectory.path])
         #expect(admin.status == 0)
-        #expect(admin.output.contains("alice reported bob for spam") && admin.output.contains("text=\"buy cheap watches\""), "\(admin.output)")
+        #expect(
+            admin.output.contains("alice reported bob for spam") && admin.output.contains("text=\"buy cheap watches\""),
+            "\(admin.output)")
         #expect(admin.output.contains("note=\"again\""))
-        let future = try await runChirp(["admin", "reports", "--data-dir", server.dataDirectory.path, "--since", "2999-01-01T00:00:00Z"])
+        let future = try await runChirp([
+            "admin", "reports", "--data-dir", server.dataDirectory.path, "--since", "2999-01-01T00:00:00Z",
+        ])
         #expect(future.status == 0 && future.output.isEmpty, "\(future.output)")
-        #expect(try await runChirp(["admin", "reports", "--data-dir", server.dataDirectory.path, "--since", "24h"]).output.contains("alice reported bob"))
+        #expect(
+            try await runChirp(["admin", "reports", "--data-dir", server.dataDirectory.path, "--since", "24h"]).output
+                .contains("alice reported bob"))
 
         let unblocked = try await alice.chirp("unblock", "bob")
         #expect(unblocked.status == 0 && unblocked.output.contains("unblocked bob"))

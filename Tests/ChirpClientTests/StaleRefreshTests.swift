@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpDataCenter
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// A refresh whose reply the server wrote before a `message.read` event, and which the client
 /// reads after applying the event: the ledger's forward-only merge keeps `read`.
@@ -19,13 +20,17 @@ struct StaleRefreshTests {
         let message = Fixture.message(1, from: "alice", to: "bob", text: "hi bob")
         try await session.ledger.record(message)
         #expect(try await session.messages(with: "bob", limit: 10, refresh: false).items.map(\.state) == [.delivered])
-        mock.stub(.get, "/v1/conversations/bob/messages", answers: [Fixture.reply(200, Page(items: [message], nextCursor: nil))])
+        mock.stub(
+            .get, "/v1/conversations/bob/messages",
+            answers: [Fixture.reply(200, Page(items: [message], nextCursor: nil))])
         if writeRefreshesAroundTheLedger {
             // The old write path: the data center saving the reply's rows over the stored ones.
             let database = session.database
-            session.dataCenter.register(RecordWriter<HistoryPage> { pages, _ in
-                try await database.messages.save(pages.flatMap { $0.items.map { LocalMessage($0, viewer: "alice") } })
-            })
+            session.dataCenter.register(
+                RecordWriter<HistoryPage> { pages, _ in
+                    try await database.messages.save(
+                        pages.flatMap { $0.items.map { LocalMessage($0, viewer: "alice") } })
+                })
         }
 
         let refresh = Task { try await session.messages(with: "bob", limit: 10, refresh: true) }

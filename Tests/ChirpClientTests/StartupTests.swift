@@ -22,7 +22,9 @@ struct StartupTests {
         #expect(report.steps == [.database, .session, .logReporter, .sync])
         #expect(report.failure == nil)
         #expect(report.session?.username == "alice" && app.session?.username == "alice")
-        #expect(FileManager.default.fileExists(atPath: context.currentUser!.databaseURL.path), "the database step opened it")
+        #expect(
+            FileManager.default.fileExists(atPath: context.currentUser!.databaseURL.path), "the database step opened it"
+        )
     }
 
     @Test func nobodyLoggedInIsNoFailure() async throws {

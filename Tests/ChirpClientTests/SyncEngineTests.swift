@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpClient
 
 /// The sync engine against `MockTransport` (catch-up, long-poll) and a scripted live source,
 /// with a clock that never waits.
@@ -41,7 +42,8 @@ struct SyncEngineTests {
         #expect(conversation.lastText == "hi alice")
 
         // Replaying the same events (a second process, a crash before the cursor moved) changes nothing.
-        let fresh = SyncEngine(ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock)
+        let fresh = SyncEngine(
+            ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock)
         for event in events { _ = try await fresh.apply(event) }
         #expect(try await session.database.messages(with: "bob").map(\.state) == [.read, .received])
         #expect(try await session.database.conversations.fetch(id: "bob")?.unreadCount == 1)
@@ -59,14 +61,17 @@ struct SyncEngineTests {
                 try await onEvent(Fixture.event(3, .messageCreated(m[2])))  // 2 never came over the socket
                 try await onEvent(Fixture.event(3, .messageCreated(m[2])))  // and a duplicate
                 seen.finish()
-            },
+            }
         ])
         let session = try Fixture.session(mock, clock: clock, source: source)
-        mock.stub(.get, "/v1/events", answers: [
-            Self.page([], lastSeq: 0),  // the catch-up before connecting
-            Self.page([Fixture.event(2, .messageCreated(m[1])), Fixture.event(3, .messageCreated(m[2]))], lastSeq: 3),
-            Self.page([], lastSeq: 3),
-        ])
+        mock.stub(
+            .get, "/v1/events",
+            answers: [
+                Self.page([], lastSeq: 0),  // the catch-up before connecting
+                Self.page(
+                    [Fixture.event(2, .messageCreated(m[1])), Fixture.event(3, .messageCreated(m[2]))], lastSeq: 3),
+                Self.page([], lastSeq: 3),
+            ])
         let run = Task { await session.sync.run(onEvent: { seen.add($0) }) }
         try await seen.waitUntilFinished()
         run.cancel()
@@ -87,8 +92,13 @@ struct SyncEngineTests {
                 await onOpen()
                 try await onEvent(Fixture.event(1, .typing(TypingNotice(from: "bob"))).withoutSeq)
                 try await onEvent(Fixture.event(1, .followCreated(FollowNotice(follower: Fixture.user("bob")))))
-                try await onEvent(Fixture.event(2, .tweetCreated(Tweet(id: "7", clientTweetId: "t", author: Fixture.user("bob"), text: "tweet",
-                                                                       createdAt: Timestamp(millisecondsSince1970: 0)))))
+                try await onEvent(
+                    Fixture.event(
+                        2,
+                        .tweetCreated(
+                            Tweet(
+                                id: "7", clientTweetId: "t", author: Fixture.user("bob"), text: "tweet",
+                                createdAt: Timestamp(millisecondsSince1970: 0)))))
                 throw LiveStreamError("connection reset")
             },
         ])
@@ -103,7 +113,10 @@ struct SyncEngineTests {
         #expect(states.reconnectAttempts == [1, 1], "the counter starts over once a connection opened")
         #expect(clock.sleeps.count == 2 && clock.sleeps.allSatisfy { $0 > .zero && $0 <= .seconds(15) })
         #expect(session.sync.typing.typingPeers() == ["bob"])
-        #expect(try await session.database.follows.fetch(FollowEntry.list("followers", of: "alice")).map(\.username) == ["bob"])
+        #expect(
+            try await session.database.follows.fetch(FollowEntry.list("followers", of: "alice")).map(\.username) == [
+                "bob"
+            ])
         #expect(try await session.database.timeline.fetch(.all).map(\.text) == ["tweet"])
     }
 
@@ -113,8 +126,9 @@ struct SyncEngineTests {
         let session = try Fixture.session(mock, clock: clock)
         mock.stub(.get, "/v1/events", answers: [Fixture.error(500, code: "internal", message: "boom")])
         let logs = CapturedLogs()
-        let engine = SyncEngine(ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock,
-                                logger: logs.logger("chirp.sync"))
+        let engine = SyncEngine(
+            ledger: session.ledger, api: session.api, source: ScriptedEventSource([]), clock: clock.clock,
+            logger: logs.logger("chirp.sync"))
         let run = Task { await engine.run() }
         let deadline = ContinuousClock.now + .seconds(90)
         while logs.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
@@ -134,11 +148,18 @@ struct SyncEngineTests {
         let source = ScriptedEventSource(Array(repeating: refuse, count: 50))
         let session = try Fixture.session(mock, clock: clock, source: source)
         let message = Fixture.message(1, from: "bob", to: "alice", text: "by long-poll")
-        mock.stub(.get, "/v1/events", answers: [
-            Self.page([], lastSeq: 0), Self.page([], lastSeq: 0), Self.page([], lastSeq: 0),
-            Self.page([Fixture.event(1, .messageCreated(message))], lastSeq: 1), Self.page([], lastSeq: 1),
-        ])
-        let run = Task { await session.sync.run(onEvent: { seen.add($0); seen.finish() }) }
+        mock.stub(
+            .get, "/v1/events",
+            answers: [
+                Self.page([], lastSeq: 0), Self.page([], lastSeq: 0), Self.page([], lastSeq: 0),
+                Self.page([Fixture.event(1, .messageCreated(message))], lastSeq: 1), Self.page([], lastSeq: 1),
+            ])
+        let run = Task {
+            await session.sync.run(onEvent: {
+                seen.add($0)
+                seen.finish()
+            })
+        }
         try await seen.waitUntilFinished()
         run.cancel()
         await run.value
@@ -191,7 +212,9 @@ extension Event {
 
 extension Fixture {
     static func user(_ name: String) -> User {
-        User(id: "9", username: name, displayName: name, createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0)
+        User(
+            id: "9", username: name, displayName: name, createdAt: Timestamp(millisecondsSince1970: 0),
+            followersCount: 0, followingCount: 0)
     }
 }
 
@@ -205,7 +228,9 @@ final class SeenEvents: Sendable {
         // Generous: under a full parallel test run the local database's fsyncs can queue behind
         // other tests' disk work. It returns as soon as the scenario finishes.
         let deadline = ContinuousClock.now + .seconds(120)
-        while !state.withLock({ $0.finished }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while !state.withLock({ $0.finished }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 }
 

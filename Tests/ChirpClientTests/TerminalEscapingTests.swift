@@ -3,8 +3,9 @@ import ChirpModels
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What others wrote (a client's log entries, messages, tweets, group titles, report notes)
@@ -30,14 +31,19 @@ struct TerminalEscapingTests {
         let api = ChirpAPIClient(baseURL: server.baseURL)
         try await api.register("mallory", password: "mallory-password")
         let entry = LogRecord(
-            level: "error", message: "boom " + Self.forged, timestamp: "2026-11-22T10:15:30.123Z", metadata: ["screen": Self.forged],
+            level: "error", message: "boom " + Self.forged, timestamp: "2026-11-22T10:15:30.123Z",
+            metadata: ["screen": Self.forged],
             source: "app\u{202E}")
         _ = try await api.send(ChirpEndpoints.UploadLogs(LogUpload(batchId: "forged", entries: [entry])))
 
         let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path])
         #expect(admin.status == 0, "\(admin.output)")
-        #expect(admin.output.contains(" ERROR mallory [app\\u{202E}] boom \(Self.shown) screen=\(Self.shown)"), "\(admin.output)")
-        #expect(!admin.output.unicodeScalars.contains("\u{1B}") && !admin.output.unicodeScalars.contains("\r"), "\(admin.output)")
+        #expect(
+            admin.output.contains(" ERROR mallory [app\\u{202E}] boom \(Self.shown) screen=\(Self.shown)"),
+            "\(admin.output)")
+        #expect(
+            !admin.output.unicodeScalars.contains("\u{1B}") && !admin.output.unicodeScalars.contains("\r"),
+            "\(admin.output)")
         #expect(Self.isSafe(admin.output), "\(admin.output)")
         try await server.stop(signal: SIGTERM)
     }
@@ -53,7 +59,9 @@ struct TerminalEscapingTests {
         #expect(try await mallory.chirp("send", "alice", "hi " + Self.forged).status == 0)
         #expect(try await mallory.chirp("tweet", "news " + Self.forged).status == 0)
         #expect(try await mallory.chirp("group", "create", "club " + Self.forged, "alice").status == 0)
-        #expect(try await alice.chirp("report", "mallory", "--reason", "abuse", "--note", "note " + Self.forged).status == 0)
+        #expect(
+            try await alice.chirp("report", "mallory", "--reason", "abuse", "--note", "note " + Self.forged).status == 0
+        )
         #expect(try await watch.waitFor { $0.contains("club ") })
 
         let printed: [(command: String, result: (status: Int32, output: String))] = [

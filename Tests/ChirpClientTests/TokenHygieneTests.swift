@@ -30,7 +30,10 @@ struct TokenHygieneTests {
         _ = received
         // A wrong token in the query is refused and not logged either.
         await #expect(throws: (any Error).self) {
-            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(server.port)/v1/events/stream?token=not-a-token-\(token.prefix(8))", logger: logger) { _, _, _ in }
+            try await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(server.port)/v1/events/stream?token=not-a-token-\(token.prefix(8))",
+                logger: logger
+            ) { _, _, _ in }
         }
         // Header-authenticated traffic and a logout.
         _ = try await homes["alice"]!.chirp("send", "bob", "hello")

@@ -1,9 +1,10 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import ChirpTestSupport
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// Group conversations from the client kit, against a real `chirp serve`: an idempotent
 /// create, a group message written offline that survives a restart and is delivered once with
@@ -25,7 +26,9 @@ struct UserSessionGroupTests {
         #expect(try await alice.createGroup("Team", members: ["bob", "carol"], clientGroupId: "team-1").id == group.id)
         #expect(group.admins == ["alice"] && group.members.count == 3)
         let key = ConversationKey.group(group.id)
-        #expect(try await alice.conversations(refresh: false, includingFollowers: false).map(\.shownName) == ["Team"], "shows before its first message")
+        #expect(
+            try await alice.conversations(refresh: false, includingFollowers: false).map(\.shownName) == ["Team"],
+            "shows before its first message")
         await #expect(throws: GroupError.self) { try await alice.createGroup(" ", members: ["bob"]) }
         await #expect(throws: GroupError.self) { try await alice.createGroup("Alone", members: []) }
 
@@ -56,14 +59,17 @@ struct UserSessionGroupTests {
             #expect(messages.first?.reactions.first?.emoji == "👍")
         }
         // Typing (live only) in the group shows who, for that group only.
-        _ = try await bob.sync.apply(Event(seq: nil, createdAt: .now(), payload: .typing(TypingNotice(from: "carol", group: group.id))))
+        _ = try await bob.sync.apply(
+            Event(seq: nil, createdAt: .now(), payload: .typing(TypingNotice(from: "carol", group: group.id))))
         #expect(bob.typingMembers(in: group.id) == ["carol"] && bob.sync.typing.typingPeers().isEmpty)
         let onServer = try await bob.api.send(ChirpEndpoints.ListMessages(with: key, limit: 10)).items
         #expect(onServer.map(\.text) == ["hello team"], "stored once")
 
         // Reads: bob reads it; alice's copy counts one reader, and the readers list names him.
         try await bob.markRead(key)
-        #expect(try await bob.conversations(refresh: false, includingFollowers: false).first { $0.isGroup }?.unreadCount == 0)
+        #expect(
+            try await bob.conversations(refresh: false, includingFollowers: false).first { $0.isGroup }?.unreadCount
+                == 0)
         _ = try await restarted.synchronize()
         let sent = try await restarted.messages(with: key, limit: 10, refresh: false).items
         #expect(sent.first?.readCount == 1)
@@ -74,7 +80,9 @@ struct UserSessionGroupTests {
         try await restarted.renameGroup(group.id, to: "Team B")
         try await restarted.setAdmin("bob", in: group.id)
         _ = try await bob.synchronize()
-        #expect(try await bob.conversations(refresh: false, includingFollowers: false).first { $0.isGroup }?.shownName == "Team B")
+        #expect(
+            try await bob.conversations(refresh: false, includingFollowers: false).first { $0.isGroup }?.shownName
+                == "Team B")
         #expect(try await bob.group(group.id, refresh: false)?.isAdmin("bob") == true)
 
         // Removed: carol keeps what she saw and can send nothing more.
@@ -90,8 +98,11 @@ struct UserSessionGroupTests {
         let data = ServerProcess.temporaryDirectory()
         var server: ServerProcess? = try await ServerProcess(dataDirectory: data)
         let port = server!.port
-        let homes = try await EndToEndTests.community(["alice", "bob", "dave"], server: server!.baseURL, following: false)
-        for (who, whom) in [("alice", "bob"), ("bob", "alice")] { #expect(try await homes[who]!.chirp("follow", whom).status == 0) }
+        let homes = try await EndToEndTests.community(
+            ["alice", "bob", "dave"], server: server!.baseURL, following: false)
+        for (who, whom) in [("alice", "bob"), ("bob", "alice")] {
+            #expect(try await homes[who]!.chirp("follow", whom).status == 0)
+        }
         let alice = try homes["alice"]!.session()
         let dave = try homes["dave"]!.session()
         try await dave.setMessageRequests(.everyone)
@@ -121,13 +132,16 @@ struct UserSessionGroupTests {
         let report = try await dave.synchronize().outbox
         #expect(report.isDrained && report.refusedActions.isEmpty)
         let onServer = try await dave.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
-        #expect(onServer.map { $0.group?.id } == [group.id] && onServer.allSatisfy { $0.pinned && $0.muted && !$0.request })
+        #expect(
+            onServer.map { $0.group?.id } == [group.id] && onServer.allSatisfy { $0.pinned && $0.muted && !$0.request })
 
         // The other device learns the answer and the marks from its stream (`conversation.updated`).
         _ = try await second.synchronize()
         #expect(try await second.requests(refresh: false).isEmpty)
         let mirrored = try await second.conversations(refresh: false, includingFollowers: false).first
-        #expect(mirrored?.id == key && mirrored?.pinned == true && mirrored?.muted == true && mirrored?.shownName == "Strangers")
+        #expect(
+            mirrored?.id == key && mirrored?.pinned == true && mirrored?.muted == true
+                && mirrored?.shownName == "Strangers")
         _ = server
     }
 
@@ -145,7 +159,9 @@ struct UserSessionGroupTests {
         let group = try await alice.createGroup("Fresh", members: ["bob", "carol"])
         let key = ConversationKey.group(group.id)
         let onServer = try await alice.api.send(ChirpEndpoints.ListConversations(page: PageParameters(limit: 10))).items
-        #expect(onServer.map { $0.group?.id ?? $0.peer.username } == [group.id, "bob"] && onServer.first?.lastMessage == nil)
+        #expect(
+            onServer.map { $0.group?.id ?? $0.peer.username } == [group.id, "bob"] && onServer.first?.lastMessage == nil
+        )
 
         #expect(try await alice.conversations(refresh: false, includingFollowers: false).map(\.id) == [key, "bob"])
         _ = try await bob.synchronize()
@@ -170,7 +186,10 @@ struct UserSessionGroupTests {
         _ = try await alice.send("from alice", to: key)
         _ = try await homes["carol"]!.session().send("from carol", to: key)
         _ = try await alice.synchronize()
-        #expect(try await alice.messages(with: key, limit: 10, refresh: false).items.map(\.text) == ["from alice", "from carol"])
+        #expect(
+            try await alice.messages(with: key, limit: 10, refresh: false).items.map(\.text) == [
+                "from alice", "from carol",
+            ])
 
         let deleted = try await homes["carol"]!.chirp("delete-account", input: "password-carol\n")
         #expect(deleted.status == 0, "\(deleted.output)")
@@ -178,7 +197,9 @@ struct UserSessionGroupTests {
         let local = try await alice.messages(with: key, limit: 10, refresh: false).items
         #expect(local.map(\.text) == ["from alice", ""] && local[1].deleted, "a tombstone at once")
         let refreshed = try await alice.messages(with: key, limit: 10, refresh: true).items
-        #expect(refreshed.count == 2 && refreshed[1].deleted && refreshed[1].sender.hasPrefix("deleted-"), "replaced, not doubled: \(refreshed.map(\.id))")
+        #expect(
+            refreshed.count == 2 && refreshed[1].deleted && refreshed[1].sender.hasPrefix("deleted-"),
+            "replaced, not doubled: \(refreshed.map(\.id))")
         #expect(try await alice.group(group.id, refresh: true)?.members.map(\.user.username) == ["alice", "bob"])
     }
 }

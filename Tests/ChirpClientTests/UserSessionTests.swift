@@ -1,8 +1,9 @@
-@testable import ChirpClient
 import ChirpModels
 import ChirpNetworking
 import Foundation
 import Testing
+
+@testable import ChirpClient
 
 /// The façade's reads: local rows, refreshed through the data center into the ledger.
 @Suite("User session")
@@ -26,11 +27,15 @@ struct UserSessionTests {
     @Test func conversationsListFollowersNotYetWrittenToAfterTheConversations() async throws {
         let mock = MockTransport()
         let session = try Fixture.session(mock, clock: TestClock())
-        let bob = Conversation(peer: Fixture.user("bob"), lastMessage: Fixture.message(3, from: "bob", to: "alice", text: "yo"), unreadCount: 1)
+        let bob = Conversation(
+            peer: Fixture.user("bob"), lastMessage: Fixture.message(3, from: "bob", to: "alice", text: "yo"),
+            unreadCount: 1)
         mock.stub(.get, "/v1/conversations", answers: [Fixture.reply(200, Page(items: [bob], nextCursor: nil))])
-        mock.stub(.get, "/v1/users/alice/followers", answers: [
-            Fixture.reply(200, Page(items: [Fixture.user("carol"), Fixture.user("bob")], nextCursor: nil)),
-        ])
+        mock.stub(
+            .get, "/v1/users/alice/followers",
+            answers: [
+                Fixture.reply(200, Page(items: [Fixture.user("carol"), Fixture.user("bob")], nextCursor: nil))
+            ])
         let rows = try await session.conversations(refresh: true)
         #expect(rows.map(\.peerName) == ["bob", "carol"])
         #expect(rows.map(\.hasMessages) == [true, false])
@@ -43,7 +48,8 @@ struct UserSessionTests {
         let mock = MockTransport()
         let session = try Fixture.session(mock, clock: TestClock())
         try await session.ledger.record(Fixture.message(1, from: "bob", to: "alice", text: "kept"))
-        mock.stub(.get, "/v1/conversations/bob/messages", answers: [Fixture.error(403, code: "forbidden", message: "no")])
+        mock.stub(
+            .get, "/v1/conversations/bob/messages", answers: [Fixture.error(403, code: "forbidden", message: "no")])
         await #expect(throws: NetworkError.self) { try await session.messages(with: "bob", limit: 10, refresh: true) }
         #expect(try await session.messages(with: "bob", limit: 10, refresh: false).items.map(\.text) == ["kept"])
     }

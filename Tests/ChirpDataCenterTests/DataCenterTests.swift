@@ -5,7 +5,10 @@ import Foundation
 import Synchronization
 import Testing
 
-struct RemoteItem: Codable, Sendable { var id: Int; var title: String }
+struct RemoteItem: Codable, Sendable {
+    var id: Int
+    var title: String
+}
 struct ItemList: Codable, Sendable { var items: [RemoteItem] }
 
 struct ListItems: Endpoint {
@@ -64,10 +67,16 @@ final class TestStores: Sendable {
 
     init(sqlite: Bool) throws {
         if sqlite {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("dc-\(UUID().uuidString)/db.sqlite").path
-            let store = try SQLiteStore(path: path, migrations: [
-                .init(name: "v1", sql: "CREATE TABLE items (id TEXT PRIMARY KEY, folder TEXT NOT NULL, title TEXT NOT NULL)"),
-            ])
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "dc-\(UUID().uuidString)/db.sqlite"
+            ).path
+            let store = try SQLiteStore(
+                path: path,
+                migrations: [
+                    .init(
+                        name: "v1",
+                        sql: "CREATE TABLE items (id TEXT PRIMARY KEY, folder TEXT NOT NULL, title TEXT NOT NULL)")
+                ])
             items = try SQLiteRepository<Item>(store: store)
         } else {
             items = InMemoryRepository<Item>()
@@ -81,13 +90,20 @@ final class TestStores: Sendable {
     func writer<Model: StoredRecord>(_ repository: any Repository<Model>) -> RecordWriter<Model> {
         RecordWriter { records, scope in
             self.handOvers.withLock { $0.append((records.count, scope != nil)) }
-            if let scope { try await repository.replace(matching: scope, with: records) } else { try await repository.save(records) }
+            if let scope {
+                try await repository.replace(matching: scope, with: records)
+            } else {
+                try await repository.save(records)
+            }
         }
     }
 }
 
-func makeCenter(_ mock: MockTransport, clock: ManualClock = ManualClock(), stores: TestStores? = nil) throws -> DataCenter {
-    let client = APIClient(server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
+func makeCenter(_ mock: MockTransport, clock: ManualClock = ManualClock(), stores: TestStores? = nil) throws
+    -> DataCenter
+{
+    let client = APIClient(
+        server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
     let center = DataCenter(client: client, now: { clock.now })
     let stores = try stores ?? TestStores(sqlite: false)
     center.register(stores.writer(stores.items))
@@ -112,10 +128,12 @@ struct DataCenterTests {
 
     @Test func aRefreshReplacesItsScopeOnly() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/folders/inbox/items", answers: [
-            .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "one"), (2, "two")]).utf8))),
-            .reply(TransportResponse(status: 200, body: Data(itemsJSON([(2, "two, edited")]).utf8))),
-        ])
+        mock.stub(
+            .get, "/folders/inbox/items",
+            answers: [
+                .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "one"), (2, "two")]).utf8))),
+                .reply(TransportResponse(status: 200, body: Data(itemsJSON([(2, "two, edited")]).utf8))),
+            ])
         mock.stub(.get, "/folders/archive/items", status: 200, json: itemsJSON([(9, "old")]))
         let stores = try TestStores(sqlite: false)
         let center = try makeCenter(mock, stores: stores)
@@ -130,7 +148,9 @@ struct DataCenterTests {
         mock.stub(.get, "/folders/log/items", status: 200, json: itemsJSON([(6, "y")]))
         try await center.update(LogLine.self, with: ListItems(folder: "log"))
         #expect(try await stores.lines.fetch(.all).map(\.id) == ["5", "6"])
-        #expect(stores.writes.map(\.scoped) == [true, true, true, false, false], "a model without a scope is handed over without one")
+        #expect(
+            stores.writes.map(\.scoped) == [true, true, true, false, false],
+            "a model without a scope is handed over without one")
     }
 
     @Test func freshRequestsAreSkippedUntilTheyAge() async throws {
@@ -139,25 +159,34 @@ struct DataCenterTests {
         let clock = ManualClock()
         let center = try makeCenter(mock, clock: clock)
         let request = ListItems(folder: "inbox")
-        #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60))) == .refreshed(count: 1))
+        #expect(
+            try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60)))
+                == .refreshed(count: 1))
         clock.advance(.seconds(30))
         #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60))) == .fresh)
         #expect(mock.requests.count == 1)
         #expect(try await center.update(Item.self, with: request, policy: .always) == .refreshed(count: 1))
         clock.advance(.seconds(61))
-        #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60))) == .refreshed(count: 1))
+        #expect(
+            try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60)))
+                == .refreshed(count: 1))
         center.invalidateAll()
-        #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60))) == .refreshed(count: 1))
+        #expect(
+            try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(60)))
+                == .refreshed(count: 1))
         #expect(mock.requests.count == 4)
     }
 
     @Test func errorsReachTheCallerAndKeepStoredData() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/folders/inbox/items", answers: [
-            .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "one")]).utf8))),
-            .reply(TransportResponse(status: 403, body: Data(#"{"error":{"code":"forbidden","message":"no"}}"#.utf8))),
-            .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "")]).utf8))),
-        ])
+        mock.stub(
+            .get, "/folders/inbox/items",
+            answers: [
+                .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "one")]).utf8))),
+                .reply(
+                    TransportResponse(status: 403, body: Data(#"{"error":{"code":"forbidden","message":"no"}}"#.utf8))),
+                .reply(TransportResponse(status: 200, body: Data(itemsJSON([(1, "")]).utf8))),
+            ])
         let stores = try TestStores(sqlite: false)
         let center = try makeCenter(mock, stores: stores)
         let request = ListItems(folder: "inbox")
@@ -172,7 +201,9 @@ struct DataCenterTests {
         mock.stub(.get, "/folders/inbox/items", status: 200, json: itemsJSON([(1, "uno")]))
         #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(3600))) == .fresh)
         center.invalidateAll()
-        #expect(try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(3600))) == .refreshed(count: 1))
+        #expect(
+            try await center.update(Item.self, with: request, policy: .ifOlderThan(.seconds(3600)))
+                == .refreshed(count: 1))
     }
 
     @Test func unregisteredModelsAreAClearError() async throws {
@@ -182,7 +213,9 @@ struct DataCenterTests {
             static func records(from response: ItemList, for request: ListItems) -> [Stray] { [] }
         }
         let center = try makeCenter(MockTransport())
-        await #expect(throws: DataCenterError.notRegistered("Stray")) { try await center.update(Stray.self, with: ListItems(folder: "x")) }
+        await #expect(throws: DataCenterError.notRegistered("Stray")) {
+            try await center.update(Stray.self, with: ListItems(folder: "x"))
+        }
         #expect(DataCenterError.notRegistered("Stray").description.contains("register"))
     }
 
@@ -202,13 +235,16 @@ struct DataCenterTests {
     @Test func aWriterThatFailsFailsTheUpdateAndItIsNotFresh() async throws {
         let mock = MockTransport()
         mock.stub(.get, "/folders/inbox/items", status: 200, json: itemsJSON([(1, "one")]))
-        let client = APIClient(server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
+        let client = APIClient(
+            server: Server(baseURL: URL(string: "http://api.test")!), transport: mock, sleep: { _ in }, random: { 0 })
         let center = DataCenter(client: client)
         let refusing = Mutex(true)
         center.register(RecordWriter<Item> { _, _ in if refusing.withLock({ $0 }) { throw TransformError() } })
         await #expect(throws: TransformError()) { try await center.update(Item.self, with: ListItems(folder: "inbox")) }
         refusing.withLock { $0 = false }
-        #expect(try await center.update(Item.self, with: ListItems(folder: "inbox"), policy: .ifOlderThan(.seconds(60))) == .refreshed(count: 1))
+        #expect(
+            try await center.update(Item.self, with: ListItems(folder: "inbox"), policy: .ifOlderThan(.seconds(60)))
+                == .refreshed(count: 1))
         #expect(mock.requests.count == 2)
     }
 }

@@ -43,7 +43,12 @@ struct LogServiceTests {
         let service = LogService()
         #expect(!service.isEnabled(.fatal) && service.lowestObservedLevel == nil)
         var evaluated = false
-        service.log(.debug, { evaluated = true; return "expensive" }())
+        service.log(
+            .debug,
+            {
+                evaluated = true
+                return "expensive"
+            }())
         #expect(!evaluated)
         let observer = CollectingObserver()
         let registration = service.register(observer, levels: [.warning, .error])
@@ -77,23 +82,31 @@ struct LogServiceTests {
     @Test func consolePrinterWritesOneLinePerEntry() {
         let lines = LinesBox()
         let printer = ConsoleLogPrinter { lines.append($0) }
-        let entry = LogEntry(level: .warning, message: "disk almost full", timestamp: Date(timeIntervalSince1970: 1_795_342_530.123),
-                             metadata: ["free": "3%", "disk": "/"], source: "storage")
+        let entry = LogEntry(
+            level: .warning, message: "disk almost full", timestamp: Date(timeIntervalSince1970: 1_795_342_530.123),
+            metadata: ["free": "3%", "disk": "/"], source: "storage")
         printer.receive(entry)
         #expect(lines.all == ["2026-11-22T10:15:30.123Z WARNING [storage] disk almost full disk=/ free=3%\n"])
-        #expect(ConsoleLogPrinter.line(for: LogEntry(level: .info, message: "hi", timestamp: Date(timeIntervalSince1970: 0))) == "1970-01-01T00:00:00.000Z INFO hi")
+        #expect(
+            ConsoleLogPrinter.line(
+                for: LogEntry(level: .info, message: "hi", timestamp: Date(timeIntervalSince1970: 0)))
+                == "1970-01-01T00:00:00.000Z INFO hi")
         _ = ConsoleLogPrinter()
     }
 
     @Test func entriesEncodeAsTheIngestFormat() throws {
-        let entry = LogEntry(level: .fatal, message: "boom", timestamp: Date(timeIntervalSince1970: 1_795_342_530.123), metadata: ["k": "v"], source: "app")
+        let entry = LogEntry(
+            level: .fatal, message: "boom", timestamp: Date(timeIntervalSince1970: 1_795_342_530.123),
+            metadata: ["k": "v"], source: "app")
         let json = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
         #expect(json.contains(#""timestamp":"2026-11-22T10:15:30.123Z""#) && json.contains(#""level":"fatal""#))
         #expect(try JSONDecoder().decode(LogEntry.self, from: Data(json.utf8)) == entry)
-        let noFraction = try JSONDecoder().decode(LogEntry.self, from: Data(#"{"level":"info","message":"m","timestamp":"2026-11-22T10:15:30Z"}"#.utf8))
+        let noFraction = try JSONDecoder().decode(
+            LogEntry.self, from: Data(#"{"level":"info","message":"m","timestamp":"2026-11-22T10:15:30Z"}"#.utf8))
         #expect(noFraction.metadata == nil && noFraction.source == nil)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(LogEntry.self, from: Data(#"{"level":"info","message":"m","timestamp":"yesterday"}"#.utf8))
+            try JSONDecoder().decode(
+                LogEntry.self, from: Data(#"{"level":"info","message":"m","timestamp":"yesterday"}"#.utf8))
         }
     }
 }

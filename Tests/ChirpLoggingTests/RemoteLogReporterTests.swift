@@ -1,6 +1,7 @@
-@testable import ChirpLogging
 import Foundation
 import Testing
+
+@testable import ChirpLogging
 
 @Suite("Remote log reporter")
 struct RemoteLogReporterTests {
@@ -8,7 +9,8 @@ struct RemoteLogReporterTests {
         let directory = temporaryDirectory()
         let uploader = RecordingUploader()
         let reporter = try RemoteLogReporter(
-            directory: directory, uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 3, waterline: 6), sleep: { _ in })
+            directory: directory, uploader: uploader,
+            strategy: CountPersistenceStrategy(maxMemoryCount: 3, waterline: 6), sleep: { _ in })
         reporter.receive(error("1"))
         reporter.receive(error("2"))
         #expect(reporter.statistics.inMemory == 2 && reporter.statistics.onDisk == 0)
@@ -25,7 +27,8 @@ struct RemoteLogReporterTests {
         let uploader = RecordingUploader()
         let reporter = try RemoteLogReporter(
             directory: temporaryDirectory(), uploader: uploader,
-            strategy: BytePersistenceStrategy(maxMemoryBytes: 500, waterlineBytes: 1_500, maxDiskBytes: 100_000), sleep: { _ in })
+            strategy: BytePersistenceStrategy(maxMemoryBytes: 500, waterlineBytes: 1_500, maxDiskBytes: 100_000),
+            sleep: { _ in })
         reporter.receive(error(String(repeating: "a", count: 300)))
         #expect(reporter.statistics.onDisk == 0)
         reporter.receive(error(String(repeating: "b", count: 300)))
@@ -38,8 +41,10 @@ struct RemoteLogReporterTests {
     @Test func aFatalEntryIsOnDiskBeforeTheLogCallReturns() throws {
         let directory = temporaryDirectory()
         let service = LogService()
-        let reporter = try RemoteLogReporter(directory: directory, uploader: RecordingUploader(failures: Array(repeating: .before, count: 100)),
-                                             strategy: CountPersistenceStrategy(maxMemoryCount: 100, waterline: 1000), sleep: { _ in try await Task.sleep(for: .seconds(3600)) })
+        let reporter = try RemoteLogReporter(
+            directory: directory, uploader: RecordingUploader(failures: Array(repeating: .before, count: 100)),
+            strategy: CountPersistenceStrategy(maxMemoryCount: 100, waterline: 1000),
+            sleep: { _ in try await Task.sleep(for: .seconds(3600)) })
         service.register(reporter, levels: [.error, .fatal])
         service.log(.error, "before the crash")
         service.log(.fatal, "the crash")
@@ -55,7 +60,8 @@ struct RemoteLogReporterTests {
         let uploader = RecordingUploader()
         let logs = LogService()
         let reporter = try RemoteLogReporter(
-            directory: directory, uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 100, waterline: 1_000),
+            directory: directory, uploader: uploader,
+            strategy: CountPersistenceStrategy(maxMemoryCount: 100, waterline: 1_000),
             synchronousLevels: [.error], uploadDelay: .milliseconds(200))
         logs.register(reporter, levels: [.error, .fatal])
         logs.log(.error, "first")
@@ -89,7 +95,8 @@ struct RemoteLogReporterTests {
         let uploader = RecordingUploader(failures: [.before, .afterStoring, .before])
         let sleeps = SleepLog()
         let reporter = try RemoteLogReporter(
-            directory: temporaryDirectory(), uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 1_000),
+            directory: temporaryDirectory(), uploader: uploader,
+            strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 1_000),
             retryBase: .seconds(1), retryMax: .seconds(3), sleep: sleeps.sleep)
         for index in 1...3 { reporter.receive(error("\(index)")) }
         try await reporter.uploadNow()
@@ -102,9 +109,12 @@ struct RemoteLogReporterTests {
     @Test func anImpatientUploadGivesUpAndKeepsTheEntries() async throws {
         let uploader = RecordingUploader(failures: Array(repeating: .before, count: 10))
         let sleeps = SleepLog()
-        let reporter = try RemoteLogReporter(directory: temporaryDirectory(), uploader: uploader, retryBase: .seconds(1), sleep: sleeps.sleep)
+        let reporter = try RemoteLogReporter(
+            directory: temporaryDirectory(), uploader: uploader, retryBase: .seconds(1), sleep: sleeps.sleep)
         reporter.receive(error("kept"))
-        await #expect(throws: RemoteLogUploadError.gaveUp(attempts: 3, lastError: "\(URLError(.notConnectedToInternet))")) {
+        await #expect(
+            throws: RemoteLogUploadError.gaveUp(attempts: 3, lastError: "\(URLError(.notConnectedToInternet))")
+        ) {
             try await reporter.uploadNow(maxConsecutiveFailures: 3)
         }
         #expect(sleeps.recorded == [.seconds(1), .seconds(2)] && reporter.statistics.onDisk == 1)
@@ -114,7 +124,8 @@ struct RemoteLogReporterTests {
     @Test func backgroundUploadsRetryToo() async throws {
         let uploader = RecordingUploader(failures: [.before, .before])
         let reporter = try RemoteLogReporter(
-            directory: temporaryDirectory(), uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 2), sleep: { _ in })
+            directory: temporaryDirectory(), uploader: uploader,
+            strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 2), sleep: { _ in })
         reporter.receive(error("a"))
         reporter.receive(error("b"))
         await reporter.waitForUploads()
@@ -125,7 +136,9 @@ struct RemoteLogReporterTests {
         let directory = temporaryDirectory()
         do {
             let offline = RecordingUploader(failures: Array(repeating: .before, count: 10))
-            let first = try RemoteLogReporter(directory: directory, uploader: offline, strategy: CountPersistenceStrategy(maxMemoryCount: 2, waterline: 1_000), sleep: { _ in })
+            let first = try RemoteLogReporter(
+                directory: directory, uploader: offline,
+                strategy: CountPersistenceStrategy(maxMemoryCount: 2, waterline: 1_000), sleep: { _ in })
             for index in 1...5 { first.receive(error("\(index)")) }
             first.flushToDisk()
             first.stop()
@@ -150,8 +163,10 @@ struct RemoteLogReporterTests {
         let directory = temporaryDirectory()
         let uploader = RecordingUploader(failures: [.afterStoring])
         do {
-            let first = try RemoteLogReporter(directory: directory, uploader: uploader, strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 1_000),
-                                              sleep: { _ in throw CancellationError() })
+            let first = try RemoteLogReporter(
+                directory: directory, uploader: uploader,
+                strategy: CountPersistenceStrategy(maxMemoryCount: 1, waterline: 1_000),
+                sleep: { _ in throw CancellationError() })
             for index in 1...3 { first.receive(error("\(index)")) }
             await #expect(throws: CancellationError.self) { try await first.uploadNow() }
         }
@@ -164,12 +179,15 @@ struct RemoteLogReporterTests {
 
     @Test func largeBacklogsGoOutInBoundedBatches() async throws {
         let uploader = RecordingUploader()
-        let reporter = try RemoteLogReporter(directory: temporaryDirectory(), uploader: uploader,
-                                             strategy: CountPersistenceStrategy(maxMemoryCount: 50, waterline: 100_000), maxBatchEntries: 40, sleep: { _ in })
+        let reporter = try RemoteLogReporter(
+            directory: temporaryDirectory(), uploader: uploader,
+            strategy: CountPersistenceStrategy(maxMemoryCount: 50, waterline: 100_000), maxBatchEntries: 40,
+            sleep: { _ in })
         for index in 0..<150 { reporter.receive(error("\(index)")) }
         try await reporter.uploadNow()
         #expect(uploader.batches == 4 && uploader.storedEntries.map(\.message) == (0..<150).map(String.init))
-        let bytesBound = try RemoteLogReporter(directory: temporaryDirectory(), uploader: uploader, maxBatchBytes: 1_000, sleep: { _ in })
+        let bytesBound = try RemoteLogReporter(
+            directory: temporaryDirectory(), uploader: uploader, maxBatchBytes: 1_000, sleep: { _ in })
         for _ in 0..<10 { bytesBound.receive(error(String(repeating: "x", count: 400))) }
         try await bytesBound.uploadNow()
         #expect(uploader.batches >= 4 + 5)

@@ -17,13 +17,19 @@ struct SwiftLogBridgeTests {
         logger.error("failed")
         logger.critical("crashed")
         var built = false
-        logger.debug("\({ built = true; return "debug" }())")
+        func expensive() -> String {
+            built = true
+            return "debug"
+        }
+        logger.debug("\(expensive())")
         logger.trace("trace")
         service.flush()
         #expect(!built, "a level nobody observes is not even formatted")
         #expect(observer.received.map(\.level) == [.info, .info, .warning, .error, .fatal])
         let first = observer.received[0]
-        #expect(first.message == "connected" && first.source == "chirp.sync" && first.metadata == ["user": "alice", "attempt": "2"])
+        #expect(
+            first.message == "connected" && first.source == "chirp.sync"
+                && first.metadata == ["user": "alice", "attempt": "2"])
         #expect(logger[metadataKey: "user"] == "alice")
     }
 
@@ -40,7 +46,9 @@ struct SwiftLogBridgeTests {
         #expect(bridge.logLevel == .warning)
         bridge.logLevel = .error
         #expect(bridge.logLevel == .error)
-        #expect(SwiftLogBridge.level(.trace) == .debug && SwiftLogBridge.level(.notice) == .info && SwiftLogBridge.level(.critical) == .fatal)
+        #expect(
+            SwiftLogBridge.level(.trace) == .debug && SwiftLogBridge.level(.notice) == .info
+                && SwiftLogBridge.level(.critical) == .fatal)
         let errorsOnly = LogService()
         errorsOnly.register(CollectingObserver(), levels: [.error])
         #expect(SwiftLogBridge(label: "y", service: errorsOnly).logLevel == .error)

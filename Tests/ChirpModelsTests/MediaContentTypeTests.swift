@@ -5,7 +5,8 @@ import Testing
 @Suite("Media content types")
 struct MediaContentTypeTests {
     @Test func imagesAreKnownByTheSameBytesTheServerChecks() {
-        #expect(MediaContentType.image(head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]) == "image/png")
+        #expect(
+            MediaContentType.image(head: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]) == "image/png")
         #expect(MediaContentType.image(head: Array("GIF89a".utf8)) == "image/gif")
         // "GIF8" alone is not a GIF the server would take: the client must not call it one.
         #expect(MediaContentType.image(head: Array("GIF8xx".utf8)) == nil)

@@ -14,11 +14,16 @@ struct MessageStateTests {
 
     @Test func aTombstoneKeepsItsPlaceAndLosesItsContent() {
         let message = Message(
-            id: "7", clientMessageId: "c", sender: "ann", recipient: "bea", text: "hi", createdAt: Timestamp(millisecondsSince1970: 5),
+            id: "7", clientMessageId: "c", sender: "ann", recipient: "bea", text: "hi",
+            createdAt: Timestamp(millisecondsSince1970: 5),
             readByRecipient: true, media: [], replyTo: "6", reactions: [MessageReaction(emoji: "👍", users: ["bea"])])
         let unsent = message.tombstone()
-        #expect(unsent.text.isEmpty && unsent.reactions.isEmpty && unsent.media.isEmpty && unsent.deleted && !unsent.removedByOperators)
-        #expect(unsent.id == "7" && unsent.sender == "ann" && unsent.createdAt == message.createdAt && unsent.replyTo == "6")
+        #expect(
+            unsent.text.isEmpty && unsent.reactions.isEmpty && unsent.media.isEmpty && unsent.deleted
+                && !unsent.removedByOperators)
+        #expect(
+            unsent.id == "7" && unsent.sender == "ann" && unsent.createdAt == message.createdAt && unsent.replyTo == "6"
+        )
         #expect(unsent.tombstoneNote == "message unsent")
         #expect(!message.isTombstone() && unsent.isTombstone() && !unsent.isTombstone(byOperators: true))
 

@@ -19,7 +19,9 @@ struct TerminalTextTests {
     }
 
     @Test func printableTextIsLeftAsItIs() {
-        for text in ["", "hello", "café ☕️ 👩‍👩‍👧 日本語 שלום", "a \\u{1B} typed by hand", "quotes \" and \\ backslashes", "\u{200F}mark"] {
+        for text in [
+            "", "hello", "café ☕️ 👩‍👩‍👧 日本語 שלום", "a \\u{1B} typed by hand", "quotes \" and \\ backslashes", "\u{200F}mark",
+        ] {
             #expect(TerminalText.escaped(text) == text, "\(text)")
         }
     }

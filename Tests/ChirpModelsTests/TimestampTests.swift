@@ -34,6 +34,8 @@ struct TimestampTests {
         #expect(Timestamp(rfc3339: "yesterday") == nil)
         let decoded = try JSONDecoder().decode([Timestamp].self, from: Data(#"["2026-11-22T10:15:30.123Z"]"#.utf8))
         #expect(decoded.first?.millisecondsSince1970 == 1_795_342_530_123)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Timestamp].self, from: Data(#"["nope"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([Timestamp].self, from: Data(#"["nope"]"#.utf8))
+        }
     }
 }

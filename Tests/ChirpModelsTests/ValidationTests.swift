@@ -26,7 +26,8 @@ struct ValidationTests {
     @Test func textsAreTrimmedThenMeasured() throws {
         #expect(try Validation.messageText("  hi \n") == "hi")
         #expect(try Validation.messageText("\u{1C}x\u{1F}") == "x")
-        #expect(try Validation.tweetText(String(repeating: "a", count: 280) + "   ") == String(repeating: "a", count: 280))
+        #expect(
+            try Validation.tweetText(String(repeating: "a", count: 280) + "   ") == String(repeating: "a", count: 280))
         #expect(throws: ValidationError.self) { try Validation.tweetText(String(repeating: "a", count: 281)) }
         #expect(throws: ValidationError.self) { try Validation.messageText(" \t\n\u{2003}") }
         do {

@@ -18,13 +18,15 @@ struct InitiatorTests {
         var dependencies: [String: [String]] = [:]
         for index in 0..<25 {
             let id = "op\(index)"
-            let deps = index == 0 ? [] : Array(Set([index / 2, (index * 7) % index, index - 1].map { "op\($0)" })).sorted()
+            let deps =
+                index == 0 ? [] : Array(Set([index / 2, (index * 7) % index, index - 1].map { "op\($0)" })).sorted()
             dependencies[id] = deps
-            operations.append(InitiatorOperation(id, priority: index % 3, dependsOn: deps) {
-                trace.record("start \(id)")
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...3)))
-                trace.record("end \(id)")
-            })
+            operations.append(
+                InitiatorOperation(id, priority: index % 3, dependsOn: deps) {
+                    trace.record("start \(id)")
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...3)))
+                    trace.record("end \(id)")
+                })
         }
         let report = try await Initiator(operations: operations.shuffled()).run()
         #expect(report.isSuccess && report.succeeded.count == 25)
@@ -57,12 +59,14 @@ struct InitiatorTests {
     }
 
     @Test func higherPriorityStartsFirstAmongReadyOperations() async throws {
-        let report = try await Initiator(operations: [
-            InitiatorOperation("low", priority: 1) {},
-            InitiatorOperation("high", priority: 9) {},
-            InitiatorOperation("middle", priority: 5) {},
-            InitiatorOperation("after", priority: 100, dependsOn: ["low"]) {},
-        ], maxConcurrent: 1).run()
+        let report = try await Initiator(
+            operations: [
+                InitiatorOperation("low", priority: 1) {},
+                InitiatorOperation("high", priority: 9) {},
+                InitiatorOperation("middle", priority: 5) {},
+                InitiatorOperation("after", priority: 100, dependsOn: ["low"]) {},
+            ], maxConcurrent: 1
+        ).run()
         #expect(report.started == ["high", "middle", "low", "after"])
         #expect(report.succeeded == ["high", "middle", "low", "after"])
     }
@@ -79,18 +83,25 @@ struct InitiatorTests {
             _ = try await cycle.run()
             Issue.record("a cycle must be refused")
         } catch {
-            guard case .cycle(let path) = error else { Issue.record("got \(error)"); return }
+            guard case .cycle(let path) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(Set(path) == ["A", "B", "C"] && path.count == 4 && path.first == path.last)
             #expect(error.description.contains(" → "))
         }
         await #expect(throws: InitiatorError.missingDependency(operation: "x", dependency: "ghost")) {
-            try await Initiator(operations: [InitiatorOperation("y") { trace.record("y") }, InitiatorOperation("x", dependsOn: ["ghost"]) {}]).run()
+            try await Initiator(operations: [
+                InitiatorOperation("y") { trace.record("y") }, InitiatorOperation("x", dependsOn: ["ghost"]) {},
+            ]).run()
         }
         await #expect(throws: InitiatorError.duplicateOperation("x")) {
             try await Initiator(operations: [InitiatorOperation("x") {}, InitiatorOperation("x") {}]).run()
         }
         #expect(trace.all.isEmpty, "nothing ran")
-        #expect(throws: InitiatorError.cycle(["self", "self"])) { try Initiator(operations: [InitiatorOperation("self", dependsOn: ["self"]) {}]).validate() }
+        #expect(throws: InitiatorError.cycle(["self", "self"])) {
+            try Initiator(operations: [InitiatorOperation("self", dependsOn: ["self"]) {}]).validate()
+        }
     }
 
     @Test func aFailureSkipsItsDependentsAndTheRestRuns() async throws {

@@ -27,7 +27,12 @@ final class CounterModule: Module, CounterService {
     static let identifier: ModuleIdentifier = .counter
     private let value = NSLock()
     nonisolated(unsafe) private var current = 0
-    func next() -> Int { value.withLock { current += 1; return current } }
+    func next() -> Int {
+        value.withLock {
+            current += 1
+            return current
+        }
+    }
 }
 
 final class EchoModule: Module {
@@ -51,32 +56,47 @@ struct ModuleManagerTests {
         #expect(try manager.loadModules(router: router) == [.greeter, .counter, .echo])
         #expect(try manager.resolve(.greeter, as: (any GreetingService).self).greet("bob") == "hello, bob")
         #expect(try await router.open(URL(string: "app://greet/alice")!) as? String == "hello, alice #1")
-        #expect(throws: ModuleError.typeMismatch(.echo, expected: "GreetingService")) { try manager.resolve(.echo, as: (any GreetingService).self) }
-        #expect(throws: ModuleError.unknownModule("nope")) { try manager.resolve("nope", as: (any GreetingService).self) }
+        #expect(throws: ModuleError.typeMismatch(.echo, expected: "GreetingService")) {
+            try manager.resolve(.echo, as: (any GreetingService).self)
+        }
+        #expect(throws: ModuleError.unknownModule("nope")) {
+            try manager.resolve("nope", as: (any GreetingService).self)
+        }
         #expect(throws: ModuleError.duplicateIdentifier(.echo)) { try manager.register(EchoModule.self) }
         #expect(manager.loadedModules == [.greeter, .counter, .echo])
     }
 
     @Test func aJSONConfigurationOrdersAndDisables() throws {
         let manager = try manager()
-        let json = #"{"modules": [{"id": "echo"}, {"id": "counter", "enabled": false}, {"id": "greeter", "enabled": true}]}"#
+        let json =
+            #"{"modules": [{"id": "echo"}, {"id": "counter", "enabled": false}, {"id": "greeter", "enabled": true}]}"#
         let configuration = try ModuleConfiguration(json: Data(json.utf8))
         #expect(try manager.loadModules(configuration: configuration, router: Router()) == [.echo, .greeter])
         #expect(throws: ModuleError.disabled(.counter)) { try manager.resolve(.counter, as: (any CounterService).self) }
         let partial = try self.manager()
-        #expect(try partial.loadModules(configuration: ModuleConfiguration(modules: [.init(id: .counter)]), router: Router()) == [.counter, .greeter, .echo])
+        #expect(
+            try partial.loadModules(
+                configuration: ModuleConfiguration(modules: [.init(id: .counter)]), router: Router()) == [
+                    .counter, .greeter, .echo,
+                ])
     }
 
     @Test func badConfigurationsAreClearErrors() throws {
         #expect(throws: ModuleError.self) { try ModuleConfiguration(json: Data("{".utf8)) }
-        #expect(throws: ModuleError.self) { try ModuleConfiguration(contentsOf: URL(fileURLWithPath: "/nonexistent/modules.json")) }
+        #expect(throws: ModuleError.self) {
+            try ModuleConfiguration(contentsOf: URL(fileURLWithPath: "/nonexistent/modules.json"))
+        }
         let unknown = try ModuleConfiguration(json: Data(#"{"modules": [{"id": "ghost"}]}"#.utf8))
-        #expect(throws: ModuleError.unknownInConfiguration("ghost")) { try manager().loadModules(configuration: unknown, router: Router()) }
+        #expect(throws: ModuleError.unknownInConfiguration("ghost")) {
+            try manager().loadModules(configuration: unknown, router: Router())
+        }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID().uuidString).json")
         try Data(#"{"modules": [{"id": "echo", "enabled": false}]}"#.utf8).write(to: file)
         #expect(try ModuleConfiguration(contentsOf: file).modules == [.init(id: .echo, enabled: false)])
-        let errors: [ModuleError] = [.unknownModule("a"), .disabled("a"), .typeMismatch("a", expected: "P"), .duplicateIdentifier("a"),
-                                     .unknownInConfiguration("a"), .invalidConfiguration("x"), .notLoaded, .missingEnvironment("T")]
+        let errors: [ModuleError] = [
+            .unknownModule("a"), .disabled("a"), .typeMismatch("a", expected: "P"), .duplicateIdentifier("a"),
+            .unknownInConfiguration("a"), .invalidConfiguration("x"), .notLoaded, .missingEnvironment("T"),
+        ]
         var environment = ModuleEnvironment()
         #expect(throws: ModuleError.missingEnvironment("Int")) { try environment.require(Int.self) }
         environment.set(42)

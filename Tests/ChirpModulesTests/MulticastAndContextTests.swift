@@ -49,7 +49,8 @@ struct MulticastAndContextTests {
         let alice = try app.switchUser(to: "Alice")
         try alice.saveToken("secret-token")
         try alice.setSetting("theme", to: "dark")
-        let attributes = try FileManager.default.attributesOfItem(atPath: alice.directory.appendingPathComponent("token").path)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: alice.directory.appendingPathComponent("token").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let bob = try app.switchUser(to: "bob")
         #expect(bob.token() == nil && bob.settings().isEmpty && bob.databaseURL != alice.databaseURL)

@@ -31,7 +31,9 @@ struct APIClientTests {
 
     @Test func errorEnvelopesBecomeServerErrors() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/base/v1/users/alice", status: 403, json: #"{"error":{"code":"dm_not_allowed","message":"No.","field":"x"}}"#)
+        mock.stub(
+            .get, "/base/v1/users/alice", status: 403,
+            json: #"{"error":{"code":"dm_not_allowed","message":"No.","field":"x"}}"#)
         mock.stub(.get, "/base/v1/users/bob", status: 418, json: "teapot")
         mock.stub(.get, "/base/v1/users/carol", status: 200, json: #"{"name":"carol"}"#)
         mock.stub(.get, "/base/v1/users/dave", status: 200, json: "not json")
@@ -39,27 +41,39 @@ struct APIClientTests {
         await #expect(throws: NetworkError.server(status: 403, code: "dm_not_allowed", message: "No.", field: "x")) {
             try await client.send(GetProfile(name: "alice"))
         }
-        await #expect(throws: NetworkError.http(status: 418, body: "teapot")) { try await client.send(GetProfile(name: "bob")) }
-        await #expect(throws: NetworkError.decoding(path: "age", reason: "missing")) { try await client.send(GetProfile(name: "carol")) }
+        await #expect(throws: NetworkError.http(status: 418, body: "teapot")) {
+            try await client.send(GetProfile(name: "bob"))
+        }
+        await #expect(throws: NetworkError.decoding(path: "age", reason: "missing")) {
+            try await client.send(GetProfile(name: "carol"))
+        }
         do {
             _ = try await client.send(GetProfile(name: "dave"))
             Issue.record("expected a decoding error")
         } catch {
-            guard case .decoding = error else { Issue.record("got \(error)"); return }
+            guard case .decoding = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
-        await #expect(throws: NetworkError.server(status: 404, code: "not_stubbed", message: "no stub for GET /base/v1/users/x", field: nil)) {
+        await #expect(
+            throws: NetworkError.server(
+                status: 404, code: "not_stubbed", message: "no stub for GET /base/v1/users/x", field: nil)
+        ) {
             try await client.sendForResponse(GetProfile(name: "x"))
         }
     }
 
     @Test func idempotentCallsRetryWithBackoffAndRetryAfter() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/base/v1/users/alice", answers: [
-            .reply(TransportResponse(status: 503, headers: ["Retry-After": "2"])),
-            .failure(.transport("reset")),
-            .reply(TransportResponse(status: 429, headers: ["retry-after": "0"])),
-            .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
-        ])
+        mock.stub(
+            .get, "/base/v1/users/alice",
+            answers: [
+                .reply(TransportResponse(status: 503, headers: ["Retry-After": "2"])),
+                .failure(.transport("reset")),
+                .reply(TransportResponse(status: 429, headers: ["retry-after": "0"])),
+                .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
+            ])
         let sleeper = SleepRecorder()
         let client = makeClient(mock, sleeper: sleeper, random: 0.5)
         #expect(try await client.send(GetProfile()).name == "alice")
@@ -70,14 +84,23 @@ struct APIClientTests {
 
     @Test func aRateLimitOfMinutesIsNotWaitedForButShownAtOnce() async throws {
         let mock = MockTransport()
-        let limited = #"{"error":{"code":"rate_limited","message":"You have posted too many tweets; try again in 40 minutes."}}"#
-        mock.stub(.get, "/base/v1/users/alice", answers: [
-            .reply(TransportResponse(status: 429, headers: ["Retry-After": "2400", "Content-Type": "application/json"], body: Data(limited.utf8))),
-            .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
-        ])
+        let limited =
+            #"{"error":{"code":"rate_limited","message":"You have posted too many tweets; try again in 40 minutes."}}"#
+        mock.stub(
+            .get, "/base/v1/users/alice",
+            answers: [
+                .reply(
+                    TransportResponse(
+                        status: 429, headers: ["Retry-After": "2400", "Content-Type": "application/json"],
+                        body: Data(limited.utf8))),
+                .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
+            ])
         let sleeper = SleepRecorder()
-        await #expect(throws: NetworkError.server(
-            status: 429, code: "rate_limited", message: "You have posted too many tweets; try again in 40 minutes.", field: nil)) {
+        await #expect(
+            throws: NetworkError.server(
+                status: 429, code: "rate_limited", message: "You have posted too many tweets; try again in 40 minutes.",
+                field: nil)
+        ) {
             try await makeClient(mock, sleeper: sleeper).send(GetProfile())
         }
         #expect(mock.requests.count == 1 && sleeper.recorded.isEmpty)
@@ -104,7 +127,8 @@ struct APIClientTests {
         #expect(mock.requests.count == 3 && sleeper.recorded == [.milliseconds(100), .milliseconds(200)])
 
         let notFound = MockTransport()
-        notFound.stub(.get, "/base/v1/users/alice", status: 404, json: #"{"error":{"code":"user_not_found","message":"no"}}"#)
+        notFound.stub(
+            .get, "/base/v1/users/alice", status: 404, json: #"{"error":{"code":"user_not_found","message":"no"}}"#)
         await #expect(throws: NetworkError.self) { try await makeClient(notFound).send(GetProfile()) }
         #expect(notFound.requests.count == 1)
     }
@@ -114,26 +138,34 @@ struct APIClientTests {
             typealias Response = EmptyResponse
             var method: HTTPMethod { .put }
             var path: String { "/v1/things/1" }
-            var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: 5, baseDelay: .milliseconds(10), jitter: 0, unreachableRetries: 1) }
+            var retryPolicy: RetryPolicy {
+                RetryPolicy(maxRetries: 5, baseDelay: .milliseconds(10), jitter: 0, unreachableRetries: 1)
+            }
         }
         // No connection at all: the first try and one retry.
         let unreachable = MockTransport()
         unreachable.faults = .init(failureRate: 1)
-        await #expect(throws: NetworkError.transport("injected failure")) { try await makeClient(unreachable).send(Patient()) }
+        await #expect(throws: NetworkError.transport("injected failure")) {
+            try await makeClient(unreachable).send(Patient())
+        }
         #expect(unreachable.requests.count == 2)
         // A server that answers "busy" gets the full patience.
         let busy = MockTransport()
         busy.stub(.put, "/base/v1/things/1", status: 503, json: #"{"error":{"code":"unavailable","message":"busy"}}"#)
         await #expect(throws: NetworkError.self) { try await makeClient(busy).send(Patient()) }
         #expect(busy.requests.count == 6)
-        #expect(RetryPolicy(maxRetries: 4).retries(after: .transport("x")) == 4, "without a limit of its own, unreachable uses maxRetries")
+        #expect(
+            RetryPolicy(maxRetries: 4).retries(after: .transport("x")) == 4,
+            "without a limit of its own, unreachable uses maxRetries")
     }
 
     @Test func injectedFailuresAndDropsAreRetried() async throws {
         let flaky = MockTransport(random: { 0.1 })
         flaky.faults = .init(failureRate: 0.5)
         flaky.stub(.get, "/base/v1/users/alice", status: 200, json: aliceJSON)
-        await #expect(throws: NetworkError.transport("injected failure")) { try await makeClient(flaky).send(GetProfile()) }
+        await #expect(throws: NetworkError.transport("injected failure")) {
+            try await makeClient(flaky).send(GetProfile())
+        }
         #expect(flaky.requests.count == 4)
         let dropping = MockTransport(random: { 0.1 })
         dropping.faults = .init(dropRate: 0.2)
@@ -167,10 +199,12 @@ struct APIClientTests {
 
     @Test func conditionalGetsReuseTheCachedBodyPerCredentials() async throws {
         let mock = MockTransport()
-        mock.stub(.get, "/base/v1/users/alice", answers: [
-            .reply(TransportResponse(status: 200, headers: ["ETag": "\"v1\""], body: Data(aliceJSON.utf8))),
-            .reply(TransportResponse(status: 304)),
-        ])
+        mock.stub(
+            .get, "/base/v1/users/alice",
+            answers: [
+                .reply(TransportResponse(status: 200, headers: ["ETag": "\"v1\""], body: Data(aliceJSON.utf8))),
+                .reply(TransportResponse(status: 304)),
+            ])
         let cache = ETagCache(capacity: 1)
         let token = TokenBox("a")
         let client = APIClient(
@@ -193,11 +227,13 @@ struct APIClientTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         let later = formatter.string(from: Date().addingTimeInterval(60))
-        mock.stub(.get, "/base/v1/users/alice", answers: [
-            .reply(TransportResponse(status: 503, headers: ["Retry-After": later])),
-            .reply(TransportResponse(status: 503, headers: ["Retry-After": "soon"])),
-            .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
-        ])
+        mock.stub(
+            .get, "/base/v1/users/alice",
+            answers: [
+                .reply(TransportResponse(status: 503, headers: ["Retry-After": later])),
+                .reply(TransportResponse(status: 503, headers: ["Retry-After": "soon"])),
+                .reply(TransportResponse(status: 200, body: Data(aliceJSON.utf8))),
+            ])
         let sleeper = SleepRecorder()
         _ = try await makeClient(mock, sleeper: sleeper, random: 0).send(GetProfile())
         #expect(sleeper.recorded.count == 2)

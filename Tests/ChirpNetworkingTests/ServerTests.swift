@@ -6,7 +6,9 @@ import Testing
 struct ServerTests {
     @Test func environmentsSwitchAndOffline() throws {
         let server = Server(
-            environments: [.production: URL(string: "https://api.example.com")!, .local: URL(string: "http://127.0.0.1:8080")!],
+            environments: [
+                .production: URL(string: "https://api.example.com")!, .local: URL(string: "http://127.0.0.1:8080")!,
+            ],
             current: .production)
         #expect(server.environment == .production && server.baseURL.host == "api.example.com")
         try server.switch(to: .local)
@@ -27,7 +29,9 @@ struct ServerTests {
         #expect(policy.delay(forAttempt: 0, random: 1, retryAfter: nil) == .milliseconds(100))
         #expect(policy.delay(forAttempt: 2, random: 1, retryAfter: nil) == .milliseconds(400))
         #expect(policy.delay(forAttempt: 9, random: 1, retryAfter: nil) == .seconds(1), "capped")
-        #expect(policy.delay(forAttempt: 0, random: 0, retryAfter: .seconds(3)) == .seconds(3), "Retry-After wins when longer")
+        #expect(
+            policy.delay(forAttempt: 0, random: 0, retryAfter: .seconds(3)) == .seconds(3),
+            "Retry-After wins when longer")
         #expect(policy.delay(forAttempt: 3, random: 1, retryAfter: .milliseconds(1)) == .milliseconds(800))
         #expect(RetryPolicy(maxRetries: 1, jitter: 7).jitter == 1)
         #expect(RetryPolicy.none.maxRetries == 0 && RetryPolicy.default.maxRetries == 3)
@@ -37,11 +41,14 @@ struct ServerTests {
         let errors: [NetworkError] = [
             .offline, .timeout, .cancelled, .transport("refused"), .http(status: 500, body: "boom"),
             .server(status: 403, code: "nope", message: "Not allowed", field: nil),
-            .decoding(path: "items.[0].id", reason: "missing"), .decoding(path: "", reason: "x"), .unknownEnvironment("qa"),
+            .decoding(path: "items.[0].id", reason: "missing"), .decoding(path: "", reason: "x"),
+            .unknownEnvironment("qa"),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(errors.map(\.status) == [nil, nil, nil, nil, 500, 403, nil, nil, nil])
         #expect(errors.map(\.isTransient) == [false, true, false, true, true, false, false, false, false])
-        #expect(NetworkError.http(status: 429, body: "").isTransient && !NetworkError.http(status: 404, body: "").isTransient)
+        #expect(
+            NetworkError.http(status: 429, body: "").isTransient
+                && !NetworkError.http(status: 404, body: "").isTransient)
     }
 }

@@ -21,11 +21,13 @@ enum Implementation: String, CaseIterable, Sendable, CustomStringConvertible {
     var description: String { rawValue }
 
     static let migrations: [SQLiteStore.Migration] = [
-        .init(name: "notes", sql: """
-            CREATE TABLE notes (
-                id TEXT PRIMARY KEY, text TEXT NOT NULL, rank INTEGER NOT NULL, pinned INTEGER NOT NULL,
-                created REAL NOT NULL, tags TEXT NOT NULL, kind TEXT NOT NULL, score REAL, attachment BLOB)
-            """),
+        .init(
+            name: "notes",
+            sql: """
+                CREATE TABLE notes (
+                    id TEXT PRIMARY KEY, text TEXT NOT NULL, rank INTEGER NOT NULL, pinned INTEGER NOT NULL,
+                    created REAL NOT NULL, tags TEXT NOT NULL, kind TEXT NOT NULL, score REAL, attachment BLOB)
+                """)
     ]
 
     func makeRepository() throws -> any Repository<Note> {
@@ -33,13 +35,19 @@ enum Implementation: String, CaseIterable, Sendable, CustomStringConvertible {
         case .memory:
             return InMemoryRepository<Note>()
         case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("persistence-\(UUID().uuidString)/db.sqlite").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "persistence-\(UUID().uuidString)/db.sqlite"
+            ).path
             return try SQLiteRepository<Note>(store: SQLiteStore(path: path, migrations: Self.migrations))
         }
     }
 }
 
-func note(_ id: String, rank: Int = 0, text: String? = nil, pinned: Bool = false, kind: Kind = .draft, score: Double? = nil) -> Note {
-    Note(id: id, text: text ?? "note \(id)", rank: rank, pinned: pinned, created: Date(timeIntervalSince1970: 1_795_342_530.125),
-         tags: ["a", "b \(id)"], kind: kind, score: score, attachment: nil)
+func note(
+    _ id: String, rank: Int = 0, text: String? = nil, pinned: Bool = false, kind: Kind = .draft, score: Double? = nil
+) -> Note {
+    Note(
+        id: id, text: text ?? "note \(id)", rank: rank, pinned: pinned,
+        created: Date(timeIntervalSince1970: 1_795_342_530.125),
+        tags: ["a", "b \(id)"], kind: kind, score: score, attachment: nil)
 }

@@ -33,7 +33,8 @@ struct RepositoryContractTests {
     func queriesFilterOrderAndLimit(_ implementation: Implementation) async throws {
         let repository = try implementation.makeRepository()
         try await repository.save([
-            note("a", rank: 3, kind: .published, score: 1.5), note("b", rank: 1), note("c", rank: 2, pinned: true, score: 0),
+            note("a", rank: 3, kind: .published, score: 1.5), note("b", rank: 1),
+            note("c", rank: 2, pinned: true, score: 0),
             note("d", rank: 3, text: "Zebra"), note("e", rank: 5, text: "apple", kind: .published),
         ])
         func ids(_ query: RecordQuery) async throws -> [String] { try await repository.fetch(query).map(\.id) }
@@ -66,7 +67,8 @@ struct RepositoryContractTests {
         #expect(try await repository.delete(ids: ["1", "2", "nope"]) == 2)
         #expect(try await repository.delete(matching: .all.filter("rank", .greater, 5)) == 1)
         #expect(try await repository.fetch(.all).map(\.id) == ["3", "4", "5"])
-        try await repository.replace(matching: .all.filter("rank", .less, 5), with: [note("7", rank: 1), note("5", rank: 9)])
+        try await repository.replace(
+            matching: .all.filter("rank", .less, 5), with: [note("7", rank: 1), note("5", rank: 9)])
         #expect(try await repository.fetch(.all.order(by: "rank")).map(\.id) == ["7", "5"])
         #expect(try await repository.delete(matching: .all) == 2)
         #expect(try await repository.count(.all) == 0)

@@ -1,6 +1,7 @@
-@testable import ChirpPersistence
 import Foundation
 import Testing
+
+@testable import ChirpPersistence
 
 @Suite("SQLite store")
 struct SQLiteStoreTests {
@@ -23,21 +24,42 @@ struct SQLiteStoreTests {
     }
 
     @Test func schemaMismatchesAreClearErrors() async throws {
-        struct Orphan: StoredRecord { static let tableName = "nowhere"; var id: Int }
-        struct Wider: StoredRecord { static let tableName = "notes"; var id: String; var extra: Int }
+        struct Orphan: StoredRecord {
+            static let tableName = "nowhere"
+            var id: Int
+        }
+        struct Wider: StoredRecord {
+            static let tableName = "notes"
+            var id: String
+            var extra: Int
+        }
         let store = try SQLiteStore(path: path(), migrations: Implementation.migrations)
         #expect(throws: PersistenceError.self) { try SQLiteRepository<Orphan>(store: store) }
         let wider = try SQLiteRepository<Wider>(store: store)
         await #expect(throws: PersistenceError.self) { try await wider.save([Wider(id: "1", extra: 2)]) }
-        await #expect(throws: PersistenceError.self) { try await SQLiteRepository<Note>(store: store).fetch(.all.filter("nope", .equal, 1)) }
-        #expect(throws: PersistenceError.self) { try SQLiteStore(path: path(), migrations: [.init(name: "bad", sql: "CREATE TABLE (")]) }
-        let constraint = try SQLiteStore(path: path(), migrations: [
-            .init(name: "t", sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL CHECK (length(text) < 3), rank INTEGER, pinned INTEGER, created REAL, tags TEXT, kind TEXT, score REAL, attachment BLOB)"),
-        ])
+        await #expect(throws: PersistenceError.self) {
+            try await SQLiteRepository<Note>(store: store).fetch(.all.filter("nope", .equal, 1))
+        }
+        #expect(throws: PersistenceError.self) {
+            try SQLiteStore(path: path(), migrations: [.init(name: "bad", sql: "CREATE TABLE (")])
+        }
+        let constraint = try SQLiteStore(
+            path: path(),
+            migrations: [
+                .init(
+                    name: "t",
+                    sql:
+                        "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL CHECK (length(text) < 3), rank INTEGER, pinned INTEGER, created REAL, tags TEXT, kind TEXT, score REAL, attachment BLOB)"
+                )
+            ])
         let repository = try SQLiteRepository<Note>(store: constraint)
-        await #expect(throws: PersistenceError.self) { try await repository.save([note("1", text: "ok"), note("2", text: "too long")]) }
+        await #expect(throws: PersistenceError.self) {
+            try await repository.save([note("1", text: "ok"), note("2", text: "too long")])
+        }
         #expect(try await repository.count(.all) == 0, "a failed save writes nothing")
-        #expect(PersistenceError.coding("x").description.contains("coding") && PersistenceError.database("y").description.contains("database"))
+        #expect(
+            PersistenceError.coding("x").description.contains("coding")
+                && PersistenceError.database("y").description.contains("database"))
     }
 
     @Test func aStoreForWhatMustSurviveAPowerCutSyncsEveryCommit() throws {
@@ -50,9 +72,15 @@ struct SQLiteStoreTests {
     }
 
     @Test func badStoredValuesFailToDecode() async throws {
-        let store = try SQLiteStore(path: path(), migrations: [
-            .init(name: "t", sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT, rank INTEGER, pinned INTEGER, created REAL, tags TEXT, kind TEXT, score REAL, attachment BLOB); INSERT INTO notes VALUES ('1', 'x', 'not a number', 0, 0, '[]', 'draft', NULL, NULL)"),
-        ])
+        let store = try SQLiteStore(
+            path: path(),
+            migrations: [
+                .init(
+                    name: "t",
+                    sql:
+                        "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT, rank INTEGER, pinned INTEGER, created REAL, tags TEXT, kind TEXT, score REAL, attachment BLOB); INSERT INTO notes VALUES ('1', 'x', 'not a number', 0, 0, '[]', 'draft', NULL, NULL)"
+                )
+            ])
         await #expect(throws: PersistenceError.self) { try await SQLiteRepository<Note>(store: store).fetch(.all) }
     }
 }

@@ -8,18 +8,24 @@ import Testing
 @Suite("Account security")
 struct AccountSecurityTests {
     /// Registers `username` from a client that says it is `agent`.
-    static func register(_ api: APIHarness, _ username: String, agent: String, password: String = "correct horse") async throws -> Session {
+    static func register(_ api: APIHarness, _ username: String, agent: String, password: String = "correct horse")
+        async throws -> Session
+    {
         let reply = try await api.send(
-            .POST, "/v1/accounts", json: RegisterRequest(username: username, password: password), headers: [("User-Agent", agent)])
+            .POST, "/v1/accounts", json: RegisterRequest(username: username, password: password),
+            headers: [("User-Agent", agent)])
         try #require(reply.status == 201, "register: \(reply.status) \(reply.text)")
         let auth: AuthResponse = try reply.decode()
         return Session(user: auth.user, token: auth.token)
     }
 
     /// Logs in from a client that says it is `agent`; returns the new token.
-    static func login(_ api: APIHarness, _ username: String, agent: String, password: String = "correct horse") async throws -> String {
+    static func login(_ api: APIHarness, _ username: String, agent: String, password: String = "correct horse")
+        async throws -> String
+    {
         let reply = try await api.send(
-            .POST, "/v1/sessions", json: LoginRequest(username: username, password: password), headers: [("User-Agent", agent)])
+            .POST, "/v1/sessions", json: LoginRequest(username: username, password: password),
+            headers: [("User-Agent", agent)])
         try #require(reply.status == 201, "login: \(reply.status) \(reply.text)")
         return try reply.decode(AuthResponse.self).token
     }
@@ -44,9 +50,13 @@ struct AccountSecurityTests {
 
             let fromLaptop = try await Self.sessions(api, token: laptop)
             #expect(fromLaptop.count == 2, "only alice's sessions")
-            #expect(fromLaptop.map(\.userAgent) == ["laptop/2.0", "phone/1.0"], "newest first, with the creating user agent")
+            #expect(
+                fromLaptop.map(\.userAgent) == ["laptop/2.0", "phone/1.0"], "newest first, with the creating user agent"
+            )
             #expect(fromLaptop.map(\.current) == [true, false])
-            #expect(Set(fromLaptop.map(\.id)).count == 2 && !fromLaptop.contains { $0.id.isEmpty || laptop.contains($0.id) })
+            #expect(
+                Set(fromLaptop.map(\.id)).count == 2 && !fromLaptop.contains { $0.id.isEmpty || laptop.contains($0.id) }
+            )
             let fromPhone = try await Self.sessions(api, token: phone.token)
             #expect(fromPhone.map(\.current) == [false, true], "the current one is the caller's")
             #expect(Set(fromPhone.map(\.id)) == Set(fromLaptop.map(\.id)))
@@ -93,8 +103,12 @@ struct AccountSecurityTests {
             #expect(ended.status == 401 && ended.errorCode == "invalid_token")
             #expect(try await Self.status(api, token: phone.token) == 200, "the other session goes on")
             #expect(try await Self.sessions(api, token: phone.token).count == 1)
-            #expect(try await api.send(.DELETE, "/v1/sessions/\(laptopId)", token: phone.token).status == 404, "already ended")
-            #expect(try await api.send(.DELETE, "/v1/sessions/current", token: phone.token).status == 204, "logout still works")
+            #expect(
+                try await api.send(.DELETE, "/v1/sessions/\(laptopId)", token: phone.token).status == 404,
+                "already ended")
+            #expect(
+                try await api.send(.DELETE, "/v1/sessions/current", token: phone.token).status == 204,
+                "logout still works")
         }
     }
 
@@ -106,7 +120,8 @@ struct AccountSecurityTests {
             #expect(try await Self.status(api, token: laptop) == 200)
 
             let short = try await api.send(
-                .PUT, "/v1/me/password", token: phone.token, json: ChangePasswordRequest(currentPassword: "correct horse", newPassword: "short"))
+                .PUT, "/v1/me/password", token: phone.token,
+                json: ChangePasswordRequest(currentPassword: "correct horse", newPassword: "short"))
             #expect(short.status == 422 && short.errorCode == "invalid_password")
             let changed = try await api.send(
                 .PUT, "/v1/me/password", token: phone.token,
@@ -136,7 +151,9 @@ struct AccountSecurityTests {
             #expect(try await Self.status(api, token: other) == 200, "nor the others")
             #expect(try await api.login("alice", password: "wrong again").status == 401, "the third failure, by login")
             let throttled = try await api.login("alice")
-            #expect(throttled.status == 429 && throttled.headers.first(name: "Retry-After") != nil, "the right password is refused now")
+            #expect(
+                throttled.status == 429 && throttled.headers.first(name: "Retry-After") != nil,
+                "the right password is refused now")
             let alsoThrottled = try await api.send(
                 .PUT, "/v1/me/password", token: alice.token,
                 json: ChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple"))
@@ -156,15 +173,21 @@ struct AccountSecurityTests {
             try await api.follow(alice, "dave")
             #expect(try await api.sendMessage(alice, to: "bob", "a secret").status == 201)
             #expect(try await api.sendMessage(bob, to: "alice", "a reply").status == 201)
-            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hello")).status == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hello")).status
+                    == 201)
             // A block of the account goes with it.
             #expect(try await api.send(.PUT, "/v1/users/alice/block", token: dave.token).status < 300)
 
-            let wrong = try await api.send(.DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "not it at all"))
+            let wrong = try await api.send(
+                .DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "not it at all"))
             #expect(wrong.status == 401 && wrong.errorCode == "invalid_credentials")
             #expect(try await Self.status(api, token: alice.token) == 200, "nothing happened")
 
-            #expect(try await api.send(.DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "correct horse")).status == 204)
+            #expect(
+                try await api.send(
+                    .DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "correct horse")
+                ).status == 204)
             #expect(try await Self.status(api, token: alice.token) == 401)
             #expect(try await Self.status(api, token: second) == 401, "every session")
             #expect(try await api.login("alice").status == 401)
@@ -206,7 +229,8 @@ struct AccountSecurityTests {
             #expect(history.items.map(\.sender) == [placeholder, "bob"])
             let refused = try await api.sendMessage(bob, to: placeholder, "are you there?")
             #expect(refused.status == 403 && refused.errorCode == "dm_not_allowed", "\(refused.text)")
-            #expect(try await api.send(.POST, "/v1/conversations/\(placeholder)/typing", token: bob.token).status == 403)
+            #expect(
+                try await api.send(.POST, "/v1/conversations/\(placeholder)/typing", token: bob.token).status == 403)
             let read = try await api.send(
                 .POST, "/v1/conversations/\(placeholder)/read", token: bob.token, json: ["upTo": history.items[0].id])
             #expect(read.status == 204)
@@ -221,7 +245,9 @@ struct AccountSecurityTests {
             // The name is free again, for a new account that starts from nothing.
             let again = try await api.register("Alice")
             #expect(again.user.followersCount == 0)
-            #expect(try await api.send(.GET, "/v1/conversations", token: again.token).decode(Page<Conversation>.self).items.isEmpty)
+            #expect(
+                try await api.send(.GET, "/v1/conversations", token: again.token).decode(Page<Conversation>.self).items
+                    .isEmpty)
             #expect(try await api.allEvents(again).isEmpty)
             let profile = try await api.send(.GET, "/v1/users/alice", token: bob.token).decode(User.self)
             #expect(profile.username == "Alice" && profile.followedByYou == false)
@@ -232,11 +258,16 @@ struct AccountSecurityTests {
         try await TestServer.run { api in
             #expect(try await api.send(.GET, "/v1/sessions").status == 401)
             #expect(try await api.send(.DELETE, "/v1/sessions/abc").status == 401)
-            #expect(try await api.send(.PUT, "/v1/me/password", json: ChangePasswordRequest(currentPassword: "a", newPassword: "b")).status == 401)
+            #expect(
+                try await api.send(
+                    .PUT, "/v1/me/password", json: ChangePasswordRequest(currentPassword: "a", newPassword: "b")
+                ).status == 401)
             #expect(try await api.send(.DELETE, "/v1/me", json: DeleteAccountRequest(password: "x")).status == 401)
             let alice = try await api.register("alice")
             #expect(try await api.send(.DELETE, "/v1/me", token: alice.token, raw: "{").status == 400)
-            #expect(try await api.send(.PUT, "/v1/me/password", token: alice.token, raw: #"{"currentPassword":1}"#).status == 400)
+            #expect(
+                try await api.send(.PUT, "/v1/me/password", token: alice.token, raw: #"{"currentPassword":1}"#).status
+                    == 400)
         }
     }
 }

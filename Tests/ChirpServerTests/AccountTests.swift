@@ -22,7 +22,8 @@ struct AccountTests {
     @Test(arguments: ["ab", "abcdefghijklmnop", "has space", "dash-name", "émile", ""])
     func invalidUsernamesAre422(_ name: String) async throws {
         try await TestServer.run { api in
-            let reply = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: name, password: "long enough"))
+            let reply = try await api.send(
+                .POST, "/v1/accounts", json: RegisterRequest(username: name, password: "long enough"))
             #expect(reply.status == 422)
             #expect(reply.errorCode == "invalid_username")
         }
@@ -31,7 +32,8 @@ struct AccountTests {
     @Test func usernamesAreUniqueIgnoringCaseAndShownAsRegistered() async throws {
         try await TestServer.run { api in
             _ = try await api.register("CamelCase")
-            let again = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "camelcase", password: "long enough"))
+            let again = try await api.send(
+                .POST, "/v1/accounts", json: RegisterRequest(username: "camelcase", password: "long enough"))
             #expect(again.status == 409)
             #expect(again.errorCode == "username_taken")
             let viewer = try await api.register("viewer")
@@ -44,13 +46,21 @@ struct AccountTests {
 
     @Test func passwordAndDisplayNameRules() async throws {
         try await TestServer.run { api in
-            let short = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "shorty", password: "1234567"))
+            let short = try await api.send(
+                .POST, "/v1/accounts", json: RegisterRequest(username: "shorty", password: "1234567"))
             #expect(short.status == 422 && short.errorCode == "invalid_password")
-            let long = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "longy", password: String(repeating: "x", count: 129)))
+            let long = try await api.send(
+                .POST, "/v1/accounts",
+                json: RegisterRequest(username: "longy", password: String(repeating: "x", count: 129)))
             #expect(long.status == 422 && long.errorCode == "invalid_password")
-            let name = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "named", password: "long enough", displayName: String(repeating: "n", count: 51)))
+            let name = try await api.send(
+                .POST, "/v1/accounts",
+                json: RegisterRequest(
+                    username: "named", password: "long enough", displayName: String(repeating: "n", count: 51)))
             #expect(name.status == 422 && name.errorCode == "invalid_display_name")
-            let ok = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "exact", password: String(repeating: "x", count: 128), displayName: ""))
+            let ok = try await api.send(
+                .POST, "/v1/accounts",
+                json: RegisterRequest(username: "exact", password: String(repeating: "x", count: 128), displayName: ""))
             #expect(ok.status == 201)
         }
     }
@@ -63,7 +73,8 @@ struct AccountTests {
             #expect(missing.status == 400)
             let wrongType = try await api.send(.POST, "/v1/accounts", raw: #"{"username":"abc","password":12345678}"#)
             #expect(wrongType.status == 400)
-            let secret = try await api.send(.POST, "/v1/accounts", raw: #"{"username":"a","password":"hunter2-secret"}"#)
+            let secret = try await api.send(
+                .POST, "/v1/accounts", raw: #"{"username":"a","password":"hunter2-secret"}"#)
             #expect(!secret.text.contains("hunter2-secret"))
         }
     }

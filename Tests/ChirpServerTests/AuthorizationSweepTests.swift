@@ -7,7 +7,10 @@ import Testing
 struct AuthorizationSweepTests {
     /// Concrete paths for each route template.
     static func path(for route: APIRoute, username: String = "alice") -> String {
-        route.path(["username": username, "clientMessageId": "c1", "clientTweetId": "t1", "id": "1", "messageId": "1", "emoji": "👍"])
+        route.path([
+            "username": username, "clientMessageId": "c1", "clientTweetId": "t1", "id": "1", "messageId": "1",
+            "emoji": "👍",
+        ])
     }
 
     @Test(arguments: APIRoute.all.filter(\.requiresAuth))
@@ -15,7 +18,8 @@ struct AuthorizationSweepTests {
         try await TestServer.run { api in
             let alice = try await api.register("alice")
             let method = HTTPMethod(rawValue: route.method.rawValue)
-            let body: (any Encodable & Sendable)? = route.method == .get || route.method == .delete ? nil : TextBody(text: "x")
+            let body: (any Encodable & Sendable)? =
+                route.method == .get || route.method == .delete ? nil : TextBody(text: "x")
             let anonymous = try await api.send(method, Self.path(for: route), json: body)
             #expect(anonymous.status == 401, "\(route)")
             #expect(anonymous.errorCode == "unauthorized")
@@ -32,16 +36,21 @@ struct AuthorizationSweepTests {
             let alice = try await api.register("alice")
             // The operators' routes answer everyone else 403 before looking at the name.
             if APIRoute.moderation.contains(route) {
-                #expect(try await ServerAdministration.setOperator(configuration: configuration, username: "alice", true))
+                #expect(
+                    try await ServerAdministration.setOperator(configuration: configuration, username: "alice", true))
             }
             let method = HTTPMethod(rawValue: route.method.rawValue)
-            let body: (any Encodable & Sendable)? = switch route {
-            case .markRead: MarkReadRequest(upTo: "1")
-            case .sendMessage, .editMessage: TextBody(text: "hello")
-            default: nil
-            }
+            let body: (any Encodable & Sendable)? =
+                switch route {
+                case .markRead: MarkReadRequest(upTo: "1")
+                case .sendMessage, .editMessage: TextBody(text: "hello")
+                default: nil
+                }
             for name in ["nobody", "x", "bad%20name"] {
-                let reply = try await api.send(method, Self.path(for: route, username: name).replacingOccurrences(of: "bad%2520name", with: "bad%20name"), token: alice.token, json: body)
+                let reply = try await api.send(
+                    method,
+                    Self.path(for: route, username: name).replacingOccurrences(of: "bad%2520name", with: "bad%20name"),
+                    token: alice.token, json: body)
                 #expect(reply.status == 404, "\(route) \(name): \(reply.text)")
             }
         }

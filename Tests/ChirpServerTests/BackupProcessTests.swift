@@ -4,15 +4,18 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp admin backup` and `chirp admin restore` on the files of real `chirp serve` processes.
 @Suite("Backup and restore", .serialized)
 struct BackupProcessTests {
     @Test func aBackupTakenWhileMessagesAreSentRestoresEveryAcknowledgedMessageAndItsMedia() async throws {
-        let (data, backup, restored) = (ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory())
+        let (data, backup, restored) = (
+            ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory()
+        )
         defer { for directory in [data, backup, restored] { try? FileManager.default.removeItem(at: directory) } }
         let server = try await ServerProcess(dataDirectory: data, arguments: ["--no-rate-limits"])
         let api = server.api
@@ -37,7 +40,9 @@ struct BackupProcessTests {
                         while !Task.isCancelled, count < 400 {
                             let id = "\(sender.username)-\(count)"
                             count += 1
-                            if (try? await api.sendMessage(sender, to: "bob", "load \(id)", clientId: id))?.status == 201 {
+                            if (try? await api.sendMessage(sender, to: "bob", "load \(id)", clientId: id))?.status
+                                == 201
+                            {
                                 acknowledged.ids.withLock { $0.append(id) }
                             }
                             try? await Task.sleep(for: .milliseconds(10))
@@ -60,7 +65,8 @@ struct BackupProcessTests {
 
         // The next backup into the same directory copies the new blob only.
         let earlier = try #require(media.keys.first)
-        let earlierBlob = backup.appendingPathComponent("media/\(earlier.sha256.prefix(2))/\(earlier.sha256.dropFirst(2).prefix(2))/\(earlier.sha256)")
+        let earlierBlob = backup.appendingPathComponent(
+            "media/\(earlier.sha256.prefix(2))/\(earlier.sha256.dropFirst(2).prefix(2))/\(earlier.sha256)")
         let earlierInode = try Self.inode(earlierBlob)
         try await Self.send(api, senders[0], seed: 7, into: &media)
         let second = try await runChirp(["admin", "backup", backup.path, "--data-dir", data.path])
@@ -81,17 +87,24 @@ struct BackupProcessTests {
         let reader = Session(user: bobAgain.user, token: bobAgain.token)
         var held: Set<String> = []
         for sender in senders { held.formUnion(try await Self.clientIds(again.api, reader, with: sender.username)) }
-        #expect(beforeBackup.isSubset(of: held), "missing after restore: \(beforeBackup.subtracting(held).sorted().prefix(5))")
+        #expect(
+            beforeBackup.isSubset(of: held),
+            "missing after restore: \(beforeBackup.subtracting(held).sorted().prefix(5))")
         for (item, bytes) in media {
-            #expect(try await again.api.mediaBytes(reader, item.id) == bytes, "media \(item.clientMediaId) after restore")
+            #expect(
+                try await again.api.mediaBytes(reader, item.id) == bytes, "media \(item.clientMediaId) after restore")
         }
         try await again.stop(signal: SIGTERM)
     }
 
     @Test func restoreRefusesADamagedBackupOrARunningServerAndThenChangesNothing() async throws {
-        let (data, backup, target) = (ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory())
+        let (data, backup, target) = (
+            ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory()
+        )
         var copies: [URL] = []
-        defer { for directory in [data, backup, target] + copies { try? FileManager.default.removeItem(at: directory) } }
+        defer {
+            for directory in [data, backup, target] + copies { try? FileManager.default.removeItem(at: directory) }
+        }
         let media = try await Self.backedUp(data, into: backup)
 
         // A server runs on the target: refused, and that server keeps what it had.
@@ -107,7 +120,8 @@ struct BackupProcessTests {
         let blobless = try Self.copy(backup, &copies)
         let item = try #require(media.keys.first)
         try FileManager.default.removeItem(
-            at: blobless.appendingPathComponent("media/\(item.sha256.prefix(2))/\(item.sha256.dropFirst(2).prefix(2))/\(item.sha256)"))
+            at: blobless.appendingPathComponent(
+                "media/\(item.sha256.prefix(2))/\(item.sha256.dropFirst(2).prefix(2))/\(item.sha256)"))
         let withoutBlob = try await runChirp(["admin", "restore", blobless.path, "--data-dir", target.path])
         #expect(withoutBlob.status != 0)
         #expect(withoutBlob.output.contains("1 of 1 media blobs are missing"), "\(withoutBlob.output)")
@@ -123,7 +137,10 @@ struct BackupProcessTests {
         #expect(fromDamaged.output.contains("failed its check"), "\(fromDamaged.output)")
 
         #expect(try Data(contentsOf: target.appendingPathComponent("chirp.sqlite")) == targetDatabase)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).allSatisfy { !$0.hasPrefix("before-restore") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: target.path).allSatisfy {
+                !$0.hasPrefix("before-restore")
+            })
 
         // The sound backup restores over it, keeping what was there aside.
         let sound = try await runChirp(["admin", "restore", backup.path, "--data-dir", target.path])
@@ -173,7 +190,8 @@ struct BackupProcessTests {
         var ids: Set<String> = []
         var cursor: String?
         repeat {
-            let page = try await api.messages(viewer, with: peer, query: "?limit=100" + (cursor.map { "&before=\($0)" } ?? ""))
+            let page = try await api.messages(
+                viewer, with: peer, query: "?limit=100" + (cursor.map { "&before=\($0)" } ?? ""))
             ids.formUnion(page.items.map(\.clientMessageId))
             cursor = page.nextCursor
         } while cursor != nil

@@ -1,12 +1,13 @@
-@testable import ChirpServer
-import Foundation
 import ChirpTestSupport
+import Foundation
 import NIOCore
 import NIOPosix
 import Testing
 
+@testable import ChirpServer
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The connection limits of API.md part 2 ("Limits"): head and idle timeouts, connections per
@@ -48,7 +49,9 @@ struct ConnectionLimitTests {
         Self.raiseOpenFileLimit()  // inherited by the server process
         // The silent connections must outlast the test: a loaded machine took over 60 s to open
         // all 3,000, and a head timeout of 60 s then closed the first ones before the count.
-        let server = try await ServerProcess(arguments: ["--header-timeout", "900", "--max-connections-per-address", "256"])
+        let server = try await ServerProcess(arguments: [
+            "--header-timeout", "900", "--max-connections-per-address", "256",
+        ])
         let clients = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let api = server.api
         // 3,000 connections that send nothing, 250 from each of 12 addresses, 50 at a time.
@@ -56,7 +59,9 @@ struct ConnectionLimitTests {
         for batch in 0..<60 {
             silent += try await withThrowingTaskGroup(of: RawConnection.self) { group in
                 for index in batch * 50..<(batch + 1) * 50 {
-                    group.addTask { try await RawConnection.open(port: api.port, from: "127.0.0.\(2 + index / 250)", group: clients) }
+                    group.addTask {
+                        try await RawConnection.open(port: api.port, from: "127.0.0.\(2 + index / 250)", group: clients)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -123,7 +128,9 @@ struct ConnectionLimitTests {
             let connection = try await RawConnection.open(port: api.port)
             // One byte every 50 ms, never the end of the head.
             let trickle = Task {
-                for byte in "GET /healthz HTTP/1.1\r\nHost: chirp\r\nX-Padding: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 200) {
+                for byte in "GET /healthz HTTP/1.1\r\nHost: chirp\r\nX-Padding: ".utf8
+                    + Array(repeating: UInt8(ascii: "a"), count: 200)
+                {
                     guard !connection.collector.ended else { return }
                     try? await connection.write(String(decoding: [byte], as: UTF8.self))
                     try? await Task.sleep(for: .milliseconds(50))

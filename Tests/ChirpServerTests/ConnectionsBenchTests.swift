@@ -39,13 +39,18 @@ struct ConnectionsBenchTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, output) = try await runChirpInBackground(
-            ["bench", "connections", "--count", "42", "--streams-per-user", "4", "--per-address", "5", "--rate", "40", "--seconds", "2",
-             "--senders", "4", "--json"] + extra,
+            [
+                "bench", "connections", "--count", "42", "--streams-per-user", "4", "--per-address", "5", "--rate",
+                "40", "--seconds", "2",
+                "--senders", "4", "--json",
+            ] + extra,
             environment: ["TMPDIR": temporary.path])
         #expect(status == 0, "\(output)")
         let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the seeded data was removed")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the seeded data was removed")
         return (report, output)
     }
 
@@ -60,7 +65,7 @@ struct ConnectionsBenchTests {
         // 42 streams, 4 per account: 11 accounts, the last with 2.
         #expect(report["users"] as? Int == 11)
         guard let sends = report["sends"] as? Int, let delivery = report["delivery"] as? [String: Any],
-              let delivered = delivery["count"] as? Int
+            let delivered = delivery["count"] as? Int
         else {
             Issue.record("no sends or deliveries in the report: \(output)")
             return

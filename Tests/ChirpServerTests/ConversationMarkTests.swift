@@ -29,7 +29,9 @@ struct ConversationMarkTests {
         try await list(api, viewer).items.map(\.peer.username)
     }
 
-    static func mark(_ api: APIHarness, _ viewer: Session, _ method: HTTPMethod, _ peer: String, _ mark: String) async throws -> Reply {
+    static func mark(_ api: APIHarness, _ viewer: Session, _ method: HTTPMethod, _ peer: String, _ mark: String)
+        async throws -> Reply
+    {
         try await api.send(method, "/v1/conversations/\(peer)/\(mark)", token: viewer.token)
     }
 
@@ -48,7 +50,9 @@ struct ConversationMarkTests {
             #expect(try await Self.peers(api, ann) == ["cat", "bob", "dan"], "pinning again does not move it")
             #expect(try await Self.mark(api, ann, .DELETE, "cat", "pin").status == 204)
             #expect(try await Self.mark(api, ann, .DELETE, "cat", "pin").status == 204, "idempotent")
-            #expect(try await Self.peers(api, ann) == ["bob", "dan", "cat"], "an unpinned one goes back to its place by recency")
+            #expect(
+                try await Self.peers(api, ann) == ["bob", "dan", "cat"],
+                "an unpinned one goes back to its place by recency")
         }
     }
 
@@ -58,7 +62,9 @@ struct ConversationMarkTests {
             #expect(try await Self.mark(api, ann, .PUT, "bob", "mute").status == 204)
             #expect(try await Self.mark(api, ann, .PUT, "bob", "mute").status == 204, "idempotent")
             let bob = try #require(try await api.login("bob").decode(AuthResponse.self))
-            #expect(try await api.sendMessage(Session(user: bob.user, token: bob.token), to: "ann", "still there?").status == 201)
+            #expect(
+                try await api.sendMessage(Session(user: bob.user, token: bob.token), to: "ann", "still there?").status
+                    == 201)
             let muted = try #require(try await Self.list(api, ann).items.first)
             #expect(muted.muted && !muted.pinned && muted.unreadCount == 2)
             #expect(try await Self.mark(api, ann, .DELETE, "bob", "mute").status == 204)
@@ -74,12 +80,16 @@ struct ConversationMarkTests {
             for name in names.prefix(10) { #expect(try await Self.mark(api, ann, .PUT, name, "pin").status == 204) }
             let refused = try await Self.mark(api, ann, .PUT, "peer11", "pin")
             #expect(refused.status == 409 && refused.errorCode == "too_many_pinned")
-            #expect(try await Self.mark(api, ann, .PUT, "peer3", "pin").status == 204, "a pinned one again is still idempotent")
+            #expect(
+                try await Self.mark(api, ann, .PUT, "peer3", "pin").status == 204,
+                "a pinned one again is still idempotent")
             #expect(try await Self.mark(api, ann, .PUT, "peer11", "mute").status == 204, "mutes are not pins")
             #expect(try await Self.mark(api, ann, .DELETE, "peer1", "pin").status == 204)
             #expect(try await Self.mark(api, ann, .PUT, "peer11", "pin").status == 204)
             let page = try await Self.list(api, ann)
-            #expect(page.items.filter(\.pinned).map(\.peer.username) == ["peer11"] + (2...10).reversed().map { "peer\($0)" })
+            #expect(
+                page.items.filter(\.pinned).map(\.peer.username) == ["peer11"] + (2...10).reversed().map { "peer\($0)" }
+            )
             #expect(page.items.map(\.peer.username).last == "peer1")
         }
     }
@@ -89,16 +99,25 @@ struct ConversationMarkTests {
             let ann = try await Self.conversations(api, "ann", with: ["bob"])
             let bob = try #require(try await api.login("bob").decode(AuthResponse.self))
             let bobBefore = try await api.allEvents(Session(user: bob.user, token: bob.token)).count
-            for (method, mark) in [(HTTPMethod.PUT, "pin"), (.PUT, "pin"), (.PUT, "mute"), (.DELETE, "pin"), (.DELETE, "mute"), (.DELETE, "mute")] {
+            for (method, mark) in [
+                (HTTPMethod.PUT, "pin"), (.PUT, "pin"), (.PUT, "mute"), (.DELETE, "pin"), (.DELETE, "mute"),
+                (.DELETE, "mute"),
+            ] {
                 #expect(try await Self.mark(api, ann, method, "bob", mark).status == 204)
             }
             let updates: [Conversation] = try await api.allEvents(ann).compactMap {
                 if case .conversationUpdated(let conversation) = $0.payload { return conversation }
                 return nil
             }
-            #expect(updates.map { [$0.pinned, $0.muted] } == [[true, false], [true, true], [false, true], [false, false]],
-                    "one event per change, none for a repeat")
-            #expect(updates.allSatisfy { $0.peer.username == "bob" && $0.lastMessage?.text == "hi from bob" && $0.unreadCount == 1 })
+            #expect(
+                updates.map { [$0.pinned, $0.muted] } == [
+                    [true, false], [true, true], [false, true], [false, false],
+                ],
+                "one event per change, none for a repeat")
+            #expect(
+                updates.allSatisfy {
+                    $0.peer.username == "bob" && $0.lastMessage?.text == "hi from bob" && $0.unreadCount == 1
+                })
             #expect(try await api.allEvents(Session(user: bob.user, token: bob.token)).count == bobBefore)
         }
     }
@@ -133,7 +152,9 @@ struct ConversationMarkTests {
         try await TestServer.run { api in
             let names = (1...7).map { "peer\($0)" }
             let ann = try await Self.conversations(api, "ann", with: names)
-            for name in ["peer2", "peer6", "peer4"] { #expect(try await Self.mark(api, ann, .PUT, name, "pin").status == 204) }
+            for name in ["peer2", "peer6", "peer4"] {
+                #expect(try await Self.mark(api, ann, .PUT, name, "pin").status == 204)
+            }
             var seen: [String] = []
             var page = try await Self.list(api, ann, query: "?limit=2")
             #expect(page.items.map(\.peer.username) == ["peer4", "peer6", "peer2", "peer7", "peer5"])
@@ -171,7 +192,8 @@ struct ConversationMarkTests {
             #expect(try await Self.mark(api, ann, .PUT, "bob", "mute").status == 204)
             #expect(try await Self.mark(api, bob, .PUT, "ann", "pin").status == 204)
             #expect(try await Self.marks(storage) == 2)
-            let deletion = try await api.send(.DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse"))
+            let deletion = try await api.send(
+                .DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse"))
             #expect(deletion.status == 204)
             #expect(try await Self.marks(storage) == 1, "bob's own pin is gone")
 

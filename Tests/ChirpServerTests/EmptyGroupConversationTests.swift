@@ -17,10 +17,13 @@ struct EmptyGroupConversationTests {
         var names: [String] = []
         var cursor: String?
         for _ in 0..<50 {
-            let page = try await List.list(api, viewer, query: "?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
+            let page = try await List.list(
+                api, viewer, query: "?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? ""))
             names += page.items.map { $0.group.map { "#\($0.title)" } ?? "@\($0.peer.username)" }
             guard let next = page.nextCursor else { return names }
-            #expect(page.items.filter { !$0.pinned }.count == limit, "a page before the last is full (pins come on top of the first)")
+            #expect(
+                page.items.filter { !$0.pinned }.count == limit,
+                "a page before the last is full (pins come on top of the first)")
             cursor = next
         }
         Issue.record("the pages never ended: \(names)")
@@ -36,7 +39,8 @@ struct EmptyGroupConversationTests {
             #expect(try await List.names(api, alice) == ["#Team", "@bob"], "the creator sees it at once, newest first")
             #expect(try await List.names(api, bob) == ["#Team", "@alice"], "so does a member")
             let item = try #require(try await List.list(api, bob).items.first)
-            #expect(item.kind == "group" && item.group?.id == team.id && item.lastMessage == nil && item.unreadCount == 0)
+            #expect(
+                item.kind == "group" && item.group?.id == team.id && item.lastMessage == nil && item.unreadCount == 0)
             #expect(!item.request && !item.pinned && !item.muted)
             let raw = try await api.send(.GET, "/v1/conversations", token: bob.token)
             #expect(raw.text.contains(#""lastMessage":null"#))
@@ -47,7 +51,9 @@ struct EmptyGroupConversationTests {
             #expect(try await api.sendMessage(alice, to: "bob", "later").status == 201)
             #expect(try await api.groupMember(alice, .PUT, team.id, "carol").status == 204)
             let carols = try await List.list(api, carol).items
-            #expect(carols.map(\.group?.id) == [team.id] && carols.first?.lastMessage == nil && carols.first?.unreadCount == 0)
+            #expect(
+                carols.map(\.group?.id) == [team.id] && carols.first?.lastMessage == nil
+                    && carols.first?.unreadCount == 0)
             #expect(try await List.names(api, bob) == ["@alice", "#Team"], "a group with a message is placed by it")
 
             // Leaving a group with no message the viewer saw takes it off their list.
@@ -62,17 +68,23 @@ struct EmptyGroupConversationTests {
             let dave = try await api.register("dave")
             let erin = try await api.register("erin")
             for stranger in [dave, erin] {
-                #expect(try await api.send(.PATCH, "/v1/me/settings", token: stranger.token, json: ["messageRequests": "everyone"]).status == 200)
+                #expect(
+                    try await api.send(
+                        .PATCH, "/v1/me/settings", token: stranger.token, json: ["messageRequests": "everyone"]
+                    ).status == 200)
             }
             let team = try await api.group(alice, ["bob", "dave"], title: "Team")
             #expect(try await List.names(api, dave) == [], "a request is left out of the list")
             let requests = try await List.list(api, dave, query: "?requests=true").items
-            #expect(requests.map(\.group?.id) == [team.id] && requests.allSatisfy { $0.request && $0.lastMessage == nil })
+            #expect(
+                requests.map(\.group?.id) == [team.id] && requests.allSatisfy { $0.request && $0.lastMessage == nil })
             #expect(try await List.names(api, members[0]) == ["#Team"])
             #expect(try await List.names(api, alice, query: "?requests=true") == [])
 
             #expect(try await api.groupMember(alice, .PUT, team.id, "erin").status == 204)
-            #expect(try await List.names(api, erin, query: "?requests=true") == ["#Team"], "added by a stranger: a request too")
+            #expect(
+                try await List.names(api, erin, query: "?requests=true") == ["#Team"],
+                "added by a stranger: a request too")
             #expect(try await List.names(api, erin) == [])
 
             // `group.created` says so to those it is a request for, and to no one else.
@@ -81,7 +93,9 @@ struct EmptyGroupConversationTests {
                     if case .groupCreated(let group) = event.payload { return group }
                     return nil
                 }
-                #expect(created.map(\.id) == [team.id] && created.map(\.request) == [request ? true : nil], "\(person.username)")
+                #expect(
+                    created.map(\.id) == [team.id] && created.map(\.request) == [request ? true : nil],
+                    "\(person.username)")
             }
 
             #expect(try await api.send(.POST, "/v1/groups/\(team.id)/accept", token: dave.token).status == 204)
@@ -91,7 +105,8 @@ struct EmptyGroupConversationTests {
                 if case .conversationUpdated(let conversation) = event.payload { return conversation }
                 return nil
             }
-            #expect(accepted.map(\.group?.id) == [team.id] && accepted.allSatisfy { !$0.request && $0.lastMessage == nil })
+            #expect(
+                accepted.map(\.group?.id) == [team.id] && accepted.allSatisfy { !$0.request && $0.lastMessage == nil })
         }
     }
 
@@ -141,7 +156,8 @@ struct EmptyGroupConversationTests {
             let listed = try await List.list(api, bob).items
             #expect(listed.map { $0.group?.title ?? $0.peer.username } == ["Quiet", "alice", "Busy"])
             #expect(listed.first.map { $0.pinned && $0.muted && $0.lastMessage == nil } == true)
-            #expect(try await Self.walk(api, bob, limit: 1) == ["#Quiet", "@alice", "#Busy"], "the pin shows once, first")
+            #expect(
+                try await Self.walk(api, bob, limit: 1) == ["#Quiet", "@alice", "#Busy"], "the pin shows once, first")
             let updates = try await api.allEvents(bob).compactMap { event -> Conversation? in
                 if case .conversationUpdated(let conversation) = event.payload { return conversation }
                 return nil

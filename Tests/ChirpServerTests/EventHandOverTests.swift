@@ -1,13 +1,15 @@
-@testable import ChirpServer
 import ChirpModels
 import Testing
+
+@testable import ChirpServer
 
 /// Committed events handed to a stream with its wake-up: used only when they are exactly the
 /// next seqs, otherwise the stream re-reads storage.
 @Suite("Event hand-over")
 struct EventHandOverTests {
     static func event(_ seq: Int64) -> StoredEvent {
-        StoredEvent(seq: seq, type: EventType.messageCreated, createdAt: Timestamp(millisecondsSince1970: seq), json: "{}")
+        StoredEvent(
+            seq: seq, type: EventType.messageCreated, createdAt: Timestamp(millisecondsSince1970: seq), json: "{}")
     }
 
     @Test func theNextSeqsAreHandedOverInOrder() {
@@ -30,7 +32,8 @@ struct EventHandOverTests {
         hub.publish([AppendedEvent(userId: 7, event: Self.event(3)), AppendedEvent(userId: 7, event: Self.event(4))])
         #expect(listener.takeStoredEvents(after: 3)?.map(\.seq) == [4], "already-sent seqs are dropped")
 
-        hub.publish((1...Int64(EventListener.storedCapacity + 1)).map { AppendedEvent(userId: 7, event: Self.event($0)) })
+        hub.publish(
+            (1...Int64(EventListener.storedCapacity + 1)).map { AppendedEvent(userId: 7, event: Self.event($0)) })
         #expect(listener.takeStoredEvents(after: 0) == nil, "too many to hold")
         #expect(listener.takeStoredEvents(after: 0) == [], "the next round starts afresh")
 

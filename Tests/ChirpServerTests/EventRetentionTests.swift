@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// Stored events older than `--event-retention` are pruned by the retention sweep, each stream
 /// keeping its newest; a client resuming from before the horizon is told (`events.pruned`,
@@ -39,7 +40,9 @@ struct EventRetentionTests {
                 return
             }
             let oldest = try #require(Int64(notice.oldestSeq))
-            #expect(oldest >= 3 && behind.events.dropFirst().compactMap(\.seq) == Array(oldest...4) && behind.lastSeq == 4, "\(behind.events)")
+            #expect(
+                oldest >= 3 && behind.events.dropFirst().compactMap(\.seq) == Array(oldest...4) && behind.lastSeq == 4,
+                "\(behind.events)")
             // History is not an event: the conversation still has every message.
             #expect(try await api.messages(alice, with: "bob").items.map(\.text) == ["one", "two", "three"])
         }

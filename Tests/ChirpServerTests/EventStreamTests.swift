@@ -18,7 +18,9 @@ struct EventStreamTests {
             let none = try await api.events(bob, since: 5)
             #expect(none.events.isEmpty && none.lastSeq == 5)
             let beyond = try await api.events(bob, since: 50)
-            #expect(beyond.events.isEmpty && beyond.lastSeq == 5, "lastSeq tells a client that is ahead where the stream is")
+            #expect(
+                beyond.events.isEmpty && beyond.lastSeq == 5, "lastSeq tells a client that is ahead where the stream is"
+            )
             let alices = try await api.allEvents(alice)
             #expect(alices.map(\.type) == ["follow.created"] + Array(repeating: "message.created", count: 5))
             for bad in ["wait=31", "wait=-1", "limit=0", "limit=1001", "since=-3", "since=x"] {
@@ -82,7 +84,9 @@ struct EventStreamTests {
             // Per sender, the stream preserves send order.
             for sender in senders {
                 let own = events.compactMap { event -> String? in
-                    if case .messageCreated(let message) = event.payload, message.sender == sender.username { return message.text }
+                    if case .messageCreated(let message) = event.payload, message.sender == sender.username {
+                        return message.text
+                    }
                     return nil
                 }
                 #expect(own == (0..<25).map { "\(sender.username) #\($0)" })

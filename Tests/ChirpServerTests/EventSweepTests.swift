@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// The hub's sweep, the safety net that makes every stream re-read storage once a period:
 /// spread over the period one slice at a time, never all listeners at once, and never in a
@@ -89,7 +90,9 @@ struct EventSweepTests {
         defer { listeners.forEach(hub.remove) }
         // Each is due within two periods (1 s); a loaded machine may take far longer to run the sweep's task.
         let deadline = ContinuousClock.now + .seconds(60)
-        while woken.withLock({ $0.count }) < 60, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while woken.withLock({ $0.count }) < 60, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(woken.withLock { $0.count } == 60)
     }
 }

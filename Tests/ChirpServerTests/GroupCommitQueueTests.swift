@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// `GroupCommitQueue` on its own, with batch writers that stand in for the database.
 @Suite("Group commit queue")

@@ -15,7 +15,9 @@ struct GroupConversationTests {
 
     /// Each conversation as `@peer` or `#title`.
     static func names(_ api: APIHarness, _ viewer: Session, query: String = "") async throws -> [String] {
-        try await list(api, viewer, query: query).items.map { $0.group.map { "#\($0.title)" } ?? "@\($0.peer.username)" }
+        try await list(api, viewer, query: query).items.map {
+            $0.group.map { "#\($0.title)" } ?? "@\($0.peer.username)"
+        }
     }
 
     @Test func groupsAreListedWithDirectConversationsByTheirLastMessage() async throws {
@@ -30,7 +32,9 @@ struct GroupConversationTests {
             _ = try await api.sentToGroup(carol, team.id, "two")
             #expect(try await Self.names(api, bob) == ["#Team", "@alice", "#Empty"])
             let first = try #require(try await Self.list(api, bob).items.first)
-            #expect(first.kind == "group" && first.group?.id == team.id && first.lastMessage?.text == "two" && first.unreadCount == 2)
+            #expect(
+                first.kind == "group" && first.group?.id == team.id && first.lastMessage?.text == "two"
+                    && first.unreadCount == 2)
             let raw = try await api.send(.GET, "/v1/conversations?limit=1", token: bob.token)
             #expect(raw.text.contains(#""kind":"group""#) && !raw.text.contains(#""peer""#))
             let next = try raw.decode(Page<Conversation>.self).nextCursor
@@ -38,7 +42,9 @@ struct GroupConversationTests {
             #expect(second.items.map(\.peer.username) == ["alice"] && second.nextCursor != nil)
             #expect(try await api.readGroup(bob, team.id, upTo: try #require(first.lastMessage).id).status == 204)
             #expect(try await Self.list(api, bob).items.first?.unreadCount == 0)
-            #expect(try await Self.names(api, alice) == ["#Team", "@bob", "#\(empty.title)"], "\(empty.title) has no message yet")
+            #expect(
+                try await Self.names(api, alice) == ["#Team", "@bob", "#\(empty.title)"],
+                "\(empty.title) has no message yet")
         }
     }
 
@@ -46,7 +52,9 @@ struct GroupConversationTests {
         try await TestServer.run { api in
             let (alice, members) = try await api.people("alice", ["bob"])
             let dave = try await api.register("dave")
-            #expect(try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"]).status == 200)
+            #expect(
+                try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"])
+                    .status == 200)
             let team = try await api.group(alice, ["bob", "dave"], title: "Team")
             let other = try await api.group(alice, ["dave"], title: "Other")
             _ = try await api.sentToGroup(alice, team.id, "welcome")
@@ -54,7 +62,8 @@ struct GroupConversationTests {
             _ = try await api.sentToGroup(alice, other.id, "psst")
             #expect(try await Self.names(api, dave) == [])
             let requests = try await Self.list(api, dave, query: "?requests=true")
-            #expect(requests.items.map { $0.group?.title } == ["Other", "Team"] && requests.items.allSatisfy(\.request))
+            #expect(
+                requests.items.map { $0.group?.title } == ["Other", "Team"] && requests.items.allSatisfy(\.request))
             #expect(try await api.send(.POST, "/v1/groups/\(team.id)/accept", token: dave.token).status == 204)
             let again = try await api.send(.POST, "/v1/groups/\(team.id)/accept", token: dave.token)
             #expect(again.status == 404 && again.errorCode == "request_not_found")
@@ -69,7 +78,8 @@ struct GroupConversationTests {
             #expect(try await api.send(.DELETE, "/v1/groups/\(other.id)/request", token: dave.token).status == 204)
             #expect(try await Self.names(api, dave, query: "?requests=true") == [])
             #expect(try await api.getGroup(dave, other.id).status == 404)
-            #expect(try await api.groupMessages(dave, other.id).status == 404, "a declined group leaves no history behind")
+            #expect(
+                try await api.groupMessages(dave, other.id).status == 404, "a declined group leaves no history behind")
             let lastTwo = try await api.allEvents(dave).suffix(2).map(\.payload)
             #expect(lastTwo.first == .groupRemoved(GroupRemovedNotice(group: other.id)))
             guard case .conversationUpdated(let declined) = lastTwo.last else {
@@ -77,7 +87,8 @@ struct GroupConversationTests {
                 return
             }
             #expect(declined.declined && declined.group?.id == other.id)
-            #expect(try await api.getGroup(alice, other.id).decode(Group.self).members.map(\.user.username) == ["alice"])
+            #expect(
+                try await api.getGroup(alice, other.id).decode(Group.self).members.map(\.user.username) == ["alice"])
             let notPending = try await api.send(.DELETE, "/v1/groups/\(team.id)/request", token: members[0].token)
             #expect(notPending.status == 404 && notPending.errorCode == "request_not_found")
         }
@@ -87,14 +98,18 @@ struct GroupConversationTests {
         try await TestServer.run { api in
             let (alice, _) = try await api.people("alice", ["bob"])
             let dave = try await api.register("dave")
-            #expect(try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"]).status == 200)
+            #expect(
+                try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"])
+                    .status == 200)
             let group = try await api.group(alice, ["bob", "dave"])
             let message = try await api.sentToGroup(alice, group.id, "welcome")
             #expect(try await api.readGroup(dave, group.id, upTo: message.id).status == 204)
             #expect(try await api.send(.POST, "/v1/groups/\(group.id)/typing", token: dave.token).status == 204)
             let reads = { try await api.allEvents(alice).filter { $0.type == EventType.messageRead }.count }
             #expect(try await reads() == 0, "no read receipt while the request is pending")
-            #expect(try await Self.list(api, dave, query: "?requests=true").items.first?.unreadCount == 0, "the marker moved")
+            #expect(
+                try await Self.list(api, dave, query: "?requests=true").items.first?.unreadCount == 0,
+                "the marker moved")
             #expect(try await api.send(.POST, "/v1/groups/\(group.id)/accept", token: dave.token).status == 204)
             let next = try await api.sentToGroup(alice, group.id, "glad you're here")
             #expect(try await api.readGroup(dave, group.id, upTo: next.id).status == 204)
@@ -114,7 +129,8 @@ struct GroupConversationTests {
             #expect(try await api.send(.PUT, "/v1/groups/\(team.id)/pin", token: bob.token).status == 204, "idempotent")
             #expect(try await Self.names(api, bob) == ["#Team", "@alice"])
             #expect(try await api.send(.PUT, "/v1/conversations/alice/pin", token: bob.token).status == 204)
-            #expect(try await Self.names(api, bob) == ["@alice", "#Team"], "most recently pinned first, direct or group")
+            #expect(
+                try await Self.names(api, bob) == ["@alice", "#Team"], "most recently pinned first, direct or group")
             #expect(try await api.send(.PUT, "/v1/groups/\(team.id)/mute", token: bob.token).status == 204)
             let listed = try await Self.list(api, bob).items
             #expect(listed.map(\.pinned) == [true, true] && listed.map(\.muted) == [false, true])
@@ -135,7 +151,9 @@ struct GroupConversationTests {
             _ = try await api.sentToGroup(alice, group.id, "hi")
             #expect(try await api.send(.PUT, "/v1/groups/\(group.id)/pin", token: alice.token).status == 204)
             for name in names { #expect(try await api.sendMessage(alice, to: name, "hi").status == 201) }
-            for name in names.prefix(9) { #expect(try await api.send(.PUT, "/v1/conversations/\(name)/pin", token: alice.token).status == 204) }
+            for name in names.prefix(9) {
+                #expect(try await api.send(.PUT, "/v1/conversations/\(name)/pin", token: alice.token).status == 204)
+            }
             let refused = try await api.send(.PUT, "/v1/conversations/peer10/pin", token: alice.token)
             #expect(refused.status == 409 && refused.errorCode == "too_many_pinned")
         }

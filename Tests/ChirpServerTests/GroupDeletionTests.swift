@@ -9,7 +9,8 @@ import Testing
 @Suite("Group deletion")
 struct GroupDeletionTests {
     static func deleteAccount(_ api: APIHarness, _ viewer: Session) async throws {
-        let reply = try await api.send(.DELETE, "/v1/me", token: viewer.token, json: DeleteAccountRequest(password: "correct horse"))
+        let reply = try await api.send(
+            .DELETE, "/v1/me", token: viewer.token, json: DeleteAccountRequest(password: "correct horse"))
         try #require(reply.status == 204, "delete: \(reply.status) \(reply.text)")
     }
 
@@ -28,9 +29,11 @@ struct GroupDeletionTests {
             let group = try await api.group(alice, ["bob", "carol"])
             let secret = try await api.sentToGroup(bob, group.id, "the first secret")
             let edited = try await api.send(
-                .PATCH, "/v1/groups/\(group.id)/messages/\(secret.id)", token: bob.token, json: TextBody(text: "the second secret"))
+                .PATCH, "/v1/groups/\(group.id)/messages/\(secret.id)", token: bob.token,
+                json: TextBody(text: "the second secret"))
             #expect(edited.status == 200)
-            let reaction = try await api.send(.PUT, "/v1/groups/\(group.id)/messages/\(secret.id)/reactions/%F0%9F%91%8D", token: carol.token)
+            let reaction = try await api.send(
+                .PUT, "/v1/groups/\(group.id)/messages/\(secret.id)/reactions/%F0%9F%91%8D", token: carol.token)
             #expect(reaction.status == 204)
             _ = try await api.sentToGroup(alice, group.id, "hello both")
             // Direct messages' stored events sit in the same streams (on SQLite without JSON).
@@ -52,15 +55,20 @@ struct GroupDeletionTests {
                 #expect(!raw.contains("secret"), "\(viewer.username)")
                 let copies = try await api.allEvents(viewer).compactMap { event -> Message? in
                     switch event.payload {
-                    case .messageCreated(let message), .messageUpdated(let message): message.id == secret.id ? message : nil
+                    case .messageCreated(let message), .messageUpdated(let message):
+                        message.id == secret.id ? message : nil
                     default: nil
                     }
                 }
                 #expect(copies.count == 3, "\(viewer.username): created, edited, reacted")
-                #expect(copies.allSatisfy { $0.deleted && $0.text.isEmpty && $0.reactions.isEmpty && $0.sender == placeholder })
+                #expect(
+                    copies.allSatisfy {
+                        $0.deleted && $0.text.isEmpty && $0.reactions.isEmpty && $0.sender == placeholder
+                    })
             }
             // Search finds nothing of it either.
-            let search = try await api.send(.GET, "/v1/search/messages?q=secret", token: alice.token).decode(Page<Message>.self)
+            let search = try await api.send(.GET, "/v1/search/messages?q=secret", token: alice.token).decode(
+                Page<Message>.self)
             #expect(search.items.isEmpty)
         }
     }
@@ -89,7 +97,9 @@ struct GroupDeletionTests {
                 }
                 #expect(updates.last.map(Self.roles) == ["alice:admin", "carol:member"], "\(viewer.username)")
             }
-            #expect(!(try await api.allEvents(dave)).contains { $0.type == EventType.userDeleted }, "dave shares no group with bob")
+            #expect(
+                !(try await api.allEvents(dave)).contains { $0.type == EventType.userDeleted },
+                "dave shares no group with bob")
             // The members keep the conversation, and talk on in it.
             let list = try await api.send(.GET, "/v1/conversations", token: carol.token).decode(Page<Conversation>.self)
             #expect(list.items.map(\.group?.id) == [group.id])
@@ -98,7 +108,9 @@ struct GroupDeletionTests {
             // The name is free again, and the new account is in no group.
             let again = try await api.register("bob")
             #expect(try await api.getGroup(again, group.id).status == 404)
-            #expect(try await api.send(.GET, "/v1/conversations", token: again.token).decode(Page<Conversation>.self).items.isEmpty)
+            #expect(
+                try await api.send(.GET, "/v1/conversations", token: again.token).decode(Page<Conversation>.self).items
+                    .isEmpty)
         }
     }
 
@@ -114,7 +126,8 @@ struct GroupDeletionTests {
             let after = try await Self.group(api, carol, group.id)
             #expect(Self.roles(after) == ["carol:admin", "bob:member"], "the longest-standing member becomes admin")
             #expect(after.createdBy == "deleted-\(alice.user.id)")
-            #expect(try await api.groupMember(carol, .PUT, group.id, "bob", "admins").status == 204, "carol acts as admin")
+            #expect(
+                try await api.groupMember(carol, .PUT, group.id, "bob", "admins").status == 204, "carol acts as admin")
 
             #expect(try await api.groupMember(carol, .DELETE, group.id, "carol").status == 204)
             try await Self.deleteAccount(api, bob)

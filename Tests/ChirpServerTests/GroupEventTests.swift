@@ -58,12 +58,21 @@ struct GroupEventTests {
             let (alice, members) = try await api.people("alice", ["bob", "carol"])
             let (bob, carol) = (members[0], members[1])
             let group = try await api.group(alice, ["bob"])
-            #expect(try await api.send(.PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "New")).status == 200)
+            #expect(
+                try await api.send(
+                    .PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "New")
+                ).status == 200)
             #expect(try await api.groupMember(alice, .PUT, group.id, "carol").status == 204)
             #expect(try await api.groupMember(alice, .PUT, group.id, "carol", "admins").status == 204)
             #expect(try await api.groupMember(alice, .DELETE, group.id, "bob").status == 204)
-            #expect(try await Self.types(api, alice) == ["group.created", "group.updated", "group.updated", "group.updated", "group.updated"])
-            #expect(try await Self.types(api, bob) == ["group.created", "group.updated", "group.updated", "group.updated", "group.removed"])
+            #expect(
+                try await Self.types(api, alice) == [
+                    "group.created", "group.updated", "group.updated", "group.updated", "group.updated",
+                ])
+            #expect(
+                try await Self.types(api, bob) == [
+                    "group.created", "group.updated", "group.updated", "group.updated", "group.removed",
+                ])
             #expect(try await Self.types(api, carol) == ["group.created", "group.updated", "group.updated"])
             let bobsLast = try #require(try await api.allEvents(bob).last)
             #expect(bobsLast.payload == .groupRemoved(GroupRemovedNotice(group: group.id)))

@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import Foundation
 import GRDB
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import ChirpServer
 
 /// The migration `v19-group-join-marks` (issue 38), on both databases: the members of groups
 /// made before join marks, with no message, get a mark of their group's own above every
@@ -31,7 +32,8 @@ struct GroupJoinMarkMigrationTests {
     }
 
     static let marksQuery = "SELECT group_id, first_message_id FROM group_members ORDER BY group_id, user_id"
-    static let nextDirect = "INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at) VALUES (2, 1, 1, 2, 'd2', 'yo', 2)"
+    static let nextDirect =
+        "INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at) VALUES (2, 1, 1, 2, 'd2', 'yo', 2)"
 
     /// Checks the members' marks (`[group, first_message_id]` by group and user) and the id
     /// the next direct message took.
@@ -41,7 +43,8 @@ struct GroupJoinMarkMigrationTests {
         let mark = try #require(empty.first)
         #expect(empty.count == 2 && Set(empty).count == 1, "one mark for the group's members")
         #expect(mark > 2 && quiet > mark, "above every message, in the order the groups were made: \(marks)")
-        #expect(marks.filter { $0[0] == 2 }.map { $0[1] } == [0, 0], "a group with a message keeps its members' windows")
+        #expect(
+            marks.filter { $0[0] == 2 }.map { $0[1] } == [0, 0], "a group with a message keeps its members' windows")
         #expect(next > quiet, "the next message id is past every mark")
     }
 
@@ -55,7 +58,9 @@ struct GroupJoinMarkMigrationTests {
             try db.execute(sql: Self.groupMessage(id: "2"))
         }
         try SQLiteSchema.migrator.migrate(queue)
-        let marks = try queue.read { db in try Row.fetchAll(db, sql: Self.marksQuery).map { [$0[0] as Int64, $0[1] as Int64] } }
+        let marks = try queue.read { db in
+            try Row.fetchAll(db, sql: Self.marksQuery).map { [$0[0] as Int64, $0[1] as Int64] }
+        }
         let next = try queue.write { db in
             try db.execute(sql: Self.nextDirect)
             return db.lastInsertedRowID
@@ -68,18 +73,25 @@ struct GroupJoinMarkMigrationTests {
         try await TestDatabase.withFreshDatabase { connection, logger in
             // The migrations before, the rows of before, then this one.
             try await PostgresSchema.migrate(connection, logger: logger, upTo: "v18-group-take-downs")
-            for statement in Self.legacyRows + [Self.groupMessage(id: "nextval(pg_get_serial_sequence('messages', 'id'))")] {
+            for statement in Self.legacyRows + [
+                Self.groupMessage(id: "nextval(pg_get_serial_sequence('messages', 'id'))")
+            ] {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
-            #expect(try await PostgresSchema.migrate(connection, logger: logger, upTo: Self.migration) == [Self.migration])
+            #expect(
+                try await PostgresSchema.migrate(connection, logger: logger, upTo: Self.migration) == [Self.migration])
             var marks: [[Int64]] = []
-            for try await (group, first) in try await connection.query(PostgresQuery(unsafeSQL: Self.marksQuery), logger: logger)
-                .decode((Int64, Int64).self) {
+            for try await (group, first) in try await connection.query(
+                PostgresQuery(unsafeSQL: Self.marksQuery), logger: logger
+            )
+            .decode((Int64, Int64).self) {
                 marks.append([group, first])
             }
             var next: Int64 = 0
-            for try await id in try await connection.query(PostgresQuery(unsafeSQL: Self.nextDirect + " RETURNING id"), logger: logger)
-                .decode(Int64.self) {
+            for try await id in try await connection.query(
+                PostgresQuery(unsafeSQL: Self.nextDirect + " RETURNING id"), logger: logger
+            )
+            .decode(Int64.self) {
                 next = id
             }
             try Self.check(marks, next: next)

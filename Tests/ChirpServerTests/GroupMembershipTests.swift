@@ -18,11 +18,14 @@ struct GroupMembershipTests {
         try await TestServer.run { api in
             let (alice, members) = try await api.people("alice", ["bob"])
             let group = try await api.group(alice, ["bob"])
-            let refused = try await api.send(.PATCH, "/v1/groups/\(group.id)", token: members[0].token, json: UpdateGroupRequest(title: "Mine"))
+            let refused = try await api.send(
+                .PATCH, "/v1/groups/\(group.id)", token: members[0].token, json: UpdateGroupRequest(title: "Mine"))
             #expect(refused.status == 403 && refused.errorCode == "not_admin")
-            let renamed = try await api.send(.PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: " Ours "))
+            let renamed = try await api.send(
+                .PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: " Ours "))
             #expect(try renamed.status == 200 && renamed.decode(Group.self).title == "Ours")
-            let empty = try await api.send(.PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: ""))
+            let empty = try await api.send(
+                .PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: ""))
             #expect(empty.status == 422 && empty.errorCode == "invalid_title")
             #expect(try await api.getGroup(members[0], group.id).decode(Group.self).title == "Ours")
         }
@@ -89,7 +92,8 @@ struct GroupMembershipTests {
             #expect(refused.status == 403 && refused.errorCode == "not_admin")
             #expect(try await api.groupMember(alice, .PUT, group.id, "bob", "admins").status == 204)
             #expect(try await api.groupMember(alice, .PUT, group.id, "bob", "admins").status == 204, "idempotent")
-            #expect(try await api.groupMember(bob, .PUT, group.id, "carol", "admins").status == 204, "bob is an admin now")
+            #expect(
+                try await api.groupMember(bob, .PUT, group.id, "carol", "admins").status == 204, "bob is an admin now")
             #expect(try await api.groupMember(bob, .DELETE, group.id, "alice", "admins").status == 204)
             #expect(try await Self.members(api, bob, group.id) == ["alice:member", "bob:admin", "carol:admin"])
             let notMember = try await api.groupMember(bob, .PUT, group.id, "nobody", "admins")
@@ -97,7 +101,8 @@ struct GroupMembershipTests {
             #expect(try await api.groupMember(bob, .DELETE, group.id, "carol", "admins").status == 204)
             let last = try await api.groupMember(bob, .DELETE, group.id, "bob", "admins")
             #expect(last.status == 409 && last.errorCode == "last_admin")
-            let renamedByMember = try await api.send(.PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "x"))
+            let renamedByMember = try await api.send(
+                .PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "x"))
             #expect(renamedByMember.errorCode == "not_admin")
         }
     }

@@ -27,10 +27,16 @@ struct GroupSearchTests {
             #expect(try await api.search(carol, "plans", group: team.id).status == 404)
             #expect(try await api.search(bob, "plans", peer: "alice", group: team.id).status == 400)
             // Edits and unsends change what is found; a member added later finds from their joining.
-            #expect(try await api.send(.PATCH, "/v1/groups/\(team.id)/messages/\(early.id)", token: alice.token, json: TextBody(text: "Saturday instead")).status == 200)
+            #expect(
+                try await api.send(
+                    .PATCH, "/v1/groups/\(team.id)/messages/\(early.id)", token: alice.token,
+                    json: TextBody(text: "Saturday instead")
+                ).status == 200)
             #expect(try await api.found(bob, "friday", group: team.id) == [])
             #expect(try await api.found(bob, "saturday") == ["Saturday instead"])
-            #expect(try await api.send(.DELETE, "/v1/groups/\(team.id)/messages/\(wrong.id)", token: bob.token).status == 204)
+            #expect(
+                try await api.send(.DELETE, "/v1/groups/\(team.id)/messages/\(wrong.id)", token: bob.token).status
+                    == 204)
             #expect(try await api.found(bob, "here") == [])
             #expect(try await api.groupMember(alice, .PUT, team.id, "carol").status == 204)
             _ = try await api.sentToGroup(alice, team.id, "saturday it is")

@@ -9,7 +9,8 @@ struct GroupTests {
     @Test func creatingIsIdempotentByClientGroupId() async throws {
         try await TestServer.run { api in
             let (alice, _) = try await api.people("alice", ["bob", "carol"])
-            let created = try await api.createGroup(alice, "  Team  ", ["bob", "Carol", "bob", "alice"], clientId: "g1")
+            let created = try await api.createGroup(
+                alice, "  Team  ", ["bob", "Carol", "bob", "alice"], clientId: "g1")
             #expect(created.status == 201)
             let group: Group = try created.decode()
             #expect(group.title == "Team" && group.createdBy == "alice" && group.memberCount == 3)
@@ -50,7 +51,9 @@ struct GroupTests {
             #expect(refused.status == 403 && refused.errorCode == "dm_not_allowed")
             #expect(try refused.decode(APIErrorBody.self).error.field == "dave")
             // With requests from everyone, being added is a request instead.
-            #expect(try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"]).status == 200)
+            #expect(
+                try await api.send(.PATCH, "/v1/me/settings", token: dave.token, json: ["messageRequests": "everyone"])
+                    .status == 200)
             let group = try await api.group(alice, ["bob", "dave"])
             #expect(group.memberCount == 3)
             // Blocks refuse either way, and name the member.
@@ -90,7 +93,9 @@ struct GroupTests {
             let first = try await api.sendToGroup(alice, group.id, "hello", clientId: "m1")
             #expect(first.status == 201)
             let message: Message = try first.decode()
-            #expect(message.group == group.id && message.recipient == "" && message.readCount == 0 && !message.readByRecipient)
+            #expect(
+                message.group == group.id && message.recipient == "" && message.readCount == 0
+                    && !message.readByRecipient)
             #expect(first.text.contains(#""recipient":null"#) && first.text.contains(#""group":"\#(group.id)""#))
             let again = try await api.sendToGroup(alice, group.id, "hello", clientId: "m1")
             #expect(try again.status == 200 && again.decode(Message.self) == message)
@@ -117,11 +122,16 @@ struct GroupTests {
 
             let newest = try await api.groupMessages(bob, group.id, query: "?limit=2").decode(Page<Message>.self)
             #expect(newest.items.map(\.text) == ["c3", "after the direct one"])
-            let older = try await api.groupMessages(bob, group.id, query: "?limit=2&before=\(newest.nextCursor!)").decode(Page<Message>.self)
+            let older = try await api.groupMessages(bob, group.id, query: "?limit=2&before=\(newest.nextCursor!)")
+                .decode(Page<Message>.self)
             #expect(older.items.map(\.text) == ["c1", "c2"])
-            let forwards = try await api.groupMessages(bob, group.id, query: "?limit=2&after=\(message.id)").decode(Page<Message>.self)
+            let forwards = try await api.groupMessages(bob, group.id, query: "?limit=2&after=\(message.id)").decode(
+                Page<Message>.self)
             #expect(forwards.items.map(\.text) == ["hi alice", "c1"] && forwards.nextCursor != nil)
-            #expect(try await api.groupTexts(members[1], group.id) == ["hello", "hi alice", "c1", "c2", "c3", "after the direct one"])
+            #expect(
+                try await api.groupTexts(members[1], group.id) == [
+                    "hello", "hi alice", "c1", "c2", "c3", "after the direct one",
+                ])
         }
     }
 
@@ -136,7 +146,9 @@ struct GroupTests {
             #expect(try await api.groupTexts(carol, group.id) == ["with carol"])
             #expect(try await api.groupMember(alice, .DELETE, group.id, "bob").status == 204)
             _ = try await api.sentToGroup(alice, group.id, "after bob")
-            #expect(try await api.groupTexts(bob, group.id) == ["before carol", "with carol"], "readable, no longer updated")
+            #expect(
+                try await api.groupTexts(bob, group.id) == ["before carol", "with carol"], "readable, no longer updated"
+            )
             let refused = try await api.sendToGroup(bob, group.id, "still here?")
             #expect(refused.status == 404 && refused.errorCode == "group_not_found")
             #expect(try await api.getGroup(bob, group.id).status == 404)
@@ -156,14 +168,18 @@ struct GroupTests {
             #expect(try await api.readGroup(carol, group.id, upTo: first.id).status == 204)
             let page = try await api.groupMessages(alice, group.id).decode(Page<Message>.self)
             #expect(page.items.map(\.readCount) == [2, 1])
-            let readers = try await api.send(.GET, "/v1/groups/\(group.id)/messages/\(first.id)/reads", token: carol.token)
+            let readers = try await api.send(
+                .GET, "/v1/groups/\(group.id)/messages/\(first.id)/reads", token: carol.token)
             #expect(readers.status == 200)
             #expect(Set(try readers.decode([GroupReader].self).map(\.user.username)) == ["bob", "carol"])
-            let secondReaders = try await api.send(.GET, "/v1/groups/\(group.id)/messages/\(second.id)/reads", token: alice.token)
+            let secondReaders = try await api.send(
+                .GET, "/v1/groups/\(group.id)/messages/\(second.id)/reads", token: alice.token)
             #expect(try secondReaders.decode([GroupReader].self).map(\.user.username) == ["bob"])
             #expect(try await api.readGroup(bob, group.id, upTo: "999999").status == 404)
             #expect(try await api.readGroup(bob, group.id, upTo: "x").status == 400)
-            #expect(try await api.send(.GET, "/v1/groups/\(group.id)/messages/999999/reads", token: alice.token).status == 404)
+            #expect(
+                try await api.send(.GET, "/v1/groups/\(group.id)/messages/999999/reads", token: alice.token).status
+                    == 404)
         }
     }
 

@@ -10,21 +10,31 @@ struct GroupsBenchTests {
     @Test func deliversEveryGroupMessageToEveryMemberAndReportsTheFigures() async throws {
         let (status, output, left) = try await withEmptyDirectory { temporary in
             let (status, output) = try await runChirpInBackground(
-                ["bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4", "--rate", "20",
-                 "--latency-seconds", "1", "--json"],
+                [
+                    "bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4",
+                    "--rate", "20",
+                    "--latency-seconds", "1", "--json",
+                ],
                 environment: ["TMPDIR": temporary.path])
             let left = FileManager.default.enumerator(atPath: temporary.path)?.allObjects as? [String] ?? []
             return (status, output, left)
         }
         #expect(status == 0, "\(output)")
         let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
-        #expect(report["members"] as? Int == 5 && report["groups"] as? Int == 2 && report["streams"] as? Int == 10, "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
+        #expect(
+            report["members"] as? Int == 5 && report["groups"] as? Int == 2 && report["streams"] as? Int == 10,
+            "\(output)")
         let durable = try #require(report["durableMessages"] as? Int)
         #expect(durable > 0 && (report["messagesPerSecond"] as? Double ?? 0) > 0, "\(output)")
-        #expect(report["throughputDeliveredToAll"] as? Int == durable, "every acknowledged message reached all five: \(output)")
+        #expect(
+            report["throughputDeliveredToAll"] as? Int == durable,
+            "every acknowledged message reached all five: \(output)")
         #expect(report["latencySent"] as? Int == 20 && report["latencyDeliveredToAll"] as? Int == 20, "\(output)")
-        #expect(report["streamsMissingMessages"] as? Int == 0, "every member's stream got every message of its group: \(output)")
+        #expect(
+            report["streamsMissingMessages"] as? Int == 0,
+            "every member's stream got every message of its group: \(output)")
         let delivered = try #require(report["delivered"] as? [String: Any])
         #expect(delivered["count"] as? Int == 20 && (delivered["p99"] as? Double ?? 0) > 0, "\(output)")
         #expect(left.isEmpty, "the embedded server's data was removed; left: \(left)")

@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// Client logs and reports have rate limits and a retention (issue 36): past
 /// `--client-log-limit` batches or `--report-limit` reports a user gets 429 (a duplicate batch
@@ -11,7 +12,9 @@ import Testing
 @Suite("Client log and report limits")
 struct LogAndReportLimitsTests {
     static func batch(_ id: String) -> LogUpload {
-        LogUpload(batchId: id, entries: [LogRecord(level: "error", message: "it broke", timestamp: "2026-11-22T10:15:30.123Z")])
+        LogUpload(
+            batchId: id,
+            entries: [LogRecord(level: "error", message: "it broke", timestamp: "2026-11-22T10:15:30.123Z")])
     }
 
     @Test func logBatchesAndReportsAreLimitedPerUser() async throws {
@@ -26,14 +29,23 @@ struct LogAndReportLimitsTests {
                 #expect(try await api.send(.POST, "/v1/logs", token: alice.token, json: Self.batch(id)).status == 202)
             }
             let third = try await api.send(.POST, "/v1/logs", token: alice.token, json: Self.batch("b3"))
-            #expect(RateLimitTests.isLimited(third, saying: "You have sent too many log batches", within: 3_600), "\(third.text)")
+            #expect(
+                RateLimitTests.isLimited(third, saying: "You have sent too many log batches", within: 3_600),
+                "\(third.text)")
             #expect(try await api.send(.POST, "/v1/logs", token: bob.token, json: Self.batch("b3")).status == 202)
 
             let report = ReportRequest(username: "bob", reason: "spam")
-            #expect(try await api.send(.POST, "/v1/reports", token: alice.token, json: ReportRequest(username: "ghost", reason: "spam")).status == 404)
-            for _ in 0..<2 { #expect(try await api.send(.POST, "/v1/reports", token: alice.token, json: report).status == 202) }
+            #expect(
+                try await api.send(
+                    .POST, "/v1/reports", token: alice.token, json: ReportRequest(username: "ghost", reason: "spam")
+                ).status == 404)
+            for _ in 0..<2 {
+                #expect(try await api.send(.POST, "/v1/reports", token: alice.token, json: report).status == 202)
+            }
             let over = try await api.send(.POST, "/v1/reports", token: alice.token, json: report)
-            #expect(RateLimitTests.isLimited(over, saying: "You have filed too many reports", within: 3_600), "\(over.text)")
+            #expect(
+                RateLimitTests.isLimited(over, saying: "You have filed too many reports", within: 3_600), "\(over.text)"
+            )
         }
     }
 
@@ -49,13 +61,19 @@ struct LogAndReportLimitsTests {
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         let days = Mutex<Int64>(0)
         let start = Timestamp.now().millisecondsSince1970
-        let clock: @Sendable () -> Timestamp = { Timestamp(millisecondsSince1970: start + days.withLock { $0 } * 86_400_000) }
+        let clock: @Sendable () -> Timestamp = {
+            Timestamp(millisecondsSince1970: start + days.withLock { $0 } * 86_400_000)
+        }
         let storage = try SQLiteStorage(url: configuration.databaseURL)
-        try await TestServer.run(services: ServerServices(configuration: configuration, storage: storage, now: clock)) { api in
+        try await TestServer.run(services: ServerServices(configuration: configuration, storage: storage, now: clock)) {
+            api in
             let alice = try await api.register("alice")
             _ = try await api.register("bob")
             #expect(try await api.send(.POST, "/v1/logs", token: alice.token, json: Self.batch("old")).status == 202)
-            #expect(try await api.send(.POST, "/v1/reports", token: alice.token, json: ReportRequest(username: "bob", reason: "spam")).status == 202)
+            #expect(
+                try await api.send(
+                    .POST, "/v1/reports", token: alice.token, json: ReportRequest(username: "bob", reason: "spam")
+                ).status == 202)
             days.withLock { $0 = 31 }
             #expect(try await api.send(.POST, "/v1/logs", token: alice.token, json: Self.batch("new")).status == 202)
             func remaining() async throws -> (logs: [String?], reports: Int) {

@@ -7,8 +7,9 @@ import GRDB
 import NIOCore
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Media against a real `chirp serve` child: memory while a big upload streams, and a SIGKILL
@@ -18,7 +19,7 @@ struct MediaProcessTests {
     /// Resident memory of a process, in bytes (`VmRSS` of /proc/PID/status).
     static func residentBytes(_ pid: Int32) -> Int64? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
         else { return nil }
         return line.split(separator: " ").compactMap { Int64($0) }.first.map { $0 * 1024 }
     }
@@ -40,7 +41,9 @@ struct MediaProcessTests {
         }
     }
 
-    static func upload(_ api: APIHarness, _ session: Session, _ clientId: String, _ bytes: Data, pause: Duration = .zero) async throws -> Int {
+    static func upload(
+        _ api: APIHarness, _ session: Session, _ clientId: String, _ bytes: Data, pause: Duration = .zero
+    ) async throws -> Int {
         var request = HTTPClientRequest(url: api.baseURL + "/v1/media/\(clientId)")
         request.method = .PUT
         request.headers.add(name: "Authorization", value: "Bearer \(session.token)")
@@ -85,12 +88,17 @@ struct MediaProcessTests {
         let alice = try await api.register("alice")
         // Small uploads finish; a slow big one is in flight when the server is killed.
         for index in 0..<5 {
-            #expect(try await Self.upload(api, alice, "small-\(index)", MediaBytes.random(50_000, seed: UInt64(index))) == 201)
+            #expect(
+                try await Self.upload(api, alice, "small-\(index)", MediaBytes.random(50_000, seed: UInt64(index)))
+                    == 201)
         }
-        let inFlight = Task { try? await Self.upload(api, alice, "big", MediaBytes.random(8 * 1024 * 1024), pause: .milliseconds(2)) }
+        let inFlight = Task {
+            try? await Self.upload(api, alice, "big", MediaBytes.random(8 * 1024 * 1024), pause: .milliseconds(2))
+        }
         let partsInFlight = Task {
             for index in 0..<50 where !Task.isCancelled {
-                _ = try? await Self.upload(api, alice, "burst-\(index)", MediaBytes.random(200_000, seed: UInt64(100 + index)))
+                _ = try? await Self.upload(
+                    api, alice, "burst-\(index)", MediaBytes.random(200_000, seed: UInt64(100 + index)))
             }
         }
         try await Task.sleep(for: .milliseconds(400))

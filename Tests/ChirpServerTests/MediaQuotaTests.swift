@@ -39,9 +39,12 @@ struct MediaQuotaTests {
                 #expect(try await api.putMedia(alice, "p\(index)", Data([1]), range: "bytes 0-0/1000").status == 202)
             }
             let sixth = try await api.putMedia(alice, "p5", Data([1]), range: "bytes 0-0/1000")
-            #expect(sixth.status == 403 && sixth.errorCode == "quota_exceeded" && sixth.text.contains("5 unfinished uploads"))
+            #expect(
+                sixth.status == 403 && sixth.errorCode == "quota_exceeded"
+                    && sixth.text.contains("5 unfinished uploads"))
             // A part of one already started is still taken, and finishing it frees a place.
-            #expect(try await api.putMedia(alice, "p0", MediaBytes.random(999), range: "bytes 1-999/1000").status == 201)
+            #expect(
+                try await api.putMedia(alice, "p0", MediaBytes.random(999), range: "bytes 1-999/1000").status == 201)
             #expect(try await api.putMedia(alice, "p5", Data([1]), range: "bytes 0-0/1000").status == 202)
         }
     }
@@ -63,7 +66,8 @@ struct MediaQuotaTests {
                 let first = try await RawConnection.open(port: api.port)
                 try await first.write(
                     "PUT /v1/media/first-\(attempt) HTTP/1.1\r\nHost: chirp\r\nAuthorization: Bearer \(alice.token)\r\n"
-                        + "Content-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 500))
+                        + "Content-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n"
+                        + String(repeating: "a", count: 500))
                 try await Task.sleep(for: .milliseconds(250 * (attempt + 1)))
                 var probe = 422
                 for _ in 0..<400 where probe == 422 && first.collector.bytes.isEmpty {

@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import ChirpModels
 import Crypto
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 @Suite("Media (attachments)")
 struct MediaTests {
@@ -13,20 +14,23 @@ struct MediaTests {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.run(TestServer.configuration { $0.dataDirectory = directory }) { api in
             let alice = try await api.register("alice")
-            let created = try await api.putMedia(alice, "m-1", MediaBytes.png, type: "image/png", query: "?filename=cat.png")
+            let created = try await api.putMedia(
+                alice, "m-1", MediaBytes.png, type: "image/png", query: "?filename=cat.png")
             #expect(created.status == 201)
             let media: Media = try created.decode()
             #expect(media.size == Int64(MediaBytes.png.count) && media.sha256 == Self.sha(MediaBytes.png))
             #expect(media.filename == "cat.png" && media.contentType == "image/png" && media.clientMediaId == "m-1")
             // The bytes sit at their content address, exactly.
-            let stored = directory.appendingPathComponent("media/\(media.sha256.prefix(2))/\(media.sha256.dropFirst(2).prefix(2))/\(media.sha256)")
+            let stored = directory.appendingPathComponent(
+                "media/\(media.sha256.prefix(2))/\(media.sha256.dropFirst(2).prefix(2))/\(media.sha256)")
             #expect(try Data(contentsOf: stored) == MediaBytes.png)
             let again = try await api.putMedia(alice, "m-1", MediaBytes.png, type: "image/png")
             #expect(again.status == 200)
             #expect(try again.decode(Media.self) == media)
             let other = try await api.putMedia(alice, "m-1", MediaBytes.jpeg, type: "image/jpeg")
             #expect(other.status == 409 && other.errorCode == "client_id_reused")
-            #expect(try await api.uploadStatus(alice, "m-1") == MediaUploadStatus(received: media.size, total: media.size))
+            #expect(
+                try await api.uploadStatus(alice, "m-1") == MediaUploadStatus(received: media.size, total: media.size))
             #expect(try await api.uploadStatus(alice, "never") == MediaUploadStatus(received: 0, total: nil))
         }
     }
@@ -66,21 +70,27 @@ struct MediaTests {
             let part = 8 * 1024 * 1024
             let first = try await api.putMedia(alice, "big", bytes[0..<part], range: "bytes 0-\(part - 1)/\(total)")
             #expect(first.status == 202)
-            #expect(try first.decode(MediaUploadStatus.self) == MediaUploadStatus(received: Int64(part), total: Int64(total)))
+            #expect(
+                try first.decode(MediaUploadStatus.self)
+                    == MediaUploadStatus(received: Int64(part), total: Int64(total)))
             // The next part is cut in the middle: the server keeps what arrived.
-            await api.putMediaCut(alice, "big", bytes[part..<(part + 3 * 1024 * 1024)], first: Int64(part), declaredLength: Int64(part), total: Int64(total))
+            await api.putMediaCut(
+                alice, "big", bytes[part..<(part + 3 * 1024 * 1024)], first: Int64(part), declaredLength: Int64(part),
+                total: Int64(total))
             let status = try await api.uploadStatus(alice, "big")
             #expect(status.total == Int64(total))
             #expect(status.received >= Int64(part) && status.received <= Int64(part + 3 * 1024 * 1024))
             // A part at the wrong offset is refused with where to resume.
             let wrong = try await api.putMedia(alice, "big", bytes[0..<10], range: "bytes 0-9/\(total)")
             #expect(wrong.status == 409 && wrong.errorCode == "upload_offset_mismatch")
-            #expect(try JSONDecoder().decode(APIErrorBody.self, from: wrong.body).error.field == String(status.received))
+            #expect(
+                try JSONDecoder().decode(APIErrorBody.self, from: wrong.body).error.field == String(status.received))
             var offset = Int(status.received)
             var last: Reply?
             while offset < total {
                 let end = min(offset + part, total)
-                last = try await api.putMedia(alice, "big", bytes[offset..<end], range: "bytes \(offset)-\(end - 1)/\(total)")
+                last = try await api.putMedia(
+                    alice, "big", bytes[offset..<end], range: "bytes \(offset)-\(end - 1)/\(total)")
                 offset = end
             }
             #expect(last?.status == 201)
@@ -88,7 +98,8 @@ struct MediaTests {
             #expect(media.size == Int64(total) && media.sha256 == Self.sha(bytes))
             #expect(try await api.mediaBytes(alice, media.id) == bytes)
             // The last part again (its answer lost) answers the stored media.
-            let retry = try await api.putMedia(alice, "big", bytes[(total - 10)...], range: "bytes \(total - 10)-\(total - 1)/\(total)")
+            let retry = try await api.putMedia(
+                alice, "big", bytes[(total - 10)...], range: "bytes \(total - 10)-\(total - 1)/\(total)")
             #expect(retry.status == 200)
         }
     }
@@ -100,7 +111,9 @@ struct MediaTests {
             let carol = try await api.register("carol")
             try await api.follow(bob, "alice")
             let image: Media = try await api.putMedia(alice, "img", MediaBytes.png, type: "image/png").decode()
-            let file: Media = try await api.putMedia(alice, "doc", Data("report text".utf8), type: "text/plain", query: "?filename=r%C3%A9port.txt").decode()
+            let file: Media = try await api.putMedia(
+                alice, "doc", Data("report text".utf8), type: "text/plain", query: "?filename=r%C3%A9port.txt"
+            ).decode()
             // Before any message carries them, only the uploader reads them.
             #expect(try await api.getMedia(bob, image.id).status == 404)
             #expect(try await api.getMedia(alice, image.id).status == 200)
@@ -130,14 +143,23 @@ struct MediaTests {
             #expect(outside.status == 416)
             // The media travel with the message everywhere.
             #expect(try await api.messages(bob, with: "alice").items.first?.media == message.media)
-            let conversations: Page<Conversation> = try await api.send(.GET, "/v1/conversations", token: bob.token).decode()
+            let conversations: Page<Conversation> = try await api.send(.GET, "/v1/conversations", token: bob.token)
+                .decode()
             #expect(conversations.items.first?.lastMessage?.media == message.media)
             let event = try await api.allEvents(bob).first { $0.type == "message.created" }
-            guard case .messageCreated(let eventMessage)? = event?.payload else { Issue.record("no message.created"); return }
+            guard case .messageCreated(let eventMessage)? = event?.payload else {
+                Issue.record("no message.created")
+                return
+            }
             #expect(eventMessage.media == message.media)
             // A retry with the same media is the same message; other media is a reuse.
-            #expect(try await api.sendMessage(alice, to: "bob", "", mediaIds: [image.id, file.id], clientId: message.clientMessageId).status == 200)
-            #expect(try await api.sendMessage(alice, to: "bob", "", mediaIds: [image.id], clientId: message.clientMessageId).status == 409)
+            #expect(
+                try await api.sendMessage(
+                    alice, to: "bob", "", mediaIds: [image.id, file.id], clientId: message.clientMessageId
+                ).status == 200)
+            #expect(
+                try await api.sendMessage(alice, to: "bob", "", mediaIds: [image.id], clientId: message.clientMessageId)
+                    .status == 409)
         }
     }
 
@@ -149,7 +171,10 @@ struct MediaTests {
             try await api.follow(alice, "bob")
             var ids: [String] = []
             for index in 0..<5 {
-                ids.append(try await api.putMedia(alice, "m\(index)", MediaBytes.random(100, seed: UInt64(index))).decode(Media.self).id)
+                ids.append(
+                    try await api.putMedia(alice, "m\(index)", MediaBytes.random(100, seed: UInt64(index))).decode(
+                        Media.self
+                    ).id)
             }
             let five = try await api.sendMessage(alice, to: "bob", "five", mediaIds: ids)
             #expect(five.status == 422 && five.errorCode == "invalid_media")
@@ -170,7 +195,10 @@ struct MediaTests {
             let media: Media = try await api.putMedia(alice, "m", MediaBytes.png, type: "image/png").decode()
             #expect(try await api.sendMessage(alice, to: "bob", "pic", mediaIds: [media.id]).status == 201)
             #expect(try await api.getMedia(bob, media.id).status == 200)
-            #expect(try await api.send(.DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "correct horse")).status == 204)
+            #expect(
+                try await api.send(
+                    .DELETE, "/v1/me", token: alice.token, json: DeleteAccountRequest(password: "correct horse")
+                ).status == 204)
             #expect(try await api.getMedia(bob, media.id).status == 404)
             let replayed = try await api.allEvents(bob).compactMap { event -> Message? in
                 if case .messageCreated(let message) = event.payload { return message } else { return nil }
@@ -208,7 +236,8 @@ struct MediaTests {
             #expect(try await api.getMedia(alice, young.id).status == 404)
             #expect(try await api.getMedia(bob, kept.id).status == 200)
             #expect(try await api.getMedia(alice, fresh.id).status == 200)
-            let blob = directory.appendingPathComponent("media/\(dropped.sha256.prefix(2))/\(dropped.sha256.dropFirst(2).prefix(2))/\(dropped.sha256)")
+            let blob = directory.appendingPathComponent(
+                "media/\(dropped.sha256.prefix(2))/\(dropped.sha256.dropFirst(2).prefix(2))/\(dropped.sha256)")
             #expect(!FileManager.default.fileExists(atPath: blob.path))
         }
     }
@@ -224,7 +253,9 @@ struct MediaTests {
             try FileManager.default.removeItem(atPath: MediaFiles(root: configuration.mediaURL).blobPath(image.sha256))
             for headers in [[], [("Range", "bytes=0-3")]] {
                 let reply = try await api.getMedia(alice, image.id, headers: headers)
-                #expect(reply.status == 503 && reply.text.contains(APIErrorCode.unavailable), "\(reply.status) \(reply.text)")
+                #expect(
+                    reply.status == 503 && reply.text.contains(APIErrorCode.unavailable),
+                    "\(reply.status) \(reply.text)")
                 #expect(reply.headers.first(name: "Retry-After") == "1")
             }
         }

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// Reactions, replies, edits and unsends (API.md part 2, "Message actions"), over HTTP on the
 /// suite's database (SQLite, or PostgreSQL with CHIRP_TEST_DATABASE=postgres).
@@ -39,7 +40,8 @@ struct MessageActionTests {
             let ghost = try await api.sendMessage(bob, to: "ghost", "x", replyTo: first.id)
             #expect(ghost.status == 404)
             // Carol is in neither conversation of `first`.
-            #expect(try await api.sendMessage(carol, to: "alice", "me too", replyTo: first.id).errorCode == "invalid_reply")
+            #expect(
+                try await api.sendMessage(carol, to: "alice", "me too", replyTo: first.id).errorCode == "invalid_reply")
             #expect(try await api.sent(alice, to: "bob", "plain").replyTo == nil)
         }
     }
@@ -54,9 +56,11 @@ struct MessageActionTests {
             let family = "👩‍👩‍👧"
             #expect(try await api.react(alice, with: "bob", message.id, family).status == 204)
             var stored = try #require(try await api.message(bob, with: "alice", id: message.id))
-            #expect(stored.reactions == [
-                MessageReaction(emoji: "👍", count: 2, users: ["bob", "alice"]), MessageReaction(emoji: family, count: 1, users: ["alice"]),
-            ])
+            #expect(
+                stored.reactions == [
+                    MessageReaction(emoji: "👍", count: 2, users: ["bob", "alice"]),
+                    MessageReaction(emoji: family, count: 1, users: ["alice"]),
+                ])
             // The conversation list carries them too.
             let list: Page<Conversation> = try await api.send(.GET, "/v1/conversations", token: bob.token).decode()
             #expect(list.items.first?.lastMessage?.reactions.count == 2)
@@ -64,14 +68,20 @@ struct MessageActionTests {
             #expect(try await api.react(bob, with: "alice", message.id, "👍", remove: true).status == 204)
             #expect(try await api.react(bob, with: "alice", message.id, "🎉", remove: true).status == 204)
             stored = try #require(try await api.message(alice, with: "bob", id: message.id))
-            #expect(stored.reactions == [
-                MessageReaction(emoji: "👍", count: 1, users: ["alice"]), MessageReaction(emoji: family, count: 1, users: ["alice"]),
-            ])
+            #expect(
+                stored.reactions == [
+                    MessageReaction(emoji: "👍", count: 1, users: ["alice"]),
+                    MessageReaction(emoji: family, count: 1, users: ["alice"]),
+                ])
             // Four changes, each one message.updated on both streams; the repeats added none.
             for viewer in [alice, bob] {
                 let updates = try await api.allEvents(viewer).filter { $0.type == "message.updated" }
                 #expect(updates.count == 4)
-                if case .messageUpdated(let last) = updates.last?.payload { #expect(last == stored) } else { Issue.record("no update") }
+                if case .messageUpdated(let last) = updates.last?.payload {
+                    #expect(last == stored)
+                } else {
+                    Issue.record("no update")
+                }
             }
         }
     }
@@ -82,7 +92,9 @@ struct MessageActionTests {
             let message = try await api.sent(alice, to: "bob", "react to me")
             for bad in ["ab", " ", "👍👍", "\u{7}"] {
                 let refused = try await api.react(bob, with: "alice", message.id, bad)
-                #expect(refused.status == 422 && refused.errorCode == "invalid_reaction", "\(bad.unicodeScalars.map(\.value))")
+                #expect(
+                    refused.status == 422 && refused.errorCode == "invalid_reaction",
+                    "\(bad.unicodeScalars.map(\.value))")
             }
             let emoji = Array("😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙🥲😚🙂").map(String.init)
             for item in emoji { #expect(try await api.react(bob, with: "alice", message.id, item).status == 204) }
@@ -105,7 +117,8 @@ struct MessageActionTests {
             #expect(notSender.status == 403 && notSender.errorCode == "not_sender")
             let blank = try await api.edit(alice, with: "bob", message.id, "   ")
             #expect(blank.status == 422 && blank.errorCode == "empty_text")
-            #expect(try await api.edit(alice, with: "bob", message.id, String(repeating: "x", count: 10_001)).status == 422)
+            #expect(
+                try await api.edit(alice, with: "bob", message.id, String(repeating: "x", count: 10_001)).status == 422)
             let edited = try await api.edit(alice, with: "bob", message.id, "  see you at 6 ")
             #expect(edited.status == 200)
             let after: Message = try edited.decode()
@@ -142,7 +155,10 @@ struct MessageActionTests {
                 #expect(stored.deleted && stored.text.isEmpty && stored.reactions.isEmpty && stored.media.isEmpty)
                 #expect(stored.createdAt == message.createdAt && stored.sender == "alice" && stored.recipient == "bob")
                 let deletions = try await api.allEvents(viewer).filter { $0.type == "message.deleted" }
-                #expect(deletions.map(\.payload) == [.messageDeleted(MessageDeletedNotice(id: message.id, sender: "alice", recipient: "bob"))])
+                #expect(
+                    deletions.map(\.payload) == [
+                        .messageDeleted(MessageDeletedNotice(id: message.id, sender: "alice", recipient: "bob"))
+                    ])
             }
             let edit = try await api.edit(alice, with: "bob", message.id, "fixed")
             #expect(edit.status == 409 && edit.errorCode == "message_deleted")

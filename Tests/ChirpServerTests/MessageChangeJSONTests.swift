@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Testing
+
+@testable import ChirpServer
 
 /// The JSON the message actions hand storage (`MessageChangeJSON`), byte for byte as API.md's
 /// events and the stored reactions column have it.
@@ -8,9 +9,11 @@ import Testing
 struct MessageChangeJSONTests {
     @Test func deletedNamesATakeDownOnly() throws {
         let message = MessageJSONTests.message(text: "gone")
-        #expect(try MessageChangeJSON().deleted(message.tombstone()) == #"{"id":"42","recipient":"bob","sender":"alice"}"#)
-        #expect(try MessageChangeJSON().deleted(message.tombstone(byOperators: true))
-            == #"{"id":"42","recipient":"bob","removedByOperators":true,"sender":"alice"}"#)
+        #expect(
+            try MessageChangeJSON().deleted(message.tombstone()) == #"{"id":"42","recipient":"bob","sender":"alice"}"#)
+        #expect(
+            try MessageChangeJSON().deleted(message.tombstone(byOperators: true))
+                == #"{"id":"42","recipient":"bob","removedByOperators":true,"sender":"alice"}"#)
     }
 
     @Test func updatedIsTheMessageAsASendWritesIt() {

@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// A message's `message.created` events point at the message instead of holding its JSON;
 /// what a stream replays must not change because of it, and events stored by earlier versions
@@ -16,15 +17,22 @@ struct MessageEventStorageTests {
         let (ann, bo) = try await Self.pair(storage)
 
         // A text that needs escaping, so the rebuilt JSON is not trivially the same.
-        let sent = try await storage.send(NewMessage(
-            sender: ann, recipient: "bea", clientMessageId: "c-1", text: "\"hi\"\n\\ é 🐦",
-            createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_123)))
+        let sent = try await storage.send(
+            NewMessage(
+                sender: ann, recipient: "bea", clientMessageId: "c-1", text: "\"hi\"\n\\ é 🐦",
+                createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_123)))
         let json = try #require(sent.json)
-        let marked = try await storage.markRead(reader: bo.id, peerKey: "ann", upTo: Int64(sent.value.id)!, at: .now(), receipt: { _, _ in "{}" })
-        guard case .marked = marked else { Issue.record("the message was not marked read: \(marked)"); return }
+        let marked = try await storage.markRead(
+            reader: bo.id, peerKey: "ann", upTo: Int64(sent.value.id)!, at: .now(), receipt: { _, _ in "{}" })
+        guard case .marked = marked else {
+            Issue.record("the message was not marked read: \(marked)")
+            return
+        }
 
         let row = try await storage.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT data, message_id FROM events WHERE user_id = ? AND type = ?", arguments: [bo.id, EventType.messageCreated])
+            try Row.fetchOne(
+                db, sql: "SELECT data, message_id FROM events WHERE user_id = ? AND type = ?",
+                arguments: [bo.id, EventType.messageCreated])
         }
         #expect(row?["data"] == "", "the row holds a reference, not a copy of the JSON")
         #expect(row?["message_id"] == Int64(sent.value.id))
@@ -50,12 +58,14 @@ struct MessageEventStorageTests {
         // The schema before message events became references, with one event written the old way.
         let earlier = try DatabaseQueue(path: url.path)
         try SQLiteSchema.migrator.migrate(earlier, upTo: "v2-client-logs")
-        let oldJSON = #"{"clientMessageId":"old","createdAt":"2026-01-01T00:00:00.000Z","id":"7","readByRecipient":false,"recipient":"bo","sender":"ann","text":"from before"}"#
+        let oldJSON =
+            #"{"clientMessageId":"old","createdAt":"2026-01-01T00:00:00.000Z","id":"7","readByRecipient":false,"recipient":"bo","sender":"ann","text":"from before"}"#
         try await earlier.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (username, username_key, display_name, password_hash, created_at, last_seq)
-                VALUES ('ann', 'ann', 'Ann', 'x', 0, 1);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (username, username_key, display_name, password_hash, created_at, last_seq)
+                    VALUES ('ann', 'ann', 'Ann', 'x', 0, 1);
+                    """)
             try db.execute(
                 sql: "INSERT INTO events (user_id, seq, type, created_at, data) VALUES (1, 1, ?, 1767225600000, ?)",
                 arguments: [EventType.messageCreated, oldJSON])

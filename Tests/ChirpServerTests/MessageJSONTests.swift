@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// The hand-built message JSON a send stores and answers with.
 @Suite("Message JSON")
@@ -32,13 +33,19 @@ struct MessageJSONTests {
     @Test func writesThePartTwoFieldsAsTheAPIEncoderDoes() throws {
         var original = Self.message(text: "with \"everything\"")
         original.media = [
-            Media(id: "7", clientMediaId: "m-1", contentType: "image/png", size: 1234, sha256: String(repeating: "a", count: 64),
-                  filename: "cat \"1\".png", createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_000)),
-            Media(id: "8", clientMediaId: "m-2", contentType: "application/pdf", size: 0, sha256: String(repeating: "b", count: 64),
-                  filename: nil, createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_001)),
+            Media(
+                id: "7", clientMediaId: "m-1", contentType: "image/png", size: 1234,
+                sha256: String(repeating: "a", count: 64),
+                filename: "cat \"1\".png", createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_000)),
+            Media(
+                id: "8", clientMediaId: "m-2", contentType: "application/pdf", size: 0,
+                sha256: String(repeating: "b", count: 64),
+                filename: nil, createdAt: Timestamp(millisecondsSince1970: 1_790_000_000_001)),
         ]
         original.replyTo = "41"
-        original.reactions = [MessageReaction(emoji: "👍", users: ["bob", "alice"]), MessageReaction(emoji: "❤️", users: ["bob"])]
+        original.reactions = [
+            MessageReaction(emoji: "👍", users: ["bob", "alice"]), MessageReaction(emoji: "❤️", users: ["bob"]),
+        ]
         original.editedAt = Timestamp(millisecondsSince1970: 1_790_000_000_999)
         let foundation = String(decoding: try APIJSON.encoder().encode(original), as: UTF8.self)
         #expect(MessageJSON.encode(original) == foundation)

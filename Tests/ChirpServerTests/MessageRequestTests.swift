@@ -13,7 +13,8 @@ struct MessageRequestTests {
     }
 
     static func list(_ api: APIHarness, _ viewer: Session, requests: Bool = false) async throws -> [Conversation] {
-        let reply = try await api.send(.GET, "/v1/conversations\(requests ? "?requests=true" : "")", token: viewer.token)
+        let reply = try await api.send(
+            .GET, "/v1/conversations\(requests ? "?requests=true" : "")", token: viewer.token)
         try #require(reply.status == 200, "list: \(reply.status) \(reply.text)")
         return try reply.decode(Page<Conversation>.self).items
     }
@@ -44,7 +45,9 @@ struct MessageRequestTests {
     @Test func settingsDefaultToFollowersAndChangeWithPatch() async throws {
         try await TestServer.run { api in
             let ann = try await api.register("ann")
-            #expect(try await Self.settings(api, ann).decode(UserSettings.self) == UserSettings(messageRequests: .followers))
+            #expect(
+                try await Self.settings(api, ann).decode(UserSettings.self) == UserSettings(messageRequests: .followers)
+            )
             let changed = try await Self.settings(api, ann, SettingsUpdate(messageRequests: "everyone"))
             #expect(try changed.status == 200 && changed.decode(UserSettings.self).messageRequests == .everyone)
             #expect(try await Self.settings(api, ann).decode(UserSettings.self).messageRequests == .everyone)
@@ -58,7 +61,9 @@ struct MessageRequestTests {
                 let wrongType = try await api.send(.PATCH, "/v1/me/settings", token: ann.token, raw: raw)
                 #expect(wrongType.status == 400, "\(raw): \(wrongType.status)")
             }
-            #expect(try await Self.settings(api, ann).decode(UserSettings.self).messageRequests == .everyone, "nothing changed")
+            #expect(
+                try await Self.settings(api, ann).decode(UserSettings.self).messageRequests == .everyone,
+                "nothing changed")
             #expect(try await api.send(.GET, "/v1/me/settings").status == 401)
         }
     }
@@ -80,12 +85,17 @@ struct MessageRequestTests {
             #expect(requests.map(\.peer.username) == ["bob"])
             #expect(requests.allSatisfy { $0.request && $0.kind == "direct" && $0.unreadCount == 1 })
             let bobs = try await Self.list(api, bob)
-            #expect(bobs.map(\.peer.username) == ["ann"] && bobs.allSatisfy { !$0.request }, "the sender sees an ordinary conversation")
+            #expect(
+                bobs.map(\.peer.username) == ["ann"] && bobs.allSatisfy { !$0.request },
+                "the sender sees an ordinary conversation")
             #expect(try await Self.list(api, bob, requests: true).isEmpty)
 
-            #expect(try await api.sendMessage(bob, to: "ann", "are you there?").status == 201, "a request takes more messages")
+            #expect(
+                try await api.sendMessage(bob, to: "ann", "are you there?").status == 201,
+                "a request takes more messages")
             #expect(try await Self.list(api, ann, requests: true).map(\.unreadCount) == [2])
-            #expect(try await api.messages(ann, with: "bob").items.map(\.text) == ["hello, stranger", "are you there?"])
+            #expect(
+                try await api.messages(ann, with: "bob").items.map(\.text) == ["hello, stranger", "are you there?"])
             #expect(try await api.send(.GET, "/v1/conversations?requests=maybe", token: ann.token).status == 400)
         }
     }
@@ -155,7 +165,8 @@ struct MessageRequestTests {
                 #expect(sender.status == 404 && sender.errorCode == "request_not_found", "only the recipient answers")
                 let ghost = try await Self.answer(api, ann, "ghost", accept: accept)
                 #expect(ghost.status == 404 && ghost.errorCode == "user_not_found")
-                let anonymous = accept
+                let anonymous =
+                    accept
                     ? try await api.send(.POST, "/v1/conversations/bob/accept")
                     : try await api.send(.DELETE, "/v1/conversations/bob")
                 #expect(anonymous.status == 401)
@@ -183,9 +194,11 @@ struct MessageRequestTests {
         try await TestServer.run { api in
             let (ann, bob) = try await Self.request(api)
             let message = try #require(try await api.messages(ann, with: "bob").items.first)
-            let read = try await api.send(.POST, "/v1/conversations/bob/read", token: ann.token, json: MarkReadRequest(upTo: message.id))
+            let read = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: ann.token, json: MarkReadRequest(upTo: message.id))
             #expect(read.status == 204)
-            #expect(try await Self.list(api, ann, requests: true).map(\.unreadCount) == [0], "the recipient's count drops")
+            #expect(
+                try await Self.list(api, ann, requests: true).map(\.unreadCount) == [0], "the recipient's count drops")
             #expect(try await api.messages(bob, with: "ann").items.map(\.readByRecipient) == [false])
             func receipts() async throws -> Int {
                 try await api.allEvents(bob).filter { if case .messageRead = $0.payload { true } else { false } }.count
@@ -194,7 +207,8 @@ struct MessageRequestTests {
             #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: ann.token).status == 204)
 
             #expect(try await Self.answer(api, ann, "bob", accept: true).status == 204)
-            let again = try await api.send(.POST, "/v1/conversations/bob/read", token: ann.token, json: MarkReadRequest(upTo: message.id))
+            let again = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: ann.token, json: MarkReadRequest(upTo: message.id))
             #expect(again.status == 204)
             #expect(try await receipts() == 1)
             #expect(try await api.messages(bob, with: "ann").items.map(\.readByRecipient) == [true])
@@ -211,18 +225,24 @@ struct MessageRequestTests {
             #expect(try await Self.settings(api, bob, SettingsUpdate(messageRequests: "everyone")).status == 200)
             #expect(try await api.sendMessage(cat, to: "bob", "hi bob").status == 201)
             #expect(try await Self.rows(storage) == 2)
-            let deletion = try await api.send(.DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse"))
+            let deletion = try await api.send(
+                .DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse"))
             #expect(deletion.status == 204)
             #expect(try await Self.rows(storage) == 0)
             #expect(try await Self.list(api, ann, requests: true).isEmpty)
             #expect(try await Self.list(api, ann).isEmpty, "a request from a deleted account goes as a decline would")
-            #expect(try await Self.list(api, cat).map(\.peer.username) == ["deleted-\(bob.user.id)"], "its recipients keep their own")
+            #expect(
+                try await Self.list(api, cat).map(\.peer.username) == ["deleted-\(bob.user.id)"],
+                "its recipients keep their own")
             let deleted = try await storage.dump(only: "users").split(separator: "\n").filter {
                 ($0.hasPrefix("[") || $0.hasPrefix("{")) && $0.contains("\"deleted-\(bob.user.id)\"")
             }
             #expect(deleted.count == 1)
-            #expect(deleted.allSatisfy { $0.contains("takes_message_requests:0") || $0.contains("\"takes_message_requests\":false") },
-                    "the setting is back to the default")
+            #expect(
+                deleted.allSatisfy {
+                    $0.contains("takes_message_requests:0") || $0.contains("\"takes_message_requests\":false")
+                },
+                "the setting is back to the default")
         }
     }
 

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// The rules of direct messages, decided in one place (`MessageRules`) for both storages:
 /// who may message whom, and when a used client id is a retry or a conflict.
@@ -10,7 +11,9 @@ struct MessageRulesTests {
     static let ann = Viewer(id: 1, username: "ann", tokenHash: [1])
 
     static func new(to recipient: String = "Bea", id: String = "c-1", text: String = "hi") -> NewMessage {
-        NewMessage(sender: ann, recipient: recipient, clientMessageId: id, text: text, createdAt: Timestamp(millisecondsSince1970: 0))
+        NewMessage(
+            sender: ann, recipient: recipient, clientMessageId: id, text: text,
+            createdAt: Timestamp(millisecondsSince1970: 0))
     }
 
     static func bea(follows: Bool, hasWritten: Bool) -> RecipientFacts {
@@ -65,30 +68,55 @@ struct MessageRulesTests {
             return try MessageRules().decide(facts, for: Self.new(), earlier: { nil })
         }
         #expect(try decide { $0.takesRequests = true } == .insert(.open))
-        #expect(try decide { $0.takesRequests = true; $0.request = .pending } == .insert(.unchanged))
+        #expect(
+            try decide {
+                $0.takesRequests = true
+                $0.request = .pending
+            } == .insert(.unchanged))
         #expect(try decide { $0.request = .accepted } == .insert(.unchanged), "accepted holds whatever the setting")
-        #expect(try decide { $0.hasWrittenToSender = true; $0.senderHasPendingRequest = true } == .insert(.accept))
-        #expect(try decide { $0.takesRequests = true; $0.followsSender = true } == .insert(.unchanged), "part 1 first")
+        #expect(
+            try decide {
+                $0.hasWrittenToSender = true
+                $0.senderHasPendingRequest = true
+            } == .insert(.accept))
+        #expect(
+            try decide {
+                $0.takesRequests = true
+                $0.followsSender = true
+            } == .insert(.unchanged), "part 1 first")
         for refused: (inout RecipientFacts) -> Void in [
-            { $0.request = .pending }, { $0.takesRequests = true; $0.blockedSender = true },
+            { $0.request = .pending },
+            {
+                $0.takesRequests = true
+                $0.blockedSender = true
+            },
         ] {
             let error = #expect(throws: APIError.self) { try decide(refused) }
             #expect(error?.code == APIErrorCode.dmNotAllowed)
         }
         var pending = Self.bea(follows: false, hasWritten: false)
         pending.takesRequests = true
-        #expect(!MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
+        #expect(
+            !MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
         pending.hasWrittenToSender = true
         pending.senderHasPendingRequest = true
-        #expect(!MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
-        #expect(MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: Self.bea(follows: true, hasWritten: false), named: "Bea")))
+        #expect(
+            !MessageRules.typingReaches(try MessageRules.permission(sender: Self.ann.id, to: pending, named: "Bea")))
+        #expect(
+            MessageRules.typingReaches(
+                try MessageRules.permission(
+                    sender: Self.ann.id, to: Self.bea(follows: true, hasWritten: false), named: "Bea")))
     }
 
     @Test func nobodyMessagesThemselvesNorSomeoneWhoDoesNotExist() {
         let me = RecipientFacts(id: Self.ann.id, username: "ann", followsSender: true, hasWrittenToSender: true)
-        let toSelf = #expect(throws: APIError.self) { try MessageRules().decide(me, for: Self.new(to: "ANN"), earlier: { nil }) }
+        let toSelf = #expect(throws: APIError.self) {
+            try MessageRules().decide(me, for: Self.new(to: "ANN"), earlier: { nil })
+        }
         #expect(toSelf?.status == .unprocessableContent && toSelf?.code == APIErrorCode.cannotMessageSelf)
-        let nobody = #expect(throws: APIError.self) { try MessageRules().decide(nil, for: Self.new(to: "nobody"), earlier: { nil }) }
+        let nobody = #expect(throws: APIError.self) {
+            try MessageRules().decide(nil, for: Self.new(to: "nobody"), earlier: { nil })
+        }
         #expect(nobody?.status == .notFound && nobody?.code == APIErrorCode.userNotFound)
     }
 

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// `GET /v1/search/messages` (API.md part 2): the viewer's own conversations, every word,
 /// case- and accent-insensitive, whole words, newest first, paged, unsent and replaced text
@@ -42,11 +43,16 @@ struct MessageSearchTests {
     @Test func findsEveryWordIgnoringCaseAndAccents() async throws {
         try await TestServer.run { api in
             let (alice, bob, carol) = try await Self.seed(api)
-            #expect(try await api.found(bob, "cafe") == [
-                "NEAR(cafe) OR resume", "the café is closed", "CAFE tomorrow, same time", "Café au lait this morning?",
-            ])
+            #expect(
+                try await api.found(bob, "cafe") == [
+                    "NEAR(cafe) OR resume", "the café is closed", "CAFE tomorrow, same time",
+                    "Café au lait this morning?",
+                ])
             #expect(try await api.found(bob, "CAFÉ closed") == ["the café is closed"])
-            #expect(try await api.found(bob, "résumé") == ["NEAR(cafe) OR resume", "resume work after lunch", "Résumé sent to the agency"])
+            #expect(
+                try await api.found(bob, "résumé") == [
+                    "NEAR(cafe) OR resume", "resume work after lunch", "Résumé sent to the agency",
+                ])
             #expect(try await api.found(bob, "uber") == ["ÜBER cool"])
             #expect(try await api.found(bob, "naive") == ["a naïve idea"])
             // Whole words only, and FTS syntax is just words.
@@ -122,10 +128,11 @@ struct MessageSearchTests {
         postgres.postgres = TestDatabase.postgresSettings(key: postgres.dataDirectory.lastPathComponent)
         var results: [[[String]]] = []
         for configuration in [sqlite, postgres] {
-            results.append(try await TestServer.run(configuration) { api in
-                let (alice, bob, _) = try await Self.seed(api)
-                return try await Self.answers(api, bob, alice)
-            })
+            results.append(
+                try await TestServer.run(configuration) { api in
+                    let (alice, bob, _) = try await Self.seed(api)
+                    return try await Self.answers(api, bob, alice)
+                })
         }
         #expect(results[0] == results[1])
         #expect(results[0].contains { !$0.isEmpty })

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Testing
+
+@testable import ChirpServer
 
 /// `MessageService` over a storage double: validation before storage, the rate limit with
 /// its retry exception, the wake-ups after a commit, paging, and typing under the DM rule.
@@ -15,18 +16,25 @@ struct MessageServiceTests {
         configuration.messageRateLimit = limit
         configuration.messageRateWindow = .seconds(60)
         return MessageService(
-            store: store, hub: hub, bus: nil, limits: RateLimits(configuration: configuration, limiter: MemoryRateLimiter()),
+            store: store, hub: hub, bus: nil,
+            limits: RateLimits(configuration: configuration, limiter: MemoryRateLimiter()),
             metrics: ServerMetrics(), now: { Timestamp(millisecondsSince1970: 1_000) })
     }
 
     @Test func invalidInputNeverReachesStorage() async {
         let store = MessageStoreDouble(recipients: [Self.bea])
         let service = Self.service(store)
-        let badId = await #expect(throws: APIError.self) { _ = try await service.send(Self.ann, to: "bea", clientMessageId: "no spaces", text: "hi") }
+        let badId = await #expect(throws: APIError.self) {
+            _ = try await service.send(Self.ann, to: "bea", clientMessageId: "no spaces", text: "hi")
+        }
         #expect(badId?.status == .badRequest)
-        let empty = await #expect(throws: APIError.self) { _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c1", text: "   ") }
+        let empty = await #expect(throws: APIError.self) {
+            _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c1", text: "   ")
+        }
         #expect(empty?.status == .unprocessableContent)
-        let impossible = await #expect(throws: APIError.self) { _ = try await service.send(Self.ann, to: "b", clientMessageId: "c1", text: "hi") }
+        let impossible = await #expect(throws: APIError.self) {
+            _ = try await service.send(Self.ann, to: "b", clientMessageId: "c1", text: "hi")
+        }
         #expect(impossible?.status == .notFound)
         #expect(store.calls.isEmpty)
     }
@@ -56,9 +64,13 @@ struct MessageServiceTests {
 
         let retry = try await service.send(Self.ann, to: "bea", clientMessageId: "c1", text: "hi")
         #expect(!retry.created && retry.value == first.value, "the stored message, though the limit is reached")
-        let reused = await #expect(throws: APIError.self) { _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c1", text: "other") }
+        let reused = await #expect(throws: APIError.self) {
+            _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c1", text: "other")
+        }
         #expect(reused?.status == .tooManyRequests, "not a retry: limited like any new send")
-        let fresh = await #expect(throws: APIError.self) { _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c2", text: "hi") }
+        let fresh = await #expect(throws: APIError.self) {
+            _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c2", text: "hi")
+        }
         #expect(fresh?.status == .tooManyRequests && fresh?.retryAfter != nil)
         #expect(store.calls.filter { $0 == "sendMessage" }.count == 1, "limited sends never reach the write")
     }
@@ -68,7 +80,10 @@ struct MessageServiceTests {
         let hub = EventHub()
         let beaListens = hub.listen(userId: Self.bea.id)
         let cyListens = hub.listen(userId: Self.cy.id)
-        defer { hub.remove(beaListens); hub.remove(cyListens) }
+        defer {
+            hub.remove(beaListens)
+            hub.remove(cyListens)
+        }
         let service = Self.service(store, hub: hub)
 
         try await service.typing(Self.ann, to: "bea")
@@ -83,13 +98,19 @@ struct MessageServiceTests {
     @Test func markReadTurnsStorageOutcomesIntoAPIErrors() async throws {
         let store = MessageStoreDouble(recipients: [Self.bea])
         let service = Self.service(store)
-        let badId = await #expect(throws: APIError.self) { try await service.markRead(Self.ann, peer: "bea", upTo: "x") }
+        let badId = await #expect(throws: APIError.self) {
+            try await service.markRead(Self.ann, peer: "bea", upTo: "x")
+        }
         #expect(badId?.status == .badRequest)
         store.state.withLock { $0.markRead = .noSuchMessage }
-        let noMessage = await #expect(throws: APIError.self) { try await service.markRead(Self.ann, peer: "bea", upTo: "9") }
+        let noMessage = await #expect(throws: APIError.self) {
+            try await service.markRead(Self.ann, peer: "bea", upTo: "9")
+        }
         #expect(noMessage?.code == APIErrorCode.messageNotFound && noMessage?.field == "upTo")
         store.state.withLock { $0.markRead = .noSuchPeer }
-        let noPeer = await #expect(throws: APIError.self) { try await service.markRead(Self.ann, peer: "bea", upTo: "9") }
+        let noPeer = await #expect(throws: APIError.self) {
+            try await service.markRead(Self.ann, peer: "bea", upTo: "9")
+        }
         #expect(noPeer?.code == APIErrorCode.userNotFound)
         store.state.withLock { $0.markRead = .unchanged }
         try await service.markRead(Self.ann, peer: "bea", upTo: "9")
@@ -98,7 +119,9 @@ struct MessageServiceTests {
     @Test func pagesGoBackFromTheNewestAndForwardsFromAfter() async throws {
         let store = MessageStoreDouble(recipients: [Self.bea])
         let service = Self.service(store)
-        for index in 1...5 { _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c\(index)", text: "m\(index)") }
+        for index in 1...5 {
+            _ = try await service.send(Self.ann, to: "bea", clientMessageId: "c\(index)", text: "m\(index)")
+        }
 
         let newest = try await service.page(Self.ann, peer: "bea", limit: 2, before: nil, after: nil)
         #expect(newest.items.map(\.text) == ["m4", "m5"] && newest.nextCursor == "4")
@@ -108,7 +131,9 @@ struct MessageServiceTests {
         #expect(oldest.items.map(\.text) == ["m1"] && oldest.nextCursor == nil)
         let forwards = try await service.page(Self.ann, peer: "bea", limit: 3, before: nil, after: 1)
         #expect(forwards.items.map(\.text) == ["m2", "m3", "m4"] && forwards.nextCursor == "4")
-        let missing = await #expect(throws: APIError.self) { _ = try await service.page(Self.ann, peer: "nobody", limit: 2, before: nil, after: nil) }
+        let missing = await #expect(throws: APIError.self) {
+            _ = try await service.page(Self.ann, peer: "nobody", limit: 2, before: nil, after: nil)
+        }
         #expect(missing?.code == APIErrorCode.userNotFound)
     }
 }

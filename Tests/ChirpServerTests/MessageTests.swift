@@ -121,7 +121,8 @@ struct MessageTests {
             #expect(list.items.map(\.unreadCount) == [1, 3])
             #expect(list.items.last?.lastMessage?.text == "from bob 2")
 
-            let read = try await api.send(.POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: bobIds[1]))
+            let read = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: bobIds[1]))
             #expect(read.status == 204)
             list = try await api.send(.GET, "/v1/conversations", token: alice.token).decode()
             #expect(list.items.map(\.unreadCount) == [1, 1])
@@ -134,18 +135,22 @@ struct MessageTests {
             }
             #expect(receipts == [ReadReceipt(reader: "alice", peer: "bob", upTo: bobIds[1])])
             // Reading again changes nothing and tells nobody.
-            _ = try await api.send(.POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: bobIds[1]))
+            _ = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: bobIds[1]))
             #expect(try await api.allEvents(bob).filter { $0.type == "message.read" }.count == 1)
             // Bob's view: one conversation, nothing unread (his own messages do not count).
             let bobList: Page<Conversation> = try await api.send(.GET, "/v1/conversations", token: bob.token).decode()
             #expect(bobList.items.map(\.unreadCount) == [0])
 
-            let unknown = try await api.send(.POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: "999999"))
+            let unknown = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: "999999"))
             #expect(unknown.status == 404)
             let carolsMessage = try await api.messages(alice, with: "carol").items[0].id
-            let wrongConversation = try await api.send(.POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: carolsMessage))
+            let wrongConversation = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: alice.token, json: MarkReadRequest(upTo: carolsMessage))
             #expect(wrongConversation.status == 404)
-            let garbage = try await api.send(.POST, "/v1/conversations/bob/read", token: alice.token, raw: #"{"upTo":"x"}"#)
+            let garbage = try await api.send(
+                .POST, "/v1/conversations/bob/read", token: alice.token, raw: #"{"upTo":"x"}"#)
             #expect(garbage.status == 400)
         }
     }
@@ -164,7 +169,8 @@ struct MessageTests {
             var cursor: String?
             repeat {
                 let page: Page<Conversation> = try await api.send(
-                    .GET, "/v1/conversations?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""), token: hub.token).decode()
+                    .GET, "/v1/conversations?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""), token: hub.token
+                ).decode()
                 seen += page.items.map(\.peer.username)
                 cursor = page.nextCursor
             } while cursor != nil
@@ -209,7 +215,10 @@ struct MessageTests {
             // Someone else is not affected.
             #expect(try await api.sendMessage(bob, to: "alice", "still fine").status == 201)
         }
-        let unlimited = TestServer.configuration { $0.messageRateLimit = 3; $0.rateLimitsEnabled = false }
+        let unlimited = TestServer.configuration {
+            $0.messageRateLimit = 3
+            $0.rateLimitsEnabled = false
+        }
         try await TestServer.run(unlimited) { api in
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")

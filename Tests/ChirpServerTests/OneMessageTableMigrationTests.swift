@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import Foundation
 import GRDB
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import ChirpServer
 
 /// The migration `v22-one-message-table` (issue 38), on both databases: group messages become
 /// rows of `messages` with their ids, text and tombstones, their media links join
@@ -84,12 +85,23 @@ struct OneMessageTableMigrationTests {
             }
             #expect(rows == Self.expected)
             func matches(_ query: String) throws -> [Int64] {
-                try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [query])
+                try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid",
+                    arguments: [query])
             }
-            #expect(try matches(#""g1xgroup" AND "g1xhello""#) == [2], "a group message below the mark joined the index under its group")
+            #expect(
+                try matches(#""g1xgroup" AND "g1xhello""#) == [2],
+                "a group message below the mark joined the index under its group")
             #expect(try matches(#""u1xhello""#) == [1])
-            #expect(try Row.fetchAll(db, sql: Self.mediaQuery).map { [$0[0] as Int64, $0[1] as Int64] } == [[1, 1], [2, 1]])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('group_messages', 'group_message_media')") == 0)
+            #expect(
+                try Row.fetchAll(db, sql: Self.mediaQuery).map { [$0[0] as Int64, $0[1] as Int64] } == [
+                    [1, 1], [2, 1],
+                ])
+            #expect(
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('group_messages', 'group_message_media')")
+                    == 0)
             for statement in Self.refused {
                 #expect(throws: DatabaseError.self, "\(statement)") { try db.execute(sql: statement) }
             }
@@ -102,13 +114,20 @@ struct OneMessageTableMigrationTests {
         // The storage reads the group from the one table, and direct search skips group rows,
         // both above the search index's mark and once indexed.
         let storage = try SQLiteStorage(url: url, searchIndexPeriod: nil)
-        let page = try await storage.groupMessages(groupId: 1, viewer: 2, after: 0, before: .max, ascending: true, limit: 10)
+        let page = try await storage.groupMessages(
+            groupId: 1, viewer: 2, after: 0, before: .max, ascending: true, limit: 10)
         #expect(page?.map(\.id) == ["2", "3", "22"])
         #expect(page?.first?.group == "1" && page?[1].deleted == true)
         for round in ["above the mark", "indexed"] {
-            #expect(try await storage.searchGroupMessages(viewer: 2, group: 1, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["2"], "\(round)")
-            #expect(try await storage.searchGroupMessages(viewer: 2, group: nil, words: ["group"], before: .max, limit: 10)?.map(\.id) == ["22", "2"], "\(round)")
-            #expect(try await storage.searchMessages(viewer: 1, peerKey: nil, words: ["hello"], before: .max, limit: 10)?.map(\.id) == ["1"], "\(round)")
+            #expect(
+                try await storage.searchGroupMessages(viewer: 2, group: 1, words: ["hello"], before: .max, limit: 10)?
+                    .map(\.id) == ["2"], "\(round)")
+            #expect(
+                try await storage.searchGroupMessages(viewer: 2, group: nil, words: ["group"], before: .max, limit: 10)?
+                    .map(\.id) == ["22", "2"], "\(round)")
+            #expect(
+                try await storage.searchMessages(viewer: 1, peerKey: nil, words: ["hello"], before: .max, limit: 10)?
+                    .map(\.id) == ["1"], "\(round)")
             _ = try await storage.searchIndexer?.catchUp()
         }
     }
@@ -124,26 +143,35 @@ struct OneMessageTableMigrationTests {
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
             // This migration first, any later ones, then the send-batch functions made anew.
             #expect(applied.first == "v22-one-message-table")
-            #expect(applied.suffix(2) == ["function chirp_send_batch", "function chirp_send_batch_confirming"], "\(applied)")
+            #expect(
+                applied.suffix(2) == ["function chirp_send_batch", "function chirp_send_batch_confirming"], "\(applied)"
+            )
             var rows: [Stored] = []
             for try await (id, group, recipient, clientId, text, deleted) in try await connection.query(
                 PostgresQuery(unsafeSQL: Self.rowsQuery), logger: logger
             ).decode((Int64, Int64, Int64, String, String, Bool).self) {
-                rows.append(Stored(id: id, group: group, recipient: recipient, clientId: clientId, text: text, deleted: deleted))
+                rows.append(
+                    Stored(id: id, group: group, recipient: recipient, clientId: clientId, text: text, deleted: deleted)
+                )
             }
             #expect(rows == Self.expected)
-            for try await words in try await connection.query("SELECT search_words FROM messages WHERE id = 2", logger: logger)
-                .decode([String].self) {
+            for try await words in try await connection.query(
+                "SELECT search_words FROM messages WHERE id = 2", logger: logger
+            )
+            .decode([String].self) {
                 #expect(words == ["group", "hello"], "the group message's words are under the GIN index")
             }
             var media: [[Int64]] = []
-            for try await (message, item) in try await connection.query(PostgresQuery(unsafeSQL: Self.mediaQuery), logger: logger)
-                .decode((Int64, Int64).self) {
+            for try await (message, item) in try await connection.query(
+                PostgresQuery(unsafeSQL: Self.mediaQuery), logger: logger
+            )
+            .decode((Int64, Int64).self) {
                 media.append([message, item])
             }
             #expect(media == [[1, 1], [2, 1]])
             for try await gone in try await connection.query(
-                "SELECT to_regclass('group_messages') IS NULL AND to_regclass('group_message_media') IS NULL", logger: logger
+                "SELECT to_regclass('group_messages') IS NULL AND to_regclass('group_message_media') IS NULL",
+                logger: logger
             ).decode(Bool.self) {
                 #expect(gone)
             }
@@ -152,8 +180,12 @@ struct OneMessageTableMigrationTests {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
             }
-            for statement in Self.accepted { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            #expect(try await PostgresSchema.migrate(connection, logger: logger).isEmpty, "the functions are made only when their text changed")
+            for statement in Self.accepted {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            #expect(
+                try await PostgresSchema.migrate(connection, logger: logger).isEmpty,
+                "the functions are made only when their text changed")
         }
     }
 }

@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import GRDB
 import HummingbirdBcrypt
 import Testing
+
+@testable import ChirpServer
 
 /// Passwords as API.md says (issue 36): NUL refused (422), every character counts however long
 /// (bcrypt reads 72 bytes and stops at NUL: the server pre-hashes), hashes stored before still
@@ -12,15 +13,18 @@ import Testing
 struct PasswordRulesTests {
     @Test func nulIsRefusedAndEveryCharacterCounts() async throws {
         try await TestServer.run { api in
-            let nul = try await api.send(.POST, "/v1/accounts", json: RegisterRequest(username: "nul", password: "\u{0}aaaaaaaaa"))
+            let nul = try await api.send(
+                .POST, "/v1/accounts", json: RegisterRequest(username: "nul", password: "\u{0}aaaaaaaaa"))
             #expect(nul.status == 422 && nul.errorCode == "invalid_password")
             let long = String(repeating: "p", count: 100) + "-the end"
             let alice = try await api.register("alice", password: long)
-            #expect(try await api.login("alice", password: String(repeating: "p", count: 100) + "-another").status == 401)
+            #expect(
+                try await api.login("alice", password: String(repeating: "p", count: 100) + "-another").status == 401)
             #expect(try await api.login("alice", password: String(long.prefix(72))).status == 401)
             #expect(try await api.login("alice", password: long).status == 201)
             let toNul = try await api.send(
-                .PUT, "/v1/me/password", token: alice.token, json: ChangePasswordRequest(currentPassword: long, newPassword: "abc\u{0}defghij"))
+                .PUT, "/v1/me/password", token: alice.token,
+                json: ChangePasswordRequest(currentPassword: long, newPassword: "abc\u{0}defghij"))
             #expect(toNul.status == 422 && toNul.errorCode == "invalid_password")
         }
     }
@@ -33,9 +37,13 @@ struct PasswordRulesTests {
             _ = try await api.register("nulpass")
             let database = try DatabaseQueue(path: configuration.databaseURL.path)
             try await database.write { db in
-                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE username = 'alice'", arguments: [Bcrypt.hash("an old password", cost: 4)])
+                try db.execute(
+                    sql: "UPDATE users SET password_hash = ? WHERE username = 'alice'",
+                    arguments: [Bcrypt.hash("an old password", cost: 4)])
                 // bcrypt saw nothing of a password that began with NUL.
-                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE username = 'nulpass'", arguments: [Bcrypt.hash("\u{0}first", cost: 4)])
+                try db.execute(
+                    sql: "UPDATE users SET password_hash = ? WHERE username = 'nulpass'",
+                    arguments: [Bcrypt.hash("\u{0}first", cost: 4)])
             }
             #expect(try await api.login("alice", password: "an old password").status == 201)
             #expect(try await api.login("alice", password: "an old passwore").status == 401)
@@ -61,7 +69,9 @@ struct PasswordRulesTests {
             let known = try await api.login("alice", password: "wrong password")
             let unknown = try await api.login("nobody", password: "wrong password")
             #expect(known.status == 401 && unknown.status == 401)
-            #expect(known.errorCode == unknown.errorCode && known.text == unknown.text, "the answers do not tell the names apart")
+            #expect(
+                known.errorCode == unknown.errorCode && known.text == unknown.text,
+                "the answers do not tell the names apart")
         }
     }
 }

@@ -2,8 +2,9 @@ import ChirpModels
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The PostgreSQL backup of docs/operating.md, run as written: `pg_dump` while the server
@@ -13,14 +14,20 @@ struct PostgresBackupTests {
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
     static let available = TestDatabase.postgresAdminURL != nil && tool("pg_dump") != nil && tool("pg_restore") != nil
 
-    @Test(.enabled(if: available || required, "needs CHIRP_TEST_POSTGRES_URL and pg_dump/pg_restore (CI provides both)"))
+    @Test(
+        .enabled(if: available || required, "needs CHIRP_TEST_POSTGRES_URL and pg_dump/pg_restore (CI provides both)"))
     func aDumpAndTheMediaDirectoryRestoreEveryMessageAndMediaItem() async throws {
-        let source = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
+        let source = try #require(
+            TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
         let target = try #require(TestDatabase.freshPostgresSettings())
         try await TestDatabase.create(source)
         try await TestDatabase.create(target)
-        let (media, backup, restoredMedia) = (ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory())
-        defer { for directory in [media, backup, restoredMedia] { try? FileManager.default.removeItem(at: directory) } }
+        let (media, backup, restoredMedia) = (
+            ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory(), ServerProcess.temporaryDirectory()
+        )
+        defer {
+            for directory in [media, backup, restoredMedia] { try? FileManager.default.removeItem(at: directory) }
+        }
 
         let server = try await ServerProcess(arguments: ["--database", source.url, "--media-dir", media.path])
         let alice = try await server.api.register("alice")
@@ -50,7 +57,9 @@ struct PostgresBackupTests {
         let held = try await BackupProcessTests.clientIds(restored.api, reader, with: "alice")
         #expect(sent.isSubset(of: held))
         for (item, bytes) in items {
-            #expect(try await restored.api.mediaBytes(reader, item.id) == bytes, "media \(item.clientMediaId) after restore")
+            #expect(
+                try await restored.api.mediaBytes(reader, item.id) == bytes, "media \(item.clientMediaId) after restore"
+            )
         }
         try await restored.stop(signal: SIGTERM)
         await TestDatabase.drop(source)

@@ -1,28 +1,39 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Logging
 import Testing
 
+@testable import ChirpServer
+
 /// A batch of sends reaches another instance's listeners through PostgreSQL's notifications:
 /// with its events, numbered as the database numbered them, when they fit in one
 /// notification, and as a wake-up that makes them read the database when they do not.
-@Suite("PostgreSQL event bus", .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
+@Suite(
+    "PostgreSQL event bus",
+    .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
 struct PostgresEventBusTests {
     @Test func anotherInstanceIsHandedABatchsEventsAsTheDatabaseNumberedThem() async throws {
         try await Self.withListeningInstance { writer, reader, ann, bea, annListener, beaListener in
-            let results = await writer.sendBatch((0..<3).flatMap { n in
-                [Self.pending(ann, "bea", "a\(n)", "to bea \(n)"), Self.pending(bea, "ann", "b\(n)", "to ann \(n) | é")]
-            })
+            let results = await writer.sendBatch(
+                (0..<3).flatMap { n in
+                    [
+                        Self.pending(ann, "bea", "a\(n)", "to bea \(n)"),
+                        Self.pending(bea, "ann", "b\(n)", "to ann \(n) | é"),
+                    ]
+                })
             #expect(results.allSatisfy { (try? $0.get())?.created == true })
             for (listener, user) in [(beaListener, bea), (annListener, ann)] {
                 #expect(await Self.fired(listener))
                 let stored = try await reader.events(userId: user.id, since: 0, limit: 100).events.map { row in
-                    guard case .json(let json) = row.data else { return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: "") }
+                    guard case .json(let json) = row.data else {
+                        return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: "")
+                    }
                     return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: json)
                 }
                 #expect(stored.map(\.seq) == Array(1...6) && stored.allSatisfy { !$0.json.isEmpty })
-                #expect(listener.takeStoredEvents(after: 0) == stored, "handed over, equal to what \(user.username)'s stream holds")
+                #expect(
+                    listener.takeStoredEvents(after: 0) == stored,
+                    "handed over, equal to what \(user.username)'s stream holds")
             }
         }
     }
@@ -46,7 +57,9 @@ struct PostgresEventBusTests {
     }
 
     static func pending(_ from: Viewer, _ to: String, _ id: String, _ text: String) -> PendingSend {
-        PendingSend(new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: text, createdAt: .now()), decisions: RecordingDecisions())
+        PendingSend(
+            new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: text, createdAt: .now()),
+            decisions: RecordingDecisions())
     }
 
     /// Whether the listener fires within 5 s; re-armed for the next wait.
@@ -60,7 +73,9 @@ struct PostgresEventBusTests {
     /// Two instances on one database; the second listens for the first's notifications, with
     /// a listener for each of two users, ann and bea, on its hub, both drained once listening.
     static func withListeningInstance(
-        _ body: @escaping @Sendable (PostgresStorage, PostgresStorage, Viewer, Viewer, EventListener, EventListener) async throws -> Void
+        _ body:
+            @escaping @Sendable (PostgresStorage, PostgresStorage, Viewer, Viewer, EventListener, EventListener)
+            async throws -> Void
     ) async throws {
         try await PostgresGroupCommitTests.withInstances(2) { instances in
             let (writer, reader) = (instances[0], instances[1])

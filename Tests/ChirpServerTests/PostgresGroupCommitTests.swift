@@ -1,4 +1,3 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Logging
@@ -6,16 +5,22 @@ import PostgresNIO
 import Synchronization
 import Testing
 
+@testable import ChirpServer
+
 /// Group commit on PostgreSQL: a batch of sends in one transaction gives each send the result
 /// it would have had alone.
-@Suite("PostgreSQL group commit", .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
+@Suite(
+    "PostgreSQL group commit",
+    .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
 struct PostgresGroupCommitTests {
     @Test func oneFailingSendInABatchDoesNotFailTheOthers() async throws {
         try await Self.withInstances(1) { instances in
             let storage = instances[0]
             let ann = try await storage.account("ann", tokenHash: [1])
             let bea = try await storage.account("bea", tokenHash: [2])
-            func pending(_ from: Viewer, _ to: String, _ id: String, _ text: String = "hi", refuse: Bool = false) -> PendingSend {
+            func pending(_ from: Viewer, _ to: String, _ id: String, _ text: String = "hi", refuse: Bool = false)
+                -> PendingSend
+            {
                 PendingSend(
                     new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: text, createdAt: .now()),
                     decisions: RecordingDecisions(refuseAll: refuse))
@@ -41,16 +46,28 @@ struct PostgresGroupCommitTests {
             let bea = try await storage.account("bea", tokenHash: [2])
             let replying = RecordingDecisions()
             let results = await storage.sendBatch([
-                PendingSend(new: NewMessage(sender: bea, recipient: "ann", clientMessageId: "b1", text: "first", createdAt: .now()), decisions: RecordingDecisions()),
-                PendingSend(new: NewMessage(sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()), decisions: replying),
-                PendingSend(new: NewMessage(sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()), decisions: RecordingDecisions()),
+                PendingSend(
+                    new: NewMessage(
+                        sender: bea, recipient: "ann", clientMessageId: "b1", text: "first", createdAt: .now()),
+                    decisions: RecordingDecisions()),
+                PendingSend(
+                    new: NewMessage(
+                        sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()),
+                    decisions: replying),
+                PendingSend(
+                    new: NewMessage(
+                        sender: ann, recipient: "bea", clientMessageId: "a1", text: "reply", createdAt: .now()),
+                    decisions: RecordingDecisions()),
             ])
             let outcomes = try results.map { try $0.get() }
-            #expect(replying.questions.first?.recipient?.hasWrittenToSender == true, "bea's message earlier in the batch counts as written")
+            #expect(
+                replying.questions.first?.recipient?.hasWrittenToSender == true,
+                "bea's message earlier in the batch counts as written")
             #expect(outcomes.map(\.created) == [true, true, false])
             #expect(outcomes[2].value == outcomes[1].value, "the same client id twice in a batch is one message")
             #expect(outcomes[1].appended.map(\.event.seq) == [2, 2], "ann's and bea's second events")
-            let conversation = try #require(try await storage.conversations(viewer: bea.id, before: .max, limit: 5, requests: false).first)
+            let conversation = try #require(
+                try await storage.conversations(viewer: bea.id, before: .max, limit: 5, requests: false).first)
             #expect(conversation.item.unreadCount == 1 && conversation.item.lastMessage?.clientMessageId == "a1")
         }
     }
@@ -62,7 +79,8 @@ struct PostgresGroupCommitTests {
             let storage = instances[0]
             let ann = try await storage.account("ann", tokenHash: [1])
             let bea = try await storage.account("bea", tokenHash: [2])
-            _ = try await storage.follow(followerId: bea.id, followeeKey: "ann", at: .now(), permit: { _ in }, notice: { _ in "{}" })
+            _ = try await storage.follow(
+                followerId: bea.id, followeeKey: "ann", at: .now(), permit: { _ in }, notice: { _ in "{}" })
             let blocked = Mutex(false)
             storage.afterBatchFacts.withLock { hook in
                 hook = {
@@ -94,17 +112,25 @@ struct PostgresGroupCommitTests {
             var ann = try await storage.account("ann", tokenHash: [1])
             ann.sessionConfirmation = .bySendWrite
             let bea = try await storage.account("bea", tokenHash: [2])
-            func pending(_ from: Viewer, _ to: String, _ id: String, _ decisions: RecordingDecisions = RecordingDecisions()) -> PendingSend {
-                PendingSend(new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: "hi", createdAt: .now()), decisions: decisions)
+            func pending(
+                _ from: Viewer, _ to: String, _ id: String, _ decisions: RecordingDecisions = RecordingDecisions()
+            ) -> PendingSend {
+                PendingSend(
+                    new: NewMessage(sender: from, recipient: to, clientMessageId: id, text: "hi", createdAt: .now()),
+                    decisions: decisions)
             }
             // Facts and ids for both directions become known; ann's session is live.
             for batch in [[pending(ann, "bea", "a1")], [pending(ann, "bea", "a2"), pending(bea, "ann", "b1")]] {
-                #expect(try await storage.sendBatch(batch).map { try $0.get().created } == Array(repeating: true, count: batch.count))
+                #expect(
+                    try await storage.sendBatch(batch).map { try $0.get().created }
+                        == Array(repeating: true, count: batch.count))
             }
             try await storage.deleteSession(tokenHash: [1])
             let annDecisions = RecordingDecisions()
             let results = await storage.sendBatch([pending(ann, "bea", "a3", annDecisions), pending(bea, "ann", "b2")])
-            #expect(annDecisions.questions.count == 1, "decided once, from the cached facts; the write refused it, the fresh read ended it")
+            #expect(
+                annDecisions.questions.count == 1,
+                "decided once, from the cached facts; the write refused it, the fresh read ended it")
             #expect(throws: RecordingDecisions.SessionEnded.self) { try results[0].get() }
             #expect(try results[1].get().created, "bea's send in the same batch is stored")
             #expect(try await storage.latestMessages(bea, "ann").map(\.clientMessageId) == ["a1", "a2", "b1", "b2"])
@@ -129,8 +155,11 @@ struct PostgresGroupCommitTests {
                         let recipient = everyone[(index + 1 + round % 5) % everyone.count]
                         for storage in instances {
                             group.addTask {
-                                try await storage.send(NewMessage(
-                                    sender: sender, recipient: recipient.username, clientMessageId: "r\(round)", text: "m", createdAt: .now())).created
+                                try await storage.send(
+                                    NewMessage(
+                                        sender: sender, recipient: recipient.username, clientMessageId: "r\(round)",
+                                        text: "m", createdAt: .now())
+                                ).created
                             }
                         }
                     }
@@ -138,7 +167,8 @@ struct PostgresGroupCommitTests {
                 return try await group.reduce(into: [Bool]()) { $0.append($1) }
             }
             #expect(created.filter { $0 }.count == 120, "each of the 120 client ids stored once")
-            #expect(instances.map { $0.sends.statistics.largestBatch }.max()! > 1, "concurrent sends shared a transaction")
+            #expect(
+                instances.map { $0.sends.statistics.largestBatch }.max()! > 1, "concurrent sends shared a transaction")
             for user in everyone { try await Self.expectGapFree(instances[1], user.id, count: 40) }
         }
     }
@@ -184,14 +214,16 @@ struct PostgresGroupCommitTests {
     /// Runs `body` with `count` storages (instances) on one new database.
     /// `reservedIdLifetime`: see `PostgresStorage.open`.
     static func withInstances(
-        _ count: Int, reservedIdLifetime: Duration = .milliseconds(50), _ body: @Sendable ([PostgresStorage]) async throws -> Void
+        _ count: Int, reservedIdLifetime: Duration = .milliseconds(50),
+        _ body: @Sendable ([PostgresStorage]) async throws -> Void
     ) async throws {
         let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 4))
         try await TestDatabase.create(settings)
         var instances: [PostgresStorage] = []
         for _ in 0..<count {
-            instances.append(try await PostgresStorage.open(
-                settings: settings, logger: Logger(label: "chirp.test"), reservedIdLifetime: reservedIdLifetime))
+            instances.append(
+                try await PostgresStorage.open(
+                    settings: settings, logger: Logger(label: "chirp.test"), reservedIdLifetime: reservedIdLifetime))
         }
         let opened = instances
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,11 +1,14 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
 
+@testable import ChirpServer
+
 /// Session lookups on PostgreSQL, gathered from concurrent requests into one query each
 /// (`PostgresStorage.sessionLookups`): every request still gets its own session.
-@Suite("PostgreSQL session lookups", .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
+@Suite(
+    "PostgreSQL session lookups",
+    .enabled(if: TestDatabase.postgresAdminURL != nil, "CHIRP_TEST_POSTGRES_URL is not set (CI sets it)"))
 struct PostgresSessionLookupTests {
     @Test func concurrentLookupsEachGetTheirOwnSessionOrNone() async throws {
         try await PostgresGroupCommitTests.withInstances(1) { instances in
@@ -27,7 +30,9 @@ struct PostgresSessionLookupTests {
                 let expected: String? = request % 5 == 4 ? nil : known[request % 8].username
                 #expect(answers[request] == expected, "request \(request)")
             }
-            #expect(storage.sessionLookups.statistics.batches < 200, "lookups were gathered: \(storage.sessionLookups.statistics)")
+            #expect(
+                storage.sessionLookups.statistics.batches < 200,
+                "lookups were gathered: \(storage.sessionLookups.statistics)")
         }
     }
 }

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Testing
+
+@testable import ChirpServer
 
 /// The PostgreSQL pieces that need no server: database URLs and the notification payloads.
 @Suite("PostgreSQL settings and notifications")
@@ -11,19 +12,29 @@ struct PostgresUnitTests {
         #expect(settings.password == "s@cret" && settings.database == "chirp_prod" && settings.poolSize == 32)
         #expect(settings.redactedURL == "postgres://chirp:***@db.example:6543/chirp_prod")
         #expect(!settings.redactedURL.contains("cret"))
-        #expect(try PostgresSettings(url: settings.url) == PostgresSettings(url: "postgres://chirp:s%40cret@db.example:6543/chirp_prod"))
+        #expect(
+            try PostgresSettings(url: settings.url)
+                == PostgresSettings(url: "postgres://chirp:s%40cret@db.example:6543/chirp_prod"))
         #expect(try PostgresSettings(url: "postgresql://me@localhost/app").port == 5432)
     }
 
     @Test func aURLMayListAPrimaryAndItsStandbys() throws {
-        let settings = try PostgresSettings(url: "postgres://chirp:pw@10.0.0.1:5433,10.0.0.2,db3:6000/chirp?target_session_attrs=read-write")
-        #expect(settings.endpoints == [.init(host: "10.0.0.1", port: 5433), .init(host: "10.0.0.2", port: 5432), .init(host: "db3", port: 6000)])
+        let settings = try PostgresSettings(
+            url: "postgres://chirp:pw@10.0.0.1:5433,10.0.0.2,db3:6000/chirp?target_session_attrs=read-write")
+        #expect(
+            settings.endpoints == [
+                .init(host: "10.0.0.1", port: 5433), .init(host: "10.0.0.2", port: 5432),
+                .init(host: "db3", port: 6000),
+            ])
         #expect(settings.username == "chirp" && settings.password == "pw" && settings.database == "chirp")
         #expect(settings.redactedURL == "postgres://chirp:***@10.0.0.1:5433,10.0.0.2:5432,db3:6000/chirp")
-        #expect(try PostgresSettings(url: settings.url) == settings, "the URL handed to child processes keeps every host")
+        #expect(
+            try PostgresSettings(url: settings.url) == settings, "the URL handed to child processes keeps every host")
         #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,:5/db") }
         #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,h2:x/db") }
-        #expect(throws: PostgresSettingsError.self) { try PostgresSettings(url: "postgres://u:p@h1,h2/db?target_session_attrs=any") }
+        #expect(throws: PostgresSettingsError.self) {
+            try PostgresSettings(url: "postgres://u:p@h1,h2/db?target_session_attrs=any")
+        }
     }
 
     @Test(arguments: [
@@ -48,7 +59,9 @@ struct PostgresUnitTests {
         #expect(PostgresBusMessage(payload: wake.payload) == wake)
         let everyone = PostgresBusMessage(origin: "abc", content: .wake(users: nil))
         #expect(PostgresBusMessage(payload: everyone.payload) == everyone)
-        let event = StoredEvent(seq: 0, type: "typing", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_123), json: #"{"from":"a|b"}"#)
+        let event = StoredEvent(
+            seq: 0, type: "typing", createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_123),
+            json: #"{"from":"a|b"}"#)
         let live = PostgresBusMessage(origin: "xyz", content: .live(userId: 42, event: event))
         #expect(PostgresBusMessage(payload: live.payload) == live, "a | inside the JSON survives")
         let ended = PostgresBusMessage(origin: "o", content: .sessionsEnded(userId: 7))
@@ -69,14 +82,19 @@ struct PostgresUnitTests {
             .init(sender: 2, recipient: 1, createdAt: at, json: #"{"text":"||"}"#),
             .init(sender: 1, recipient: 3, createdAt: at, json: "{}"),
         ]
-        let prefix = try #require(PostgresBusMessage.appendedPayload(origin: "abc", type: "message.created", messages: messages))
+        let prefix = try #require(
+            PostgresBusMessage.appendedPayload(origin: "abc", type: "message.created", messages: messages))
         // chirp_send_batch appends each user's head before the batch.
         let parsed = try #require(PostgresBusMessage(payload: prefix + "1,2,3|10,20,0"))
-        #expect(parsed == PostgresBusMessage(
-            origin: "abc", content: .appended(type: "message.created", messages: messages, heads: [1: 10, 2: 20, 3: 0])))
+        #expect(
+            parsed
+                == PostgresBusMessage(
+                    origin: "abc",
+                    content: .appended(type: "message.created", messages: messages, heads: [1: 10, 2: 20, 3: 0])))
         #expect(PostgresBusMessage(payload: parsed.payload) == parsed)
         let events = try #require(parsed.appendedEvents)
-        #expect(events.map { [$0.userId, $0.event.seq] } == [[1, 11], [2, 21], [2, 22], [1, 12], [1, 13], [3, 1]])
+        #expect(
+            events.map { [$0.userId, $0.event.seq] } == [[1, 11], [2, 21], [2, 22], [1, 12], [1, 13], [3, 1]])
         #expect(events.map(\.event.json) == messages.flatMap { [$0.json, $0.json] })
         #expect(events.allSatisfy { $0.event.type == "message.created" && $0.event.createdAt == at })
         #expect(PostgresBusMessage.payload(prefix, isFrom: "abc") && !PostgresBusMessage.payload(prefix, isFrom: "ab"))
@@ -87,7 +105,9 @@ struct PostgresUnitTests {
 
     @Test func aBatchTooLargeForOneNotificationIsAWakeUp() {
         let text = String(repeating: "x", count: 1_000)
-        let messages = (0..<8).map { _ in PostgresBusMessage.NotifiedMessage(sender: 1, recipient: 2, createdAt: .now(), json: text) }
+        let messages = (0..<8).map { _ in
+            PostgresBusMessage.NotifiedMessage(sender: 1, recipient: 2, createdAt: .now(), json: text)
+        }
         #expect(PostgresBusMessage.appendedPayload(origin: "o", type: "t", messages: Array(messages.prefix(7))) != nil)
         #expect(PostgresBusMessage.appendedPayload(origin: "o", type: "t", messages: messages) == nil)
     }

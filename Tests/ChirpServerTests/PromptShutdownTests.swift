@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A graceful stop (SIGINT) ends every kind of connection within a few seconds, whatever its
@@ -13,7 +13,9 @@ import Glibc
 @Suite("Prompt shutdown")
 struct PromptShutdownTests {
     @Test func sigintEndsEveryConnectionWithinAFewSeconds() async throws {
-        let server = try await ServerProcess(arguments: ["--header-timeout", "60", "--idle-timeout", "60", "--max-wait", "30"])
+        let server = try await ServerProcess(arguments: [
+            "--header-timeout", "60", "--idle-timeout", "60", "--max-wait", "30",
+        ])
         let api = server.api
         let alice = try await api.register("alice")
         var connections: [RawConnection] = []
@@ -24,10 +26,12 @@ struct PromptShutdownTests {
         try await idle.write(RawConnection.healthRequest())
         #expect(try await idle.receivedHealthAnswers(1, within: .seconds(5)))
         let longPoll = try await RawConnection.open(port: api.port)
-        try await longPoll.write("GET /v1/events?since=0&wait=30 HTTP/1.1\r\nHost: chirp\r\nAuthorization: Bearer \(alice.token)\r\n\r\n")
+        try await longPoll.write(
+            "GET /v1/events?since=0&wait=30 HTTP/1.1\r\nHost: chirp\r\nAuthorization: Bearer \(alice.token)\r\n\r\n")
         let port = api.port
         let stream = Task {
-            try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?since=0&token=\(alice.token)", timeout: .seconds(20))
+            try await SilentWebSocket.connect(
+                port: port, path: "/v1/events/stream?since=0&token=\(alice.token)", timeout: .seconds(20))
         }
         try await StreamLimitTests.waitForOpenStreams(1, api)
         try await Task.sleep(for: .milliseconds(300))  // the long-poll is waiting by now

@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import ChirpModels
 import ChirpTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// API.md "Limits" beyond connections: accounts per client address, tweets, follows and
 /// reactions per user, each a 429 `rate_limited` with `Retry-After` past its count and not
@@ -26,19 +27,25 @@ struct RateLimitTests {
     /// whose message contains `words`.
     static func isLimited(_ reply: Reply, saying words: String, within window: Int) -> Bool {
         guard reply.status == 429, reply.errorCode == "rate_limited",
-              let wait = reply.headers.first(name: "Retry-After").flatMap(Int.init) else { return false }
+            let wait = reply.headers.first(name: "Retry-After").flatMap(Int.init)
+        else { return false }
         return (1...2 * window).contains(wait) && reply.text.contains(words)
     }
 
     @Test func accountCreationIsLimitedPerClientAddress() async throws {
-        let configuration = TestServer.configuration { $0.accountCreationLimit = RateLimit(count: 2, window: .seconds(3_600)) }
+        let configuration = TestServer.configuration {
+            $0.accountCreationLimit = RateLimit(count: 2, window: .seconds(3_600))
+        }
         try await TestServer.run(configuration) { api async throws in
             #expect(try await Self.register(api, "ann").status == 201)
             // A taken name creates nothing and is not counted.
             #expect(try await Self.register(api, "ann").status == 409)
             #expect(try await Self.register(api, "bea").status == 201)
             let third = try await Self.register(api, "cyd")
-            #expect(Self.isLimited(third, saying: "Too many accounts created from this address; try again in", within: 3_600), "\(third.text)")
+            #expect(
+                Self.isLimited(
+                    third, saying: "Too many accounts created from this address; try again in", within: 3_600),
+                "\(third.text)")
             #expect(third.text.contains("minutes"))
             // Logging in is not account creation.
             #expect(try await api.login("ann").status == 201)
@@ -59,7 +66,9 @@ struct RateLimitTests {
             #expect(try await Self.register(api, "dee", forwardedFor: "203.0.113.1, 198.51.100.7").status == 429)
         }
         // From an untrusted peer the header is ignored: the connection's address counts.
-        let untrusted = TestServer.configuration { $0.accountCreationLimit = RateLimit(count: 1, window: .seconds(3_600)) }
+        let untrusted = TestServer.configuration {
+            $0.accountCreationLimit = RateLimit(count: 1, window: .seconds(3_600))
+        }
         try await TestServer.run(untrusted) { api async throws in
             #expect(try await Self.register(api, "ann", forwardedFor: "198.51.100.7").status == 201)
             #expect(try await Self.register(api, "bea", forwardedFor: "198.51.100.8").status == 429)
@@ -67,7 +76,9 @@ struct RateLimitTests {
     }
 
     @Test func tweetsAreLimitedPerAuthorAndReplaysAreNotCounted() async throws {
-        let configuration = TestServer.configuration { $0.tweetLimit = RateLimit(count: 2, window: .seconds(3 * 3_600)) }
+        let configuration = TestServer.configuration {
+            $0.tweetLimit = RateLimit(count: 2, window: .seconds(3 * 3_600))
+        }
         try await TestServer.run(configuration) { api async throws in
             let ann = try await api.register("ann")
             let bea = try await api.register("bea")
@@ -76,7 +87,9 @@ struct RateLimitTests {
             #expect(try await Self.tweet(api, ann, "t1", text: "other").status == 409)
             #expect(try await Self.tweet(api, ann, "t2").status == 201)
             let third = try await Self.tweet(api, ann, "t3")
-            #expect(Self.isLimited(third, saying: "You have posted too many tweets; try again in", within: 3 * 3_600), "\(third.text)")
+            #expect(
+                Self.isLimited(third, saying: "You have posted too many tweets; try again in", within: 3 * 3_600),
+                "\(third.text)")
             #expect(try await Self.tweet(api, bea, "t1").status == 201)
         }
     }
@@ -92,7 +105,9 @@ struct RateLimitTests {
             #expect(try await api.send(.PUT, "/v1/users/nobody/follow", token: ann.token).status == 404)
             #expect(try await api.send(.PUT, "/v1/users/cyd/follow", token: ann.token).status == 204)
             let third = try await api.send(.PUT, "/v1/users/dee/follow", token: ann.token)
-            #expect(Self.isLimited(third, saying: "You have followed too many accounts; try again in", within: 86_400), "\(third.text)")
+            #expect(
+                Self.isLimited(third, saying: "You have followed too many accounts; try again in", within: 86_400),
+                "\(third.text)")
         }
     }
 
@@ -107,7 +122,9 @@ struct RateLimitTests {
             let ann = try await api.register("ann")
             _ = try await api.register("bea")
             _ = try await api.register("cyd")
-            for name in ["bea", "cyd"] { #expect(try await api.send(.PUT, "/v1/users/\(name)/follow", token: ann.token).status == 204) }
+            for name in ["bea", "cyd"] {
+                #expect(try await api.send(.PUT, "/v1/users/\(name)/follow", token: ann.token).status == 204)
+            }
             for id in ["t1", "t2", "t3"] { #expect(try await Self.tweet(api, ann, id).status == 201) }
         }
     }
@@ -138,7 +155,9 @@ struct RateLimitTests {
         #expect(RateLimit("5/30s") == RateLimit(count: 5, window: .seconds(30)))
         #expect(RateLimit("200/15m") == RateLimit(count: 200, window: .seconds(900)))
         #expect(RateLimit("7/90") == RateLimit(count: 7, window: .seconds(90)))
-        for bad in ["", "10", "0/1h", "10/0", "10/1w", "x/1h", "10/h", "-1/1h", "10/1h/2"] { #expect(RateLimit(bad) == nil, "\(bad)") }
+        for bad in ["", "10", "0/1h", "10/0", "10/1w", "x/1h", "10/h", "-1/1h", "10/1h/2"] {
+            #expect(RateLimit(bad) == nil, "\(bad)")
+        }
         #expect(RateLimits.phrase(seconds: 1) == "1 second")
         #expect(RateLimits.phrase(seconds: 119) == "119 seconds")
         #expect(RateLimits.phrase(seconds: 121) == "3 minutes")
@@ -188,7 +207,8 @@ struct RateLimitTests {
             for _ in 0..<count { try await limits.take(limits.messages, key: "sender", refusal: "") }
             return (ContinuousClock.now - started) / count
         }
-        var full = Duration.seconds(1), nearlyEmpty = Duration.seconds(1)
+        var full = Duration.seconds(1)
+        var nearlyEmpty = Duration.seconds(1)
         for _ in 0..<3 {
             full = min(full, try await perEvent(window: .seconds(3_600)))
             nearlyEmpty = min(nearlyEmpty, try await perEvent(window: .nanoseconds(1)))

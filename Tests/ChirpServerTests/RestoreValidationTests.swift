@@ -3,8 +3,9 @@ import ChirpTestSupport
 import Foundation
 import GRDB
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp admin restore` trusts nothing it reads from a backup (issue 52): a media row must
@@ -34,7 +35,8 @@ struct RestoreValidationTests {
         // The media row names `../../evil`: from the media directory of this copy of the
         // backup that is a file of the right size, from the target's a place outside its data.
         let named = root.appendingPathComponent("n1/n2/named")
-        try FileManager.default.createDirectory(at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: backup, to: named)
         try await DatabaseQueue(path: named.appendingPathComponent("chirp.sqlite").path).write {
             try $0.execute(sql: "UPDATE media SET sha256 = '../../evil'")
@@ -43,21 +45,28 @@ struct RestoreValidationTests {
         let refused = try await runChirp(["admin", "restore", named.path, "--data-dir", target.path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("nothing was changed"), "\(refused.output)")
-        #expect(refused.output.contains("\"../../evil\"") && refused.output.contains("SHA-256 (64 lowercase hex digits)"), "\(refused.output)")
+        #expect(
+            refused.output.contains("\"../../evil\"") && refused.output.contains("SHA-256 (64 lowercase hex digits)"),
+            "\(refused.output)")
         let escaped = root.appendingPathComponent("d1/evil")
-        #expect(!FileManager.default.fileExists(atPath: escaped.path) && !FileManager.default.fileExists(atPath: escaped.path + ".partial"))
+        #expect(
+            !FileManager.default.fileExists(atPath: escaped.path)
+                && !FileManager.default.fileExists(atPath: escaped.path + ".partial"))
         #expect(try Self.contents(of: target) == before)
 
         // A blob that is a link to a file outside the backup, of the right size.
         let linked = try BackupProcessTests.copy(backup, &copies)
         let secret = root.appendingPathComponent("secret")
         try Data(repeating: 0x53, count: Int(item.size)).write(to: secret)
-        let blob = linked.appendingPathComponent("media/\(item.sha256.prefix(2))/\(item.sha256.dropFirst(2).prefix(2))/\(item.sha256)")
+        let blob = linked.appendingPathComponent(
+            "media/\(item.sha256.prefix(2))/\(item.sha256.dropFirst(2).prefix(2))/\(item.sha256)")
         try FileManager.default.removeItem(at: blob)
         try FileManager.default.createSymbolicLink(at: blob, withDestinationURL: secret)
         let throughLink = try await runChirp(["admin", "restore", linked.path, "--data-dir", target.path])
         #expect(throughLink.status != 0)
-        #expect(throughLink.output.contains("1 of 1 media blobs are missing, cut short or links out of"), "\(throughLink.output)")
+        #expect(
+            throughLink.output.contains("1 of 1 media blobs are missing, cut short or links out of"),
+            "\(throughLink.output)")
         #expect(try Self.contents(of: target) == before)
 
         // The sound backup restores.

@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// When the SQLite database cannot take writes or serve reads, requests get a 503 that
 /// clients retry, and nothing stored before is lost.
@@ -31,7 +32,8 @@ struct SQLiteFailureTests {
         Self.expectServiceUnavailable(refused)
 
         // Room again: the client's retry (same id) is stored once, and the first is still there.
-        try await storage.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        try await storage.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823")
+        }
         let retried = try await storage.send(
             NewMessage(sender: ann, recipient: "bea", clientMessageId: "during", text: long, createdAt: .now()))
         #expect(retried.created)
@@ -59,9 +61,13 @@ struct SQLiteFailureTests {
             #expect(refused.status == 503 && refused.errorCode == APIErrorCode.unavailable)
             #expect(refused.headers.first(name: "Retry-After") == "1")
 
-            try await storage.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+            try await storage.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA max_page_count = 1073741823")
+            }
             #expect(try await api.send(.PUT, path, token: ann.token, raw: body).status == 201)
-            #expect(try await api.send(.PUT, path, token: ann.token, raw: body).status == 200, "the retry is answered, not stored again")
+            #expect(
+                try await api.send(.PUT, path, token: ann.token, raw: body).status == 200,
+                "the retry is answered, not stored again")
         }
     }
 
@@ -90,7 +96,8 @@ struct SQLiteFailureTests {
     /// clients retry after `Retry-After`.
     static func expectServiceUnavailable(_ error: StorageError?, sourceLocation: SourceLocation = #_sourceLocation) {
         guard case .unavailable(let cause)? = error else {
-            Issue.record("expected an unavailable database, got \(String(describing: error))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected an unavailable database, got \(String(describing: error))", sourceLocation: sourceLocation)
             return
         }
         #expect(!cause.isEmpty, "the cause is kept for the log", sourceLocation: sourceLocation)

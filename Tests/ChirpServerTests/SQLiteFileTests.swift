@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// How the server's SQLite file is laid out: the page size of new and existing databases,
 /// commits synced to disk, and the write-ahead log being copied back by the background
@@ -13,7 +14,9 @@ struct SQLiteFileTests {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fresh = try SQLiteStorage(url: directory.appendingPathComponent("new.sqlite"))
-        #expect(try await fresh.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == SQLiteStorage.newDatabasePageSize)
+        #expect(
+            try await fresh.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+                == SQLiteStorage.newDatabasePageSize)
 
         // A database made with 4 KiB pages (as earlier versions did) opens, migrates and takes writes.
         let oldURL = directory.appendingPathComponent("old.sqlite")
@@ -39,7 +42,9 @@ struct SQLiteFileTests {
         // 2 is FULL: in WAL mode the log is fsynced at each commit, so an acknowledged write
         // survives power loss; NORMAL (1), GRDB's default for pools, would only survive a crash
         // of the process.
-        let level = try await storage.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let level = try await storage.pool.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
         #expect(level == 2)
         #expect(try await storage.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }

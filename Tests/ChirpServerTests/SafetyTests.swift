@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// Blocks and reports over real sockets, on SQLite (and on PostgreSQL with
 /// `CHIRP_TEST_DATABASE=postgres`, as CI runs the suite).
@@ -36,7 +37,10 @@ struct SafetyTests {
             let carol = try await api.register("carol")
             #expect(try await api.send(.PUT, "/v1/users/bob/block", token: alice.token).status == 204)
             #expect(try await api.send(.PUT, "/v1/users/carol/block", token: bob.token).status == 204)
-            #expect(try await api.send(.DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse")).status == 204)
+            #expect(
+                try await api.send(
+                    .DELETE, "/v1/me", token: bob.token, json: DeleteAccountRequest(password: "correct horse")
+                ).status == 204)
 
             let blocks: Page<User> = try await api.send(.GET, "/v1/me/blocks", token: alice.token).decode()
             #expect(blocks.items.isEmpty)
@@ -93,9 +97,10 @@ struct SafetyTests {
             #expect(try await api.send(.DELETE, "/v1/users/bob/block", token: alice.token).status == 204)
             #expect(try await api.send(.DELETE, "/v1/users/bob/block", token: alice.token).status == 204)
             let safety = try await api.allEvents(alice).filter { $0.type.hasPrefix("block.") }
-            #expect(safety.map(\.payload) == [
-                .blockCreated(BlockNotice(username: "bob")), .blockDeleted(BlockNotice(username: "bob")),
-            ], "one event per change, none for a repeat")
+            #expect(
+                safety.map(\.payload) == [
+                    .blockCreated(BlockNotice(username: "bob")), .blockDeleted(BlockNotice(username: "bob")),
+                ], "one event per change, none for a repeat")
             let bobAfter = try await api.allEvents(bob)
             #expect(bobAfter.count == bobBefore && !bobAfter.contains { $0.type.hasPrefix("block.") })
         }
@@ -118,8 +123,12 @@ struct SafetyTests {
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(alice, "bob")
-            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: bob.token, json: TextBody(text: "bob's tweet")).status == 201)
-            #expect(try await api.send(.PUT, "/v1/tweets/t2", token: alice.token, json: TextBody(text: "alice's tweet")).status == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t1", token: bob.token, json: TextBody(text: "bob's tweet")).status
+                    == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t2", token: alice.token, json: TextBody(text: "alice's tweet"))
+                    .status == 201)
             func timeline() async throws -> [String] {
                 let page: Page<Tweet> = try await api.send(.GET, "/v1/timeline", token: alice.token).decode()
                 return page.items.map(\.text)
@@ -153,7 +162,8 @@ struct SafetyTests {
             try await typing.value
             #expect(result.events.isEmpty, "no typing reached alice: \(result.events.map(\.type))")
             // alice typing to bob, whom she blocked, is refused the same way as her messages.
-            #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).errorCode == "blocked")
+            #expect(
+                try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).errorCode == "blocked")
         }
     }
 
@@ -194,21 +204,26 @@ struct SafetyTests {
             #expect(reply.status == 202, "\(reply.text)")
             let receipt: ReportReceipt = try reply.decode()
             #expect(Int(receipt.id) != nil)
-            let plain = try await api.send(.POST, "/v1/reports", token: bob.token, json: ReportRequest(username: "alice", reason: "spam"))
+            let plain = try await api.send(
+                .POST, "/v1/reports", token: bob.token, json: ReportRequest(username: "alice", reason: "spam"))
             #expect(plain.status == 202)
 
-            let reports = try await ServerAdministration.reports(configuration: configuration, since: Timestamp(millisecondsSince1970: 0))
+            let reports = try await ServerAdministration.reports(
+                configuration: configuration, since: Timestamp(millisecondsSince1970: 0))
             #expect(reports.count == 2)
             let first = try #require(reports.first)
             #expect(String(first.id) == receipt.id)
             #expect(first.reporter == "alice" && first.reported == "bob" && first.reason == "abuse")
-            #expect(first.messageText == "you will regret this" && first.messageSender == "bob" && first.messageMediaIds == [])
+            #expect(
+                first.messageText == "you will regret this" && first.messageSender == "bob"
+                    && first.messageMediaIds == [])
             #expect(first.note == "threat\nsecond line")
             let line = ServerAdministration.line(for: first)
             #expect(line.contains("alice reported bob for abuse") && line.contains("text=\"you will regret this\""))
             #expect(!line.contains("\n"), "one line per report")
             let later = try await ServerAdministration.reports(
-                configuration: configuration, since: Timestamp(millisecondsSince1970: before.millisecondsSince1970 + 60_000))
+                configuration: configuration,
+                since: Timestamp(millisecondsSince1970: before.millisecondsSince1970 + 60_000))
             #expect(later.isEmpty, "--since leaves older reports out")
         }
     }
@@ -226,18 +241,25 @@ struct SafetyTests {
             }
             let unreadable = try await report(ReportRequest(username: "carol", messageId: private_.id, reason: "spam"))
             #expect(unreadable.status == 404 && unreadable.errorCode == "message_not_found")
-            let otherConversation = try await report(ReportRequest(username: "carol", messageId: ownWithBob.id, reason: "spam"))
+            let otherConversation = try await report(
+                ReportRequest(username: "carol", messageId: ownWithBob.id, reason: "spam"))
             #expect(otherConversation.status == 404, "a message of another conversation")
             #expect(try await report(ReportRequest(username: "bob", messageId: "nope", reason: "spam")).status == 404)
             #expect(try await report(ReportRequest(username: "bob", messageId: "99999", reason: "spam")).status == 404)
             #expect(try await report(ReportRequest(username: "ghost", reason: "spam")).errorCode == "user_not_found")
             let reason = try await report(ReportRequest(username: "bob", reason: "rude"))
             #expect(reason.status == 422 && reason.errorCode == "invalid_reason")
-            let long = try await report(ReportRequest(username: "bob", reason: "other", note: String(repeating: "é", count: 1001)))
+            let long = try await report(
+                ReportRequest(username: "bob", reason: "other", note: String(repeating: "é", count: 1001)))
             #expect(long.status == 422 && long.errorCode == "invalid_note")
-            #expect(try await report(ReportRequest(username: "bob", reason: "other", note: String(repeating: "é", count: 1000))).status == 202)
-            #expect(try await report(ReportRequest(username: "alice", messageId: ownWithBob.id, reason: "spam"), as: bob).status == 202,
-                    "either person of the conversation may report its messages")
+            #expect(
+                try await report(
+                    ReportRequest(username: "bob", reason: "other", note: String(repeating: "é", count: 1000))
+                ).status == 202)
+            #expect(
+                try await report(ReportRequest(username: "alice", messageId: ownWithBob.id, reason: "spam"), as: bob)
+                    .status == 202,
+                "either person of the conversation may report its messages")
             let malformed = try await api.send(.POST, "/v1/reports", token: alice.token, raw: #"{"username": "bob"}"#)
             #expect(malformed.status == 400)
         }

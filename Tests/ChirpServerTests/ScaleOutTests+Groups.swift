@@ -19,24 +19,39 @@ extension ScaleOutTests {
             #expect(await bobStream.wait { _ in bobStream.connections > 0 && carolStream.connections > 0 })
 
             let group = try await first.group(alice, ["bob", "carol"])
-            #expect(await carolStream.wait(timeout: .seconds(5)) { events in events.contains { $0.payload == .groupCreated(group) } })
+            #expect(
+                await carolStream.wait(timeout: .seconds(5)) { events in
+                    events.contains { $0.payload == .groupCreated(group) }
+                })
             let message = try await first.sentToGroup(alice, group.id, "hello, team")
-            #expect(await carolStream.wait(timeout: .seconds(5)) { events in
-                events.contains { if case .messageCreated(let m) = $0.payload { m == message } else { false } }
-            }, "carol, on the other instance, sees the group message live")
+            #expect(
+                await carolStream.wait(timeout: .seconds(5)) { events in
+                    events.contains { if case .messageCreated(let m) = $0.payload { m == message } else { false } }
+                }, "carol, on the other instance, sees the group message live")
             #expect(try await second.readGroup(carol, group.id, upTo: message.id).status == 204)
-            #expect(try await second.send(.PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "Crew")).status == 200)
-            #expect(await bobStream.wait(timeout: .seconds(5)) { events in
-                events.contains { if case .messageRead(let receipt) = $0.payload { receipt.reader == "carol" } else { false } }
-                    && events.contains { if case .groupUpdated(let updated) = $0.payload { updated.title == "Crew" } else { false } }
-            }, "bob, on the first instance, sees what went through the second")
+            #expect(
+                try await second.send(
+                    .PATCH, "/v1/groups/\(group.id)", token: alice.token, json: UpdateGroupRequest(title: "Crew")
+                ).status == 200)
+            #expect(
+                await bobStream.wait(timeout: .seconds(5)) { events in
+                    events.contains {
+                        if case .messageRead(let receipt) = $0.payload { receipt.reader == "carol" } else { false }
+                    }
+                        && events.contains {
+                            if case .groupUpdated(let updated) = $0.payload { updated.title == "Crew" } else { false }
+                        }
+                }, "bob, on the first instance, sees what went through the second")
             for _ in 0..<2 {
                 #expect(try await first.send(.POST, "/v1/groups/\(group.id)/typing", token: alice.token).status == 204)
             }
-            #expect(await carolStream.wait(timeout: .seconds(5)) { events in
-                events.contains { $0.payload == .typing(TypingNotice(from: "alice", group: group.id)) }
-            })
-            #expect(Self.isGapFree(bobStream.stored.compactMap(\.seq)) && Self.isGapFree(carolStream.stored.compactMap(\.seq)))
+            #expect(
+                await carolStream.wait(timeout: .seconds(5)) { events in
+                    events.contains { $0.payload == .typing(TypingNotice(from: "alice", group: group.id)) }
+                })
+            #expect(
+                Self.isGapFree(bobStream.stored.compactMap(\.seq))
+                    && Self.isGapFree(carolStream.stored.compactMap(\.seq)))
         }
     }
 }

@@ -19,11 +19,14 @@ extension ScaleOutTests {
             let tablet = try await second.login("bob").decode(AuthResponse.self).token
             // Both instances have seen (and may cache) both of bob's sessions.
             for api in [first, second] {
-                for token in [bob.token, tablet] { #expect(try await api.send(.GET, "/v1/me", token: token).status == 200) }
+                for token in [bob.token, tablet] {
+                    #expect(try await api.send(.GET, "/v1/me", token: token).status == 200)
+                }
             }
             let port = cluster.instances[1].port
             let stream = Task {
-                try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?token=\(tablet)", timeout: .seconds(30))
+                try await SilentWebSocket.connect(
+                    port: port, path: "/v1/events/stream?token=\(tablet)", timeout: .seconds(30))
             }
             try await StreamLimitTests.waitForOpenStreams(1, second)
 
@@ -31,7 +34,9 @@ extension ScaleOutTests {
             for api in [first, second] {
                 for token in [bob.token, tablet] {
                     #expect(try await api.send(.GET, "/v1/me", token: token).status == 401)
-                    #expect(try await api.sendMessage(Session(user: bob.user, token: token), to: "root", "hello?").status == 401)
+                    #expect(
+                        try await api.sendMessage(Session(user: bob.user, token: token), to: "root", "hello?").status
+                            == 401)
                 }
                 let login = try await api.login("bob")
                 #expect(login.status == 403 && login.errorCode == "account_suspended")

@@ -22,12 +22,14 @@ extension ScaleOutTests {
             #expect(await stream.wait { _ in stream.connections > 0 })
             // Before the block, bob's typing through the second instance reaches alice on the first.
             #expect(try await second.send(.POST, "/v1/conversations/alice/typing", token: bob.token).status == 204)
-            #expect(await stream.wait(timeout: .seconds(5)) { events in events.contains { $0.type == EventType.typing } })
+            #expect(
+                await stream.wait(timeout: .seconds(5)) { events in events.contains { $0.type == EventType.typing } })
 
             #expect(try await second.send(.PUT, "/v1/users/bob/block", token: alice.token).status == 204)
-            #expect(await stream.wait(timeout: .seconds(5)) { events in
-                events.contains { $0.payload == .blockCreated(BlockNotice(username: "bob")) }
-            }, "the block event reaches alice's stream on the other instance")
+            #expect(
+                await stream.wait(timeout: .seconds(5)) { events in
+                    events.contains { $0.payload == .blockCreated(BlockNotice(username: "bob")) }
+                }, "the block event reaches alice's stream on the other instance")
             let typingBefore = stream.all.filter { $0.type == EventType.typing }.count
             for api in [first, second, first, second] {
                 let typing = try await api.send(.POST, "/v1/conversations/alice/typing", token: bob.token)
@@ -39,7 +41,8 @@ extension ScaleOutTests {
             let list: Page<Conversation> = try await first.send(.GET, "/v1/conversations", token: alice.token).decode()
             #expect(list.items.isEmpty)
             try await Task.sleep(for: .milliseconds(500))
-            #expect(stream.all.filter { $0.type == EventType.typing }.count == typingBefore, "no typing after the block")
+            #expect(
+                stream.all.filter { $0.type == EventType.typing }.count == typingBefore, "no typing after the block")
         }
     }
 
@@ -53,7 +56,8 @@ extension ScaleOutTests {
             let tablet = try await second.login("alice", password: "correct horse").decode(AuthResponse.self).token
             let port = cluster.instances[1].port
             let stream = Task {
-                try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?token=\(tablet)", timeout: .seconds(30))
+                try await SilentWebSocket.connect(
+                    port: port, path: "/v1/events/stream?token=\(tablet)", timeout: .seconds(30))
             }
             try await StreamLimitTests.waitForOpenStreams(1, second)
             let change = ChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple")

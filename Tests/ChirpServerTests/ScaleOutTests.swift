@@ -4,8 +4,9 @@ import ChirpTestSupport
 import Foundation
 import PostgresNIO
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Several `chirp serve` processes on one PostgreSQL database, behind nginx round-robin on
@@ -15,7 +16,8 @@ import Glibc
 struct ScaleOutTests {
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
     static let available = TestDatabase.postgresAdminURL != nil && NginxProcess.binaryPath != nil
-    static let skipReason: Comment = "needs CHIRP_TEST_POSTGRES_URL and nginx (CI provides both); skipping the scale-out tests"
+    static let skipReason: Comment =
+        "needs CHIRP_TEST_POSTGRES_URL and nginx (CI provides both); skipping the scale-out tests"
 
     /// Two instances on a fresh database, and nginx in front of them.
     struct Cluster {
@@ -27,7 +29,8 @@ struct ScaleOutTests {
     }
 
     static func withCluster(_ body: (Cluster) async throws -> Void) async throws {
-        let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
+        let settings = try #require(
+            TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
         try #require(NginxProcess.binaryPath != nil, "nginx is required in CI: .ci/run installs it")
         try await TestDatabase.create(settings)
         do {
@@ -52,9 +55,13 @@ struct ScaleOutTests {
     }
 
     /// Sends through nginx, retrying with the same client id until the server answers 2xx.
-    static func sendReliably(_ api: APIHarness, _ from: Session, to peer: String, _ text: String, clientId: String = UUID().uuidString) async throws {
+    static func sendReliably(
+        _ api: APIHarness, _ from: Session, to peer: String, _ text: String, clientId: String = UUID().uuidString
+    ) async throws {
         for _ in 0..<50 {
-            if let reply = try? await api.sendMessage(from, to: peer, text, clientId: clientId), (200..<300).contains(reply.status) {
+            if let reply = try? await api.sendMessage(from, to: peer, text, clientId: clientId),
+                (200..<300).contains(reply.status)
+            {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -88,27 +95,41 @@ struct ScaleOutTests {
                 try await Self.metric("chirp_event_streams_open", on: cluster.instances[1]),
             ]
             #expect(open == [1, 1], "one stream on each instance: \(open)")
-            #expect(aliceStream.attempts == 1 && bobStream.attempts == 1, "each upgrade went through nginx at the first try")
+            #expect(
+                aliceStream.attempts == 1 && bobStream.attempts == 1, "each upgrade went through nginx at the first try"
+            )
 
             try await Self.sendReliably(api, alice, to: "bob", "hello from alice")
-            #expect(await bobStream.wait(timeout: .seconds(5)) { events in
-                events.contains { if case .messageCreated(let m) = $0.payload { m.text == "hello from alice" } else { false } }
-            }, "bob sees alice's message live, from the other instance")
+            #expect(
+                await bobStream.wait(timeout: .seconds(5)) { events in
+                    events.contains {
+                        if case .messageCreated(let m) = $0.payload { m.text == "hello from alice" } else { false }
+                    }
+                }, "bob sees alice's message live, from the other instance")
             try await Self.sendReliably(api, bob, to: "alice", "hello from bob")
-            #expect(await aliceStream.wait(timeout: .seconds(5)) { events in
-                events.contains { if case .messageCreated(let m) = $0.payload { m.text == "hello from bob" } else { false } }
-            }, "alice sees bob's reply live")
+            #expect(
+                await aliceStream.wait(timeout: .seconds(5)) { events in
+                    events.contains {
+                        if case .messageCreated(let m) = $0.payload { m.text == "hello from bob" } else { false }
+                    }
+                }, "alice sees bob's reply live")
             // nginx's access log (docs/chirp-nginx.conf) keeps paths, never query strings.
             #expect(try await api.send(.GET, "/v1/search/messages?q=whisper", token: alice.token).status == 200)
             let accessLog = cluster.nginx.accessLog
-            #expect(accessLog.contains("GET /v1/search/messages HTTP/1.1") && !accessLog.contains("whisper"), "\(accessLog.suffix(300))")
+            #expect(
+                accessLog.contains("GET /v1/search/messages HTTP/1.1") && !accessLog.contains("whisper"),
+                "\(accessLog.suffix(300))")
             // Typing is never stored, yet crosses instances too; try a few times so it reaches
             // bob's instance whichever one nginx picks.
             for _ in 0..<2 {
                 #expect(try await api.send(.POST, "/v1/conversations/bob/typing", token: alice.token).status == 204)
             }
-            #expect(await bobStream.wait(timeout: .seconds(5)) { events in events.contains { $0.type == EventType.typing } })
-            #expect(Self.isGapFree(aliceStream.stored.compactMap(\.seq)) && Self.isGapFree(bobStream.stored.compactMap(\.seq)))
+            #expect(
+                await bobStream.wait(timeout: .seconds(5)) { events in events.contains { $0.type == EventType.typing } }
+            )
+            #expect(
+                Self.isGapFree(aliceStream.stored.compactMap(\.seq))
+                    && Self.isGapFree(bobStream.stored.compactMap(\.seq)))
         }
     }
 
@@ -129,7 +150,10 @@ struct ScaleOutTests {
             for n in 0..<10 { try await Self.sendReliably(sending.api, alice, to: "bob", "more \(n)") }
             #expect(await bobStream.wait(timeout: .seconds(5)) { _ in bobStream.stored.count == 11 })
             #expect(bobStream.stored.compactMap(\.seq) == Array(1...11), "every seq once, in order")
-            #expect(bobStream.stored.last.map { if case .messageCreated(let m) = $0.payload { m.text == "more 9" } else { false } } == true)
+            #expect(
+                bobStream.stored.last.map {
+                    if case .messageCreated(let m) = $0.payload { m.text == "more 9" } else { false }
+                } == true)
             let reads = try await Self.metric("chirp_event_stream_reads_total", on: streaming) - readsBefore
             #expect(reads == 0, "the notifications carried the events; the stream read the database \(reads) times")
         }
@@ -160,7 +184,9 @@ struct ScaleOutTests {
                 for (index, writer) in allWriters.enumerated() {
                     group.addTask {
                         for n in 0..<perWriter {
-                            let peer = [alice.username, bob.username, allWriters[(index + 1) % allWriters.count].username][n % 3]
+                            let peer = [
+                                alice.username, bob.username, allWriters[(index + 1) % allWriters.count].username,
+                            ][n % 3]
                             try await Self.sendReliably(api, writer, to: peer, "w\(index) #\(n)")
                         }
                     }
@@ -180,8 +206,11 @@ struct ScaleOutTests {
             #expect(aliceStored.count == toAlice)
             for (stream, user) in [(aliceStream, alice), (bobStream, bob)] {
                 let head = try await api.allEvents(user).count
-                #expect(await stream.wait { _ in stream.stored.count >= head }, "\(user.username)'s WebSocket caught up")
-                #expect(stream.stored.compactMap(\.seq) == Array(1...Int64(head)), "\(user.username)'s live stream has every seq once")
+                #expect(
+                    await stream.wait { _ in stream.stored.count >= head }, "\(user.username)'s WebSocket caught up")
+                #expect(
+                    stream.stored.compactMap(\.seq) == Array(1...Int64(head)),
+                    "\(user.username)'s live stream has every seq once")
             }
         }
     }
@@ -217,10 +246,15 @@ struct ScaleOutTests {
             for (stream, user) in [(aliceStream, alice), (bobStream, bob)] {
                 let stored = try await api.allEvents(user)
                 #expect(stored.count == 35, "\(user.username) has every message once")
-                #expect(await stream.wait(timeout: .seconds(15)) { _ in stream.stored.count >= stored.count }, "\(user.username) caught up")
-                #expect(stream.stored.compactMap(\.seq) == Array(1...Int64(stored.count)), "\(user.username): no gap, no repeat")
+                #expect(
+                    await stream.wait(timeout: .seconds(15)) { _ in stream.stored.count >= stored.count },
+                    "\(user.username) caught up")
+                #expect(
+                    stream.stored.compactMap(\.seq) == Array(1...Int64(stored.count)),
+                    "\(user.username): no gap, no repeat")
             }
-            #expect(aliceStream.connections + bobStream.connections >= 3, "the stream on the killed instance reconnected")
+            #expect(
+                aliceStream.connections + bobStream.connections >= 3, "the stream on the killed instance reconnected")
         }
     }
 
@@ -247,14 +281,18 @@ struct ScaleOutTests {
             }
             #expect(terminated == 2, "both instances' LISTEN connections were cut")
             _ = try await second.sendMessage(bob, to: "alice", "while reconnecting")
-            #expect(await aliceStream.wait(timeout: .seconds(5)) { $0.contains { $0.type == EventType.messageCreated } },
-                    "caught up from the database after reconnecting, long before the 25 s sweep")
+            #expect(
+                await aliceStream.wait(timeout: .seconds(5)) { $0.contains { $0.type == EventType.messageCreated } },
+                "caught up from the database after reconnecting, long before the 25 s sweep")
             // Listening again: the next message arrives at once.
             let back = await Self.waitForListeners(cluster.settings, count: 2)
             #expect(back)
             let start = ContinuousClock.now
             _ = try await second.sendMessage(bob, to: "alice", "after reconnecting")
-            #expect(await aliceStream.wait(timeout: .seconds(2)) { $0.filter { $0.type == EventType.messageCreated }.count == 2 })
+            #expect(
+                await aliceStream.wait(timeout: .seconds(2)) {
+                    $0.filter { $0.type == EventType.messageCreated }.count == 2
+                })
             #expect(ContinuousClock.now - start < .seconds(2))
             #expect(aliceStream.stored.compactMap(\.seq) == [1, 2], "both messages, once each")
         }
@@ -308,7 +346,9 @@ struct ScaleOutTests {
             let laptopId = try #require(sessions.first { !$0.current }?.id)
             #expect(try await first.send(.DELETE, "/v1/sessions/\(laptopId)", token: alice.token).status == 204)
             var stillWorking = 0
-            for token in [laptop, tablet] where try await second.send(.GET, "/v1/me", token: token).status == 200 { stillWorking += 1 }
+            for token in [laptop, tablet] where try await second.send(.GET, "/v1/me", token: token).status == 200 {
+                stillWorking += 1
+            }
             #expect(stillWorking == 1, "the ended one is refused by the other instance at once")
             let change = ChangePasswordRequest(currentPassword: "correct horse", newPassword: "battery staple")
             #expect(try await first.send(.PUT, "/v1/me/password", token: alice.token, json: change).status == 204)
@@ -319,7 +359,8 @@ struct ScaleOutTests {
 
     @Test(.enabled(if: available || required, skipReason))
     func sigtermClosesThePoolAndTheListener() async throws {
-        let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
+        let settings = try #require(
+            TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI: .ci/run sets it")
         try await TestDatabase.create(settings)
         let server = try await ServerProcess(arguments: ["--database", settings.url])
         _ = try await server.api.register("alice")
@@ -339,7 +380,8 @@ struct ScaleOutTests {
     static func connections(_ settings: PostgresSettings) async throws -> Int {
         try await TestDatabase.withConnection(settings) { connection, logger in
             let rows = try await connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()", logger: logger)
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                logger: logger)
             var value = 0
             for try await n in rows.decode(Int.self) { value = n }
             return value

@@ -11,15 +11,20 @@ struct SearchBenchTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, output) = try await runChirpInBackground(
-            ["bench", "search", "--messages", "2000", "--users", "10", "--queries", "40", "--concurrency", "2", "--json"],
+            [
+                "bench", "search", "--messages", "2000", "--users", "10", "--queries", "40", "--concurrency", "2",
+                "--json",
+            ],
             environment: ["TMPDIR": temporary.path])
         #expect(status == 0, "\(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         #expect(report["queries"] as? Int == 40)
         #expect((report["p99Milliseconds"] as? Double ?? 0) > 0)
         #expect((report["queriesPerSecond"] as? Double ?? 0) > 0)
         // With 200 messages per user from a Zipf vocabulary, common pairs find something.
         #expect((report["averageResults"] as? Double ?? 0) > 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the seeded data was removed")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the seeded data was removed")
     }
 }

@@ -19,11 +19,14 @@ struct SearchIsolationTests {
             for value in block..<(block + 0x80) {
                 guard let scalar = Unicode.Scalar(value) else { continue }
                 let category = scalar.properties.generalCategory
-                if [.control, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator].contains(category) { continue }
+                if [.control, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator].contains(category) {
+                    continue
+                }
                 if seen.insert("\(category)").inserted { picked.append(scalar) }
             }
         }
-        let known = (0x19B0...0x19C9).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1CF2)!, Unicode.Scalar(0x1CF3)!]
+        let known =
+            (0x19B0...0x19C9).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1CF2)!, Unicode.Scalar(0x1CF3)!]
         return picked + known
     }()
 

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// The migration `v20-search-lean-terms` (issue 37): messages indexed the old way (each word
 /// for each person, then both people as `p<id>`) are indexed again without the people's own
@@ -8,20 +9,22 @@ import Testing
 @Suite("Search lean terms migration")
 struct SearchLeanTermsMigrationTests {
     static func matches(_ db: Database, _ query: String) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [query])
+        try Int64.fetchAll(
+            db, sql: "SELECT rowid FROM message_search WHERE message_search MATCH ? ORDER BY rowid", arguments: [query])
     }
 
     @Test func reindexesOldEntriesSoTheyAreFoundAndRemovedByTheNewTerms() throws {
         let queue = try DatabaseQueue()
         try SQLiteSchema.migrator.migrate(queue, upTo: "v19-group-join-marks")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (username, username_key, display_name, password_hash, created_at)
-                    VALUES ('ann', 'ann', 'ann', 'x', 1), ('bob', 'bob', 'bob', 'x', 1);
-                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, deleted)
-                    VALUES (1, 2, 1, 2, 'a', 'apple tart', 1, 0), (2, 1, 1, 2, 'b', 'gone', 2, 1);
-                INSERT INTO message_search (rowid, terms) VALUES (1, 'u1xapple u2xapple u1xtart u2xtart p1 p2');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (username, username_key, display_name, password_hash, created_at)
+                        VALUES ('ann', 'ann', 'ann', 'x', 1), ('bob', 'bob', 'bob', 'x', 1);
+                    INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, deleted)
+                        VALUES (1, 2, 1, 2, 'a', 'apple tart', 1, 0), (2, 1, 1, 2, 'b', 'gone', 2, 1);
+                    INSERT INTO message_search (rowid, terms) VALUES (1, 'u1xapple u2xapple u1xtart u2xtart p1 p2');
+                    """)
         }
         try SQLiteSchema.migrator.migrate(queue)
         try queue.write { db in
@@ -31,8 +34,9 @@ struct SearchLeanTermsMigrationTests {
             #expect(try Self.matches(db, #""u1xgone" OR "u2xgone""#).isEmpty, "an unsent message stays out")
             #expect(try Int.fetchOne(db, sql: "SELECT v FROM message_search_config WHERE k = 'automerge'") == 8)
             try SQLiteMessageSearch.remove(db, messageId: 1, text: "apple tart", sender: 1, recipient: 2)
-            #expect(try Self.matches(db, #""u1xapple" OR "u2xapple" OR "u1xtart" OR "u2xtart""#).isEmpty,
-                    "removed with the terms it was indexed with")
+            #expect(
+                try Self.matches(db, #""u1xapple" OR "u2xapple" OR "u1xtart" OR "u2xtart""#).isEmpty,
+                "removed with the terms it was indexed with")
         }
     }
 }

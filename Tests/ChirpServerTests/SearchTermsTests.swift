@@ -1,5 +1,6 @@
-@testable import ChirpServer
 import Testing
+
+@testable import ChirpServer
 
 /// The words a message is found by: folded, whole words, the same for text and query.
 @Suite("Search terms")
@@ -18,7 +19,9 @@ struct SearchTermsTests {
         // with no separator after it: repeats are found before and after the words outgrow
         // the comparison (16) and a set takes over.
         let distinct = (0..<40).map { "w\($0)x" }
-        let text = distinct.map { "\($0) \($0.uppercased())" }.joined(separator: ", ") + " " + distinct.reversed().joined(separator: "-")
+        let text =
+            distinct.map { "\($0) \($0.uppercased())" }.joined(separator: ", ") + " "
+            + distinct.reversed().joined(separator: "-")
         #expect(SearchTerms.words(text) == distinct)
         #expect(SearchTerms.words("A") == ["a"])
         #expect(SearchTerms.words("end9") == ["end9"])
@@ -30,7 +33,9 @@ struct SearchTermsTests {
     }
 
     @Test func eachWordIsIndexedOnceForEachPerson() {
-        #expect(SQLiteMessageSearch.terms(words: ["cafe", "noir"], sender: 3, recipient: 12) == "u3xcafe u12xcafe u3xnoir u12xnoir")
+        #expect(
+            SQLiteMessageSearch.terms(words: ["cafe", "noir"], sender: 3, recipient: 12)
+                == "u3xcafe u12xcafe u3xnoir u12xnoir")
         #expect(SQLiteMessageSearch.terms(words: ["solo"], sender: 7, recipient: 7) == "u7xsolo u7xsolo")
     }
 }

@@ -30,8 +30,10 @@ struct SecurityTests {
             #expect(list.items.isEmpty)
             for peer in ["alice", "bob"] {
                 let reply = try await api.send(
-                    .POST, "/v1/conversations/\(peer)/read", token: mallory.token, json: MarkReadRequest(upTo: message.id))
-                #expect(reply.status == 404 && reply.errorCode == APIErrorCode.messageNotFound, "\(peer): \(reply.status)")
+                    .POST, "/v1/conversations/\(peer)/read", token: mallory.token,
+                    json: MarkReadRequest(upTo: message.id))
+                #expect(
+                    reply.status == 404 && reply.errorCode == APIErrorCode.messageNotFound, "\(peer): \(reply.status)")
             }
             // Bob's copy is untouched: still unread, and alice got no read receipt.
             let bobs: Page<Conversation> = try await api.send(.GET, "/v1/conversations", token: bob.token).decode()
@@ -41,7 +43,8 @@ struct SecurityTests {
             let spoofed = try await api.send(
                 .PUT, "/v1/conversations/bob/messages/spoof-1", token: mallory.token,
                 raw: #"{"text":"hi","sender":"alice","recipient":"bob"}"#)
-            #expect(spoofed.status == 403 && spoofed.errorCode == APIErrorCode.dmNotAllowed, "mallory may not message bob")
+            #expect(
+                spoofed.status == 403 && spoofed.errorCode == APIErrorCode.dmNotAllowed, "mallory may not message bob")
         }
     }
 
@@ -65,7 +68,9 @@ struct SecurityTests {
             let alice = try await api.register("alice")
             var tampered = Array(alice.token)
             tampered[tampered.count - 1] = tampered.last == "A" ? "B" : "A"
-            for token in [String(tampered), String(alice.token.dropLast()), alice.token + "A", alice.token.uppercased()] where token != alice.token {
+            for token in [
+                String(tampered), String(alice.token.dropLast()), alice.token + "A", alice.token.uppercased(),
+            ] where token != alice.token {
                 let reply = try await api.send(.GET, "/v1/me", token: token)
                 #expect(reply.status == 401, "a token that is almost right is still wrong")
             }
@@ -89,10 +94,12 @@ struct SecurityTests {
 
     @Test func clientsCannotSetServerOwnedFields() async throws {
         try await TestServer.run { api in
-            let reply = try await api.send(.POST, "/v1/accounts", raw: """
-                {"username":"eve","password":"correct horse","id":"1","followersCount":1000000,
-                 "followingCount":5,"createdAt":"2000-01-01T00:00:00.000Z","followsYou":true}
-                """)
+            let reply = try await api.send(
+                .POST, "/v1/accounts",
+                raw: """
+                    {"username":"eve","password":"correct horse","id":"1","followersCount":1000000,
+                     "followingCount":5,"createdAt":"2000-01-01T00:00:00.000Z","followsYou":true}
+                    """)
             #expect(reply.status == 201)
             let auth: AuthResponse = try reply.decode()
             #expect(auth.user.followersCount == 0 && auth.user.followingCount == 0)
@@ -102,12 +109,15 @@ struct SecurityTests {
             let eve = Session(user: auth.user, token: auth.token)
             let sent = try await api.send(
                 .PUT, "/v1/conversations/alice/messages/m-1", token: eve.token,
-                raw: #"{"text":"hello","id":"999","readByRecipient":true,"createdAt":"2000-01-01T00:00:00.000Z","sender":"alice"}"#)
+                raw:
+                    #"{"text":"hello","id":"999","readByRecipient":true,"createdAt":"2000-01-01T00:00:00.000Z","sender":"alice"}"#
+            )
             #expect(sent.status == 201)
             let message: Message = try sent.decode()
             #expect(message.sender == "eve" && message.readByRecipient == false && message.id != "999")
             let tweet: Tweet = try await api.send(
-                .PUT, "/v1/tweets/t-1", token: eve.token, raw: #"{"text":"x","author":{"username":"alice"},"id":"5"}"#).decode()
+                .PUT, "/v1/tweets/t-1", token: eve.token, raw: #"{"text":"x","author":{"username":"alice"},"id":"5"}"#
+            ).decode()
             #expect(tweet.author.username == "eve")
         }
     }
@@ -115,7 +125,8 @@ struct SecurityTests {
     // MARK: API4 unrestricted resource consumption
 
     @Test(arguments: [
-        "/v1/timeline?limit=101", "/v1/timeline?limit=0", "/v1/timeline?limit=-1", "/v1/timeline?limit=99999999999999999999",
+        "/v1/timeline?limit=101", "/v1/timeline?limit=0", "/v1/timeline?limit=-1",
+        "/v1/timeline?limit=99999999999999999999",
         "/v1/conversations?limit=1000", "/v1/users/alice/followers?limit=500", "/v1/events?limit=100000",
         "/v1/events?wait=31", "/v1/events?wait=-1", "/v1/events?wait=3600",
     ])
@@ -155,15 +166,19 @@ struct SecurityTests {
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
-            let message = try await api.send(.PUT, "/v1/conversations/bob/messages/n-1", token: alice.token, raw: #"{"text":"a\u0000b"}"#)
+            let message = try await api.send(
+                .PUT, "/v1/conversations/bob/messages/n-1", token: alice.token, raw: #"{"text":"a\u0000b"}"#)
             #expect(message.status == 422 && message.errorCode == "invalid_text", "\(message.status) \(message.text)")
             let tweet = try await api.send(.PUT, "/v1/tweets/n-1", token: alice.token, raw: #"{"text":" \u0000u"}"#)
             #expect(tweet.status == 422 && tweet.errorCode == "invalid_text", "\(tweet.status) \(tweet.text)")
-            let log = try await api.send(.POST, "/v1/logs", token: alice.token, raw: """
-                {"batchId":"n-1","entries":[{"level":"error","message":"x","timestamp":"2026-11-22T10:15:30.123Z","metadata":{"k":"v\\u0000"}}]}
-                """)
+            let log = try await api.send(
+                .POST, "/v1/logs", token: alice.token,
+                raw: """
+                    {"batchId":"n-1","entries":[{"level":"error","message":"x","timestamp":"2026-11-22T10:15:30.123Z","metadata":{"k":"v\\u0000"}}]}
+                    """)
             #expect(log.status == 422 && log.errorCode == "invalid_text", "\(log.status) \(log.text)")
-            let name = try await api.send(.POST, "/v1/accounts", raw: #"{"username":"carol","password":"correct horse","displayName":"c\u0000"}"#)
+            let name = try await api.send(
+                .POST, "/v1/accounts", raw: #"{"username":"carol","password":"correct horse","displayName":"c\u0000"}"#)
             #expect(name.status == 422, "\(name.status) \(name.text)")
             #expect(try await api.messages(alice, with: "bob").items.isEmpty, "nothing was stored")
         }

@@ -1,12 +1,13 @@
 import ChirpModels
-import Foundation
 import ChirpTestSupport
+import Foundation
 import HummingbirdWSClient
 import Logging
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("A real server process: restarts, signals, crashes")
@@ -20,7 +21,9 @@ struct ServerProcessTests {
         let bob = try await api.register("bob")
         try await api.follow(bob, "alice")
         for index in 0..<3 { _ = try await api.sendMessage(alice, to: "bob", "before restart \(index)") }
-        #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "persisted")).status == 201)
+        #expect(
+            try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "persisted")).status
+                == 201)
         #expect(first.output.contains("(sqlite: \(directory.path)/chirp.sqlite)"))
         let status = try await first.stop(signal: SIGTERM)
         #expect(status == 0, "SIGTERM shuts down gracefully")
@@ -28,7 +31,8 @@ struct ServerProcessTests {
         let second = try await ServerProcess(dataDirectory: directory)
         let again = second.api
         // Old tokens still work; history, counts, timeline and event streams are intact.
-        #expect(try await again.messages(bob, with: "alice").items.map(\.text) == (0..<3).map { "before restart \($0)" })
+        #expect(
+            try await again.messages(bob, with: "alice").items.map(\.text) == (0..<3).map { "before restart \($0)" })
         let me: User = try await again.send(.GET, "/v1/me", token: alice.token).decode()
         #expect(me.followersCount == 1)
         let timeline: Page<Tweet> = try await again.send(.GET, "/v1/timeline", token: bob.token).decode()
@@ -57,8 +61,10 @@ struct ServerProcessTests {
                 for sender in writers {
                     group.addTask {
                         for index in 0..<10_000 {
-                            guard let reply = try? await api.sendMessage(sender, to: "inbox", "\(sender.username) \(index)"),
-                                  reply.status == 201, let message = try? reply.decode(Message.self)
+                            guard
+                                let reply = try? await api.sendMessage(
+                                    sender, to: "inbox", "\(sender.username) \(index)"),
+                                reply.status == 201, let message = try? reply.decode(Message.self)
                             else { return }
                             acknowledged.add(message.id)
                         }
@@ -108,7 +114,8 @@ struct ServerProcessTests {
         let quietLogger = logger
         let stream = Task {
             try await WebSocketClient.connect(
-                url: "ws://127.0.0.1:\(port)/v1/events/stream", configuration: .init(additionalHeaders: [.authorization: "Bearer \(alice.token)"]),
+                url: "ws://127.0.0.1:\(port)/v1/events/stream",
+                configuration: .init(additionalHeaders: [.authorization: "Bearer \(alice.token)"]),
                 logger: quietLogger
             ) { inbound, _, _ in
                 opened.withLock { $0 = true }
@@ -143,7 +150,9 @@ final class Acknowledgements: @unchecked Sendable {
 
 @Suite("chirp bench")
 struct BenchCommandTests {
-    @Test(arguments: [["bench", "persistence", "--count", "200", "--runs", "1"], ["bench", "transport", "--requests", "20"]])
+    @Test(arguments: [
+        ["bench", "persistence", "--count", "200", "--runs", "1"], ["bench", "transport", "--requests", "20"],
+    ])
     func benchCommandsReportFigures(_ arguments: [String]) async throws {
         let (status, output) = try await runChirp(arguments)
         #expect(status == 0, "\(output)")
@@ -158,12 +167,16 @@ struct BenchCommandTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, output) = try await runChirpInBackground(
-            ["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"], environment: ["TMPDIR": temporary.path])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the child server's data was removed")
+            ["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"],
+            environment: ["TMPDIR": temporary.path])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty,
+            "the child server's data was removed")
         #expect(status == 0, "\(output)")
         // The output holds the bench's progress lines (standard error) before the report.
         let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
         let sends = try #require(report["sends"] as? Int)
         #expect(sends > 0)
         #expect(report["sendErrors"] as? Int == 0)
@@ -172,7 +185,8 @@ struct BenchCommandTests {
         #expect(report["readErrors"] as? Int == 0)
         #expect((report["timelineReadsPerSecond"] as? Double ?? 0) > 0)
         #expect((report["bareRequestsPerSecond"] as? Double ?? 0) > 0)
-        #expect((report["serverCPUPerSendMilliseconds"] as? Double ?? 0) > 0, "the child server's CPU per send is measured")
+        #expect(
+            (report["serverCPUPerSendMilliseconds"] as? Double ?? 0) > 0, "the child server's CPU per send is measured")
     }
 
     /// `--compare-build` needs a chirp binary to compare with, and says how to make one.
@@ -185,7 +199,8 @@ struct BenchCommandTests {
     @Test func idleSocketsBenchHoldsEveryConnection() async throws {
         let (status, output) = try await runChirpInBackground(["bench", "--idle-sockets", "50", "--json"])
         #expect(status == 0, "\(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
         #expect(report["opened"] as? Int == 50)
         #expect(report["bytesPerConnection"] is Double)
     }

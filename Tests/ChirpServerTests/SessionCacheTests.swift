@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Testing
+
+@testable import ChirpServer
 
 /// The single-instance session cache.
 @Suite("Session cache")

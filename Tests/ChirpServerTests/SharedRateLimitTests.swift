@@ -1,4 +1,3 @@
-@testable import ChirpServer
 import ChirpModels
 import ChirpTestSupport
 import Foundation
@@ -6,15 +5,19 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import ChirpServer
+
 /// Rate limits counted in PostgreSQL (`SharedRateLimiter`): instances sharing a database
 /// together allow a limit once. Needs `CHIRP_TEST_POSTGRES_URL` (required in CI).
 @Suite("Rate limits shared by instances on PostgreSQL", .serialized)
 struct SharedRateLimitTests {
     static let enabled = TestDatabase.postgresAdminURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
-    static let skipReason: Comment = "needs CHIRP_TEST_POSTGRES_URL (scripts/postgres-test-cluster); skipping the shared rate-limit tests"
+    static let skipReason: Comment =
+        "needs CHIRP_TEST_POSTGRES_URL (scripts/postgres-test-cluster); skipping the shared rate-limit tests"
 
     static func withStorage(_ body: (PostgresStorage, PostgresStorage) async throws -> Void) async throws {
-        let settings = try #require(TestDatabase.freshPostgresSettings(poolSize: 2), "CHIRP_TEST_POSTGRES_URL is required in CI")
+        let settings = try #require(
+            TestDatabase.freshPostgresSettings(poolSize: 2), "CHIRP_TEST_POSTGRES_URL is required in CI")
         try await TestDatabase.create(settings)
         var logger = Logger(label: "chirp.test")
         logger.logLevel = .critical
@@ -40,7 +43,9 @@ struct SharedRateLimitTests {
         try await Self.withStorage { first, second in
             // At the start of a minute.
             let clock = TestWallClock(999_999_960_000)
-            let limiters = [SharedRateLimiter(store: first, now: clock.read), SharedRateLimiter(store: second, now: clock.read)]
+            let limiters = [
+                SharedRateLimiter(store: first, now: clock.read), SharedRateLimiter(store: second, now: clock.read),
+            ]
             let rule = RateLimitRule("tweets", RateLimit(count: 5, window: .seconds(60)))
             var allowed = 0
             for index in 0..<12 where try await limiters[index % 2].acquire(rule, key: "7") == nil { allowed += 1 }
@@ -59,7 +64,11 @@ struct SharedRateLimitTests {
             clock.advance(by: 300_000)
             #expect(try await limiters[0].acquire(rule, key: "9") == nil)
             // The sweep runs beside the request that found it due: wait for it (bounded).
-            let count = { try await first.read { scope in try await scope.value("SELECT count(*) FROM rate_limit_counters", as: Int64.self) } }
+            let count = {
+                try await first.read { scope in
+                    try await scope.value("SELECT count(*) FROM rate_limit_counters", as: Int64.self)
+                }
+            }
             var left = try await count()
             let deadline = ContinuousClock.now + .seconds(60)
             while left != 1, ContinuousClock.now < deadline {
@@ -107,7 +116,8 @@ struct SharedRateLimitTests {
         let settings = try #require(TestDatabase.freshPostgresSettings(), "CHIRP_TEST_POSTGRES_URL is required in CI")
         try await TestDatabase.create(settings)
         let arguments = [
-            "--database", settings.url, "--db-pool-size", "4", "--tweet-limit", "3/1h", "--account-limit", "4/1h", "--message-limit", "3/1h",
+            "--database", settings.url, "--db-pool-size", "4", "--tweet-limit", "3/1h", "--account-limit", "4/1h",
+            "--message-limit", "3/1h",
         ]
         let first = try await ServerProcess(arguments: arguments)
         let second = try await ServerProcess(arguments: arguments)
@@ -120,12 +130,16 @@ struct SharedRateLimitTests {
         let ann = try await apis[0].login("ann").decode(AuthResponse.self)
         let session = Session(user: ann.user, token: ann.token)
         var posted: [Int] = []
-        for index in 0..<5 { posted.append(try await RateLimitTests.tweet(apis[index % 2], session, "t\(index)").status) }
+        for index in 0..<5 {
+            posted.append(try await RateLimitTests.tweet(apis[index % 2], session, "t\(index)").status)
+        }
         #expect(posted == [201, 201, 201, 429, 429])
         let bea = try await apis[1].login("bea").decode(AuthResponse.self)
         try await apis[1].follow(Session(user: bea.user, token: bea.token), "ann")
         var sent: [Int] = []
-        for index in 0..<5 { sent.append(try await apis[index % 2].sendMessage(session, to: "bea", "m\(index)").status) }
+        for index in 0..<5 {
+            sent.append(try await apis[index % 2].sendMessage(session, to: "bea", "m\(index)").status)
+        }
         #expect(sent == [201, 201, 201, 429, 429])
         try await first.stop(signal: SIGTERM)
         try await second.stop(signal: SIGTERM)

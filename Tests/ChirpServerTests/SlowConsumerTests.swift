@@ -1,9 +1,10 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import NIOCore
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// What bounds a slow WebSocket reader's cost to the server.
 @Suite("Slow consumers")
@@ -47,7 +48,8 @@ struct SlowConsumerTests {
     @Test func theKeeperChecksEveryStreamAndPingsOnItsRound() {
         let keeper = StreamKeeper(period: .seconds(3600), pingEvery: 4)
         let calls = Mutex<[Bool]>([])
-        let first = NSObject(), second = NSObject()
+        let first = NSObject()
+        let second = NSObject()
         keeper.add(ObjectIdentifier(first)) { ping in calls.withLock { $0.append(ping) } }
         keeper.add(ObjectIdentifier(second)) { ping in calls.withLock { $0.append(ping) } }
         keeper.checkAll(ping: true)

@@ -53,13 +53,15 @@ struct SocialTests {
             var cursor: String?
             repeat {
                 let query = "?limit=5" + (cursor.map { "&cursor=\($0)" } ?? "")
-                let page: Page<User> = try await api.send(.GET, "/v1/users/star/followers\(query)", token: star.token).decode()
+                let page: Page<User> = try await api.send(.GET, "/v1/users/star/followers\(query)", token: star.token)
+                    .decode()
                 #expect(page.items.count <= 5)
                 seen += page.items.map(\.username)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(seen == names.reversed())
-            let fan0Following: Page<User> = try await api.send(.GET, "/v1/users/fan0/following", token: star.token).decode()
+            let fan0Following: Page<User> = try await api.send(.GET, "/v1/users/fan0/following", token: star.token)
+                .decode()
             #expect(fan0Following.items.map(\.username) == ["star"])
             #expect(fan0Following.items.first?.followsYou == false)
         }

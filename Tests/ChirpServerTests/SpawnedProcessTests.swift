@@ -2,8 +2,9 @@ import CChirpTestRun
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one way tests start processes: children inherit only their standard descriptors, are
@@ -25,10 +26,13 @@ struct SpawnedProcessTests {
         let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
         var offenders: [String] = []
         var scanned = 0
-        for case let file as URL in files where file.pathExtension == "swift" && file.lastPathComponent != "SpawnedProcessTests.swift" {
+        for case let file as URL in files
+        where file.pathExtension == "swift" && file.lastPathComponent != "SpawnedProcessTests.swift" {
             scanned += 1
             let source = try String(contentsOf: file, encoding: .utf8)
-            if source.contains(" Process()") || source.contains("Foundation.Process") { offenders.append(file.lastPathComponent) }
+            if source.contains(" Process()") || source.contains("Foundation.Process") {
+                offenders.append(file.lastPathComponent)
+            }
         }
         #expect(scanned > 50, "the test sources were found")
         #expect(offenders.isEmpty, "use SpawnedProcess.run in \(offenders)")
@@ -38,7 +42,10 @@ struct SpawnedProcessTests {
         // Sockets and files this process has open, without close-on-exec, while it spawns.
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let fileFD = open("/dev/null", O_RDONLY)
-        defer { close(socketFD); close(fileFD) }
+        defer {
+            close(socketFD)
+            close(fileFD)
+        }
         #expect(socketFD > 2 && fileFD > 2)
         // The shell lists its own descriptors (`; true` keeps it from exec'ing `ls` in its place).
         let listed = try await Self.output(of: "/bin/sh", ["-c", "ls /proc/$$/fd; true"])
@@ -58,7 +65,8 @@ struct SpawnedProcessTests {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(null) }
         #expect(throws: POSIXError(.ENOENT)) {
-            try SpawnedProcess(executable: URL(fileURLWithPath: "/nonexistent/chirp"), arguments: [], environment: [:], output: null)
+            try SpawnedProcess(
+                executable: URL(fileURLWithPath: "/nonexistent/chirp"), arguments: [], environment: [:], output: null)
         }
         #expect(throws: POSIXError(.EACCES)) {
             try SpawnedProcess(executable: URL(fileURLWithPath: "/etc"), arguments: [], environment: [:], output: null)
@@ -67,7 +75,8 @@ struct SpawnedProcessTests {
 
     @Test func aChildRunsInAGroupOfItsOwnWithNoSignalBlocked() async throws {
         // Field 5 of /proc/self/stat is the process group; SigBlk in /proc/self/status the mask.
-        let script = "import os; print(os.getpgrp() == os.getpid(), open('/proc/self/status').read().split('SigBlk:')[1].split()[0])"
+        let script =
+            "import os; print(os.getpgrp() == os.getpid(), open('/proc/self/status').read().split('SigBlk:')[1].split()[0])"
         let printed = try await Self.output(of: "/usr/bin/env", ["python3", "-c", script])
         #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == "True 0000000000000000")
     }

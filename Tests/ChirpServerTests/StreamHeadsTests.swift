@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// The stream heads the hub's sweep asks storage for (`EventStore.streamHeads`): the newest seq
 /// of each user's stream in one query, on each database, so the sweep wakes only streams behind.
@@ -25,14 +26,17 @@ struct StreamHeadsTests {
         try await storage.follow(bea, "ann")
         try await storage.follow(ann, "bea")
         for index in 0..<3 {
-            _ = try await storage.send(NewMessage(
-                sender: ann, recipient: "bea", clientMessageId: "c-\(index)", text: "hi \(index)", createdAt: .now()))
+            _ = try await storage.send(
+                NewMessage(
+                    sender: ann, recipient: "bea", clientMessageId: "c-\(index)", text: "hi \(index)", createdAt: .now()
+                ))
         }
         var expected: [Int64: Int64] = [:]
         for viewer in [ann, bea, cyd] {
             expected[viewer.id] = try await storage.events(userId: viewer.id, since: 0, limit: 100).head
         }
-        #expect(expected[ann.id]! >= 4 && expected[bea.id]! >= 4, "a follow notice and three messages each: \(expected)")
+        #expect(
+            expected[ann.id]! >= 4 && expected[bea.id]! >= 4, "a follow notice and three messages each: \(expected)")
         #expect(expected[cyd.id] == 0)
         let heads = try await storage.streamHeads(userIds: [ann.id, bea.id, cyd.id, ann.id])
         #expect(heads == expected, "one query answers what each stream's own read says")
@@ -50,7 +54,8 @@ struct StreamSweepHeadsTests {
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         let storage = try SQLiteStorage(url: configuration.databaseURL)
         let hub = EventHub(sweepPeriod: .milliseconds(500))
-        try await TestServer.run(services: ServerServices(configuration: configuration, storage: storage, hub: hub)) { api in
+        try await TestServer.run(services: ServerServices(configuration: configuration, storage: storage, hub: hub)) {
+            api in
             let alice = try await api.register("alice")
             let bob = try await api.register("bob")
             try await api.follow(bob, "alice")
@@ -68,9 +73,13 @@ struct StreamSweepHeadsTests {
 
             // Written straight to storage: no wake-up; the sweep finds the stream behind.
             let viewer = Viewer(id: Int64(alice.user.id)!, username: "alice", tokenHash: [])
-            _ = try await storage.send(NewMessage(
-                sender: viewer, recipient: "bob", clientMessageId: "behind-the-hub", text: "missed", createdAt: .now()))
-            #expect(await bobStream.wait(timeout: .seconds(60)) { _ in bobStream.stored.count == 2 }, "the sweep caught the stream up")
+            _ = try await storage.send(
+                NewMessage(
+                    sender: viewer, recipient: "bob", clientMessageId: "behind-the-hub", text: "missed",
+                    createdAt: .now()))
+            #expect(
+                await bobStream.wait(timeout: .seconds(60)) { _ in bobStream.stored.count == 2 },
+                "the sweep caught the stream up")
             #expect(bobStream.stored.compactMap(\.seq) == [1, 2])
         }
     }

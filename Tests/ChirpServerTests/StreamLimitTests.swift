@@ -15,7 +15,9 @@ struct StreamLimitTests {
 
     static func waitForOpenStreams(_ count: Int, _ api: APIHarness) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await openStreams(api) != count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while try await openStreams(api) != count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(try await openStreams(api) == count)
     }
 
@@ -29,18 +31,26 @@ struct StreamLimitTests {
             let oldest = Task { try await SilentWebSocket.connect(port: port, path: path, timeout: .seconds(30)) }
             try await Self.waitForOpenStreams(1, api)
             let others = (0..<9).map { _ in
-                Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30)) }
+                Task {
+                    try await WebSocketStreamTests.collect(
+                        port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30))
+                }
             }
             try await Self.waitForOpenStreams(10, api)
             // The 11th: the oldest goes, with the policy-violation code and the reason.
-            let newest = Task { try await WebSocketStreamTests.collect(port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30)) }
+            let newest = Task {
+                try await WebSocketStreamTests.collect(
+                    port: port, query: "?token=\(alice.token)", count: 1, timeout: .seconds(30))
+            }
             let closed = try await oldest.value
             #expect(closed.endedByServer)
             #expect(closed.closeCode == 1008)
             #expect(closed.closeReason == "too many streams")
             try await Self.waitForOpenStreams(10, api)
             // The ten left all get the next event.
-            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "still here")).status == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "still here")).status
+                    == 201)
             for stream in others + [newest] {
                 #expect(try await stream.value.map(\.type) == ["tweet.created"])
             }
@@ -56,20 +66,25 @@ struct StreamLimitTests {
             let laptop = try await AccountSecurityTests.login(api, "alice", agent: "laptop")
             let port = api.port
             let ending = Task {
-                try await SilentWebSocket.connect(port: port, path: "/v1/events/stream?token=\(phone.token)", timeout: .seconds(30))
+                try await SilentWebSocket.connect(
+                    port: port, path: "/v1/events/stream?token=\(phone.token)", timeout: .seconds(30))
             }
             let staying = Task {
-                try await WebSocketStreamTests.collect(port: port, query: "?token=\(laptop)", count: 1, timeout: .seconds(30))
+                try await WebSocketStreamTests.collect(
+                    port: port, query: "?token=\(laptop)", count: 1, timeout: .seconds(30))
             }
             try await Self.waitForOpenStreams(2, api)
-            let phoneSession = try #require(try await AccountSecurityTests.sessions(api, token: phone.token).first { $0.current })
+            let phoneSession = try #require(
+                try await AccountSecurityTests.sessions(api, token: phone.token).first { $0.current })
             #expect(try await api.send(.DELETE, "/v1/sessions/\(phoneSession.id)", token: laptop).status == 204)
             let closed = try await ending.value
             #expect(closed.endedByServer)
             #expect(closed.closeCode == 1008)
             #expect(closed.closeReason == "session ended")
             try await Self.waitForOpenStreams(1, api)
-            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: laptop, json: TextBody(text: "still here")).status == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t1", token: laptop, json: TextBody(text: "still here")).status
+                    == 201)
             #expect(try await staying.value.map(\.type) == ["tweet.created"])
         }
     }

@@ -63,9 +63,12 @@ extension StreamLivenessTests {
             let connection = try await RawConnection.open(port: api.port)
             try await connection.write(
                 "GET /v1/events/stream?since=0&token=\(bob.token) HTTP/1.1\r\nHost: 127.0.0.1:\(api.port)\r\nUpgrade: websocket\r\n"
-                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
             let deadline = ContinuousClock.now + .seconds(10)
-            while !String(decoding: connection.collector.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"), ContinuousClock.now < deadline {
+            while !String(decoding: connection.collector.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"),
+                ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(String(decoding: connection.collector.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"), "upgraded")
@@ -91,9 +94,12 @@ struct SilentWebSocket {
     static func connect(port: Int, path: String, timeout: Duration) async throws -> Received {
         let collector = ByteCollector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) } }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+            }
             .connect(host: "127.0.0.1", port: port).get()
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try await channel.writeAndFlush(ByteBuffer(string: request))
         let deadline = ContinuousClock.now + timeout

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// An event stream's upgrade that cannot be granted: 400 for a token that is not valid, 503 with
 /// `Retry-After` when the database cannot check it (a bench at 100,000 streams saw handshakes
@@ -15,11 +16,13 @@ struct StreamUpgradeRefusalTests {
         let unknownToken = String(repeating: "a", count: 43)
         try await TestServer.run(storage: storage) { api in
             _ = try await api.register("alice")
-            let bad = try await SilentWebSocket.connect(port: api.port, path: "/v1/events/stream?token=\(unknownToken)", timeout: .seconds(30))
+            let bad = try await SilentWebSocket.connect(
+                port: api.port, path: "/v1/events/stream?token=\(unknownToken)", timeout: .seconds(30))
             #expect(bad.head.hasPrefix("HTTP/1.1 400"), "\(bad.head)")
 
             try await SQLiteDamage.overwrite(tables: ["sessions"], of: storage, file: file)
-            let unchecked = try await SilentWebSocket.connect(port: api.port, path: "/v1/events/stream?token=\(unknownToken)", timeout: .seconds(30))
+            let unchecked = try await SilentWebSocket.connect(
+                port: api.port, path: "/v1/events/stream?token=\(unknownToken)", timeout: .seconds(30))
             #expect(unchecked.head.hasPrefix("HTTP/1.1 503"), "\(unchecked.head)")
             #expect(unchecked.head.lowercased().contains("retry-after: 1"), "\(unchecked.head)")
             #expect(!unchecked.upgraded)

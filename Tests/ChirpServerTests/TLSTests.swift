@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp serve --tls-cert PEM --tls-key PEM`, end to end against a child process and a
@@ -46,12 +46,15 @@ struct TLSTests {
     @Test func httpsAndTheEventStreamOverWSSWork() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+        let server = try await ServerProcess(arguments: [
+            "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
         #expect(server.output.contains("listening on https://127.0.0.1:"))
         let trust = Self.trusting(certificates)
         let base = "https://127.0.0.1:\(server.port)"
         #expect(try await Self.send(trust, base + "/healthz").0 == 200)
-        let (status, body) = try await Self.send(trust, base + "/v1/accounts", method: .POST, json: #"{"username":"alice","password":"correct horse"}"#)
+        let (status, body) = try await Self.send(
+            trust, base + "/v1/accounts", method: .POST, json: #"{"username":"alice","password":"correct horse"}"#)
         #expect(status == 201)
         let token = try JSONDecoder().decode(AuthResponse.self, from: Data(body.utf8)).token
 
@@ -66,7 +69,8 @@ struct TLSTests {
             group.addTask {
                 let first = Mutex<String?>(nil)
                 try await WebSocketClient.connect(
-                    url: "wss://localhost:\(port)/v1/events/stream?since=0&token=\(token)", tlsConfiguration: trust, logger: logger
+                    url: "wss://localhost:\(port)/v1/events/stream?since=0&token=\(token)", tlsConfiguration: trust,
+                    logger: logger
                 ) { inbound, outbound, _ in
                     for try await message in inbound.messages(maxSize: 1 << 16) {
                         guard case .text(let text) = message else { continue }
@@ -79,7 +83,8 @@ struct TLSTests {
             }
             group.addTask {
                 try await Task.sleep(for: .milliseconds(300))
-                _ = try await Self.send(trust, base + "/v1/tweets/t1", method: .PUT, token: token, json: #"{"text":"over tls"}"#)
+                _ = try await Self.send(
+                    trust, base + "/v1/tweets/t1", method: .PUT, token: token, json: #"{"text":"over tls"}"#)
                 // The stream reads from seq 0, so it gets the event however late it opens; this
                 // only bounds the wait (a TLS handshake in a debug build on a loaded machine once
                 // took longer than the 10 s this was).
@@ -126,7 +131,9 @@ struct TLSTests {
         var four: [RawConnection] = []
         for _ in 0..<4 { four.append(try await RawConnection.open(port: capped.port, from: "127.0.0.5")) }
         let deadline = ContinuousClock.now + .seconds(2)
-        while !four.contains(where: { $0.collector.ended }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while !four.contains(where: { $0.collector.ended }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         try await Task.sleep(for: .milliseconds(200))
         #expect(four.filter { $0.collector.ended }.count == 1)
         #expect(four.allSatisfy { $0.collector.bytes.isEmpty })
@@ -137,10 +144,14 @@ struct TLSTests {
     @Test func unusablePEMFilesStopTheServerWithASentence() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let missing = try await runChirp(["serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", certificates.keyFile])
+        let missing = try await runChirp([
+            "serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", certificates.keyFile,
+        ])
         #expect(missing.status != 0)
         #expect(missing.output.contains("--tls-cert: cannot read /nonexistent/cert.pem"))
-        let swapped = try await runChirp(["serve", "--port", "0", "--tls-cert", certificates.keyFile, "--tls-key", certificates.keyFile])
+        let swapped = try await runChirp([
+            "serve", "--port", "0", "--tls-cert", certificates.keyFile, "--tls-key", certificates.keyFile,
+        ])
         #expect(swapped.status != 0)
         #expect(swapped.output.contains("is not a PEM certificate"))
         let alone = try await runChirp(["serve", "--port", "0", "--tls-cert", certificates.certificateFile])

@@ -7,7 +7,7 @@ import NIOTLS
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The TLS a `chirp serve --tls-cert` speaks (issue 36): TLS 1.2 or newer with forward-secret
@@ -17,7 +17,9 @@ import Glibc
 struct TLSVersionTests {
     /// Whether a TLS handshake with `adjust`ed client settings (swift-nio-ssl's client, trusting
     /// the test CA) completes; a refused one fails at once, with no connection pool retrying it.
-    static func connects(_ certificates: TestCertificates, port: Int, _ adjust: (inout TLSConfiguration) -> Void) async -> Bool {
+    static func connects(_ certificates: TestCertificates, port: Int, _ adjust: (inout TLSConfiguration) -> Void) async
+        -> Bool
+    {
         var tls = TLSTests.trusting(certificates)
         adjust(&tls)
         do {
@@ -25,8 +27,10 @@ struct TLSVersionTests {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: nil))
-                        try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(promise: channel.eventLoop.makePromise()))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: context, serverHostname: nil))
+                        try channel.pipeline.syncOperations.addHandler(
+                            HandshakeWatcher(promise: channel.eventLoop.makePromise()))
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).get()
@@ -65,28 +69,39 @@ struct TLSVersionTests {
     @Test func tls10And11AndSuitesWithoutForwardSecrecyAreRefused() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await ServerProcess(arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+        let server = try await ServerProcess(arguments: [
+            "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
         #expect(await Self.connects(certificates, port: server.port) { _ in }, "a default client")
         #expect(await Self.connects(certificates, port: server.port) { $0.maximumTLSVersion = .tlsv12 }, "TLS 1.2")
-        #expect(await Self.connects(certificates, port: server.port) {
-            $0.maximumTLSVersion = .tlsv12
-            $0.cipherSuiteValues = [.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256]
-        }, "TLS 1.2 with ChaCha20-Poly1305")
+        #expect(
+            await Self.connects(certificates, port: server.port) {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [
+                    .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+                ]
+            }, "TLS 1.2 with ChaCha20-Poly1305")
         for old in [TLSVersion.tlsv1, .tlsv11] {
-            #expect(await !Self.connects(certificates, port: server.port) {
-                $0.minimumTLSVersion = .tlsv1
-                $0.maximumTLSVersion = old
-                $0.cipherSuiteValues = [.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA, .TLS_RSA_WITH_AES_128_CBC_SHA]
-            }, "\(old) is refused")
+            #expect(
+                await !Self.connects(certificates, port: server.port) {
+                    $0.minimumTLSVersion = .tlsv1
+                    $0.maximumTLSVersion = old
+                    $0.cipherSuiteValues = [
+                        .TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+                        .TLS_RSA_WITH_AES_128_CBC_SHA,
+                    ]
+                }, "\(old) is refused")
         }
-        #expect(await !Self.connects(certificates, port: server.port) {
-            $0.maximumTLSVersion = .tlsv12
-            $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_256_GCM_SHA384]
-        }, "RSA key exchange (no forward secrecy)")
-        #expect(await !Self.connects(certificates, port: server.port) {
-            $0.maximumTLSVersion = .tlsv12
-            $0.cipherSuiteValues = [.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA]
-        }, "CBC (not AEAD)")
+        #expect(
+            await !Self.connects(certificates, port: server.port) {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_RSA_WITH_AES_128_GCM_SHA256, .TLS_RSA_WITH_AES_256_GCM_SHA384]
+            }, "RSA key exchange (no forward secrecy)")
+        #expect(
+            await !Self.connects(certificates, port: server.port) {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA]
+            }, "CBC (not AEAD)")
         #expect(try await server.stop(signal: SIGINT) == 0)
     }
 

@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import Foundation
 import Hummingbird
 import Logging
 import Testing
+
+@testable import ChirpServer
 
 /// `--trusted-proxy CIDR`: the client address is the last untrusted hop of `X-Forwarded-For`
 /// only for connections from a trusted proxy; it is what the per-address limit counts.
@@ -21,7 +22,9 @@ struct TrustedProxyTests {
         #expect(one.contains(try #require(ClientAddress("192.0.2.5"))))
         #expect(!one.contains(try #require(ClientAddress("192.0.2.6"))))
         #expect(try #require(AddressRange("0.0.0.0/0")).contains(try #require(ClientAddress("8.8.8.8"))))
-        for bad in ["10.0.0.0/33", "2001:db8::/129", "nonsense", "10.0.0.0/x", ""] { #expect(AddressRange(bad) == nil, "\(bad)") }
+        for bad in ["10.0.0.0/33", "2001:db8::/129", "nonsense", "10.0.0.0/x", ""] {
+            #expect(AddressRange(bad) == nil, "\(bad)")
+        }
         #expect(ClientAddress("192.0.2.5")?.description == "192.0.2.5")
         #expect(ClientAddress("2001:db8::1")?.description == "2001:db8::1")
     }
@@ -30,7 +33,9 @@ struct TrustedProxyTests {
         let proxies = TrustedProxies([try #require(AddressRange("10.0.0.0/8")), try #require(AddressRange("fd00::/8"))])
         let proxy = try #require(ClientAddress("10.0.0.1"))
         let stranger = try #require(ClientAddress("203.0.113.9"))
-        func client(_ peer: ClientAddress, _ header: [String]) -> String { proxies.client(peer: peer, forwardedFor: header).description }
+        func client(_ peer: ClientAddress, _ header: [String]) -> String {
+            proxies.client(peer: peer, forwardedFor: header).description
+        }
         #expect(client(proxy, ["198.51.100.1"]) == "198.51.100.1")
         // The client may write anything to the left; our proxies append to the right.
         #expect(client(proxy, ["1.2.3.4, 198.51.100.1, 10.0.0.2"]) == "198.51.100.1")
@@ -85,11 +90,15 @@ struct TrustedProxyTests {
         router.get("/client") { _, context in context.clientAddress?.description ?? "none" }
         var logger = Logger(label: "chirp.test")
         logger.logLevel = .critical
-        try await TestServer.serve(logger: logger, makeApp: { onListening in
-            Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in await onListening("127.0.0.1", channel.localAddress?.port ?? 0) }, logger: logger)
-        }) { api async throws -> Void in
+        try await TestServer.serve(
+            logger: logger,
+            makeApp: { onListening in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { channel in await onListening("127.0.0.1", channel.localAddress?.port ?? 0) },
+                    logger: logger)
+            }
+        ) { api async throws -> Void in
             #expect(try await Self.clientSeen(port: api.port, from: "127.0.0.1") == "2001:db8::5")
             #expect(try await Self.clientSeen(port: api.port, from: "127.0.0.4") == "127.0.0.4")
         }
@@ -98,7 +107,9 @@ struct TrustedProxyTests {
     /// What `/client` answers to a request from `source` forwarded for two hops.
     static func clientSeen(port: Int, from source: String) async throws -> String {
         let connection = try await RawConnection.open(port: port, from: source)
-        try await connection.write("GET /client HTTP/1.1\r\nHost: chirp\r\nX-Forwarded-For: 192.0.2.1, 2001:db8::5\r\nConnection: close\r\n\r\n")
+        try await connection.write(
+            "GET /client HTTP/1.1\r\nHost: chirp\r\nX-Forwarded-For: 192.0.2.1, 2001:db8::5\r\nConnection: close\r\n\r\n"
+        )
         // The server closes after its answer (`Connection: close`); the bound only matters when
         // the answer never comes, so it is generous for a machine busy with the other suites.
         _ = try await connection.closedByServer(within: .seconds(30))

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Synchronization
 import Testing
+
+@testable import ChirpServer
 
 /// `TweetService` over a storage double: the replay-or-conflict rule of client tweet ids and
 /// who may delete a tweet are the service's, asked by storage inside its transaction.
@@ -18,20 +19,27 @@ struct TweetServiceTests {
         init() {
             stored = Tweet(
                 id: "5", clientTweetId: "t-1",
-                author: User(id: "1", username: "ann", displayName: "ann", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0),
+                author: User(
+                    id: "1", username: "ann", displayName: "ann", createdAt: Timestamp(millisecondsSince1970: 0),
+                    followersCount: 0, followingCount: 0),
                 text: "first", createdAt: Timestamp(millisecondsSince1970: 0))
         }
 
         func putTweet(
-            _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet, encode: @escaping @Sendable (Tweet) throws -> String
+            _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet,
+            encode: @escaping @Sendable (Tweet) throws -> String
         ) async throws -> WriteOutcome<Tweet> {
-            if new.clientTweetId == stored.clientTweetId { return WriteOutcome(value: try replay(stored), created: false) }
+            if new.clientTweetId == stored.clientTweetId {
+                return WriteOutcome(value: try replay(stored), created: false)
+            }
             writes.withLock { $0 += 1 }
             var tweet = stored
             tweet.clientTweetId = new.clientTweetId
             tweet.text = new.text
-            let event = StoredEvent(seq: 1, type: EventType.tweetCreated, createdAt: new.createdAt, json: try encode(tweet))
-            return WriteOutcome(value: tweet, created: true, appended: [AppendedEvent(userId: new.author.id, event: event)])
+            let event = StoredEvent(
+                seq: 1, type: EventType.tweetCreated, createdAt: new.createdAt, json: try encode(tweet))
+            return WriteOutcome(
+                value: tweet, created: true, appended: [AppendedEvent(userId: new.author.id, event: event)])
         }
 
         func deleteTweet(id: Int64, permit: @escaping @Sendable (Int64?) throws -> Void) async throws {
@@ -39,7 +47,9 @@ struct TweetServiceTests {
             deleted.withLock { $0.append(id) }
         }
 
-        func tweets(byKey: String, viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>]? { nil }
+        func tweets(byKey: String, viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>]? {
+            nil
+        }
         func timeline(viewer: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<Tweet>] { [] }
     }
 
@@ -52,8 +62,12 @@ struct TweetServiceTests {
         let service = Self.service(store)
         let retry = try await service.post(Self.ann, clientTweetId: "t-1", text: "first")
         #expect(!retry.created && retry.value == store.stored)
-        let conflict = await #expect(throws: APIError.self) { _ = try await service.post(Self.ann, clientTweetId: "t-1", text: "second") }
-        #expect(conflict?.status == .conflict && conflict?.code == APIErrorCode.clientIdReused && conflict?.field == "clientTweetId")
+        let conflict = await #expect(throws: APIError.self) {
+            _ = try await service.post(Self.ann, clientTweetId: "t-1", text: "second")
+        }
+        #expect(
+            conflict?.status == .conflict && conflict?.code == APIErrorCode.clientIdReused
+                && conflict?.field == "clientTweetId")
         #expect(store.writes.withLock { $0 } == 0)
     }
 

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import Testing
+
+@testable import ChirpServer
 
 /// Where message actions meet attachments: an unsent message takes its media and every copy of
 /// its text with it, for both people, on the suite's database (SQLite, or PostgreSQL with

@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// The `chirp-wal-buffer` VFS: a transaction's log frames reach the file in a few writes,
 /// and what each commit wrote is there, whole, for connections that do not use the VFS.
@@ -40,7 +41,8 @@ struct WALWriteGatheringTests {
             for id in 1...12_000 { try Self.insert(db, id: id) }
         }
         let after = try writer.read { db in try #require(WALWriteGathering.writeCounts(db)) }
-        let requested = after.requested - before.requested, performed = after.performed - before.performed
+        let requested = after.requested - before.requested
+        let performed = after.performed - before.performed
         #expect(requested > 16_000, "SQLite asks for two writes per page: \(requested)")
         #expect(performed < requested / 8, "gathered into 64 KiB writes: \(performed) for \(requested)")
 
@@ -50,8 +52,10 @@ struct WALWriteGatheringTests {
             let samples = try [1, 4_097, 6_000, 11_999, 12_000].map { id in
                 try Data.fetchOne(db, sql: "SELECT body FROM blobs WHERE id = ?", arguments: [id])
             }
-            return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blobs"), samples,
-                    try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+            return (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blobs"), samples,
+                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            )
         }
         #expect(rows == 12_000)
         #expect(samples == [1, 4_097, 6_000, 11_999, 12_000].map(Self.body))
@@ -107,9 +111,11 @@ struct WALWriteGatheringTests {
         }
         // And the writer reads back what it wrote through its own gathered log.
         let (rows, last, integrity) = try writer.read { db throws -> (Int?, Data?, String?) in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blobs"),
-             try Data.fetchOne(db, sql: "SELECT body FROM blobs WHERE id = 800"),
-             try String.fetchOne(db, sql: "PRAGMA integrity_check"))
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blobs"),
+                try Data.fetchOne(db, sql: "SELECT body FROM blobs WHERE id = 800"),
+                try String.fetchOne(db, sql: "PRAGMA integrity_check")
+            )
         }
         #expect(rows == 800)
         #expect(last == Self.body(800))

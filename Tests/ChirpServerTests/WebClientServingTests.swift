@@ -1,6 +1,6 @@
-import NIOHTTP1
 import ChirpModels
 import Foundation
+import NIOHTTP1
 import Testing
 
 @Suite("The web client's files: headers, revalidation, unknown names")
@@ -12,7 +12,9 @@ struct WebClientServingTests {
             #expect(page.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
             #expect(page.text.contains(#"<script type="module" src="/web/app.js">"#))
             let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
-            #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && policy.contains("default-src 'none'"))
+            #expect(
+                policy.contains("script-src 'self'") && policy.contains("connect-src 'self'")
+                    && policy.contains("default-src 'none'"))
             #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
             // Attachments are fetched with the token and shown from blob: URLs.
             #expect(policy.contains("img-src 'self' data: blob:"))
@@ -22,7 +24,8 @@ struct WebClientServingTests {
             #expect(page.headers.first(name: "ETag")?.hasPrefix("\"") == true)
 
             let script = try await api.send(.GET, "/web/app.js")
-            #expect(script.status == 200 && script.headers.first(name: "Content-Type") == "text/javascript; charset=utf-8")
+            #expect(
+                script.status == 200 && script.headers.first(name: "Content-Type") == "text/javascript; charset=utf-8")
             #expect(script.headers.first(name: "X-Content-Type-Options") == "nosniff")
             let style = try await api.send(.GET, "/web/style.css")
             #expect(style.status == 200 && style.headers.first(name: "Content-Type") == "text/css; charset=utf-8")
@@ -50,7 +53,8 @@ struct WebClientServingTests {
         try await TestServer.run { api in
             for path in [
                 "/web/nothing.js", "/web/", "/web/..%2Fopenapi.yaml", "/web/%2e%2e%2f%2e%2e%2fPackage.swift",
-                "/web/../../Package.swift", "/web/..%5C..%5CPackage.swift", "/web/index.html%00.js", "/web/.%2E/openapi.yaml",
+                "/web/../../Package.swift", "/web/..%5C..%5CPackage.swift", "/web/index.html%00.js",
+                "/web/.%2E/openapi.yaml",
             ] {
                 let reply = try await api.send(.GET, path)
                 #expect(reply.status == 404, "\(path)")

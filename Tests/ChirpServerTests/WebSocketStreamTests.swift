@@ -74,7 +74,8 @@ struct WebSocketStreamTests {
     @Test func aTokenInTheQueryWorksAndBadTokensAreRefused() async throws {
         try await TestServer.run { api in
             let alice = try await api.register("alice")
-            #expect(try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hi")).status == 201)
+            #expect(
+                try await api.send(.PUT, "/v1/tweets/t1", token: alice.token, json: TextBody(text: "hi")).status == 201)
             let port = api.port
             let events = try await Self.collect(port: port, query: "?since=0&token=\(alice.token)", count: 1)
             #expect(events.map(\.type) == ["tweet.created"])
@@ -93,6 +94,11 @@ struct WebSocketStreamTests {
 /// Events a test connection received.
 final class ReceivedEvents: Sendable {
     private let events = Mutex<[Event]>([])
-    func append(_ event: Event) -> Int { events.withLock { $0.append(event); return $0.count } }
+    func append(_ event: Event) -> Int {
+        events.withLock {
+            $0.append(event)
+            return $0.count
+        }
+    }
     var all: [Event] { events.withLock { $0 } }
 }

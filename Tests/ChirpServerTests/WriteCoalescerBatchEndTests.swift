@@ -1,7 +1,8 @@
-@testable import ChirpServer
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 /// Work a job leaves for the end of its batch (`WriteCoalescer.atBatchEnd`, which the search
 /// index uses so that FTS5 writes one segment per batch, not one per message).
@@ -12,7 +13,8 @@ struct WriteCoalescerBatchEndTests {
     static func oneBatch(
         _ coalescer: WriteCoalescer, count: Int, _ job: @escaping @Sendable (Int, Database) throws -> Void
     ) async throws -> [Int: (any Error)?] {
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         async let blocker: Void = coalescer.write { db in
             try db.execute(sql: "INSERT INTO t (value) VALUES ('blocker')")
             started.signal()
@@ -59,9 +61,12 @@ struct WriteCoalescerBatchEndTests {
         }
         #expect(errors.filter { $0.value == nil }.map(\.key).sorted() == Array(stride(from: 0, to: 20, by: 2)))
         let rows = try await pool.read { db in try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id") }
-        let jobs = rows.filter { $0.hasPrefix("job") }, ends = rows.filter { $0.hasPrefix("end") }
+        let jobs = rows.filter { $0.hasPrefix("job") }
+        let ends = rows.filter { $0.hasPrefix("end") }
         #expect(Set(jobs) == Set(stride(from: 0, to: 20, by: 2).map { "job\($0)" }))
-        #expect(Set(ends) == Set(stride(from: 0, to: 20, by: 2).map { "end\($0) saw 10" }), "only the kept jobs' work, after all of them")
+        #expect(
+            Set(ends) == Set(stride(from: 0, to: 20, by: 2).map { "end\($0) saw 10" }),
+            "only the kept jobs' work, after all of them")
         #expect(Array(rows.suffix(10)) == ends, "the work comes after every job's rows")
         #expect(commits.count - before == 2, "the blocker's batch and this one: the work shared the batch's commit")
     }
@@ -82,6 +87,9 @@ struct WriteCoalescerBatchEndTests {
         #expect(values == ["blocker"])
         // And the next batch starts with nothing left over.
         try await coalescer.write { db in try db.execute(sql: "INSERT INTO t (value) VALUES ('after')") }
-        #expect(try await pool.read { db in try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id") } == ["blocker", "after"])
+        #expect(
+            try await pool.read { db in try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id") } == [
+                "blocker", "after",
+            ])
     }
 }

@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import ChirpModels
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChirpServer
 
 @Suite("Group commit")
 struct WriteCoalescerTests {
@@ -57,7 +58,9 @@ struct WriteCoalescerTests {
         }
         #expect(stored == Set(stride(from: 0, to: 100, by: 2)))
         let values = try await pool.read { db in try Set(String.fetchAll(db, sql: "SELECT value FROM t")) }
-        #expect(values == Set(stride(from: 0, to: 100, by: 2).map { "v\($0)" }), "a refused write's row is rolled back with it")
+        #expect(
+            values == Set(stride(from: 0, to: 100, by: 2).map { "v\($0)" }),
+            "a refused write's row is rolled back with it")
     }
 
     @Test func aJobAfterWhichSQLiteRolledEverythingBackFailsItsWholeBatch() async throws {
@@ -66,19 +69,21 @@ struct WriteCoalescerTests {
         let pool = try await Self.tableOfValues(in: directory, unique: false)
         let coalescer = WriteCoalescer(pool: pool)
         // A first write holds the writer while the next batch queues: the failing job, then 30.
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         async let blocker: Void = coalescer.write { db in
             try db.execute(sql: "INSERT INTO t (value) VALUES ('blocker')")
             started.signal()
             release.wait()
         }
         await Self.wait("the blocker started") { started.wait(timeout: .now()) == .success }
-        async let failing: Bool = (try? await coalescer.write { db in
-            // What SQLite does on a full disk or an I/O error: the whole transaction is gone.
-            try db.execute(sql: "INSERT INTO t (value) VALUES ('failing')")
-            try db.execute(sql: "ROLLBACK")
-            throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
-        }) != nil
+        async let failing: Bool =
+            (try? await coalescer.write { db in
+                // What SQLite does on a full disk or an I/O error: the whole transaction is gone.
+                try db.execute(sql: "INSERT INTO t (value) VALUES ('failing')")
+                try db.execute(sql: "ROLLBACK")
+                throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+            }) != nil
         await Self.wait("the failing job queued") { coalescer.pendingCount == 1 }
         async let others = withTaskGroup(of: (Int, (any Error)?).self) { group in
             for index in 0..<30 {
@@ -104,7 +109,9 @@ struct WriteCoalescerTests {
         #expect(values == ["blocker"], "nothing of the rolled-back batch is stored")
         for index in 0..<30 {
             let code = (errors[index] as? DatabaseError)?.resultCode
-            #expect(code == .SQLITE_FULL, "write \(index) failed with the error that ended its batch, not \(String(describing: errors[index]))")
+            #expect(
+                code == .SQLITE_FULL,
+                "write \(index) failed with the error that ended its batch, not \(String(describing: errors[index]))")
         }
     }
 
@@ -155,7 +162,9 @@ struct WriteCoalescerTests {
         #expect(authorEvents.events.last?.type == EventType.tweetCreated)
         for follower in followers {
             let slice = try await storage.events(userId: follower.id, since: 0, limit: 10)
-            #expect(slice.events.map(\.seq) == [1] && slice.events.first?.type == EventType.tweetCreated, "\(follower.username)")
+            #expect(
+                slice.events.map(\.seq) == [1] && slice.events.first?.type == EventType.tweetCreated,
+                "\(follower.username)")
         }
     }
 
@@ -163,7 +172,8 @@ struct WriteCoalescerTests {
     /// happened if it does not hold by then (the test goes on, so that a writer it holds is
     /// released and nothing hangs).
     static func wait(
-        _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation, for condition: @escaping @Sendable () -> Bool
+        _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation,
+        for condition: @escaping @Sendable () -> Bool
     ) async {
         let deadline = ContinuousClock.now + .seconds(60)
         var held = condition()  // evaluated once per poll: a semaphore's wait takes its signal
@@ -179,7 +189,8 @@ struct WriteCoalescerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: directory.appendingPathComponent("t.sqlite").path)
         try await pool.write { db in
-            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL \(unique ? "UNIQUE" : ""))")
+            try db.execute(
+                sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT NOT NULL \(unique ? "UNIQUE" : ""))")
         }
         return pool
     }

@@ -31,7 +31,10 @@ struct SearchFeature: Reducer {
 
     var body: CombineReducers<State, Action> {
         CombineReducers([
-            Scope(state: \State.counter, action: ActionLink(embed: Action.counter, extract: { if case .counter(let a) = $0 { a } else { nil } }), child: Counter()),
+            Scope(
+                state: \State.counter,
+                action: ActionLink(embed: Action.counter, extract: { if case .counter(let a) = $0 { a } else { nil } }),
+                child: Counter()),
             Reduce { state, action in self.core(&state, action) },
         ])
     }
@@ -100,6 +103,10 @@ final class Gate: Sendable {
         }
     }
     var pending: [String] { waiting.withLock { Array($0.keys) } }
-    func answer(_ query: String, with results: [String]) { waiting.withLock { $0.removeValue(forKey: query) }?.resume(returning: results) }
-    func fail(_ query: String, _ error: any Error) { waiting.withLock { $0.removeValue(forKey: query) }?.resume(throwing: error) }
+    func answer(_ query: String, with results: [String]) {
+        waiting.withLock { $0.removeValue(forKey: query) }?.resume(returning: results)
+    }
+    func fail(_ query: String, _ error: any Error) {
+        waiting.withLock { $0.removeValue(forKey: query) }?.resume(throwing: error)
+    }
 }

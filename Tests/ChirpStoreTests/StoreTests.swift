@@ -9,7 +9,8 @@ struct SearchError: Error, CustomStringConvertible { var description: String { "
 struct StoreTests {
     @Test func sendReducesAtOnceRunsEffectsAndNotifiesObservers() async {
         let gate = Gate()
-        let store = Store(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
+        let store = Store(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
         var seen: [SearchFeature.State] = []
         let token = store.observe { seen.append($0) }
         let task = store.send(.queryChanged("chirp"))
@@ -27,7 +28,8 @@ struct StoreTests {
 
     @Test func aNewSearchCancelsTheOneInFlight() async {
         let gate = Gate()
-        let store = Store(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
+        let store = Store(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
         store.send(.queryChanged("c"))
         while gate.pending != ["c"] { await Task.yield() }
         let second = store.send(.queryChanged("ch"))
@@ -40,7 +42,8 @@ struct StoreTests {
     }
 
     @Test func scopedStoresReadTheParentsStateAndSendThroughIt() async {
-        let store = Store(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
+        let store = Store(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
         let counter = store.scope(state: \.counter, action: SearchFeature.Action.counter)
         var counts: [Int] = []
         let token = counter.observe { counts.append($0.count) }
@@ -58,7 +61,8 @@ struct StoreTests {
 struct TestStoreTests {
     @Test func exhaustiveSearchFlowWithFailureAndCancellation() async {
         let gate = Gate()
-        let store = TestStore(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
+        let store = TestStore(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)))
         await store.send(.queryChanged("sw")) {
             $0.query = "sw"
             $0.isSearching = true
@@ -88,7 +92,8 @@ struct TestStoreTests {
     }
 
     @Test func childActionsFromMergedEffectsAreReceivedInOrder() async {
-        let store = TestStore(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
+        let store = TestStore(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
         await store.send(.counter(.incrementTwiceLater))
         await store.receive(.counter(.increment)) { $0.counter.count = 1 }
         await store.receive(.counter(.increment)) { $0.counter.count = 2 }
@@ -96,7 +101,8 @@ struct TestStoreTests {
     }
 
     @Test func aWrongOrMissingStateChangeIsReported() async {
-        let store = TestStore(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
+        let store = TestStore(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: { _ in [] })))
         await withKnownIssue("the state change is not described") {
             await store.send(.counter(.increment))
         }
@@ -108,12 +114,16 @@ struct TestStoreTests {
 
     @Test func unreceivedActionsAndRunningEffectsFailFinish() async {
         let gate = Gate()
-        let store = TestStore(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)), timeout: .milliseconds(50))
+        let store = TestStore(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)),
+            timeout: .milliseconds(50))
         await store.send(.counter(.incrementTwiceLater))
         await withKnownIssue("two actions were never received") {
             await store.finish()
         }
-        let running = TestStore(initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)), timeout: .milliseconds(50))
+        let running = TestStore(
+            initialState: SearchFeature.State(), reducer: SearchFeature(client: .init(search: gate.search)),
+            timeout: .milliseconds(50))
         await running.send(.queryChanged("q")) {
             $0.query = "q"
             $0.isSearching = true

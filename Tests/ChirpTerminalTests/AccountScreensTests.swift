@@ -14,10 +14,14 @@ import Testing
 /// Sessions and a fake account backend for the account screens.
 enum AccountFixtures {
     static let sessions = [
-        SessionSummary(id: "s-here", createdAt: Timestamp(millisecondsSince1970: 1_764_000_000_000),
-                       lastUsedAt: Timestamp(millisecondsSince1970: 1_764_040_000_000), userAgent: "chirp-terminal/1.0 (Linux)", current: true),
-        SessionSummary(id: "s-phone", createdAt: Timestamp(millisecondsSince1970: 1_763_000_000_000),
-                       lastUsedAt: Timestamp(millisecondsSince1970: 1_763_900_000_000), userAgent: "chirp-web/2 (iPhone)", current: false),
+        SessionSummary(
+            id: "s-here", createdAt: Timestamp(millisecondsSince1970: 1_764_000_000_000),
+            lastUsedAt: Timestamp(millisecondsSince1970: 1_764_040_000_000), userAgent: "chirp-terminal/1.0 (Linux)",
+            current: true),
+        SessionSummary(
+            id: "s-phone", createdAt: Timestamp(millisecondsSince1970: 1_763_000_000_000),
+            lastUsedAt: Timestamp(millisecondsSince1970: 1_763_900_000_000), userAgent: "chirp-web/2 (iPhone)",
+            current: false),
     ]
 
     /// The sessions page, loaded, with the phone's session selected.
@@ -42,13 +46,15 @@ enum AccountFixtures {
             }
             client.changePassword = { current, new in
                 if current == wrongPassword {
-                    throw NetworkError.server(status: 401, code: "invalid_credentials", message: "The password is wrong.", field: nil)
+                    throw NetworkError.server(
+                        status: 401, code: "invalid_credentials", message: "The password is wrong.", field: nil)
                 }
                 self.log.withLock { $0.append("password \(current)→\(new)") }
             }
             client.deleteAccount = { password in
                 if password == wrongPassword {
-                    throw NetworkError.server(status: 401, code: "invalid_credentials", message: "The password is wrong.", field: nil)
+                    throw NetworkError.server(
+                        status: 401, code: "invalid_credentials", message: "The password is wrong.", field: nil)
                 }
                 self.log.withLock { $0.append("delete \(password)") }
             }
@@ -67,7 +73,10 @@ struct AccountScreensTests {
         return state
     }
 
-    static func type(_ text: String, into store: TestStore<AppState, AppFeature.Action>, _ update: @escaping (inout AppState, String) -> Void) async {
+    static func type(
+        _ text: String, into store: TestStore<AppState, AppFeature.Action>,
+        _ update: @escaping (inout AppState, String) -> Void
+    ) async {
         var typed = ""
         for character in text {
             typed.append(character)
@@ -78,7 +87,8 @@ struct AccountScreensTests {
 
     @Test func theSessionsPageListsThemAndEndsTheSelectedOneAfterAYes() async {
         let calls = AccountFixtures.Calls()
-        let store = TestStore(initialState: Self.inSettings(at: 0), reducer: AppFeature(client: calls.client(FakeBackend())))
+        let store = TestStore(
+            initialState: Self.inSettings(at: 0), reducer: AppFeature(client: calls.client(FakeBackend())))
         await store.send(.key(.enter)) {
             $0.screen = .account
             $0.account = AccountFeature.State(page: .sessions)
@@ -88,7 +98,9 @@ struct AccountScreensTests {
             $0.account.sessions = AccountFixtures.sessions
         }
         // This device's own session is not ended here.
-        await store.send(.key(.character("x"))) { $0.account.error = "That is this device's session: log out with L instead." }
+        await store.send(.key(.character("x"))) {
+            $0.account.error = "That is this device's session: log out with L instead."
+        }
         await store.send(.key(.down)) {
             $0.account.error = nil
             $0.account.selectedSession = 1
@@ -116,7 +128,9 @@ struct AccountScreensTests {
 
     @Test func changingThePasswordChecksTheRepeatAndSaysAWrongCurrentOne() async {
         let calls = AccountFixtures.Calls()
-        let store = TestStore(initialState: Self.inSettings(at: 1), reducer: AppFeature(client: calls.client(FakeBackend(), wrongPassword: "guess")))
+        let store = TestStore(
+            initialState: Self.inSettings(at: 1),
+            reducer: AppFeature(client: calls.client(FakeBackend(), wrongPassword: "guess")))
         await store.send(.key(.enter)) {
             $0.screen = .account
             $0.account = AccountFeature.State(page: .password)
@@ -173,7 +187,8 @@ struct AccountScreensTests {
         var state = Self.inSettings(at: 2)
         state.theme = .light
         state.conversations = Fixtures.conversations
-        let store = TestStore(initialState: state, reducer: AppFeature(client: calls.client(FakeBackend(), wrongPassword: "guess")))
+        let store = TestStore(
+            initialState: state, reducer: AppFeature(client: calls.client(FakeBackend(), wrongPassword: "guess")))
         await store.send(.key(.enter)) {
             $0.screen = .account
             $0.account = AccountFeature.State(page: .delete)
@@ -232,14 +247,17 @@ struct AccountScreensTests {
         delete.account.confirmingDelete = true
         var ending = RenderingTests.state(.account)
         ending.account.confirmingEnd = "s-phone"
-        for (name, state) in [("account-password", password), ("account-delete", delete), ("account-sessions-confirm", ending)] {
+        for (name, state) in [
+            ("account-password", password), ("account-delete", delete), ("account-sessions-confirm", ending),
+        ] {
             let frame = AppView.render(state, width: width, height: height)
             let url = RenderingTests.framesDirectory.appendingPathComponent("\(name)-\(width)x\(height).txt")
             if ProcessInfo.processInfo.environment["RECORD_FRAMES"] != nil {
                 try (frame.text + "\n").write(to: url, atomically: true, encoding: .utf8)
                 continue
             }
-            #expect(frame.text + "\n" == (try String(contentsOf: url, encoding: .utf8)), "\(name) at \(width)×\(height)")
+            #expect(
+                frame.text + "\n" == (try String(contentsOf: url, encoding: .utf8)), "\(name) at \(width)×\(height)")
             #expect(!frame.text.contains("secret"), "a password is never drawn")
         }
     }

@@ -25,22 +25,29 @@ struct AppFeatureTests {
         var client = backend.client()
         client.login = { _, password in
             guard password == "right-one" else {
-                throw NetworkError.server(status: 401, code: "invalid_credentials", message: "Wrong username or password.", field: "password")
+                throw NetworkError.server(
+                    status: 401, code: "invalid_credentials", message: "Wrong username or password.", field: "password")
             }
             return "alice"
         }
         let store = TestStore(initialState: AppState(now: Fixtures.start), reducer: AppFeature(client: client))
-        for character in "alice" { await store.send(.key(.character(character))) { $0.login.username.text.append(character) } }
+        for character in "alice" {
+            await store.send(.key(.character(character))) { $0.login.username.text.append(character) }
+        }
         await store.send(.key(.character("!")))  // not allowed in a username: ignored
         await store.send(.key(.enter)) { $0.login.focus = .password }
-        for character in "wrong" { await store.send(.key(.character(character))) { $0.login.password.text.append(character) } }
+        for character in "wrong" {
+            await store.send(.key(.character(character))) { $0.login.password.text.append(character) }
+        }
         await store.send(.key(.enter)) { $0.login.isSubmitting = true }
         await store.receive(.login(.failed("Wrong username or password: try again (Ctrl-R to register instead)."))) {
             $0.login.isSubmitting = false
             $0.login.error = "Wrong username or password: try again (Ctrl-R to register instead)."
             $0.login.password = TextInput(limit: 128)
         }
-        for character in "right-one" { await store.send(.key(.character(character))) { $0.login.password.text.append(character) } }
+        for character in "right-one" {
+            await store.send(.key(.character(character))) { $0.login.password.text.append(character) }
+        }
         await store.send(.key(.enter)) {
             $0.login.isSubmitting = true
             $0.login.error = nil
@@ -80,19 +87,27 @@ struct AppFeatureTests {
         backend.data.withLock { $0.messages = [pending] }
         await store.send(.key(.enter)) { $0.draft = TextInput() }
         await store.receive(.sent)
-        await store.receive(.messagesLoaded(peer: "bob", messages: [pending], hasMore: false)) { $0.messages = [pending] }
+        await store.receive(.messagesLoaded(peer: "bob", messages: [pending], hasMore: false)) {
+            $0.messages = [pending]
+        }
         #expect(backend.data.withLock { $0.sent } == ["hi"])
 
         for next in [DeliveryState.sent, .delivered, .read] {
             pending.state = next
             let snapshot = pending
             backend.data.withLock { $0.messages = [snapshot] }
-            let event: EventPayload = next == .read
+            let event: EventPayload =
+                next == .read
                 ? .messageRead(ReadReceipt(reader: "bob", peer: "alice", upTo: "10"))
-                : .messageCreated(Message(id: "10", clientMessageId: "c10", sender: "alice", recipient: "bob", text: "hi",
-                                          createdAt: Timestamp(millisecondsSince1970: 0), readByRecipient: false))
-            await store.send(.sync(.event(Event(seq: 1, createdAt: Timestamp(millisecondsSince1970: 0), payload: event))))
-            await store.receive(.messagesLoaded(peer: "bob", messages: [snapshot], hasMore: false)) { $0.messages = [snapshot] }
+                : .messageCreated(
+                    Message(
+                        id: "10", clientMessageId: "c10", sender: "alice", recipient: "bob", text: "hi",
+                        createdAt: Timestamp(millisecondsSince1970: 0), readByRecipient: false))
+            await store.send(
+                .sync(.event(Event(seq: 1, createdAt: Timestamp(millisecondsSince1970: 0), payload: event))))
+            await store.receive(.messagesLoaded(peer: "bob", messages: [snapshot], hasMore: false)) {
+                $0.messages = [snapshot]
+            }
         }
         await store.finish()
         #expect(backend.data.withLock { $0.typed } == ["bob", "bob"], "each keystroke went to the typing sender")
@@ -100,7 +115,8 @@ struct AppFeatureTests {
 
     @Test func aFailedMessageIsRetriedWithCtrlR() async {
         let backend = FakeBackend()
-        let failed = Fixtures.message(7, from: "alice", to: "bob", "Refused", state: .failed, failure: "bob does not follow you")
+        let failed = Fixtures.message(
+            7, from: "alice", to: "bob", "Refused", state: .failed, failure: "bob does not follow you")
         var state = Self.loggedIn(.conversation)
         state.peer = "bob"
         state.messages = [failed]
@@ -133,13 +149,18 @@ struct AppFeatureTests {
         await store.send(.sync(.changed(.messages(peer: "carol"))))  // another conversation: nothing to read
         await store.send(.sync(.changed(.timeline)))
         await store.send(.sync(.changed(.messages(peer: "bob"))))
-        await store.receive(.messagesLoaded(peer: "bob", messages: [refused], hasMore: false)) { $0.messages = [refused] }
+        await store.receive(.messagesLoaded(peer: "bob", messages: [refused], hasMore: false)) {
+            $0.messages = [refused]
+        }
         await store.finish()
     }
 
     @Test func scrollingUpPastTheOldestLoadedMessageLoadsTheNextPage() async {
         let backend = FakeBackend()
-        let all = (1...40).map { Fixtures.message($0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "m\($0)", state: .received) }
+        let all = (1...40).map {
+            Fixtures.message(
+                $0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "m\($0)", state: .received)
+        }
         backend.data.withLock { $0.messages = all }
         var state = Self.loggedIn(.conversation)
         state.peer = "bob"
@@ -193,7 +214,8 @@ struct AppFeatureTests {
         state.peer = "bob"
         let backend = FakeBackend()
         let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
-        let typing = Event(seq: nil, createdAt: Timestamp(millisecondsSince1970: 0), payload: .typing(TypingNotice(from: "Bob")))
+        let typing = Event(
+            seq: nil, createdAt: Timestamp(millisecondsSince1970: 0), payload: .typing(TypingNotice(from: "Bob")))
         await store.send(.sync(.event(typing))) { $0.typing = ["bob": Fixtures.start + .seconds(30)] }
         #expect(store.state.typingPeers == ["bob"])
         await store.send(.tick(Fixtures.start + .seconds(29))) { $0.now = Fixtures.start + .seconds(29) }
@@ -251,7 +273,9 @@ struct AppFeatureTests {
             $0.screen = .compose
         }
         let long = String(repeating: "x", count: 281)
-        for character in long { await store.send(.key(.character(character))) { $0.compose.input.text.append(character) } }
+        for character in long {
+            await store.send(.key(.character(character))) { $0.compose.input.text.append(character) }
+        }
         #expect(store.state.compose.count == 281)
         await store.send(.key(.enter)) { $0.compose.error = "A tweet is at most 280 characters: remove 1." }
         await store.send(.key(.backspace)) {

@@ -17,8 +17,10 @@ struct AttachmentsAndSearchTests {
     }
 
     /// Types `text` at a prompt, asserting the prompt after each key.
-    static func type(_ text: String, into store: TestStore<AppState, AppFeature.Action>,
-                     prompt: @escaping (String) -> AppState.MessagePrompt) async {
+    static func type(
+        _ text: String, into store: TestStore<AppState, AppFeature.Action>,
+        prompt: @escaping (String) -> AppState.MessagePrompt
+    ) async {
         var typed = ""
         for character in text {
             typed.append(character)
@@ -42,7 +44,8 @@ struct AttachmentsAndSearchTests {
         await store.send(.key(.character("x"))) { $0.messagePrompt = .attachPath(TextInput(text: "x")) }
         await store.send(.key(.enter)) {
             $0.messagePrompt = nil
-            $0.banner = .init("Cannot attach x: there is no such file (check the path; ~ is your home folder)", isError: true)
+            $0.banner = .init(
+                "Cannot attach x: there is no such file (check the path; ~ is your home folder)", isError: true)
         }
         await store.send(.key(.control("a"))) {
             $0.messagePrompt = .attachPath(TextInput())
@@ -67,7 +70,10 @@ struct AttachmentsAndSearchTests {
         await store.receive(.sent)
         await store.receive(.messagesLoaded(peer: "bob", messages: [], hasMore: false))
         await store.finish()
-        #expect(backend.data.withLock { $0.outgoing } == [AppClient.Outgoing(text: "", attachments: [URL(fileURLWithPath: "/tmp/menu.pdf")])])
+        #expect(
+            backend.data.withLock { $0.outgoing } == [
+                AppClient.Outgoing(text: "", attachments: [URL(fileURLWithPath: "/tmp/menu.pdf")])
+            ])
     }
 
     @Test func aFileIsInspectedForItsNameTypeAndSize() throws {
@@ -79,19 +85,23 @@ struct AttachmentsAndSearchTests {
         let file = try AttachmentFile.inspect(path: photo.path)
         #expect(file.summary == "Photo.PNG · image/png · 3 KB")
         #expect(throws: AttachmentError.notAFile) { try AttachmentFile.inspect(path: folder.path) }
-        #expect(throws: AttachmentError.missing) { try AttachmentFile.inspect(path: folder.appendingPathComponent("nope").path) }
+        #expect(throws: AttachmentError.missing) {
+            try AttachmentFile.inspect(path: folder.appendingPathComponent("nope").path)
+        }
         #expect(AttachmentFile.size(999) == "999 B" && AttachmentFile.size(1_572_864) == "1.5 MB")
     }
 
     @Test func uploadProgressShowsUntilTheUploadCompletes() async {
-        let store = TestStore(initialState: MessageActionFixtures.conversation(), reducer: AppFeature(client: FakeBackend().client()))
+        let store = TestStore(
+            initialState: MessageActionFixtures.conversation(), reducer: AppFeature(client: FakeBackend().client()))
         let started = TransferProgress(id: "cm1", filename: "photo.png", sent: 0, total: 1000)
         await store.send(.sync(.transfer(started))) { $0.transfers = [started] }
         let midway = TransferProgress(id: "cm1", filename: "photo.png", sent: 420, total: 1000)
         await store.send(.sync(.transfer(midway))) { $0.transfers = [midway] }
         let frame = AppView.render(store.state, width: 80, height: 24).text
         #expect(frame.contains("↑ photo.png 42 %"), "the progress shows in the conversation:\n\(frame)")
-        await store.send(.sync(.transfer(TransferProgress(id: "cm1", filename: "photo.png", sent: 1000, total: 1000)))) { $0.transfers = [] }
+        await store.send(.sync(.transfer(TransferProgress(id: "cm1", filename: "photo.png", sent: 1000, total: 1000))))
+        { $0.transfers = [] }
         await store.finish()
     }
 
@@ -142,11 +152,17 @@ struct AttachmentsAndSearchTests {
     @Test func slashSearchesAndEnterOpensTheConversationAtTheResult() async {
         let backend = FakeBackend()
         // The result is older than the first page: the app loads pages until it is there.
-        let all = (1...40).map { Fixtures.message($0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "m\($0)", state: .received) }
+        let all = (1...40).map {
+            Fixtures.message(
+                $0, from: $0 % 2 == 0 ? "alice" : "bob", to: $0 % 2 == 0 ? "bob" : "alice", "m\($0)", state: .received)
+        }
         backend.data.withLock { $0.messages = all }
         let queries = Mutex<[String]>([])
         var client = backend.client()
-        let results = [MessageActionFixtures.message(3, from: "bob", to: "alice", "m3"), MessageActionFixtures.message(1, from: "carol", to: "alice", "m1")]
+        let results = [
+            MessageActionFixtures.message(3, from: "bob", to: "alice", "m3"),
+            MessageActionFixtures.message(1, from: "carol", to: "alice", "m1"),
+        ]
         client.search = { query, peer in
             queries.withLock { $0.append("\(query) in \(peer ?? "all")") }
             return results
@@ -158,7 +174,9 @@ struct AttachmentsAndSearchTests {
             $0.returnTo = .conversations
             $0.screen = .search
         }
-        for character in "m3" { await store.send(.key(.character(character))) { $0.search.input.text.append(character) } }
+        for character in "m3" {
+            await store.send(.key(.character(character))) { $0.search.input.text.append(character) }
+        }
         await store.send(.key(.enter)) { $0.search.isSearching = true }
         await store.receive(.search(.loaded(query: "m3", results: results))) {
             $0.search.isSearching = false

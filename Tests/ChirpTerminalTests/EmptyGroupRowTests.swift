@@ -15,7 +15,8 @@ struct EmptyGroupRowTests {
     /// The row the kit makes of the server's JSON for a group just created.
     static func row() throws -> ConversationSummary {
         let sent = Conversation(
-            peer: Conversation.noPeer, lastMessage: nil, unreadCount: 0, kind: Conversation.groupKind, group: GroupFixtures.group)
+            peer: Conversation.noPeer, lastMessage: nil, unreadCount: 0, kind: Conversation.groupKind,
+            group: GroupFixtures.group)
         let json = try JSONEncoder().encode(sent)
         #expect(String(decoding: json, as: UTF8.self).contains(#""lastMessage":null"#))
         let received = try JSONDecoder().decode(Conversation.self, from: json)
@@ -25,7 +26,9 @@ struct EmptyGroupRowTests {
 
     @Test func theListShowsItsTitleWithNoPreview() throws {
         let row = try Self.row()
-        #expect(row.isGroup && !row.hasMessages && row.shownName == "Lunch crew" && row.unreadCount == 0 && row.lastText.isEmpty)
+        #expect(
+            row.isGroup && !row.hasMessages && row.shownName == "Lunch crew" && row.unreadCount == 0
+                && row.lastText.isEmpty)
         var state = AppFeatureTests.loggedIn()
         state.conversations = [row] + Fixtures.conversations
         let lines = AppView.render(state, width: 80, height: 24).text.split(separator: "\n")
@@ -44,6 +47,9 @@ struct EmptyGroupRowTests {
         await store.send(.key(.character("p")))
         await store.send(.key(.character("m")))
         await store.finish()
-        #expect(marks.withLock { $0 } == ["\(state.conversations[0].peerName) pin", "\(state.conversations[0].peerName) mute"])
+        #expect(
+            marks.withLock { $0 } == [
+                "\(state.conversations[0].peerName) pin", "\(state.conversations[0].peerName) mute",
+            ])
     }
 }

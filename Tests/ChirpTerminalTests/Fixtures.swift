@@ -8,11 +8,16 @@ import Synchronization
 enum Fixtures {
     static let start = ContinuousClock.now
 
-    static func message(_ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState, failure: String? = nil) -> LocalMessage {
+    static func message(
+        _ id: Int, from sender: String, to recipient: String, _ text: String, state: DeliveryState,
+        failure: String? = nil
+    ) -> LocalMessage {
         let me = sender == "alice" ? "alice" : recipient
         var message = LocalMessage(
-            Message(id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
-                    createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000), readByRecipient: state == .read),
+            Message(
+                id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
+                createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000),
+                readByRecipient: state == .read),
             viewer: me)
         message.state = state
         message.failure = failure
@@ -24,22 +29,36 @@ enum Fixtures {
         Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000 + minutes * 60_000)
     }
 
-    static func conversation(_ peer: String, last: String, from sender: String, unread: Int, minute: Int) -> ConversationSummary {
-        ConversationSummary(Conversation(
-            peer: User(id: peer, username: peer, displayName: peer.capitalized, createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 1, followingCount: 1),
-            lastMessage: Message(id: String(minute), clientMessageId: "x\(minute)", sender: sender, recipient: sender == "alice" ? peer : "alice", text: last,
-                                 createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(minute) * 60_000), readByRecipient: false),
-            unreadCount: unread))
+    static func conversation(_ peer: String, last: String, from sender: String, unread: Int, minute: Int)
+        -> ConversationSummary
+    {
+        ConversationSummary(
+            Conversation(
+                peer: User(
+                    id: peer, username: peer, displayName: peer.capitalized,
+                    createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 1, followingCount: 1),
+                lastMessage: Message(
+                    id: String(minute), clientMessageId: "x\(minute)", sender: sender,
+                    recipient: sender == "alice" ? peer : "alice", text: last,
+                    createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(minute) * 60_000),
+                    readByRecipient: false),
+                unreadCount: unread))
     }
 
     static func tweet(_ id: Int, by author: String, _ text: String) -> TimelineEntry {
-        TimelineEntry(Tweet(id: String(id), clientTweetId: "t\(id)",
-                            author: User(id: author, username: author, displayName: author, createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 0),
-                            text: text, createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000)))
+        TimelineEntry(
+            Tweet(
+                id: String(id), clientTweetId: "t\(id)",
+                author: User(
+                    id: author, username: author, displayName: author, createdAt: Timestamp(millisecondsSince1970: 0),
+                    followersCount: 0, followingCount: 0),
+                text: text, createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000)))
     }
 
     static let history: [LocalMessage] = [
-        message(1, from: "bob", to: "alice", "Hi Alice! I'm bob, the demo bot. Send me a message and I'll answer.", state: .received),
+        message(
+            1, from: "bob", to: "alice", "Hi Alice! I'm bob, the demo bot. Send me a message and I'll answer.",
+            state: .received),
         message(2, from: "alice", to: "bob", "Hello bob 👋 — ça va? 你好", state: .read),
         message(3, from: "bob", to: "alice", "Try the timeline with t, and compose a tweet with c.", state: .received),
         message(4, from: "alice", to: "bob", "Sent, not yet seen", state: .delivered),
@@ -49,12 +68,16 @@ enum Fixtures {
     ]
 
     static let conversations = [
-        conversation("bob", last: "Try the timeline with t, and compose a tweet with c.", from: "bob", unread: 2, minute: 3),
+        conversation(
+            "bob", last: "Try the timeline with t, and compose a tweet with c.", from: "bob", unread: 2, minute: 3),
         conversation("carol", last: "Yes! 12:30 at the usual place. 🍜", from: "alice", unread: 0, minute: 2),
-        ConversationSummary(follower: FollowEntry(
-            owner: "alice", relation: "followers",
-            user: User(id: "dave", username: "dave", displayName: "Dave", createdAt: Timestamp(millisecondsSince1970: 0), followersCount: 0, followingCount: 1),
-            position: 0)),
+        ConversationSummary(
+            follower: FollowEntry(
+                owner: "alice", relation: "followers",
+                user: User(
+                    id: "dave", username: "dave", displayName: "Dave", createdAt: Timestamp(millisecondsSince1970: 0),
+                    followersCount: 0, followingCount: 1),
+                position: 0)),
     ]
 
     /// Two message requests, the newest first.
@@ -110,7 +133,9 @@ final class FakeBackend: Sendable {
                 $0.outgoing.append(message)
             }
         }
-        client.react = { peer, id, emoji, remove in self.data.withLock { $0.reacted.append("\(peer) \(id) \(remove ? "-" : "")\(emoji)") } }
+        client.react = { peer, id, emoji, remove in
+            self.data.withLock { $0.reacted.append("\(peer) \(id) \(remove ? "-" : "")\(emoji)") }
+        }
         client.edit = { peer, id, text in self.data.withLock { $0.edited.append("\(peer) \(id) \(text)") } }
         client.unsend = { peer, id in self.data.withLock { $0.unsent.append("\(peer) \(id)") } }
         client.retry = { id in self.data.withLock { $0.retried.append(id) } }
@@ -119,7 +144,9 @@ final class FakeBackend: Sendable {
         client.saveTheme = { theme in self.data.withLock { $0.savedThemes.append(theme) } }
         client.logout = { self.data.withLock { $0.loggedOut = true } }
         client.block = { username in self.data.withLock { $0.blocked.append(username) } }
-        client.report = { username, reason in self.data.withLock { $0.reported.append("\(username):\(reason.rawValue)") } }
+        client.report = { username, reason in
+            self.data.withLock { $0.reported.append("\(username):\(reason.rawValue)") }
+        }
         client.requests = { _ in self.data.withLock { $0.requests } }
         client.answerRequest = { peer, accept in
             self.data.withLock { data in

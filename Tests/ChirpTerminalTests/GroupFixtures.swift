@@ -8,27 +8,37 @@ import Foundation
 /// new-group form and a group request.
 enum GroupFixtures {
     static let group = Group(
-        id: "7", title: "Lunch crew", createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000), createdBy: "alice",
+        id: "7", title: "Lunch crew", createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000),
+        createdBy: "alice",
         members: ["alice", "bob", "carol"].map { name in
-            GroupMember(user: User(id: name, username: name, displayName: name.capitalized, createdAt: Timestamp(millisecondsSince1970: 0),
-                                   followersCount: 0, followingCount: 0),
-                        role: name == "alice" ? .admin : .member, joinedAt: Timestamp(millisecondsSince1970: 1_795_330_800_000))
+            GroupMember(
+                user: User(
+                    id: name, username: name, displayName: name.capitalized,
+                    createdAt: Timestamp(millisecondsSince1970: 0),
+                    followersCount: 0, followingCount: 0),
+                role: name == "alice" ? .admin : .member, joinedAt: Timestamp(millisecondsSince1970: 1_795_330_800_000))
         })
 
     static func message(_ id: Int, from sender: String, _ text: String, readCount: Int = 0) -> LocalMessage {
         LocalMessage(
-            Message(id: String(id), clientMessageId: "g\(id)", sender: sender, recipient: "", text: text,
-                    createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000), readByRecipient: false,
-                    group: group.id, readCount: readCount),
+            Message(
+                id: String(id), clientMessageId: "g\(id)", sender: sender, recipient: "", text: text,
+                createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000),
+                readByRecipient: false,
+                group: group.id, readCount: readCount),
             viewer: "alice")
     }
 
     static func conversation(pinned: Bool, muted: Bool, request: Bool = false) -> ConversationSummary {
-        ConversationSummary(Conversation(
-            peer: Conversation.noPeer, lastMessage: Message(
-                id: "9", clientMessageId: "g9", sender: "bob", recipient: "", text: "See you at noon?",
-                createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + 9 * 60_000), readByRecipient: false, group: group.id),
-            unreadCount: 1, kind: Conversation.groupKind, request: request, pinned: pinned, muted: muted, group: group))
+        ConversationSummary(
+            Conversation(
+                peer: Conversation.noPeer,
+                lastMessage: Message(
+                    id: "9", clientMessageId: "g9", sender: "bob", recipient: "", text: "See you at noon?",
+                    createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + 9 * 60_000), readByRecipient: false,
+                    group: group.id),
+                unreadCount: 1, kind: Conversation.groupKind, request: request, pinned: pinned, muted: muted,
+                group: group))
     }
 
     static func base() -> AppState {

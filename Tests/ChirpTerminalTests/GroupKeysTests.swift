@@ -30,9 +30,19 @@ struct GroupKeysTests {
             $0.newGroup.candidates = ["bob", "carol", "dave"]
         }
         await store.send(.key(.enter)) { $0.banner = .init("Type a title for the group first.", isError: true) }
-        for character in "Hike" { await store.send(.key(.character(character))) { $0.banner = nil; $0.newGroup.title.text.append(character) } }
-        await store.send(.key(.enter)) { $0.banner = .init("Pick at least one member: Tab, then Space on a name.", isError: true) }
-        await store.send(.key(.tab)) { $0.banner = nil; $0.newGroup.choosingMembers = true }
+        for character in "Hike" {
+            await store.send(.key(.character(character))) {
+                $0.banner = nil
+                $0.newGroup.title.text.append(character)
+            }
+        }
+        await store.send(.key(.enter)) {
+            $0.banner = .init("Pick at least one member: Tab, then Space on a name.", isError: true)
+        }
+        await store.send(.key(.tab)) {
+            $0.banner = nil
+            $0.newGroup.choosingMembers = true
+        }
         await store.send(.key(.down)) { $0.newGroup.selected = 1 }
         await store.send(.key(.character(" "))) { $0.newGroup.picked = ["carol"] }
         await store.send(.key(.up)) { $0.newGroup.selected = 0 }
@@ -61,7 +71,8 @@ struct GroupKeysTests {
         state.typing = [:]
         let store = TestStore(initialState: state, reducer: AppFeature(client: client))
         await store.send(.key(.control("x"))) {
-            $0.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
+            $0.banner = .init(
+                "A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         }
         await store.send(.key(.control("g"))) {
             $0.banner = nil
@@ -70,22 +81,39 @@ struct GroupKeysTests {
         await store.receive(.groupLoaded(group)) { $0.group = group }
         await store.send(.key(.down)) { $0.selectedMember = 1 }
         await store.send(.key(.character("a")))
-        await store.receive(.groupChanged("bob is an admin now.")) { $0.banner = .init("bob is an admin now.", isError: false) }
+        await store.receive(.groupChanged("bob is an admin now.")) {
+            $0.banner = .init("bob is an admin now.", isError: false)
+        }
         await store.receive(.groupLoaded(group))
-        await store.send(.key(.down)) { $0.banner = nil; $0.selectedMember = 2 }
+        await store.send(.key(.down)) {
+            $0.banner = nil
+            $0.selectedMember = 2
+        }
         await store.send(.key(.character("x"))) { $0.confirmingRemoval = "carol" }
         await store.send(.key(.character("n"))) { $0.confirmingRemoval = nil }
         await store.send(.key(.character("x"))) { $0.confirmingRemoval = "carol" }
         await store.send(.key(.character("y"))) { $0.confirmingRemoval = nil }
-        await store.receive(.groupChanged("Removed carol from the group.")) { $0.banner = .init("Removed carol from the group.", isError: false) }
+        await store.receive(.groupChanged("Removed carol from the group.")) {
+            $0.banner = .init("Removed carol from the group.", isError: false)
+        }
         await store.receive(.groupLoaded(group))
-        await store.send(.key(.character("+"))) { $0.banner = nil; $0.newMember = TextInput(limit: 15) }
-        for character in "dave" { await store.send(.key(.character(character))) { $0.newMember?.text.append(character) } }
+        await store.send(.key(.character("+"))) {
+            $0.banner = nil
+            $0.newMember = TextInput(limit: 15)
+        }
+        for character in "dave" {
+            await store.send(.key(.character(character))) { $0.newMember?.text.append(character) }
+        }
         await store.send(.key(.enter)) { $0.newMember = nil }
-        await store.receive(.groupChanged("Added dave to the group.")) { $0.banner = .init("Added dave to the group.", isError: false) }
+        await store.receive(.groupChanged("Added dave to the group.")) {
+            $0.banner = .init("Added dave to the group.", isError: false)
+        }
         await store.receive(.groupLoaded(group))
         #expect(changes.withLock { $0 } == ["7 bob makeAdmin", "7 carol remove", "7 dave add"])
-        await store.send(.key(.escape)) { $0.banner = nil; $0.screen = .conversation }
+        await store.send(.key(.escape)) {
+            $0.banner = nil
+            $0.screen = .conversation
+        }
         await store.receive(.messagesLoaded(peer: "group:7", messages: [], hasMore: false))
         await store.finish()
     }
@@ -104,7 +132,8 @@ struct GroupKeysTests {
             $0.busySince = nil
         }
         await store.send(.key(.character("x"))) {
-            $0.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
+            $0.banner = .init(
+                "A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         }
         await store.send(.key(.character("a"))) { $0.banner = nil }
         await store.receive(.answered("Lunch crew", accepted: true)) {

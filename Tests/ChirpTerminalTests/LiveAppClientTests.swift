@@ -5,8 +5,9 @@ import ChirpTestSupport
 import Foundation
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal app's live client (`AppClient.live`) against a real server: what the keys
@@ -15,7 +16,9 @@ import Glibc
 struct LiveAppClientTests {
     /// Waits (up to 30 s) until the conversation with `peer`, read from the local data, passes
     /// `check`; returns it as it is then.
-    static func rows(_ client: AppClient, with peer: String, until check: ([LocalMessage]) -> Bool) async throws -> [LocalMessage] {
+    static func rows(_ client: AppClient, with peer: String, until check: ([LocalMessage]) -> Bool) async throws
+        -> [LocalMessage]
+    {
         let deadline = ContinuousClock.now + .seconds(30)
         var rows = try await client.messages(peer, 30, false).messages
         while !check(rows), ContinuousClock.now < deadline {
@@ -73,11 +76,15 @@ struct LiveAppClientTests {
         let chosen = try client.inspectFile(file.path)
         #expect(chosen.summary == "menu.pdf · application/pdf · 293 KB")
         try await client.send("alice", AppClient.Outgoing(text: "", attachments: [chosen.url]))
-        let rows = try await Self.rows(client, with: "alice") { rows in rows.contains { $0.state != .pending && !$0.media.isEmpty } }
+        let rows = try await Self.rows(client, with: "alice") { rows in
+            rows.contains { $0.state != .pending && !$0.media.isEmpty }
+        }
         let sent = try #require(rows.first { !$0.media.isEmpty }, "the message went out with its media: \(rows)")
         #expect(sent.attachments.map(\.name) == ["menu.pdf"] && sent.attachments.allSatisfy { $0.mediaId != nil })
         let uploads = progress.withLock { $0 }.filter { $0.isUpload && $0.messageId == sent.id }
-        #expect(uploads.last?.isFinished == true && uploads.last?.total == Int64(bytes.count), "the upload's progress came through: \(uploads)")
+        #expect(
+            uploads.last?.isFinished == true && uploads.last?.total == Int64(bytes.count),
+            "the upload's progress came through: \(uploads)")
 
         let seen = try await alice.send(ChirpEndpoints.ListMessages(with: "bob")).items
         #expect(seen.first?.media.map(\.size) == [Int64(bytes.count)], "alice has the media: \(seen)")
@@ -99,7 +106,9 @@ struct LiveAppClientTests {
         let server = try await ServerProcess()
         defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
         let (alice, bob) = try await Self.aliceAndBob(on: server)
-        _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "1", text: "Lunch on Friday? The ramen place opened."))
+        _ = try await alice.send(
+            ChirpEndpoints.SendMessage(
+                to: "bob", clientMessageId: "1", text: "Lunch on Friday? The ramen place opened."))
         let home = ServerProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let client = AppClient.live(app: try ChirpClientApp(home: home, server: server.baseURL, token: bob.token))
@@ -109,7 +118,9 @@ struct LiveAppClientTests {
         let lunch = try #require(rows.first { $0.text.hasPrefix("Lunch") }, "alice's message is there: \(rows)")
         try await client.react("alice", lunch.id, "👍", false)
         try await client.send("alice", AppClient.Outgoing(text: "Count me in", replyTo: lunch.id))
-        rows = try await Self.rows(client, with: "alice") { rows in rows.contains { $0.text == "Count me in" && $0.state != .pending } }
+        rows = try await Self.rows(client, with: "alice") { rows in
+            rows.contains { $0.text == "Count me in" && $0.state != .pending }
+        }
         let reply = try #require(rows.first { $0.text == "Count me in" })
         #expect(reply.state != .pending && reply.replyTo != nil, "the reply was sent, naming the message: \(reply)")
         try await client.edit("alice", reply.id, "Count me in, and carol")
@@ -118,7 +129,9 @@ struct LiveAppClientTests {
             messages.contains { $0.text == "Count me in, and carol" } && messages.contains { !$0.reactions.isEmpty }
         }
         let original = try #require(seen.first { $0.clientMessageId == "1" })
-        #expect(original.reactions.map(\.emoji) == ["👍"] && original.reactions.first?.users == ["bob"], "alice sees bob's 👍: \(original)")
+        #expect(
+            original.reactions.map(\.emoji) == ["👍"] && original.reactions.first?.users == ["bob"],
+            "alice sees bob's 👍: \(original)")
         let edited = try #require(seen.first { $0.text == "Count me in, and carol" }, "alice sees the edit: \(seen)")
         #expect(edited.editedAt != nil && edited.replyTo == original.id, "edited, answering her message: \(edited)")
 

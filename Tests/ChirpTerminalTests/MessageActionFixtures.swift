@@ -6,20 +6,25 @@ import Foundation
 /// States of the conversation with part 2 in them (reactions, replies, edits, unsent messages,
 /// attachments and their uploads) and of the search screen, for reference frames and tests.
 enum MessageActionFixtures {
-    static let photo = Media(id: "m1", clientMediaId: "cm1", contentType: "image/png", size: 250_880, sha256: String(repeating: "a", count: 64),
-                             filename: "photo.png", createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000))
+    static let photo = Media(
+        id: "m1", clientMediaId: "cm1", contentType: "image/png", size: 250_880,
+        sha256: String(repeating: "a", count: 64),
+        filename: "photo.png", createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000))
 
     /// bob and alice, with a reaction, a reply, an edit, an unsent message and a photo.
     static let history: [LocalMessage] = {
         var rows = [
-            Fixtures.message(1, from: "bob", to: "alice", "Lunch on Friday? The new ramen place opened.", state: .received),
+            Fixtures.message(
+                1, from: "bob", to: "alice", "Lunch on Friday? The new ramen place opened.", state: .received),
             Fixtures.message(2, from: "alice", to: "bob", "Yes! 12:30 works for me.", state: .read),
             Fixtures.message(3, from: "bob", to: "alice", "Great, I'll book a table for two.", state: .received),
             Fixtures.message(4, from: "alice", to: "bob", "Make it three, carol joins us.", state: .read),
             Fixtures.message(5, from: "bob", to: "alice", "", state: .received),
             Fixtures.message(6, from: "alice", to: "bob", "Here is the menu", state: .delivered),
         ]
-        rows[0].reactions = [MessageReaction(emoji: "👍", users: ["alice", "carol"]), MessageReaction(emoji: "❤️", users: ["alice"])]
+        rows[0].reactions = [
+            MessageReaction(emoji: "👍", users: ["alice", "carol"]), MessageReaction(emoji: "❤️", users: ["alice"]),
+        ]
         rows[2].replyTo = "2"
         rows[3].editedAt = Timestamp(millisecondsSince1970: 1_795_331_100_000).rfc3339
         rows[4].deleted = true
@@ -57,7 +62,8 @@ enum MessageActionFixtures {
         state.draftPurpose = .reply(messageId: history[0].id)
         state.draft.text = "Count me in"
         state.attachments = [
-            AttachmentFile(url: URL(fileURLWithPath: "/home/alice/menu.pdf"), contentType: "application/pdf", size: 1_572_864),
+            AttachmentFile(
+                url: URL(fileURLWithPath: "/home/alice/menu.pdf"), contentType: "application/pdf", size: 1_572_864),
             AttachmentFile(url: URL(fileURLWithPath: "/home/alice/map.png"), contentType: "image/png", size: 18_432),
         ]
         state.transfers = [TransferProgress(id: "cm9", filename: "photo.png", sent: 105_370, total: 250_880)]
@@ -72,7 +78,9 @@ enum MessageActionFixtures {
         state.search.searchedFor = "ramen friday"
         state.search.selected = 1
         state.search.results = [
-            message(9, from: "carol", to: "alice", "Friday ramen again? I could eat at that place every week, honestly; the broth is that good."),
+            message(
+                9, from: "carol", to: "alice",
+                "Friday ramen again? I could eat at that place every week, honestly; the broth is that good."),
             message(1, from: "bob", to: "alice", "Lunch on Friday? The new ramen place opened."),
             message(0, from: "alice", to: "dave", "Friday: ramen with bob"),
         ]
@@ -80,8 +88,9 @@ enum MessageActionFixtures {
     }
 
     static func message(_ id: Int, from sender: String, to recipient: String, _ text: String) -> Message {
-        Message(id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
-                createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000), readByRecipient: false)
+        Message(
+            id: String(id), clientMessageId: "c\(id)", sender: sender, recipient: recipient, text: text,
+            createdAt: Timestamp(millisecondsSince1970: 1_795_330_800_000 + Int64(id) * 60_000), readByRecipient: false)
     }
 
     static var frames: [(String, AppState)] {

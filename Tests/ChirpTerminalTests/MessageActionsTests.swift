@@ -17,7 +17,8 @@ struct MessageActionsTests {
 
     static func store(_ backend: FakeBackend, client: AppClient? = nil) -> TestStore<AppState, AppFeature.Action> {
         backend.data.withLock { $0.messages = history }
-        return TestStore(initialState: MessageActionFixtures.conversation(), reducer: AppFeature(client: client ?? backend.client()))
+        return TestStore(
+            initialState: MessageActionFixtures.conversation(), reducer: AppFeature(client: client ?? backend.client()))
     }
 
     /// After an action the open conversation reads the local data again.
@@ -46,7 +47,12 @@ struct MessageActionsTests {
         for index in [5, 4] { await store.send(.key(.up)) { $0.selectedMessage = Self.id(index) } }
         // An unsent message takes no reaction.
         await store.send(.key(.character("+"))) { $0.banner = .init("This message was unsent.", isError: false) }
-        for index in [3, 2] { await store.send(.key(.up)) { $0.selectedMessage = Self.id(index); $0.banner = nil } }
+        for index in [3, 2] {
+            await store.send(.key(.up)) {
+                $0.selectedMessage = Self.id(index)
+                $0.banner = nil
+            }
+        }
         await store.send(.key(.character("+"))) { $0.messagePrompt = .react(messageId: Self.id(2)) }
         await store.send(.key(.character("1"))) { $0.messagePrompt = nil }
         await Self.reloaded(store)
@@ -72,7 +78,9 @@ struct MessageActionsTests {
         client.wallClock = { clock.withLock { $0 } }
         let store = Self.store(backend, client: client)
         for index in [5, 4, 3, 2] { await store.send(.key(.up)) { $0.selectedMessage = Self.id(index) } }
-        await store.send(.key(.character("e"))) { $0.banner = .init("Only your own messages can be edited.", isError: true) }
+        await store.send(.key(.character("e"))) {
+            $0.banner = .init("Only your own messages can be edited.", isError: true)
+        }
         await store.send(.key(.down)) {
             $0.selectedMessage = Self.id(3)
             $0.banner = nil
@@ -125,7 +133,9 @@ struct MessageActionsTests {
         await Self.reloaded(store)
         #expect(backend.data.withLock { $0.unsent } == ["bob alice/c6"])
         for index in [5, 4, 3, 2] { await store.send(.key(.up)) { $0.selectedMessage = Self.id(index) } }
-        await store.send(.key(.character("d"))) { $0.banner = .init("Only your own messages can be unsent.", isError: true) }
+        await store.send(.key(.character("d"))) {
+            $0.banner = .init("Only your own messages can be unsent.", isError: true)
+        }
         await store.finish()
     }
 
@@ -138,7 +148,8 @@ struct MessageActionsTests {
             $0.selectedMessage = nil
         }
         let frame = AppView.render(store.state, width: 80, height: 24).text
-        #expect(frame.contains("↪ Replying to bob: Lunch on Friday?"), "the quoted line shows over the input:\n\(frame)")
+        #expect(
+            frame.contains("↪ Replying to bob: Lunch on Friday?"), "the quoted line shows over the input:\n\(frame)")
         for character in "Sure" { await store.send(.key(.character(character))) { $0.draft.text.append(character) } }
         await store.send(.key(.enter)) {
             $0.draft = TextInput()
@@ -153,7 +164,12 @@ struct MessageActionsTests {
         let backend = FakeBackend()
         let refusals = Mutex(["edit: the edit window closed 15 minutes after sending"])
         var client = backend.client()
-        client.refusedActions = { refusals.withLock { value in defer { value = [] }; return value } }
+        client.refusedActions = {
+            refusals.withLock { value in
+                defer { value = [] }
+                return value
+            }
+        }
         let store = Self.store(backend, client: client)
         await store.send(.sync(.changed(.messages(peer: "bob")))) {
             $0.banner = .init("Not done: edit: the edit window closed 15 minutes after sending", isError: true)

@@ -8,7 +8,8 @@ import Testing
 /// an intended change, then review the diff.
 @Suite("Rendering")
 struct RenderingTests {
-    static let framesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Frames")
+    static let framesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Frames")
 
     static func state(_ screen: AppState.Screen) -> AppState {
         var state = AppState(now: Fixtures.start)
@@ -59,8 +60,10 @@ struct RenderingTests {
     }
 
     static let screens: [(String, AppState.Screen)] = [
-        ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation), ("conversation", .conversation),
-        ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings), ("account-sessions", .account),
+        ("login", .login), ("conversations", .conversations), ("new-conversation", .newConversation),
+        ("conversation", .conversation),
+        ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings),
+        ("account-sessions", .account),
         ("search", .search), ("requests", .requests), ("new-group", .newGroup), ("group-members", .groupMembers),
     ]
 
@@ -80,7 +83,9 @@ struct RenderingTests {
                 continue
             }
             let reference = try String(contentsOf: url, encoding: .utf8)
-            #expect(frame.text + "\n" == reference, "\(name) at \(width)×\(height) differs from Frames/\(url.lastPathComponent)")
+            #expect(
+                frame.text + "\n" == reference,
+                "\(name) at \(width)×\(height) differs from Frames/\(url.lastPathComponent)")
             // Every row fits the width, counting wide characters as two columns.
             for line in frame.text.split(separator: "\n") {
                 #expect(TextWidth.of(line) <= width, "\(name): a row is wider than \(width)")
@@ -97,7 +102,8 @@ struct RenderingTests {
         var state = Self.state(.conversation)
         state.messages = (1...10_000).map { (id: Int) -> LocalMessage in
             let mine = id % 2 == 0
-            return Fixtures.message(id, from: mine ? "alice" : "bob", to: mine ? "bob" : "alice", "message \(id)", state: .read)
+            return Fixtures.message(
+                id, from: mine ? "alice" : "bob", to: mine ? "bob" : "alice", "message \(id)", state: .read)
         }
         state.hasOlderMessages = false
         let frame = AppView.render(state, width: 80, height: 24)
@@ -107,7 +113,9 @@ struct RenderingTests {
 
     @Test func theViewOfALongHistoryIsWhereItsScrollAndSelectionSay() {
         var state = Self.state(.conversation)
-        state.messages = (1...10_000).map { Fixtures.message($0, from: "bob", to: "alice", "message \($0)", state: .received) }
+        state.messages = (1...10_000).map {
+            Fixtures.message($0, from: "bob", to: "alice", "message \($0)", state: .received)
+        }
         state.hasOlderMessages = true
         state.scroll = 5_000  // messages from the newest: the bottom shows message 5000
         var rows = AppView.render(state, width: 80, height: 24).text.split(separator: "\n").map(String.init)
@@ -162,7 +170,9 @@ struct RenderingTests {
         let muted = try #require(rows.first { $0.contains("muted one") })
         #expect(pinned.hasPrefix("   📌bob (2)") && muted.hasPrefix("   carol (4) 🔕"), "\(rows)")
         let theme = Theme.named(state.theme)
-        let style = { (y: Int, text: String) in frame[TextWidth.of(rows[y].prefix(upTo: rows[y].range(of: text)!.lowerBound)), y].style }
+        let style = { (y: Int, text: String) in
+            frame[TextWidth.of(rows[y].prefix(upTo: rows[y].range(of: text)!.lowerBound)), y].style
+        }
         #expect(style(rows.firstIndex(of: pinned)!, "(2)") == theme.notice, "an unread count alerts")
         #expect(style(rows.firstIndex(of: muted)!, "(4)") == theme.muted, "a muted one's does not")
     }

@@ -39,7 +39,9 @@ struct RequestKeysTests {
             $0.selectedRequest = 0
         }
         await store.send(.key(.character("d"))) { $0.banner = nil }
-        await store.receive(.answered("erin", accepted: false)) { $0.banner = .init("Declined erin's request.", isError: false) }
+        await store.receive(.answered("erin", accepted: false)) {
+            $0.banner = .init("Declined erin's request.", isError: false)
+        }
         await store.receive(.requestsLoaded([])) { $0.requests = [] }
         #expect(backend.data.withLock { $0.answers } == ["accept frank", "decline erin"])
         await store.send(.key(.character("a"))) { $0.banner = nil }
@@ -73,7 +75,8 @@ struct RequestKeysTests {
         }
         await store.receive(.blocked("erin")) {
             $0.busySince = nil
-            $0.banner = .init("Blocked erin: they cannot message or follow you. chirp unblock erin undoes it.", isError: false)
+            $0.banner = .init(
+                "Blocked erin: they cannot message or follow you. chirp unblock erin undoes it.", isError: false)
         }
         await store.receive(.requestsLoaded(Fixtures.requests))
         #expect(backend.data.withLock { ($0.blocked, $0.reported) } == (["erin"], ["erin:spam"]))

@@ -22,12 +22,16 @@ struct ClientRouteTests {
         let app = try ClientRoutes.app()
         let patterns = app.router.patterns
         #expect(Set(patterns).count == patterns.count)
-        #expect(Set(patterns) == [
-            "chirp://me", "chirp://conversations", "chirp://conversation/:username", "chirp://timeline", "chirp://user/:username",
-            "chirp://compose", "chirp://settings", "chirp://help",
-        ])
+        #expect(
+            Set(patterns) == [
+                "chirp://me", "chirp://conversations", "chirp://conversation/:username", "chirp://timeline",
+                "chirp://user/:username",
+                "chirp://compose", "chirp://settings", "chirp://help",
+            ])
         for pattern in patterns {
-            #expect(throws: (any Error).self, "\(pattern) has an owner already") { try app.router.register(pattern) { _ in "again" } }
+            #expect(throws: (any Error).self, "\(pattern) has an owner already") {
+                try app.router.register(pattern) { _ in "again" }
+            }
         }
 
         // The terminal app's coordinator registers nothing and maps the router's destinations.
@@ -65,7 +69,8 @@ struct StartupBannerTests {
         client.restore = { throw StartupFailure(step: .database, error: DiskFull()) }
         let store = TestStore(initialState: AppState(now: Fixtures.start), reducer: AppFeature(client: client))
         await store.send(.start)
-        let text = "Opening the local database failed: disk I/O error — free some disk space, or delete this user's directory and log in again."
+        let text =
+            "Opening the local database failed: disk I/O error — free some disk space, or delete this user's directory and log in again."
         await store.receive(.startFailed(text)) {
             $0.screen = .login
             $0.banner = .init(text, isError: true)

@@ -31,7 +31,8 @@ struct SafetyKeysTests {
             $0.busySince = Fixtures.start
         }
         await store.receive(.blocked("bob")) {
-            $0.banner = .init("Blocked bob: they cannot message or follow you. chirp unblock bob undoes it.", isError: false)
+            $0.banner = .init(
+                "Blocked bob: they cannot message or follow you. chirp unblock bob undoes it.", isError: false)
             $0.screen = .conversations
             $0.peer = nil
         }
@@ -62,11 +63,13 @@ struct SafetyKeysTests {
     @Test func theQuestionShowsAboveTheHintsThatAnswerIt() {
         var state = Self.inConversation()
         state.safetyPrompt = .confirmBlock
-        let frame = AppView.render(state, width: 80, height: 24).text.split(separator: "\n", omittingEmptySubsequences: false)
+        let frame = AppView.render(state, width: 80, height: 24).text.split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(frame[22].contains("Block bob? They can no longer message or follow you"))
         #expect(frame[23].contains("y block · any other key: cancel"))
         state.safetyPrompt = .chooseReason
-        let report = AppView.render(state, width: 80, height: 24).text.split(separator: "\n", omittingEmptySubsequences: false)
+        let report = AppView.render(state, width: 80, height: 24).text.split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(report[22].contains("Report bob to the server's operators, for: 1 spam · 2 abuse · 3 other"))
         #expect(report[23].contains("1 spam · 2 abuse · 3 other · Esc cancel"))
     }

@@ -7,8 +7,14 @@ struct TerminalPrimitivesTests {
     @Test func keysAreDecodedFromTheBytesATerminalSends() {
         var decoder = KeyDecoder()
         #expect(decoder.feed(Array("hé".utf8)) == [.character("h"), .character("é")])
-        #expect(decoder.feed([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x35, 0x7E, 0x1B, 0x5B, 0x5A]) == [.up, .down, .pageUp, .backTab])
-        #expect(decoder.feed([0x0D, 0x1B, 0x0D, 0x0A, 0x7F, 0x09, 0x12, 0x03]) == [.enter, .newline, .newline, .backspace, .tab, .control("r"), .control("c")])
+        #expect(
+            decoder.feed([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x35, 0x7E, 0x1B, 0x5B, 0x5A]) == [
+                .up, .down, .pageUp, .backTab,
+            ])
+        #expect(
+            decoder.feed([0x0D, 0x1B, 0x0D, 0x0A, 0x7F, 0x09, 0x12, 0x03]) == [
+                .enter, .newline, .newline, .backspace, .tab, .control("r"), .control("c"),
+            ])
         #expect(decoder.feed([0x1B]) == [.escape])
         // A character split across two reads.
         let bird = Array("🐦".utf8)
@@ -65,8 +71,10 @@ struct TerminalPrimitivesTests {
         #expect(frame.text == "a\\u{1B}[2J\\u{D}\\u{A}b\\u{202E}c")
         let written = FrameDiff.ansi(from: Frame(width: 30, height: 1), to: frame)
         #expect(!written.unicodeScalars.contains { ["\r", "\n", "\u{202E}"].contains($0) })
-        #expect(written.unicodeScalars.filter { $0 == "\u{1B}" }.count == written.components(separatedBy: "\u{1B}[").count - 1,
-                "every ESC written starts one of the diff's own sequences")
+        #expect(
+            written.unicodeScalars.filter { $0 == "\u{1B}" }.count == written.components(separatedBy: "\u{1B}[").count
+                - 1,
+            "every ESC written starts one of the diff's own sequences")
     }
 
     @Test func theDiffWritesOnlyTheCellsThatChanged() {

@@ -5,10 +5,14 @@ import Testing
 extension TmuxEndToEndTests {
     /// Pin and mute keys in a real terminal, on `chirp demo`: with bob's conversation selected,
     /// p pins it (📌), m mutes it (🔕), each again undoes it, and the help lists them.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func pinAndMuteKeysMarkTheSelectedConversation() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
-        let pane = try await Pane(tmux: tmux, command: "\(ServerProcess.binaryURL.path) demo; echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(
+            tmux: tmux, command: "\(ServerProcess.binaryURL.path) demo; echo 'chirp exited'; sleep 30")
 
         var screen = try await pane.waitFor("Conversations", "bob", "● live")
         // bob's conversation has the bot's greeting; select it.

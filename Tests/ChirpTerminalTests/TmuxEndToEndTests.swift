@@ -1,8 +1,9 @@
 import ChirpTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct TmuxError: Error, CustomStringConvertible {
@@ -14,7 +15,9 @@ struct TmuxError: Error, CustomStringConvertible {
 /// skipped, saying why, when tmux is missing.
 @Suite("Terminal app under tmux", .serialized)
 struct TmuxEndToEndTests {
-    static let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tmuxPath = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
     static let required = ProcessInfo.processInfo.environment["CI"] != nil
 
     /// One tmux server of its own, one session running a command.
@@ -23,7 +26,9 @@ struct TmuxEndToEndTests {
     /// test process even when that crashes, and the app in its pane with it (the pane's
     /// terminal hangs up). A daemonized server outlived a crashed run with `chirp demo` inside.
     final class Pane: Sendable {
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmux-\(UUID().uuidString.prefix(8))"
+        ).path
         let tmux: String
         private let server: SpawnedProcess
 
@@ -42,7 +47,10 @@ struct TmuxEndToEndTests {
             let deadline = ContinuousClock.now + .seconds(60)
             while !FileManager.default.fileExists(atPath: socket) {
                 guard server.isRunning, ContinuousClock.now < deadline else {
-                    throw TmuxError(description: "the tmux server did not start (\(server.isRunning ? "no socket after 60 s" : "it exited"))")
+                    throw TmuxError(
+                        description:
+                            "the tmux server did not start (\(server.isRunning ? "no socket after 60 s" : "it exited"))"
+                    )
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -53,7 +61,9 @@ struct TmuxEndToEndTests {
         @discardableResult
         func send(_ arguments: [String]) async throws -> String {
             let outcome: Result<String, TmuxError> = await BlockingCall.run {
-                do { return .success(try self.run(arguments)) } catch let error as TmuxError { return .failure(error) } catch {
+                do { return .success(try self.run(arguments)) } catch let error as TmuxError {
+                    return .failure(error)
+                } catch {
                     return .failure(TmuxError(description: "\(error)"))
                 }
             }
@@ -112,7 +122,8 @@ struct TmuxEndToEndTests {
                 let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
                 if let client = try? SpawnedProcess(
                     executable: URL(fileURLWithPath: tmux), arguments: ["-S", socket, "kill-server"],
-                    environment: ProcessInfo.processInfo.environment, output: devNull) {
+                    environment: ProcessInfo.processInfo.environment, output: devNull)
+                {
                     client.waitUntilExit(killingAfter: .seconds(5))
                 }
                 close(devNull)
@@ -125,7 +136,10 @@ struct TmuxEndToEndTests {
         }
     }
 
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func theDemoFromConversationToTweetToLogout() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let binary = ServerProcess.binaryURL.path
@@ -157,8 +171,12 @@ struct TmuxEndToEndTests {
         screen = try await pane.waitFor("18/280")
         #expect(screen.contains("18/280"), "the live count:\n\(screen)")
         try await pane.keys("Enter")
-        screen = try await pane.waitUntil { $0.contains("Timeline") && $0.contains("tweeting from tmux") && !$0.contains("New tweet") }
-        #expect(screen.contains("tweeting from tmux") && !screen.contains("New tweet"), "the tweet is on the timeline:\n\(screen)")
+        screen = try await pane.waitUntil {
+            $0.contains("Timeline") && $0.contains("tweeting from tmux") && !$0.contains("New tweet")
+        }
+        #expect(
+            screen.contains("tweeting from tmux") && !screen.contains("New tweet"),
+            "the tweet is on the timeline:\n\(screen)")
 
         try await pane.keys("L")
         screen = try await pane.waitFor("Username", "Password")
@@ -173,7 +191,10 @@ struct TmuxEndToEndTests {
     /// with a 500: the app carries on (the read is retried), nothing is printed over its
     /// screen, and the failure reaches the server's error reports, readable with
     /// `chirp admin logs`.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func aServerFailureDuringSyncIsReported() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let server = try await ServerProcess(arguments: ["--fail-once", "GET:/v1/events"])
@@ -185,21 +206,27 @@ struct TmuxEndToEndTests {
         #expect(registered.status == 0, "\(registered.output)")
 
         let binary = ServerProcess.binaryURL.path
-        let pane = try await Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(
+            tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
         let screen = try await pane.waitFor("Conversations", "● live")
         #expect(screen.contains("● live"), "the app synced after the failed request was retried:\n\(screen)")
 
         var reported: [String] = []
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            let admin = try await runChirp(["admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "error"])
-            reported = admin.output.split(separator: "\n").map(String.init).filter { $0.contains(" ERROR alice [chirp.network] ") }
+            let admin = try await runChirp([
+                "admin", "logs", "--data-dir", server.dataDirectory.path, "--level", "error",
+            ])
+            reported = admin.output.split(separator: "\n").map(String.init).filter {
+                $0.contains(" ERROR alice [chirp.network] ")
+            }
             if !reported.isEmpty { break }
             try await Task.sleep(for: .milliseconds(250))
         }
         #expect(reported.count == 1 && reported[0].contains("500"), "the 500 is in chirp admin logs: \(reported)")
         let after = pane.screen
-        #expect(!after.contains("ERROR") && !after.contains("chirp.network"), "no log line drawn over the app:\n\(after)")
+        #expect(
+            !after.contains("ERROR") && !after.contains("chirp.network"), "no log line drawn over the app:\n\(after)")
 
         try await pane.keys("C-c")
         let exited = try await pane.waitFor("chirp exited")
@@ -209,7 +236,10 @@ struct TmuxEndToEndTests {
 
     /// The account screens against a real server: from Settings, the sessions (the other
     /// device's ended after a `y`), then deleting the account, back to the login screen.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func sessionsAndAccountDeletionFromSettings() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let server = try await ServerProcess()
@@ -223,7 +253,8 @@ struct TmuxEndToEndTests {
         #expect(try await runChirp(["login", "alice"] + laptopClient, input: "alice-password\n").status == 0)
 
         let binary = ServerProcess.binaryURL.path
-        let pane = try await Pane(tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(
+            tmux: tmux, command: "\(binary) app \(client.joined(separator: " ")); echo 'chirp exited'; sleep 30")
         var screen = try await pane.waitFor("Conversations", "● live")
         try await pane.keys("s")
         screen = try await pane.waitFor("Settings", "Delete account")

@@ -6,7 +6,10 @@ extension TmuxEndToEndTests {
     /// A group made in a real terminal, against a real server: alice (who follows and is
     /// followed by bob and carol) presses g, types the title, picks both with Space, creates
     /// it with Enter and sends into it; bob's and carol's `chirp` see the group and the message.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func aGroupIsCreatedFromTheNewGroupScreenAndSentInto() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let users = try await TmuxUsers(["alice", "bob", "carol"])
@@ -37,7 +40,9 @@ extension TmuxEndToEndTests {
 
         for name in ["bob", "carol"] {
             let listed = try await users.chirp(name, "conversations")
-            #expect(listed.status == 0 && listed.output.contains("Trip (--group") && listed.output.contains("alice: hello group"), "\(listed.output)")
+            #expect(
+                listed.status == 0 && listed.output.contains("Trip (--group")
+                    && listed.output.contains("alice: hello group"), "\(listed.output)")
         }
         try await pane.keys("C-c")
         _ = try await pane.waitFor("chirp exited")
@@ -61,8 +66,11 @@ final class TmuxUsers: Sendable {
     }
 
     /// Runs `chirp ARGUMENTS` as `name`.
-    func chirp(_ name: String, _ arguments: String..., input: String? = nil) async throws -> (status: Int32, output: String) {
-        try await runChirp(arguments + ["--server", server.baseURL.absoluteString, "--home", homes[name]!.path], input: input)
+    func chirp(_ name: String, _ arguments: String..., input: String? = nil) async throws -> (
+        status: Int32, output: String
+    ) {
+        try await runChirp(
+            arguments + ["--server", server.baseURL.absoluteString, "--home", homes[name]!.path], input: input)
     }
 
     /// The pane command running the app as `name` (then saying it exited).

@@ -24,8 +24,9 @@ struct TmuxHistoryTests {
             server = try await ServerProcess(arguments: ["--no-rate-limits"])
             alice = ChirpAPIClient(baseURL: server.baseURL)
             try await alice.register("alice", password: "alice-password")
-            let registered = try await runChirp(["register", "bob", "--home", home.path, "--server", server.baseURL.absoluteString],
-                                                input: "bob-password\n")
+            let registered = try await runChirp(
+                ["register", "bob", "--home", home.path, "--server", server.baseURL.absoluteString],
+                input: "bob-password\n")
             guard registered.status == 0 else { throw TmuxError(description: "register bob: \(registered.output)") }
             bob = ChirpAPIClient(baseURL: server.baseURL)
             _ = try await bob.login("bob", password: "bob-password")
@@ -36,13 +37,15 @@ struct TmuxHistoryTests {
         func aliceSends(_ numbers: ClosedRange<Int>) async throws {
             let alice = alice
             try await Seeding.concurrently(numbers) { number in
-                _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)"))
+                _ = try await alice.send(
+                    ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "n\(number)", text: "n\(number)"))
             }
         }
 
         /// The app as bob, in a pane of its own.
         func app(tmux: String) async throws -> Pane {
-            let command = "\(ServerProcess.binaryURL.path) --home \(home.path) --server \(server.baseURL.absoluteString); echo 'chirp exited'; sleep 30"
+            let command =
+                "\(ServerProcess.binaryURL.path) --home \(home.path) --server \(server.baseURL.absoluteString); echo 'chirp exited'; sleep 30"
             return try await Pane(tmux: tmux, command: command, width: 100, height: 60)
         }
 
@@ -54,7 +57,9 @@ struct TmuxHistoryTests {
 
     /// The message numbers (`n123`) on a screen.
     static func numbers(_ screen: String) -> [Int] {
-        screen.split(whereSeparator: \.isWhitespace).compactMap { word in word.hasPrefix("n") ? Int(word.dropFirst()) : nil }
+        screen.split(whereSeparator: \.isWhitespace).compactMap { word in
+            word.hasPrefix("n") ? Int(word.dropFirst()) : nil
+        }
     }
 
     /// Waits until the messages on the screen differ from those on `old` (a key has been
@@ -94,7 +99,10 @@ struct TmuxHistoryTests {
     /// The screen without its status line.
     static func historyLines(_ screen: String) -> [Substring] { Array(screen.split(separator: "\n").dropFirst()) }
 
-    @Test(.enabled(if: TmuxEndToEndTests.tmuxPath != nil || TmuxEndToEndTests.required, "tmux is not installed here (CI installs it)"))
+    @Test(
+        .enabled(
+            if: TmuxEndToEndTests.tmuxPath != nil || TmuxEndToEndTests.required,
+            "tmux is not installed here (CI installs it)"))
     func earlyHistoryThen2000WhileAwayPagesBackToTheFirstWithNoNumberMissing() async throws {
         let tmux = try #require(TmuxEndToEndTests.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let scene = try await Scene()
@@ -144,7 +152,9 @@ struct TmuxHistoryTests {
                 let marked = selecting.split(separator: "\n").firstIndex { $0.hasPrefix("▸ ") }
                 let shown = Set(Self.numbers(previous)).union(Self.numbers(screen))
                 let lines = selecting.split(separator: "\n")
-                let number = marked.flatMap { lines.indices.contains($0 + 1) ? Self.numbers(String(lines[$0 + 1])).first : nil }
+                let number = marked.flatMap {
+                    lines.indices.contains($0 + 1) ? Self.numbers(String(lines[$0 + 1])).first : nil
+                }
                 selectedFromTheView = number.map { shown.contains($0) && $0 < 2005 } ?? false
                 #expect(selectedFromTheView, "↑ after PgUp selected n\(number ?? -1), not one in view:\n\(selecting)")
                 try await pane.keys("Escape")

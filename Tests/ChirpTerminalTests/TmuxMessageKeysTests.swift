@@ -7,7 +7,10 @@ extension TmuxEndToEndTests {
     /// + opens the reaction picker and 1 reacts 👍, Ctrl-A attaches a file by its path (shown with its type
     /// and size), Backspace drops it, Enter sends it (uploaded, then shown under the message),
     /// / opens the search screen.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func messageKeysSelectAttachAndSearch() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let folder = ServerProcess.temporaryDirectory()
@@ -15,7 +18,8 @@ extension TmuxEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("notes.txt")
         try Data(count: 2048).write(to: file)
-        let pane = try await Pane(tmux: tmux, command: "\(ServerProcess.binaryURL.path) demo; echo 'chirp exited'; sleep 30")
+        let pane = try await Pane(
+            tmux: tmux, command: "\(ServerProcess.binaryURL.path) demo; echo 'chirp exited'; sleep 30")
 
         var screen = try await pane.waitFor("Conversations", "bob", "● live")
         try await pane.keys("n")
@@ -58,7 +62,9 @@ extension TmuxEndToEndTests {
             try await Task.sleep(for: .milliseconds(100))
             screen = pane.screen
         }
-        #expect(screen.contains("  📎 notes.txt · text/plain · 2 KB") && !screen.contains("to upload"), "sent with its attachment:\n\(screen)")
+        #expect(
+            screen.contains("  📎 notes.txt · text/plain · 2 KB") && !screen.contains("to upload"),
+            "sent with its attachment:\n\(screen)")
 
         try await pane.type("/")
         screen = try await pane.waitFor("Search messages", "in the conversation with bob")

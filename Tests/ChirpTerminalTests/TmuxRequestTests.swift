@@ -7,13 +7,18 @@ extension TmuxEndToEndTests {
     /// everyone; bob, carol and dave (whom she does not follow) write to her. R lists them; a
     /// accepts bob's (his conversation joins the list), d declines carol's, p reports and x
     /// blocks dave (each asking first); the server agrees.
-    @Test(.enabled(if: tmuxPath != nil || required, "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
+    @Test(
+        .enabled(
+            if: tmuxPath != nil || required,
+            "tmux is not installed here (CI installs it); skipping the terminal end-to-end test"))
     func requestsAreAcceptedDeclinedReportedAndBlockedFromTheirScreen() async throws {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let users = try await TmuxUsers(["alice", "bob", "carol", "dave"])
         defer { users.removeAll() }
         #expect(try await users.chirp("alice", "settings", "--message-requests", "everyone").status == 0)
-        for name in ["dave", "carol", "bob"] { #expect(try await users.chirp(name, "send", "alice", "hello from \(name)").status == 0) }
+        for name in ["dave", "carol", "bob"] {
+            #expect(try await users.chirp(name, "send", "alice", "hello from \(name)").status == 0)
+        }
 
         let pane = try await Pane(tmux: tmux, command: users.app("alice"))
         var screen = try await pane.waitFor("Conversations", "● live", "R requests")
@@ -42,9 +47,12 @@ extension TmuxEndToEndTests {
 
         try await pane.keys("Escape")
         screen = try await pane.waitFor("Conversations", "hello from bob")
-        #expect(!screen.contains("carol") && !screen.contains("dave"), "only the accepted one joins the list:\n\(screen)")
+        #expect(
+            !screen.contains("carol") && !screen.contains("dave"), "only the accepted one joins the list:\n\(screen)")
         let requests = try await users.chirp("alice", "requests")
-        #expect(requests.status == 0 && requests.output.contains("no message requests"), "the server agrees: \(requests.output)")
+        #expect(
+            requests.status == 0 && requests.output.contains("no message requests"),
+            "the server agrees: \(requests.output)")
         let blocks = try await users.chirp("alice", "blocks")
         #expect(blocks.output.contains("dave"), "\(blocks.output)")
 

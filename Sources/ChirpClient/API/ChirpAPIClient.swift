@@ -49,8 +49,12 @@ public final class ChirpAPIClient: Sendable {
 
     /// Creates an account and keeps its token.
     @discardableResult
-    public func register(_ username: String, password: String, displayName: String? = nil) async throws(NetworkError) -> User {
-        let auth = try await send(ChirpEndpoints.CreateAccount(RegisterRequest(username: username, password: password, displayName: displayName)))
+    public func register(_ username: String, password: String, displayName: String? = nil) async throws(NetworkError)
+        -> User
+    {
+        let auth = try await send(
+            ChirpEndpoints.CreateAccount(
+                RegisterRequest(username: username, password: password, displayName: displayName)))
         token = auth.token
         return auth.user
     }

@@ -5,11 +5,11 @@ extension ChirpEndpoints {
     /// The `User-Agent` sent when a session is created, shown in `GET /v1/sessions`.
     public static let userAgent: String = {
         #if os(Linux)
-        "chirp (Linux)"
+            "chirp (Linux)"
         #elseif os(macOS)
-        "chirp (macOS)"
+            "chirp (macOS)"
         #else
-        "chirp"
+            "chirp"
         #endif
     }()
 

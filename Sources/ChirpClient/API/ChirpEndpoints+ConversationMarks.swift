@@ -20,12 +20,13 @@ extension ChirpEndpoints {
             }
         }
         public var path: String {
-            let (direct, group): (APIRoute, APIRoute) = switch change {
-            case .pin: (.pinConversation, .pinGroup)
-            case .unpin: (.unpinConversation, .unpinGroup)
-            case .mute: (.muteConversation, .muteGroup)
-            case .unmute: (.unmuteConversation, .unmuteGroup)
-            }
+            let (direct, group): (APIRoute, APIRoute) =
+                switch change {
+                case .pin: (.pinConversation, .pinGroup)
+                case .unpin: (.unpinConversation, .unpinGroup)
+                case .mute: (.muteConversation, .muteGroup)
+                case .unmute: (.unmuteConversation, .unmuteGroup)
+                }
             return APIRoute.path(direct, or: group, for: peer)
         }
         public var retryPolicy: RetryPolicy = .default

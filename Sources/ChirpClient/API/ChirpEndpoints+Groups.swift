@@ -62,12 +62,13 @@ extension ChirpEndpoints {
         public var change: Change
         public var method: HTTPMethod { change == .add || change == .makeAdmin ? .put : .delete }
         public var path: String {
-            let route: APIRoute = switch change {
-            case .add: .addGroupMember
-            case .remove: .removeGroupMember
-            case .makeAdmin: .addGroupAdmin
-            case .revokeAdmin: .removeGroupAdmin
-            }
+            let route: APIRoute =
+                switch change {
+                case .add: .addGroupMember
+                case .remove: .removeGroupMember
+                case .makeAdmin: .addGroupAdmin
+                case .revokeAdmin: .removeGroupAdmin
+                }
             return route.path(["id": id, "username": username])
         }
         public var isIdempotent: Bool { true }

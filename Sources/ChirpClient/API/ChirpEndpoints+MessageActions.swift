@@ -17,8 +17,10 @@ extension ChirpEndpoints {
         public var method: HTTPMethod { remove ? .delete : .put }
         public var path: String {
             remove
-                ? APIRoute.path(.removeReaction, or: .removeGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
-                : APIRoute.path(.addReaction, or: .addGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
+                ? APIRoute.path(
+                    .removeReaction, or: .removeGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
+                : APIRoute.path(
+                    .addReaction, or: .addGroupReaction, for: peer, ["messageId": messageId, "emoji": emoji])
         }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
@@ -41,7 +43,9 @@ extension ChirpEndpoints {
         /// The new text.
         public var text: String
         public var method: HTTPMethod { .patch }
-        public var path: String { APIRoute.path(.editMessage, or: .editGroupMessage, for: peer, ["messageId": messageId]) }
+        public var path: String {
+            APIRoute.path(.editMessage, or: .editGroupMessage, for: peer, ["messageId": messageId])
+        }
         public var body: TextBody? { TextBody(text: text) }
         public var isIdempotent: Bool { true }
         public var retryPolicy: RetryPolicy = .default
@@ -61,7 +65,9 @@ extension ChirpEndpoints {
         /// The message's server id.
         public var messageId: String
         public var method: HTTPMethod { .delete }
-        public var path: String { APIRoute.path(.unsendMessage, or: .unsendGroupMessage, for: peer, ["messageId": messageId]) }
+        public var path: String {
+            APIRoute.path(.unsendMessage, or: .unsendGroupMessage, for: peer, ["messageId": messageId])
+        }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
         public init(_ messageId: String, with peer: String) {
@@ -82,7 +88,8 @@ extension ChirpEndpoints {
         public var path: String { APIRoute.searchMessages.path() }
         public var query: [(name: String, value: String)] {
             // A group's key asks for `?group=ID`.
-            let conversation = peer.map { peer in [ConversationKey.groupId(of: peer).map { ("group", $0) } ?? ("peer", peer)] } ?? []
+            let conversation =
+                peer.map { peer in [ConversationKey.groupId(of: peer).map { ("group", $0) } ?? ("peer", peer)] } ?? []
             return [("q", q)] + conversation + page.query
         }
         public var allowsConditionalCaching: Bool { false }

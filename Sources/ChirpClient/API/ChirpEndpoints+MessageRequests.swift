@@ -32,9 +32,11 @@ extension ChirpEndpoints {
         /// Accept (else decline).
         public var accept: Bool
         public var method: HTTPMethod { accept ? .post : .delete }
-        public var path: String { accept
-            ? APIRoute.path(.acceptRequest, or: .acceptGroupRequest, for: peer)
-            : APIRoute.path(.declineRequest, or: .declineGroupRequest, for: peer) }
+        public var path: String {
+            accept
+                ? APIRoute.path(.acceptRequest, or: .acceptGroupRequest, for: peer)
+                : APIRoute.path(.declineRequest, or: .declineGroupRequest, for: peer)
+        }
         /// Retried: a repeat whose first try was answered finds no request (404
         /// `request_not_found`), and the outbox takes that as done and reads the lists again.
         public var isIdempotent: Bool { true }

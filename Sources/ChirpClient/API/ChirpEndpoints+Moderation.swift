@@ -44,7 +44,9 @@ extension ChirpEndpoints {
         /// Lift the suspension instead.
         public var lift: Bool
         public var method: HTTPMethod { lift ? .delete : .put }
-        public var path: String { (lift ? APIRoute.adminUnsuspend : APIRoute.adminSuspend).path(["username": username]) }
+        public var path: String {
+            (lift ? APIRoute.adminUnsuspend : APIRoute.adminSuspend).path(["username": username])
+        }
         /// Creates the call.
         public init(_ username: String, lift: Bool = false) {
             self.username = username

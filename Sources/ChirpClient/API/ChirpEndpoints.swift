@@ -133,8 +133,12 @@ public enum ChirpEndpoints {
         /// The server id of the message of this conversation it answers.
         public var replyTo: String?
         public var method: HTTPMethod { .put }
-        public var path: String { APIRoute.path(.sendMessage, or: .sendGroupMessage, for: recipient, ["clientMessageId": clientMessageId]) }
-        public var body: SendMessageRequest? { SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo) }
+        public var path: String {
+            APIRoute.path(.sendMessage, or: .sendGroupMessage, for: recipient, ["clientMessageId": clientMessageId])
+        }
+        public var body: SendMessageRequest? {
+            SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo)
+        }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.
@@ -159,7 +163,9 @@ public enum ChirpEndpoints {
         public var after: String?
         public var path: String { APIRoute.path(.messages, or: .groupMessages, for: peer) }
         public var query: [(name: String, value: String)] {
-            [("limit", limit.map(String.init)), ("before", before), ("after", after)].compactMap { name, value in value.map { (name, $0) } }
+            [("limit", limit.map(String.init)), ("before", before), ("after", after)].compactMap { name, value in
+                value.map { (name, $0) }
+            }
         }
         /// Creates the call.
         public init(with peer: String, limit: Int? = nil, before: String? = nil, after: String? = nil) {
@@ -266,7 +272,10 @@ public enum ChirpEndpoints {
         public var wait: Int?
         public var path: String { APIRoute.events.path() }
         public var query: [(name: String, value: String)] {
-            [("since", String(since))] + [("limit", limit.map(String.init)), ("wait", wait.map(String.init))].compactMap { name, value in value.map { (name, $0) } }
+            [("since", String(since))]
+                + [("limit", limit.map(String.init)), ("wait", wait.map(String.init))].compactMap { name, value in
+                    value.map { (name, $0) }
+                }
         }
         /// How the network layer retries it.
         public var retryPolicy: RetryPolicy = .default

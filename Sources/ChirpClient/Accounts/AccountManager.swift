@@ -30,7 +30,10 @@ public final class AccountManager: Sendable {
     private let clock: ClientClock
 
     /// A manager over `context` for the server at `server`.
-    public init(context: AppContext, server: Server, transport: any Transport = AsyncHTTPClientTransport(), clock: ClientClock = .live) {
+    public init(
+        context: AppContext, server: Server, transport: any Transport = AsyncHTTPClientTransport(),
+        clock: ClientClock = .live
+    ) {
         self.context = context
         self.server = server
         self.transport = transport

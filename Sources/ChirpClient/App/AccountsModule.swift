@@ -28,6 +28,7 @@ public final class AccountsModule: Module, AccountService, DestinationTextProvid
     /// `chirp://me`: name, display name and counts, from the server.
     public func text(for destination: ClientDestination, in session: UserSession) async throws -> String {
         let me = try await session.profile(session.username)
-        return TerminalText.escaped("\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)")
+        return TerminalText.escaped(
+            "\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)")
     }
 }

@@ -12,7 +12,9 @@ import Synchronization
 /// A `modules.json` in the client directory can disable or reorder modules.
 public final class ChirpClientApp: Sendable {
     /// Every module the client has, in default load order.
-    public static let moduleTypes: [any Module.Type] = [AccountsModule.self, MessagingModule.self, TimelineModule.self, SettingsModule.self]
+    public static let moduleTypes: [any Module.Type] = [
+        AccountsModule.self, MessagingModule.self, TimelineModule.self, SettingsModule.self,
+    ]
 
     /// Register, log in, log out, reopen: the one owner of sessions.
     public let accounts: AccountManager
@@ -44,12 +46,15 @@ public final class ChirpClientApp: Sendable {
         var environment = ModuleEnvironment()
         environment.set(sessions)
         let configurationURL = accounts.context.root.appendingPathComponent("modules.json")
-        let configuration = FileManager.default.fileExists(atPath: configurationURL.path) ? try ModuleConfiguration(contentsOf: configurationURL) : nil
+        let configuration =
+            FileManager.default.fileExists(atPath: configurationURL.path)
+            ? try ModuleConfiguration(contentsOf: configurationURL) : nil
         try modules.loadModules(configuration: configuration, router: router, environment: environment)
     }
 
     /// The client on the directory `home` for the server at `server`.
-    public convenience init(home: URL, server: URL, token: String? = nil, diagnostics: ClientDiagnostics? = nil) throws {
+    public convenience init(home: URL, server: URL, token: String? = nil, diagnostics: ClientDiagnostics? = nil) throws
+    {
         try self.init(accounts: AccountManager(home: home, serverURL: server), token: token, diagnostics: diagnostics)
     }
 
@@ -64,13 +69,15 @@ public final class ChirpClientApp: Sendable {
     /// Logs in through the account manager, then runs the rest of start-up for that session.
     public func login(_ username: String, password: String, sync: StartupSync) async throws -> StartupReport {
         let session = try await accounts.login(username, password: password)
-        return await ClientStartup(sessions: sessions, diagnostics: diagnostics, liveSync: liveSync).run(sync: sync, opened: session)
+        return await ClientStartup(sessions: sessions, diagnostics: diagnostics, liveSync: liveSync).run(
+            sync: sync, opened: session)
     }
 
     /// Registers through the account manager, then runs the rest of start-up for that session.
     public func register(_ username: String, password: String, sync: StartupSync) async throws -> StartupReport {
         let session = try await accounts.register(username, password: password)
-        return await ClientStartup(sessions: sessions, diagnostics: diagnostics, liveSync: liveSync).run(sync: sync, opened: session)
+        return await ClientStartup(sessions: sessions, diagnostics: diagnostics, liveSync: liveSync).run(
+            sync: sync, opened: session)
     }
 
     /// Stops sync and logs out through the account manager (revoking the token, wiping the

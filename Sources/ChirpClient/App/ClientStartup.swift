@@ -87,8 +87,12 @@ struct ClientStartup {
     func run(sync: StartupSync, opened: UserSession? = nil) async -> StartupReport {
         let found = Mutex<UserSession?>(opened)
         let errors = Mutex<[StartupStep: any Error]>([:])
-        let sessions = self.sessions, diagnostics = self.diagnostics, liveSync = self.liveSync
-        func step(_ step: StartupStep, after: [StartupStep], _ work: @escaping @Sendable () async throws -> Void) -> InitiatorOperation {
+        let sessions = self.sessions
+        let diagnostics = self.diagnostics
+        let liveSync = self.liveSync
+        func step(_ step: StartupStep, after: [StartupStep], _ work: @escaping @Sendable () async throws -> Void)
+            -> InitiatorOperation
+        {
             InitiatorOperation(step.rawValue, dependsOn: after.map(\.rawValue)) {
                 do { try await work() } catch {
                     errors.withLock { $0[step] = error }
@@ -96,34 +100,35 @@ struct ClientStartup {
                 }
             }
         }
-        let initiator = Initiator(operations: [
-            step(.database, after: []) {
-                if found.withLock({ $0 }) != nil { return }
-                do {
-                    let session = try await sessions.session()
-                    found.withLock { $0 = session }
-                } catch AccountError.notLoggedIn {
-                    // Nobody logged in: nothing to open; the front end asks who you are.
-                }
-            },
-            step(.session, after: [.database]) {
-                guard let session = found.withLock({ $0 }) else { return }
-                guard session.context.token() != nil else { throw AccountError.sessionExpired(session.username) }
-                sessions.set(session)
-            },
-            step(.logReporter, after: [.session]) {
-                guard found.withLock({ $0 }) != nil else { return }
-                diagnostics?.startUploads()
-            },
-            step(.sync, after: [.logReporter]) {
-                guard let session = found.withLock({ $0 }) else { return }
-                switch sync {
-                case .none: break
-                case .catchUp: try await session.sync.catchUp()
-                case .live: liveSync.start(session)
-                }
-            },
-        ], maxConcurrent: 1)
+        let initiator = Initiator(
+            operations: [
+                step(.database, after: []) {
+                    if found.withLock({ $0 }) != nil { return }
+                    do {
+                        let session = try await sessions.session()
+                        found.withLock { $0 = session }
+                    } catch AccountError.notLoggedIn {
+                        // Nobody logged in: nothing to open; the front end asks who you are.
+                    }
+                },
+                step(.session, after: [.database]) {
+                    guard let session = found.withLock({ $0 }) else { return }
+                    guard session.context.token() != nil else { throw AccountError.sessionExpired(session.username) }
+                    sessions.set(session)
+                },
+                step(.logReporter, after: [.session]) {
+                    guard found.withLock({ $0 }) != nil else { return }
+                    diagnostics?.startUploads()
+                },
+                step(.sync, after: [.logReporter]) {
+                    guard let session = found.withLock({ $0 }) else { return }
+                    switch sync {
+                    case .none: break
+                    case .catchUp: try await session.sync.catchUp()
+                    case .live: liveSync.start(session)
+                    }
+                },
+            ], maxConcurrent: 1)
         let report: InitiatorReport
         do {
             report = try await initiator.run()
@@ -131,11 +136,14 @@ struct ClientStartup {
             preconditionFailure("the start-up graph is fixed: \(error)")
         }
         let started = report.started.compactMap(StartupStep.init(rawValue:))
-        let failure = started.lazy.compactMap { step in errors.withLock { $0[step] }.map { StartupFailure(step: step, error: $0) } }.first
+        let failure = started.lazy.compactMap { step in
+            errors.withLock { $0[step] }.map { StartupFailure(step: step, error: $0) }
+        }.first
         if let failure, !(failure.error is AccountError) {
             Logger(label: "chirp.startup").error("start-up step \(failure.step.rawValue) failed: \(failure.error)")
         }
-        return StartupReport(session: failure?.step == .database || failure?.step == .session ? nil : found.withLock { $0 },
-                             steps: started, failure: failure)
+        return StartupReport(
+            session: failure?.step == .database || failure?.step == .session ? nil : found.withLock { $0 },
+            steps: started, failure: failure)
     }
 }

@@ -82,6 +82,8 @@ private final class ConnectionLog: LiveSyncListener {
     func connectionChanged(_ state: SyncEngine.ConnectionState) {
         guard case .reconnecting(let attempt, let after, let reason) = state else { return }
         let level: Logger.Level = attempt == 5 ? .error : .warning
-        logger.log(level: level, "the live connection dropped: \(reason)", metadata: ["attempt": "\(attempt)", "retry_in": "\(after)"])
+        logger.log(
+            level: level, "the live connection dropped: \(reason)",
+            metadata: ["attempt": "\(attempt)", "retry_in": "\(after)"])
     }
 }

@@ -33,7 +33,9 @@ public final class MessagingModule: Module, DestinationTextProvider {
             guard !rows.isEmpty else { return "No conversations yet." }
             return rows.map { row -> String in
                 guard row.hasMessages else {
-                    return TerminalText.escaped(row.isGroup ? "\(row.shownName): no messages yet" : "\(row.peerName): follows you; no messages yet")
+                    return TerminalText.escaped(
+                        row.isGroup
+                            ? "\(row.shownName): no messages yet" : "\(row.peerName): follows you; no messages yet")
                 }
                 let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
                 return TerminalText.escaped("\(row.peerName)\(unread): \(row.lastSender): \(row.lastText)")

@@ -29,8 +29,12 @@ public final class SettingsModule: Module, DestinationTextProvider {
                 try user.setSetting(key, to: value.isEmpty ? nil : value)
             }
             let settings = user.settings()
-            guard !settings.isEmpty else { return "No settings for \(user.username) yet (try chirp://settings?theme=dark)." }
-            return settings.sorted { $0.key < $1.key }.map { entry -> String in TerminalText.escaped("\(entry.key) = \(entry.value)") }.joined(separator: "\n")
+            guard !settings.isEmpty else {
+                return "No settings for \(user.username) yet (try chirp://settings?theme=dark)."
+            }
+            return settings.sorted { $0.key < $1.key }.map { entry -> String in
+                TerminalText.escaped("\(entry.key) = \(entry.value)")
+            }.joined(separator: "\n")
         default:
             return "Links: " + (router.get()?.patterns.sorted().joined(separator: ", ") ?? "")
         }

@@ -26,7 +26,8 @@ public final class TimelineModule: Module, DestinationTextProvider {
             var relation: [String] = []
             if user.followsYou == true { relation.append("follows you") }
             if user.followedByYou == true { relation.append("you follow") }
-            let header = "\(user.displayName) @\(user.username) · \(user.followersCount) followers · following \(user.followingCount)"
+            let header =
+                "\(user.displayName) @\(user.username) · \(user.followersCount) followers · following \(user.followingCount)"
                 + (relation.isEmpty ? "" : " · " + relation.joined(separator: ", "))
             // Their tweets as this user's timeline holds them (own and followed authors).
             let tweets = try await session.timeline(limit: 100, refresh: true)

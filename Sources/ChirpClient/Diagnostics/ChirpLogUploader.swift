@@ -20,10 +20,13 @@ public struct ChirpLogUploader: LogUploader {
     }
 
     /// Uploads to `server` with the token `token()` returns at that moment.
-    public init(server: Server, transport: any Transport = AsyncHTTPClientTransport(), token: @escaping @Sendable () -> String?) {
+    public init(
+        server: Server, transport: any Transport = AsyncHTTPClientTransport(), token: @escaping @Sendable () -> String?
+    ) {
         send = { upload in
             guard let current = token() else { throw NoSession() }
-            _ = try await ChirpAPIClient(server: server, token: current, transport: transport).send(ChirpEndpoints.UploadLogs(upload))
+            _ = try await ChirpAPIClient(server: server, token: current, transport: transport).send(
+                ChirpEndpoints.UploadLogs(upload))
         }
     }
 
@@ -34,7 +37,12 @@ public struct ChirpLogUploader: LogUploader {
         let records = batch.entries.map { entry in
             LogRecord(
                 level: entry.level.rawValue, message: String(entry.message.unicodeScalars.prefix(10_000)),
-                timestamp: formatter.string(from: entry.timestamp), metadata: entry.metadata.map { Dictionary($0.sorted { $0.key < $1.key }.prefix(50).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) },
+                timestamp: formatter.string(from: entry.timestamp),
+                metadata: entry.metadata.map {
+                    Dictionary(
+                        $0.sorted { $0.key < $1.key }.prefix(50).map { ($0.key, $0.value) },
+                        uniquingKeysWith: { a, _ in a })
+                },
                 source: entry.source.map { String($0.unicodeScalars.prefix(200)) })
         }
         try await send(LogUpload(batchId: batch.batchId, entries: records))

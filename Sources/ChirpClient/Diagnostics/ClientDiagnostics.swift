@@ -35,7 +35,8 @@ public final class ClientDiagnostics: Sendable {
     ///   - synchronousLevels: levels on disk before the log call returns.
     ///   - uploadDelay: the longest an entry on disk waits for its batch to leave.
     public init(
-        directory: URL, uploader: any LogUploader, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
+        directory: URL, uploader: any LogUploader,
+        strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
         consoleLevel: LogLevel? = .warning, synchronousLevels: Set<LogLevel> = [.fatal], uploadDelay: Duration? = nil,
         lease: LogDirectoryLease? = nil
     ) throws {
@@ -45,7 +46,8 @@ public final class ClientDiagnostics: Sendable {
         let directory = self.directory
         logs = LogService()
         reporter = try RemoteLogReporter(
-            directory: directory, uploader: uploader, strategy: strategy, synchronousLevels: synchronousLevels, uploadDelay: uploadDelay)
+            directory: directory, uploader: uploader, strategy: strategy, synchronousLevels: synchronousLevels,
+            uploadDelay: uploadDelay)
         logs.register(reporter, levels: [.error, .fatal])
         if let consoleLevel {
             logs.register(ConsoleLogPrinter(), levels: consoleLevel.andAbove)
@@ -57,7 +59,8 @@ public final class ClientDiagnostics: Sendable {
         directory: URL, api: ChirpAPIClient, strategy: any RemoteLogPersistenceStrategy = CountPersistenceStrategy(),
         consoleLevel: LogLevel? = .warning
     ) throws {
-        try self.init(directory: directory, uploader: ChirpLogUploader(api: api), strategy: strategy, consoleLevel: consoleLevel)
+        try self.init(
+            directory: directory, uploader: ChirpLogUploader(api: api), strategy: strategy, consoleLevel: consoleLevel)
     }
 
     /// The product's diagnostics for the client directory `context`: entries in

@@ -11,7 +11,9 @@ public struct ServerFailureLogger: ResponseValidator {
     private let logger: Logger
 
     /// Wraps `validator`, logging through a `Logger` labelled `chirp.network`.
-    public init(_ validator: any ResponseValidator = ErrorEnvelopeValidator(), logger: Logger = Logger(label: "chirp.network")) {
+    public init(
+        _ validator: any ResponseValidator = ErrorEnvelopeValidator(), logger: Logger = Logger(label: "chirp.network")
+    ) {
         self.validator = validator
         self.logger = logger
     }

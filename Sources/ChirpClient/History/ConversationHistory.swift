@@ -12,12 +12,14 @@ extension ClientDatabase {
     /// The history stretches (issue 40). Messages stored before them are single stretches
     /// each: nothing is assumed to join, and the first reads fetch what lies between.
     static let historyMigrations: [SQLiteStore.Migration] = [
-        .init(name: "v3-histories", sql: """
-            CREATE TABLE histories (id TEXT PRIMARY KEY, history TEXT NOT NULL);
-            INSERT INTO histories (id, history)
-                SELECT peer, json_object('stretches', json_group_array(json_object('low', sortKey, 'high', sortKey)))
-                FROM (SELECT peer, sortKey FROM messages WHERE serverId IS NOT NULL ORDER BY peer, sortKey) GROUP BY peer;
-            """),
+        .init(
+            name: "v3-histories",
+            sql: """
+                CREATE TABLE histories (id TEXT PRIMARY KEY, history TEXT NOT NULL);
+                INSERT INTO histories (id, history)
+                    SELECT peer, json_object('stretches', json_group_array(json_object('low', sortKey, 'high', sortKey)))
+                    FROM (SELECT peer, sortKey FROM messages WHERE serverId IS NOT NULL ORDER BY peer, sortKey) GROUP BY peer;
+                """)
     ]
 
     /// The stretches of the conversation with `peer` (none when nothing was read).
@@ -29,8 +31,10 @@ extension ClientDatabase {
     /// included), oldest first, and whether more are stored there.
     func messages(with peer: String, from low: Int64, limit: Int) async throws -> (items: [LocalMessage], more: Bool) {
         let rows = try await messages.fetch(
-            RecordQuery().filter("peer", .equal, .text(peer.lowercased())).filter("sortKey", .greaterOrEqual, .integer(low))
-                .order(by: "sortKey", ascending: false).limit(limit + 1))
+            RecordQuery().filter("peer", .equal, .text(peer.lowercased())).filter(
+                "sortKey", .greaterOrEqual, .integer(low)
+            )
+            .order(by: "sortKey", ascending: false).limit(limit + 1))
         return (Array(rows.prefix(limit).reversed()), rows.count > limit)
     }
 }

@@ -26,14 +26,18 @@ struct HistoryPage: DataCenterManaged {
     }
 
     static func records(from response: Page<Message>, for request: ChirpEndpoints.ListMessages) -> [HistoryPage] {
-        let bound: Bound = if let before = request.before.flatMap(Int64.init) {
-            .before(before)
-        } else if let after = request.after.flatMap(Int64.init) {
-            .after(after)
-        } else {
-            .newest
-        }
+        let bound: Bound =
+            if let before = request.before.flatMap(Int64.init) {
+                .before(before)
+            } else if let after = request.after.flatMap(Int64.init) {
+                .after(after)
+            } else {
+                .newest
+            }
         let peer = request.peer.lowercased()
-        return [HistoryPage(id: "\(peer)/\(bound)", peer: peer, bound: bound, limit: request.limit ?? 50, items: response.items)]
+        return [
+            HistoryPage(
+                id: "\(peer)/\(bound)", peer: peer, bound: bound, limit: request.limit ?? 50, items: response.items)
+        ]
     }
 }

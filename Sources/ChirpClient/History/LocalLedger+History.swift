@@ -13,7 +13,9 @@ extension LocalLedger {
             var changes = try await mergeRows(records, unread: unread)
             let ids = page.items.compactMap { Int64($0.id) }
             // Stretches that join show more of the conversation: its readers read again.
-            if try await updateHistory(of: page.peer, { $0.add(page: ids, at: page.bound.stretchBound, limit: page.limit) }) {
+            if try await updateHistory(
+                of: page.peer, { $0.add(page: ids, at: page.bound.stretchBound, limit: page.limit) })
+            {
                 changes.append(.messages(peer: page.peer))
             }
             return ((), changes)

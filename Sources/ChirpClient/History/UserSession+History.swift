@@ -15,13 +15,17 @@ extension UserSession {
     /// reader that asks for more as it scrolls back therefore never skips a message: older
     /// history that does not join stays out of the list until the gap is read. Without
     /// `refresh` only the local database is read.
-    public func messages(with peer: String, limit: Int, refresh: Bool) async throws -> (items: [LocalMessage], hasOlder: Bool) {
+    public func messages(with peer: String, limit: Int, refresh: Bool) async throws -> (
+        items: [LocalMessage], hasOlder: Bool
+    ) {
         if refresh {
             try await readHistory(ChirpEndpoints.ListMessages(with: peer, limit: Self.historyPageSize))
             while let newest = try await database.history(with: peer).newest, !newest.reachesFirst,
-                  case let stored = try await database.messages(with: peer, from: newest.low, limit: limit),
-                  !stored.more, stored.items.count < limit {
-                try await readHistory(ChirpEndpoints.ListMessages(with: peer, limit: Self.historyPageSize, before: String(newest.low)))
+                case let stored = try await database.messages(with: peer, from: newest.low, limit: limit),
+                !stored.more, stored.items.count < limit
+            {
+                try await readHistory(
+                    ChirpEndpoints.ListMessages(with: peer, limit: Self.historyPageSize, before: String(newest.low)))
             }
         }
         let newest = try await database.history(with: peer).newest

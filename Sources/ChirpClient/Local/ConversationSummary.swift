@@ -29,8 +29,11 @@ public struct ConversationSummary: DataCenterManaged {
     /// A message request this user has not accepted yet: left out of the conversation list.
     public var request: Bool
 
-    init(id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64, lastAt: String,
-         unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false, request: Bool = false) {
+    init(
+        id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64,
+        lastAt: String,
+        unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false, request: Bool = false
+    ) {
         self.id = id
         self.peerName = peerName
         self.peerDisplayName = peerDisplayName
@@ -83,14 +86,17 @@ public struct ConversationSummary: DataCenterManaged {
 
     /// A group with no message yet (from its `group.created`).
     init(group: LocalGroup) {
-        self.init(id: group.key, peerName: group.key, peerDisplayName: group.title, lastSender: "", lastText: "", lastOrder: 0,
-                  lastAt: "", unreadCount: 0)
+        self.init(
+            id: group.key, peerName: group.key, peerDisplayName: group.title, lastSender: "", lastText: "",
+            lastOrder: 0,
+            lastAt: "", unreadCount: 0)
     }
 
     /// A follower with no conversation yet: someone this user can message.
     public init(follower: FollowEntry) {
-        self.init(id: follower.username.lowercased(), peerName: follower.username, peerDisplayName: follower.displayName,
-                  lastSender: "", lastText: "", lastOrder: 0, lastAt: "", unreadCount: 0)
+        self.init(
+            id: follower.username.lowercased(), peerName: follower.username, peerDisplayName: follower.displayName,
+            lastSender: "", lastText: "", lastOrder: 0, lastAt: "", unreadCount: 0)
     }
 
     /// Whether this row is a follower without messages.
@@ -100,7 +106,9 @@ public struct ConversationSummary: DataCenterManaged {
     /// which starts with the pinned ones, most recently pinned first: they keep that order. A
     /// group with no message yet keeps the place the server gave it (its join mark, which the
     /// list does not carry): just above the next row that has a message.
-    public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations) -> [ConversationSummary] {
+    public static func records(from response: Page<Conversation>, for request: ChirpEndpoints.ListConversations)
+        -> [ConversationSummary]
+    {
         let pinned = Int64(response.items.filter(\.pinned).count)
         var rows = response.items.enumerated().map { index, conversation in
             var row = ConversationSummary(conversation)
@@ -109,7 +117,11 @@ public struct ConversationSummary: DataCenterManaged {
         }
         var below: Int64 = 0
         for index in rows.indices.reversed() {
-            if rows[index].hasMessages { below = rows[index].lastOrder } else if rows[index].isGroup { rows[index].lastOrder = below + 1 }
+            if rows[index].hasMessages {
+                below = rows[index].lastOrder
+            } else if rows[index].isGroup {
+                rows[index].lastOrder = below + 1
+            }
         }
         return rows
     }
@@ -117,7 +129,8 @@ public struct ConversationSummary: DataCenterManaged {
     /// Pinned conversations first, the most recently pinned first, then the newest; requests
     /// left out.
     static var newestFirst: RecordQuery {
-        RecordQuery().filter("request", .equal, .integer(0)).order(by: "pinOrder", ascending: false).order(by: "lastOrder", ascending: false)
+        RecordQuery().filter("request", .equal, .integer(0)).order(by: "pinOrder", ascending: false).order(
+            by: "lastOrder", ascending: false)
     }
 
     /// A refresh of the requests stands for every request stored (a request no longer listed

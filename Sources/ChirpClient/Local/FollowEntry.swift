@@ -30,7 +30,9 @@ public struct FollowEntry: DataCenterManaged {
 
     /// A refresh replaces the first page of the list.
     public static func records(from response: Page<User>, for request: ChirpEndpoints.ListUsers) -> [FollowEntry] {
-        response.items.enumerated().map { FollowEntry(owner: request.username, relation: request.relationName, user: $1, position: $0) }
+        response.items.enumerated().map {
+            FollowEntry(owner: request.username, relation: request.relationName, user: $1, position: $0)
+        }
     }
 
     /// The stored list of `request`.
@@ -40,6 +42,7 @@ public struct FollowEntry: DataCenterManaged {
 
     /// The stored list `relation` (`followers` or `following`) of `owner`, in order.
     static func list(_ relation: String, of owner: String) -> RecordQuery {
-        RecordQuery().filter("owner", .equal, .text(owner.lowercased())).filter("relation", .equal, .text(relation)).order(by: "position")
+        RecordQuery().filter("owner", .equal, .text(owner.lowercased())).filter("relation", .equal, .text(relation))
+            .order(by: "position")
     }
 }

@@ -42,12 +42,14 @@ extension ClientDatabase {
     /// The local schema of group conversations (issue 38): groups, and the read count of a
     /// group message with the readers the event stream named.
     static let groupMigrations: [SQLiteStore.Migration] = [
-        .init(name: "v7-groups", sql: """
-            CREATE TABLE groups (
-                id TEXT PRIMARY KEY, title TEXT NOT NULL, createdBy TEXT NOT NULL, createdAt TEXT NOT NULL,
-                members TEXT NOT NULL DEFAULT '[]', "left" INTEGER NOT NULL DEFAULT 0);
-            ALTER TABLE messages ADD COLUMN readCount INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE messages ADD COLUMN readers TEXT NOT NULL DEFAULT '[]';
-            """),
+        .init(
+            name: "v7-groups",
+            sql: """
+                CREATE TABLE groups (
+                    id TEXT PRIMARY KEY, title TEXT NOT NULL, createdBy TEXT NOT NULL, createdAt TEXT NOT NULL,
+                    members TEXT NOT NULL DEFAULT '[]', "left" INTEGER NOT NULL DEFAULT 0);
+                ALTER TABLE messages ADD COLUMN readCount INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE messages ADD COLUMN readers TEXT NOT NULL DEFAULT '[]';
+                """)
     ]
 }

@@ -20,13 +20,16 @@ public enum MessageActionError: Error, Sendable, Equatable, CustomStringConverti
 extension LocalLedger {
     /// Applies an action to the local row at once and queues it for the outbox, behind the
     /// message (if still pending) and every action queued before it.
-    func queue(_ kind: PendingAction.Kind, _ value: String, on messageId: String, peer: String) async throws -> PendingAction {
+    func queue(_ kind: PendingAction.Kind, _ value: String, on messageId: String, peer: String) async throws
+        -> PendingAction
+    {
         try await write { [self] in
             guard var row = try await database.messages.fetch(id: messageId), row.peer == peer.lowercased() else {
                 throw MessageActionError.noSuchMessage(messageId)
             }
             row = Self.applying(kind, value, to: row, by: username)
-            let action = PendingAction(order: nextOrder(), messageId: messageId, peer: row.peer, kind: kind, value: value)
+            let action = PendingAction(
+                order: nextOrder(), messageId: messageId, peer: row.peer, kind: kind, value: value)
             try await database.messages.save([row])
             try await database.actions.save([action])
             var changes: [LocalChange] = [.messages(peer: row.peer)]
@@ -36,7 +39,9 @@ extension LocalLedger {
     }
 
     /// An action as the local row shows it before the server confirms it.
-    static func applying(_ kind: PendingAction.Kind, _ value: String, to row: LocalMessage, by user: String) -> LocalMessage {
+    static func applying(_ kind: PendingAction.Kind, _ value: String, to row: LocalMessage, by user: String)
+        -> LocalMessage
+    {
         var row = row
         guard !row.deleted else { return row }
         // A pending message is sent with the text it was written with (a retry must match what
@@ -84,7 +89,8 @@ extension LocalLedger {
         try await write { [self] in
             let incoming = LocalMessage(message, viewer: username)
             let stored = try await database.messages.fetch(id: incoming.id)
-            let merged = try await applyingEarlyTombstones(to: [stored.map { $0.merged(with: incoming) } ?? incoming])[0]
+            let merged = try await applyingEarlyTombstones(to: [stored.map { $0.merged(with: incoming) } ?? incoming])[
+                0]
             var changes: [LocalChange] = []
             if merged != stored {
                 try await database.messages.save([merged])
@@ -120,7 +126,8 @@ extension LocalLedger {
     func applyingEarlyTombstones(to rows: [LocalMessage]) async throws -> [LocalMessage] {
         let ids = rows.compactMap(\.serverId)
         guard !ids.isEmpty else { return rows }
-        let early = Set(try await database.earlyTombstones.fetch(RecordQuery().filter("id", in: ids.map { .text($0) })).map(\.id))
+        let early = Set(
+            try await database.earlyTombstones.fetch(RecordQuery().filter("id", in: ids.map { .text($0) })).map(\.id))
         guard !early.isEmpty else { return rows }
         return rows.map { row in row.serverId.map(early.contains) == true ? row.unsent() : row }
     }

@@ -29,7 +29,9 @@ extension LocalLedger {
             guard marked != row else { return ((), []) }
             row = marked
             try await database.conversations.save([row])
-            try await database.actions.save([PendingAction(order: nextOrder(), messageId: "", peer: row.id, kind: kind, value: "")])
+            try await database.actions.save([
+                PendingAction(order: nextOrder(), messageId: "", peer: row.id, kind: kind, value: "")
+            ])
             return ((), [.conversations])
         }
     }
@@ -73,12 +75,16 @@ extension LocalLedger {
 
     /// `row` with the mark applied; a new pin sorts above every other pin. Throws
     /// `tooManyPinned` for a new pin past the limit when `enforcingLimit`.
-    private func marking(_ row: ConversationSummary, _ kind: PendingAction.Kind, enforcingLimit: Bool = true) async throws -> ConversationSummary {
+    private func marking(_ row: ConversationSummary, _ kind: PendingAction.Kind, enforcingLimit: Bool = true)
+        async throws -> ConversationSummary
+    {
         var row = row
         switch kind {
         case .pin where !row.pinned:
             let pinned = try await database.conversations.fetch(ConversationSummary.pinnedRows)
-            if enforcingLimit, pinned.count >= Validation.maxPinnedConversations { throw ConversationMarkError.tooManyPinned }
+            if enforcingLimit, pinned.count >= Validation.maxPinnedConversations {
+                throw ConversationMarkError.tooManyPinned
+            }
             row.pinOrder = (pinned.map(\.pinOrder).max() ?? 0) + 1
         case .unpin: row.pinOrder = 0
         case .mute: row.muted = true

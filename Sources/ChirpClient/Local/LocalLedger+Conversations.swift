@@ -4,7 +4,9 @@ extension LocalLedger {
     /// This user read `peer`'s messages: the conversation has nothing unread.
     func clearUnread(peer: String) async throws {
         try await write { [self] in
-            guard var row = try await database.conversations.fetch(id: peer.lowercased()), row.unreadCount != 0 else { return ((), []) }
+            guard var row = try await database.conversations.fetch(id: peer.lowercased()), row.unreadCount != 0 else {
+                return ((), [])
+            }
             row.unreadCount = 0
             try await database.conversations.save([row])
             return ((), [.conversations])
@@ -20,7 +22,8 @@ extension LocalLedger {
     func merge(conversations records: [ConversationSummary], replacing scope: RecordQuery? = nil) async throws {
         guard !records.isEmpty || scope != nil else { return }
         try await write { [self] in
-            let stored = try await database.conversations.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
+            let stored = try await database.conversations.fetch(
+                RecordQuery().filter("id", in: records.map { .text($0.id) }))
             let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let queuedMarks = try await pendingMarkPeers()
             let answers = try await pendingAnswers()
@@ -30,14 +33,18 @@ extension LocalLedger {
                 if current.lastOrder > record.lastOrder { return nil }
                 var record = record
                 // A pin or mute still queued here is newer than the server's answer.
-                if queuedMarks.contains(record.id) { (record.pinOrder, record.muted) = (current.pinOrder, current.muted) }
+                if queuedMarks.contains(record.id) {
+                    (record.pinOrder, record.muted) = (current.pinOrder, current.muted)
+                }
                 if answers[record.id] == .accept { record.request = false }
                 return current == record ? nil : record
             }
             var removed: [String] = []
             if let scope {
                 let listed = Set(records.map(\.id))
-                removed = try await database.conversations.fetch(scope).map(\.id).filter { !listed.contains($0) && answers[$0] == nil }
+                removed = try await database.conversations.fetch(scope).map(\.id).filter {
+                    !listed.contains($0) && answers[$0] == nil
+                }
                 if !removed.isEmpty { _ = try await database.conversations.delete(ids: removed) }
             }
             guard !changed.isEmpty || !removed.isEmpty else { return ((), []) }
@@ -64,9 +71,11 @@ extension LocalLedger {
             let outgoing = message.isOutgoing(for: username)
             let peerName = message.group == nil ? (outgoing ? message.recipient : message.sender) : message.peer
             let shownName = message.group.flatMap { groups[$0]?.title } ?? peerName
-            var row = rows[message.peer] ?? ConversationSummary(
-                id: message.peer, peerName: peerName, peerDisplayName: shownName, lastSender: message.sender,
-                lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
+            var row =
+                rows[message.peer]
+                ?? ConversationSummary(
+                    id: message.peer, peerName: peerName, peerDisplayName: shownName, lastSender: message.sender,
+                    lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
             if message.sortKey > row.lastOrder, !outgoing, unread.contains(message.id) { row.unreadCount += 1 }
             // Replying to a request accepts it (the server does the same with the send).
             if outgoing { row.request = false }

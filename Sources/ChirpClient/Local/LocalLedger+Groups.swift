@@ -48,7 +48,9 @@ extension LocalLedger {
     /// out rows whose last message is still on its way.
     private func newestAcknowledgedOrder() async throws -> Int64 {
         let rows = try await database.conversations.fetch(
-            RecordQuery().filter("lastOrder", .less, .integer(LocalMessage.pendingBase)).order(by: "lastOrder", ascending: false).limit(1))
+            RecordQuery().filter("lastOrder", .less, .integer(LocalMessage.pendingBase)).order(
+                by: "lastOrder", ascending: false
+            ).limit(1))
         return rows.first?.lastOrder ?? 0
     }
 

@@ -12,7 +12,7 @@ extension LocalLedger {
             uploaded.mediaId = mediaId
             try await database.attachments.save([uploaded])
             guard var message = try await database.messages.fetch(id: attachment.messageId),
-                  attachment.position < message.attachments.count, message.state == .pending
+                attachment.position < message.attachments.count, message.state == .pending
             else { return ((), []) }
             message.attachments[attachment.position].mediaId = mediaId
             try await database.messages.save([message])

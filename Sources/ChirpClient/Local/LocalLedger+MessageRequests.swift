@@ -8,7 +8,8 @@ public enum MessageRequestError: Error, Sendable, Equatable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .noSuchRequest(let peer): "no message request from \(peer) waits for your answer (chirp requests lists them)"
+        case .noSuchRequest(let peer):
+            "no message request from \(peer) waits for your answer (chirp requests lists them)"
         }
     }
 }
@@ -28,7 +29,9 @@ extension LocalLedger {
             } else {
                 _ = try await database.conversations.delete(ids: [row.id])
             }
-            try await database.actions.save([PendingAction(order: nextOrder(), messageId: "", peer: row.id, kind: kind, value: "")])
+            try await database.actions.save([
+                PendingAction(order: nextOrder(), messageId: "", peer: row.id, kind: kind, value: "")
+            ])
             return ((), [.conversations])
         }
     }
@@ -38,7 +41,9 @@ extension LocalLedger {
     func refreshConversations(requests: Bool, from api: ChirpAPIClient) async throws {
         let request = ChirpEndpoints.ListConversations(page: PageParameters(limit: 100), requests: requests)
         guard let page = try? await api.send(request) else { return }
-        try await merge(conversations: ConversationSummary.records(from: page, for: request), replacing: ConversationSummary.scope(of: request))
+        try await merge(
+            conversations: ConversationSummary.records(from: page, for: request),
+            replacing: ConversationSummary.scope(of: request))
     }
 
     /// Whether a conversation with `peer` is stored here.
@@ -49,7 +54,9 @@ extension LocalLedger {
     /// The answers to requests still queued, by peer (lowercased); the last one queued wins.
     func pendingAnswers() async throws -> [String: PendingAction.Kind] {
         var answers: [String: PendingAction.Kind] = [:]
-        for action in try await database.pendingActions() where action.kind.isRequestAnswer { answers[action.peer] = action.kind }
+        for action in try await database.pendingActions() where action.kind.isRequestAnswer {
+            answers[action.peer] = action.kind
+        }
         return answers
     }
 
@@ -58,7 +65,9 @@ extension LocalLedger {
     func applyAnswer(_ conversation: Conversation) async throws {
         try await write { [self] in
             let id = ConversationSummary.key(of: conversation)
-            guard try await pendingAnswers()[id] == nil, var row = try await database.conversations.fetch(id: id) else { return ((), []) }
+            guard try await pendingAnswers()[id] == nil, var row = try await database.conversations.fetch(id: id) else {
+                return ((), [])
+            }
             if conversation.declined {
                 _ = try await database.conversations.delete(ids: [id])
                 return ((), [.conversations])

@@ -30,9 +30,14 @@ final class LocalLedger: Sendable {
 
     /// Makes the ledger the writer of every model the data center refreshes.
     func register(in center: DataCenter) {
-        center.register(RecordWriter<HistoryPage> { records, _ in for page in records { try await self.merge(history: page) } })
-        center.register(RecordWriter<ConversationSummary> { records, scope in try await self.merge(conversations: records, replacing: scope) })
-        center.register(RecordWriter<FollowEntry> { records, scope in try await self.replaceFollows(records, in: scope) })
+        center.register(
+            RecordWriter<HistoryPage> { records, _ in for page in records { try await self.merge(history: page) } })
+        center.register(
+            RecordWriter<ConversationSummary> { records, scope in
+                try await self.merge(conversations: records, replacing: scope)
+            })
+        center.register(
+            RecordWriter<FollowEntry> { records, scope in try await self.replaceFollows(records, in: scope) })
         center.register(RecordWriter<TimelineEntry> { records, _ in try await self.add(timeline: records) })
     }
 
@@ -45,10 +50,13 @@ final class LocalLedger: Sendable {
     ) async throws -> LocalMessage {
         let messageId = LocalMessage.key(sender: username, clientMessageId: clientMessageId)
         // Each file named in the error when it cannot be read: with several, the user sees which.
-        let attachments = try files.enumerated().map { try PendingAttachment.describe($1, messageId: messageId, position: $0) }
+        let attachments = try files.enumerated().map {
+            try PendingAttachment.describe($1, messageId: messageId, position: $0)
+        }
         return try await write { [self] in
             let message = LocalMessage(
-                pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: nextOrder(), at: .now(),
+                pendingFrom: username, to: recipient, clientMessageId: clientMessageId, text: text, order: nextOrder(),
+                at: .now(),
                 attachments: attachments.map(\.display), replyTo: replyTo)
             // The files first: a pending message is never seen without its attachments.
             if !attachments.isEmpty { try await database.attachments.save(attachments) }
@@ -67,7 +75,9 @@ final class LocalLedger: Sendable {
             var incoming = LocalMessage(message, viewer: username)
             if let state { incoming.state = state }
             let stored = try await database.messages.fetch(id: incoming.id)
-            let merged = try await applyingEarlyTombstones(to: [stored.map { $0.merged(with: incoming, keepingContent: true) } ?? incoming])[0]
+            let merged = try await applyingEarlyTombstones(to: [
+                stored.map { $0.merged(with: incoming, keepingContent: true) } ?? incoming
+            ])[0]
             var changes: [LocalChange] = []
             if merged != stored {
                 try await database.messages.save([merged])
@@ -98,7 +108,8 @@ final class LocalLedger: Sendable {
         let stored = try await database.messages.fetch(RecordQuery().filter("id", in: records.map { .text($0.id) }))
         let byId = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         try await dropRenamedCopies(of: records)
-        let merged = try await applyingEarlyTombstones(to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
+        let merged = try await applyingEarlyTombstones(
+            to: records.map { record in byId[record.id].map { $0.merged(with: record) } ?? record })
         let changed = merged.filter { byId[$0.id] != $0 }
         var changes: [LocalChange] = []
         if !changed.isEmpty {
@@ -124,7 +135,9 @@ final class LocalLedger: Sendable {
     /// Marks a pending message failed with the server's reason.
     func markFailed(_ id: String, reason: String) async throws {
         try await write { [self] in
-            guard var stored = try await database.messages.fetch(id: id), stored.state == .pending else { return ((), []) }
+            guard var stored = try await database.messages.fetch(id: id), stored.state == .pending else {
+                return ((), [])
+            }
             stored.state = .failed
             stored.failure = reason
             try await database.messages.save([stored])
@@ -150,8 +163,10 @@ final class LocalLedger: Sendable {
         guard let limit = Int64(upTo) else { return }
         try await write { [self] in
             let rows = try await database.messages.fetch(
-                RecordQuery().filter("peer", .equal, .text(reader.lowercased())).filter("sortKey", .lessOrEqual, .integer(limit)))
-            let changed = rows.filter { $0.isOutgoing(for: username) && $0.state != .read && $0.serverId != nil }.map { row -> LocalMessage in
+                RecordQuery().filter("peer", .equal, .text(reader.lowercased())).filter(
+                    "sortKey", .lessOrEqual, .integer(limit)))
+            let changed = rows.filter { $0.isOutgoing(for: username) && $0.state != .read && $0.serverId != nil }.map {
+                row -> LocalMessage in
                 var row = row
                 row.state = .read
                 return row
@@ -180,8 +195,14 @@ final class LocalLedger: Sendable {
             let groups = Set(theirs.map(\.peer)).sorted().map { LocalChange.messages(peer: $0) }
             try await database.follows.delete(matching: RecordQuery().filter("username", .equal, .text(username)))
             let me = self.username.lowercased()
-            return ((), [.conversations, .messages(peer: peer), .follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")]
-                + groups)
+            return (
+                (),
+                [
+                    .conversations, .messages(peer: peer), .follows(owner: me, relation: "followers"),
+                    .follows(owner: me, relation: "following"),
+                ]
+                    + groups
+            )
         }
     }
 
@@ -190,12 +211,19 @@ final class LocalLedger: Sendable {
     /// A refreshed follow list: replaces the stored list `scope` selects.
     func replaceFollows(_ records: [FollowEntry], in scope: RecordQuery?) async throws {
         try await write { [self] in
-            if let scope { try await database.follows.replace(matching: scope, with: records) } else { try await database.follows.save(records) }
+            if let scope {
+                try await database.follows.replace(matching: scope, with: records)
+            } else {
+                try await database.follows.save(records)
+            }
             let lists = Set(records.map { "\($0.owner)\n\($0.relation)" })
-            return ((), lists.sorted().map { key in
-                let parts = key.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                return .follows(owner: parts[0], relation: parts[1])
-            })
+            return (
+                (),
+                lists.sorted().map { key in
+                    let parts = key.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    return .follows(owner: parts[0], relation: parts[1])
+                }
+            )
         }
     }
 
@@ -204,7 +232,9 @@ final class LocalLedger: Sendable {
         try await write { [self] in
             let me = username.lowercased()
             let position = -Int(clamping: seq ?? 0)  // newer follows sort first
-            try await database.follows.save([FollowEntry(owner: me, relation: "followers", user: follower, position: position)])
+            try await database.follows.save([
+                FollowEntry(owner: me, relation: "followers", user: follower, position: position)
+            ])
             return ((), [.follows(owner: me, relation: "followers")])
         }
     }
@@ -217,13 +247,16 @@ final class LocalLedger: Sendable {
         try await write { [self] in
             let me = self.username.lowercased()
             let conversations = try await database.conversations.delete(ids: [username.lowercased()])
-            let tweets = try await database.timeline.delete(matching: RecordQuery().filter("author", .equal, .text(username)))
+            let tweets = try await database.timeline.delete(
+                matching: RecordQuery().filter("author", .equal, .text(username)))
             let follows = try await database.follows.delete(
                 matching: RecordQuery().filter("owner", .equal, .text(me)).filter("username", .equal, .text(username)))
             var changed: [LocalChange] = []
             if conversations > 0 { changed.append(.conversations) }
             if tweets > 0 { changed.append(.timeline) }
-            if follows > 0 { changed += [.follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")] }
+            if follows > 0 {
+                changed += [.follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")]
+            }
             return ((), changed)
         }
     }

@@ -93,7 +93,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
 
     /// A message written here and not yet sent.
     init(
-        pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64, at time: Timestamp,
+        pendingFrom sender: String, to recipient: String, clientMessageId: String, text: String, order: Int64,
+        at time: Timestamp,
         attachments: [LocalAttachment] = [],
         replyTo: String? = nil
     ) {
@@ -155,7 +156,8 @@ extension LocalMessage: DataCenterManaged {
     /// A page of a conversation from the server, as rows for `LocalLedger.merge(page:)`: each
     /// moves its stored row's state forward (a pending row the server already stored becomes
     /// `delivered`, a `read` one stays `read`); rows it does not list, such as pending ones, stay.
-    public static func records(from response: Page<Message>, for request: ChirpEndpoints.ListMessages) -> [LocalMessage] {
+    public static func records(from response: Page<Message>, for request: ChirpEndpoints.ListMessages) -> [LocalMessage]
+    {
         let peer = request.peer.lowercased()
         return response.items.map { message in
             let viewer = message.sender.lowercased() == peer ? message.recipient : message.sender

@@ -20,7 +20,9 @@ public struct LocalAttachment: Sendable, Hashable, Codable {
 
     /// A media the server has.
     public init(_ media: Media) {
-        self.init(name: media.filename ?? "media-\(media.id)", contentType: media.contentType, size: media.size, mediaId: media.id)
+        self.init(
+            name: media.filename ?? "media-\(media.id)", contentType: media.contentType, size: media.size,
+            mediaId: media.id)
     }
 }
 
@@ -50,7 +52,9 @@ struct PendingAttachment: StoredRecord {
         RecordQuery().filter("messageId", .equal, .text(messageId)).order(by: "position")
     }
 
-    var display: LocalAttachment { LocalAttachment(name: filename, contentType: contentType, size: size, mediaId: mediaId) }
+    var display: LocalAttachment {
+        LocalAttachment(name: filename, contentType: contentType, size: size, mediaId: mediaId)
+    }
 
     /// Describes a file to attach: its name, size, and type (from its first bytes for the four
     /// image types the server checks, else from the extension).
@@ -58,25 +62,29 @@ struct PendingAttachment: StoredRecord {
         let path = url.path
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) == .typeRegular else { throw OutboxError.invalidAttachment("Cannot attach \(path): it is a folder, not a file.") }
+            guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
+                throw OutboxError.invalidAttachment("Cannot attach \(path): it is a folder, not a file.")
+            }
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
             let handle = try FileHandle(forReadingFrom: url)
             let head = [UInt8](try handle.read(upToCount: MediaContentType.headLength) ?? Data())
             try? handle.close()
             return PendingAttachment(
                 id: key(messageId: messageId, position: position), messageId: messageId, position: position, path: path,
-                filename: url.lastPathComponent, contentType: MediaContentType.of(head: head, extension: url.pathExtension), size: size,
+                filename: url.lastPathComponent,
+                contentType: MediaContentType.of(head: head, extension: url.pathExtension), size: size,
                 clientMediaId: UUID().uuidString, mediaId: nil)
         } catch let error as OutboxError {
             throw error
         } catch {
-            let reason = if !FileManager.default.fileExists(atPath: path) {
-                "there is no such file"
-            } else if !FileManager.default.isReadableFile(atPath: path) {
-                "you may not read it"
-            } else {
-                error.localizedDescription
-            }
+            let reason =
+                if !FileManager.default.fileExists(atPath: path) {
+                    "there is no such file"
+                } else if !FileManager.default.isReadableFile(atPath: path) {
+                    "you may not read it"
+                } else {
+                    error.localizedDescription
+                }
             throw .invalidAttachment("Cannot attach \(path): \(reason).")
         }
     }

@@ -38,14 +38,19 @@ public struct MediaCache: Sendable {
         let url = api.client.server.baseURL.appendingPathComponent(APIRoute.downloadMedia.path(["id": media.id]))
         var attempts = 0
         while true {
-            let have = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? 0
+            let have =
+                (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? 0
             var headers: [String: String] = [:]
             if let token = api.token { headers["Authorization"] = "Bearer \(token)" }
             if have > 0, have < media.size { headers["Range"] = "bytes=\(have)-" }
             let resumed = headers["Range"] != nil
             do {
-                let response = try await transfer.download(url, headers: headers, to: part, append: resumed) { done, _ in
-                    feed?.publish(MediaTransfer(subject: subject, bytesDone: (resumed ? have : 0) + done, total: media.size, state: .running))
+                let response = try await transfer.download(url, headers: headers, to: part, append: resumed) {
+                    done, _ in
+                    feed?.publish(
+                        MediaTransfer(
+                            subject: subject, bytesDone: (resumed ? have : 0) + done, total: media.size, state: .running
+                        ))
                 }
                 guard response.status == 200 || response.status == 206 else { throw MediaUploader.error(response) }
                 break
@@ -53,13 +58,18 @@ public struct MediaCache: Sendable {
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(200 * attempts))
             } catch {
-                feed?.publish(MediaTransfer(subject: subject, bytesDone: have, total: media.size, state: .failed(String(describing: error))))
+                feed?.publish(
+                    MediaTransfer(
+                        subject: subject, bytesDone: have, total: media.size, state: .failed(String(describing: error)))
+                )
                 throw error
             }
         }
         guard try Self.sha256(of: part) == media.sha256 else {
             try? FileManager.default.removeItem(at: part)
-            feed?.publish(MediaTransfer(subject: subject, bytesDone: 0, total: media.size, state: .failed("the bytes did not match")))
+            feed?.publish(
+                MediaTransfer(
+                    subject: subject, bytesDone: 0, total: media.size, state: .failed("the bytes did not match")))
             throw NetworkError.transport("the downloaded bytes of media \(media.id) do not match its sha256; try again")
         }
         let final = file(for: media)
@@ -74,7 +84,8 @@ public struct MediaCache: Sendable {
     /// stays, even alone over it).
     public func evict(keeping: URL? = nil) {
         let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey]
-        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)
+        else { return }
         var entries = files.filter { $0.pathExtension != "part" }.compactMap { url -> (URL, Date, Int64)? in
             guard let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
             return (url, values.contentModificationDate ?? .distantPast, Int64(values.fileSize ?? 0))

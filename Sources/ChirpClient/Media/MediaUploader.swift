@@ -44,13 +44,15 @@ public struct MediaUploader: Sendable {
             feed?.publish(MediaTransfer(subject: subject, bytesDone: upload.size, total: upload.size, state: .finished))
             return media
         } catch {
-            feed?.publish(MediaTransfer(subject: subject, bytesDone: 0, total: upload.size, state: .failed(error.description)))
+            feed?.publish(
+                MediaTransfer(subject: subject, bytesDone: 0, total: upload.size, state: .failed(error.description)))
             throw error
         }
     }
 
     private func send(_ upload: Upload, _ subject: MediaTransfer.Subject) async throws(NetworkError) -> Media {
-        var url = api.client.server.baseURL.appendingPathComponent(APIRoute.uploadMedia.path(["clientMediaId": upload.clientMediaId]))
+        var url = api.client.server.baseURL.appendingPathComponent(
+            APIRoute.uploadMedia.path(["clientMediaId": upload.clientMediaId]))
         if let filename = upload.filename {
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
             components.queryItems = [URLQueryItem(name: "filename", value: filename)]
@@ -60,10 +62,13 @@ public struct MediaUploader: Sendable {
         if let token = api.token { headers["Authorization"] = "Bearer \(token)" }
         let feed = self.feed
         if upload.size == 0 {
-            return try decode(Media.self, try await transfer.upload(upload.file, offset: 0, length: 0, to: url, headers: headers))
+            return try decode(
+                Media.self, try await transfer.upload(upload.file, offset: 0, length: 0, to: url, headers: headers))
         }
-        var offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId)).received
-        if offset >= upload.size { offset = upload.size - 1 } // done before: the last byte again answers the stored media
+        var offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId))
+            .received
+        // Done before: the last byte again answers the stored media.
+        if offset >= upload.size { offset = upload.size - 1 }
         var attempts = 0
         while true {
             let length = min(partSize, upload.size - offset)
@@ -73,14 +78,18 @@ public struct MediaUploader: Sendable {
             feed?.publish(MediaTransfer(subject: subject, bytesDone: start, total: upload.size, state: .running))
             let response: TransportResponse
             do {
-                response = try await transfer.upload(upload.file, offset: offset, length: length, to: url, headers: partHeaders) { sent in
-                    feed?.publish(MediaTransfer(subject: subject, bytesDone: start + sent, total: upload.size, state: .running))
+                response = try await transfer.upload(
+                    upload.file, offset: offset, length: length, to: url, headers: partHeaders
+                ) { sent in
+                    feed?.publish(
+                        MediaTransfer(subject: subject, bytesDone: start + sent, total: upload.size, state: .running))
                 }
-            } catch where error.isTransient && attempts < 3 {
+            } catch  where error.isTransient && attempts < 3 {
                 // A cut: ask where the server stopped and go on from there.
                 attempts += 1
                 try? await Task.sleep(for: .milliseconds(200 * attempts))
-                offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId)).received
+                offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId))
+                    .received
                 continue
             }
             switch response.status {
@@ -92,7 +101,8 @@ public struct MediaUploader: Sendable {
             case 409 where Self.errorCode(response) == "upload_offset_mismatch":
                 guard attempts < 3 else { throw Self.error(response) }
                 attempts += 1
-                offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId)).received
+                offset = try await api.send(ChirpEndpoints.MediaUploadStatusCall(clientMediaId: upload.clientMediaId))
+                    .received
             default:
                 throw Self.error(response)
             }

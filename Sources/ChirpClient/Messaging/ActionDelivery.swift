@@ -50,12 +50,14 @@ struct ActionDelivery: Sendable {
             edited = try await send(action, serverId: serverId)
         } catch {
             if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
-            logger.error("outbox action refused", metadata: ["reason": "\(error.kind)", "action": "\(action.kind.rawValue)"])
+            logger.error(
+                "outbox action refused", metadata: ["reason": "\(error.kind)", "action": "\(action.kind.rawValue)"])
             let reason: String
             if case .server(_, _, let text, _) = error { reason = text } else { reason = error.description }
             try await ledger.finish(action)
             // The local row showed the action already: take the server's copy back.
-            let request = ChirpEndpoints.ListMessages(with: action.peer, limit: 1, after: String((Int64(serverId) ?? 1) - 1))
+            let request = ChirpEndpoints.ListMessages(
+                with: action.peer, limit: 1, after: String((Int64(serverId) ?? 1) - 1))
             if let page = try? await api.send(request) {
                 try await ledger.merge(page: page.items.map { LocalMessage($0, viewer: ledger.username) })
             }
@@ -64,7 +66,8 @@ struct ActionDelivery: Sendable {
         if let edited { try await ledger.applyUpdate(edited) }
         if action.kind == .unsend {
             try await ledger.applyDeletion(
-                MessageDeletedNotice(id: serverId, sender: message.sender, recipient: message.recipient, group: message.group))
+                MessageDeletedNotice(
+                    id: serverId, sender: message.sender, recipient: message.recipient, group: message.group))
         }
         try await ledger.finish(action)
         return .done
@@ -74,7 +77,8 @@ struct ActionDelivery: Sendable {
     private func send(_ action: PendingAction, serverId: String) async throws(NetworkError) -> Message? {
         switch action.kind {
         case .react, .unreact:
-            var endpoint = ChirpEndpoints.React(action.value, to: serverId, with: action.peer, remove: action.kind == .unreact)
+            var endpoint = ChirpEndpoints.React(
+                action.value, to: serverId, with: action.peer, remove: action.kind == .unreact)
             endpoint.retryPolicy = retries
             _ = try await api.send(endpoint)
             return nil

@@ -18,7 +18,9 @@ struct ConversationMarkDelivery: Sendable {
         } catch {
             if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
             var answered = false
-            if action.kind.isRequestAnswer, case .server(_, APIErrorCode.requestNotFound, _, _) = error { answered = true }
+            if action.kind.isRequestAnswer, case .server(_, APIErrorCode.requestNotFound, _, _) = error {
+                answered = true
+            }
             if answered { try await ledger.finish(action) } else { try await ledger.dropRefused(action) }
             for requests in action.kind.isRequestAnswer ? [false, true] : [false] {
                 try await ledger.refreshConversations(requests: requests, from: api)
@@ -38,12 +40,13 @@ struct ConversationMarkDelivery: Sendable {
             _ = try await api.send(endpoint)
             return
         }
-        let change: ChirpEndpoints.MarkConversation.Change = switch action.kind {
-        case .pin: .pin
-        case .unpin: .unpin
-        case .mute: .mute
-        default: .unmute
-        }
+        let change: ChirpEndpoints.MarkConversation.Change =
+            switch action.kind {
+            case .pin: .pin
+            case .unpin: .unpin
+            case .mute: .mute
+            default: .unmute
+            }
         var endpoint = ChirpEndpoints.MarkConversation(change, with: action.peer)
         endpoint.retryPolicy = retries
         _ = try await api.send(endpoint)

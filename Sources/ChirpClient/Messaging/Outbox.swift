@@ -16,10 +16,12 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notFailed(let id): "no failed message \(id): only failed messages can be retried (see chirp messages USER)"
+        case .notFailed(let id):
+            "no failed message \(id): only failed messages can be retried (see chirp messages USER)"
         case .invalidText(let reason): reason
         case .invalidAttachment(let reason): reason
-        case .deletedAccount(let peer): "\(peer)'s account was deleted: the conversation can be read, but nothing can be sent to it."
+        case .deletedAccount(let peer):
+            "\(peer)'s account was deleted: the conversation can be read, but nothing can be sent to it."
         }
     }
 }
@@ -62,7 +64,8 @@ final class Outbox: Sendable {
     /// timeouts: eleven attempts, waits doubling from 250 ms to 4 s), two quick retries when no
     /// connection can be made at all (an offline client gives up within about half a second
     /// and the message waits for the next trigger).
-    static let sendRetries = RetryPolicy(maxRetries: 10, baseDelay: .milliseconds(250), maxDelay: .seconds(4), jitter: 0.5, unreachableRetries: 2)
+    static let sendRetries = RetryPolicy(
+        maxRetries: 10, baseDelay: .milliseconds(250), maxDelay: .seconds(4), jitter: 0.5, unreachableRetries: 2)
 
     let ledger: LocalLedger
     let api: ChirpAPIClient
@@ -74,7 +77,8 @@ final class Outbox: Sendable {
     /// An outbox writing through `ledger` and sending with `api`, each send retried by
     /// `retries`; failures the user does not see go to `logger`.
     init(
-        ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries, logger: Logger = Logger(label: "chirp.outbox"),
+        ledger: LocalLedger, api: ChirpAPIClient, retries: RetryPolicy = Outbox.sendRetries,
+        logger: Logger = Logger(label: "chirp.outbox"),
         uploader: MediaUploader? = nil
     ) {
         self.ledger = ledger
@@ -109,7 +113,8 @@ final class Outbox: Sendable {
         guard attachments.count <= Media.maxPerMessage else {
             throw OutboxError.invalidAttachment("A message carries at most \(Media.maxPerMessage) attachments.")
         }
-        let message = try await ledger.addPending(to: recipient, text: checked, attachments: attachments, replyTo: replyTo)
+        let message = try await ledger.addPending(
+            to: recipient, text: checked, attachments: attachments, replyTo: replyTo)
         return (message, await drain())
     }
 

@@ -27,7 +27,11 @@ struct OutboxPass: Sendable {
                 pins.append(action)
                 continue
             }
-            let peer = switch item { case .message(let message): message.peer; case .action(let action): action.peer }
+            let peer =
+                switch item {
+                case .message(let message): message.peer
+                case .action(let action): action.peer
+                }
             if queues[peer] == nil { order.append(peer) }
             queues[peer, default: []].append(item)
         }
@@ -53,9 +57,11 @@ struct OutboxPass: Sendable {
             // Offline is the normal case of an offline-first client (the rows show as pending);
             // a server that answers and stays busy is worth a warning.
             let level: Logger.Level = blocked.status == nil ? .debug : .warning
-            logger.log(level: level, "outbox pass left messages pending", metadata: [
-                "pending": "\(report.stillPending)", "reason": "\(blocked.kind)",
-            ])
+            logger.log(
+                level: level, "outbox pass left messages pending",
+                metadata: [
+                    "pending": "\(report.stillPending)", "reason": "\(blocked.kind)",
+                ])
         }
         return report
     }
@@ -63,7 +69,9 @@ struct OutboxPass: Sendable {
     /// Sends the pins and unpins in the order they were made, each after its conversation's
     /// queue; the first that cannot go (its conversation's queue stopped, or it is blocked
     /// itself) holds it and every later one back.
-    private func deliverPins(_ pins: [PendingAction], after stopped: Set<String>, into report: inout OutboxReport) async throws {
+    private func deliverPins(_ pins: [PendingAction], after stopped: Set<String>, into report: inout OutboxReport)
+        async throws
+    {
         let actions = ActionDelivery(ledger: ledger, api: api, retries: retries, logger: logger)
         for (index, pin) in pins.enumerated() {
             guard !stopped.contains(pin.peer) else {
@@ -131,10 +139,12 @@ struct OutboxPass: Sendable {
             let reason: String
             if case .server(_, _, let text, _) = error { reason = text } else { reason = error.description }
             // The reason is the server's (or the decoder's), never the message's text.
-            logger.error("outbox send failed", metadata: [
-                "reason": "\(error.kind)",
-                "clientMessageId": "\(message.clientMessageId)",
-            ])
+            logger.error(
+                "outbox send failed",
+                metadata: [
+                    "reason": "\(error.kind)",
+                    "clientMessageId": "\(message.clientMessageId)",
+                ])
             try await ledger.markFailed(message.id, reason: reason)
             var failed = message
             failed.state = .failed
@@ -166,13 +176,16 @@ struct OutboxPass: Sendable {
                 continue
             }
             guard FileManager.default.isReadableFile(atPath: attachment.path) else {
-                throw .server(status: 422, code: "attachment_missing", message: "The file \(attachment.path) is gone or unreadable.", field: nil)
+                throw .server(
+                    status: 422, code: "attachment_missing",
+                    message: "The file \(attachment.path) is gone or unreadable.", field: nil)
             }
             let media = try await uploader.upload(
                 MediaUploader.Upload(
                     file: URL(fileURLWithPath: attachment.path), clientMediaId: attachment.clientMediaId,
                     contentType: attachment.contentType, filename: attachment.filename, size: attachment.size),
-                as: .upload(localMessageId: message.id, index: attachment.position, clientMediaId: attachment.clientMediaId))
+                as: .upload(
+                    localMessageId: message.id, index: attachment.position, clientMediaId: attachment.clientMediaId))
             do { try await ledger.recordUpload(attachment, mediaId: media.id) } catch {
                 throw .transport("cannot record an upload: \(error)")
             }

@@ -41,7 +41,9 @@ public struct WebSocketEventSource: LiveEventSource {
     /// A source for `server`.
     /// - Parameter logger: the WebSocket client's own logging; where it goes is the process's
     ///   logging bootstrap's decision.
-    public init(server: Server, trust: ClientTrust = .environment, logger: Logger = Logger(label: "chirp.sync.websocket")) {
+    public init(
+        server: Server, trust: ClientTrust = .environment, logger: Logger = Logger(label: "chirp.sync.websocket")
+    ) {
         self.server = server
         self.trust = trust
         self.logger = logger
@@ -68,7 +70,8 @@ public struct WebSocketEventSource: LiveEventSource {
         if url.hasPrefix("wss:"), let problem = trust.problem { throw LiveStreamError(problem) }
         let close = try await WebSocketClient.connect(
             url: url,
-            configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers, autoPing: .enabled(timePeriod: .seconds(20))),
+            configuration: .init(
+                maxFrameSize: 1 << 20, additionalHeaders: headers, autoPing: .enabled(timePeriod: .seconds(20))),
             tlsConfiguration: trust.tlsConfiguration,
             logger: logger
         ) { inbound, _, _ in
@@ -81,8 +84,10 @@ public struct WebSocketEventSource: LiveEventSource {
                     event = try decoder.decode(Event.self, from: Data(text.utf8))
                 } catch {
                     // Where it failed, never the frame (it may hold message text).
-                    Logger(label: "chirp.sync").error("event did not decode", metadata: ["path": "\(Self.codingPath(of: error))"])
-                    throw LiveStreamError("the server sent a frame that is not an event: \(error)", isMalformedEvent: true)
+                    Logger(label: "chirp.sync").error(
+                        "event did not decode", metadata: ["path": "\(Self.codingPath(of: error))"])
+                    throw LiveStreamError(
+                        "the server sent a frame that is not an event: \(error)", isMalformedEvent: true)
                 }
                 try await onEvent(event)
             }
@@ -96,10 +101,13 @@ public struct WebSocketEventSource: LiveEventSource {
 extension WebSocketEventSource {
     /// The coding path of a decoding error ("payload.message.id"), or its type.
     static func codingPath(of error: any Error) -> String {
-        let context: DecodingError.Context? = switch error as? DecodingError {
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?, .dataCorrupted(let context)?: context
-        default: nil
-        }
+        let context: DecodingError.Context? =
+            switch error as? DecodingError {
+            case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?,
+                .dataCorrupted(let context)?:
+                context
+            default: nil
+            }
         guard let context else { return String(describing: type(of: error)) }
         return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }

@@ -33,7 +33,8 @@ public actor SyncEngine {
             case .connecting: "connecting"
             case .live: "live"
             case .polling: "polling"
-            case .reconnecting(let attempt, let after, let reason): "reconnecting (attempt \(attempt) in \(after)): \(reason)"
+            case .reconnecting(let attempt, let after, let reason):
+                "reconnecting (attempt \(attempt) in \(after)): \(reason)"
             }
         }
     }
@@ -65,7 +66,8 @@ public actor SyncEngine {
 
     /// An engine for the user `ledger.username`.
     init(
-        ledger: LocalLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live, typing: TypingTracker? = nil,
+        ledger: LocalLedger, api: ChirpAPIClient, source: any LiveEventSource, clock: ClientClock = .live,
+        typing: TypingTracker? = nil,
         onLive: @escaping @Sendable () async -> Void = {}, onUnblock: @escaping @Sendable () async -> Void = {},
         logger: Logger = Logger(label: "chirp.sync")
     ) {
@@ -143,7 +145,8 @@ public actor SyncEngine {
                 }
                 continue
             }
-            let delay = backoff.delay(forAttempt: min(failures - 1, 20), random: Double.random(in: 0..<1), retryAfter: nil)
+            let delay = backoff.delay(
+                forAttempt: min(failures - 1, 20), random: Double.random(in: 0..<1), retryAfter: nil)
             await onState(.reconnecting(attempt: failures, after: delay, reason: reason))
             do { try await clock.sleep(delay) } catch { break }
         }
@@ -182,7 +185,9 @@ public actor SyncEngine {
             reason = String(describing: type(of: error))
             unreachable = false
         }
-        logger.log(level: unreachable ? .warning : .error, "sync failed", metadata: ["reason": "\(reason)", "failures": "\(failures + 1)"])
+        logger.log(
+            level: unreachable ? .warning : .error, "sync failed",
+            metadata: ["reason": "\(reason)", "failures": "\(failures + 1)"])
     }
 
     private static func isDecoding(_ error: NetworkError) -> Bool {
@@ -214,7 +219,11 @@ public actor SyncEngine {
             let known = incoming ? try await ledger.hasConversation(with: key) : true
             try await ledger.record(message, fromStream: true)
             if incoming {
-                if message.group != nil { typing.noteMessage(from: message.sender, in: key) } else { typing.noteMessage(from: message.sender) }
+                if message.group != nil {
+                    typing.noteMessage(from: message.sender, in: key)
+                } else {
+                    typing.noteMessage(from: message.sender)
+                }
             }
             if !known { try await ledger.refreshConversations(requests: true, from: api) }
         case .messageUpdated(let message):
@@ -224,13 +233,20 @@ public actor SyncEngine {
         case .messageRead(let receipt):
             if let group = receipt.group {
                 // This user's own read on another device: nothing unread there any more.
-                if receipt.reader.lowercased() == me { try await ledger.clearUnread(peer: ConversationKey.group(group)) }
-                else { try await ledger.markGroupRead(by: receipt.reader, group: group, upTo: receipt.upTo) }
+                if receipt.reader.lowercased() == me {
+                    try await ledger.clearUnread(peer: ConversationKey.group(group))
+                } else {
+                    try await ledger.markGroupRead(by: receipt.reader, group: group, upTo: receipt.upTo)
+                }
             } else if receipt.reader.lowercased() != me {
                 try await ledger.markRead(by: receipt.reader, upTo: receipt.upTo)
             }
         case .typing(let notice):
-            if let group = notice.group { typing.noteTyping(from: notice.from, in: ConversationKey.group(group)) } else { typing.noteTyping(from: notice.from) }
+            if let group = notice.group {
+                typing.noteTyping(from: notice.from, in: ConversationKey.group(group))
+            } else {
+                typing.noteTyping(from: notice.from)
+            }
         case .followCreated(let notice):
             try await ledger.addFollower(notice.follower, seq: event.seq)
         case .tweetCreated(let tweet):

@@ -53,5 +53,7 @@ public final class TypingTracker: Sendable {
     }
 
     /// A group member's entry: `group:ID/member` (usernames hold no `/`).
-    private static func entry(_ member: String, in group: String) -> String { "\(group.lowercased())/\(member.lowercased())" }
+    private static func entry(_ member: String, in group: String) -> String {
+        "\(group.lowercased())/\(member.lowercased())"
+    }
 }

@@ -32,9 +32,13 @@ struct LoginThrottle: Sendable {
         let window = configuration.loginFailureWindow
         let capacity = configuration.loginThrottleCapacity
         self.limiter = limiter
-        pair = RateLimitRule("login-pair", RateLimit(count: configuration.loginFailureLimit, window: window), capacity: capacity)
-        address = RateLimitRule("login-address", RateLimit(count: configuration.loginAddressFailureLimit, window: window), capacity: capacity)
-        username = RateLimitRule("login-user", RateLimit(count: configuration.loginFailureLimit, window: window), capacity: capacity)
+        pair = RateLimitRule(
+            "login-pair", RateLimit(count: configuration.loginFailureLimit, window: window), capacity: capacity)
+        address = RateLimitRule(
+            "login-address", RateLimit(count: configuration.loginAddressFailureLimit, window: window),
+            capacity: capacity)
+        username = RateLimitRule(
+            "login-user", RateLimit(count: configuration.loginFailureLimit, window: window), capacity: capacity)
         slowdown = configuration.loginSlowdown
     }
 

@@ -1,8 +1,9 @@
 import ChirpModels
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a copied database holds and whether it can be trusted: SQLite's `integrity_check`,
@@ -61,7 +62,9 @@ struct BackupInspection {
         var unfit: [String] = []
         for row in rows {
             let (name, size): (DatabaseValue, DatabaseValue) = (row[0], row[1])
-            if let sha256 = String.fromDatabaseValue(name), MediaFiles.isBlobName(sha256), let size = Int64.fromDatabaseValue(size), size >= 0 {
+            if let sha256 = String.fromDatabaseValue(name), MediaFiles.isBlobName(sha256),
+                let size = Int64.fromDatabaseValue(size), size >= 0
+            {
                 named.append(Blob(sha256: sha256, size: size))
             } else {
                 unfit.append(String.fromDatabaseValue(name).map(TerminalText.quoted) ?? name.description)

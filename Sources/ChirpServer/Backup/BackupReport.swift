@@ -16,8 +16,10 @@ public struct BackupReport: Sendable, CustomStringConvertible {
     public var sweptMedia: Int
 
     public var description: String {
-        var line = "backup written to \(destination) in \(String(format: "%.2f", seconds)) s: database \(Self.size(databaseBytes))"
-        line += " (\(users) users, \(messages) messages), \(blobs) media blobs: \(blobsCopied) copied (\(Self.size(bytesCopied)))"
+        var line =
+            "backup written to \(destination) in \(String(format: "%.2f", seconds)) s: database \(Self.size(databaseBytes))"
+        line +=
+            " (\(users) users, \(messages) messages), \(blobs) media blobs: \(blobsCopied) copied (\(Self.size(bytesCopied)))"
         line += ", \(blobs - blobsCopied) already there"
         if sweptMedia > 0 { line += ", \(sweptMedia) swept while copying left out" }
         return line
@@ -40,7 +42,8 @@ public struct RestoreReport: Sendable, CustomStringConvertible {
     public var keptAt: String?
 
     public var description: String {
-        var line = "restored \(source) into \(dataDirectory): \(users) users, \(messages) messages, \(blobs) media blobs"
+        var line =
+            "restored \(source) into \(dataDirectory): \(users) users, \(messages) messages, \(blobs) media blobs"
         line += " (\(blobsCopied) copied, the rest already there)"
         if let keptAt { line += "; the database that was there is kept in \(keptAt)" }
         return line + "; start the server"

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An `flock` on `chirp.lock` in a data directory, released by the kernel however the process
@@ -61,7 +62,8 @@ public enum DataDirectoryLockError: Error, CustomStringConvertible {
         case .held(let directory, .shared):
             return "a restore (chirp admin restore) is running on \(directory); wait for it to finish, then try again"
         case .held(let directory, .exclusive):
-            return "a Chirp server or command is using \(directory); stop the server (SIGTERM, or systemctl stop chirp) "
+            return
+                "a Chirp server or command is using \(directory); stop the server (SIGTERM, or systemctl stop chirp) "
                 + "and run the restore again"
         }
     }

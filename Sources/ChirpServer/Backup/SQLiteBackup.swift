@@ -1,8 +1,9 @@
 import ChirpModels
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp admin backup`: a consistent copy of a SQLite server's database and media, taken
@@ -30,13 +31,16 @@ struct SQLiteBackup {
             throw AdministrationError("no Chirp database at \(source.path); pass the --data-dir the server uses")
         }
         let destination = layout.root.standardizedFileURL.resolvingSymlinksInPath().path
-        let forbidden = [configuration.dataDirectory, configuration.mediaURL].map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+        let forbidden = [configuration.dataDirectory, configuration.mediaURL].map {
+            $0.standardizedFileURL.resolvingSymlinksInPath().path
+        }
         guard !forbidden.contains(destination) else {
             throw AdministrationError("\(layout.root.path) is the server's own data; back up into another directory")
         }
         guard layout.isUsable() else {
             throw AdministrationError(
-                "\(layout.root.path) holds files that are not a Chirp backup; choose an empty directory or one an earlier backup wrote")
+                "\(layout.root.path) holds files that are not a Chirp backup; choose an empty directory or one an earlier backup wrote"
+            )
         }
         let lock = try DataDirectoryLock.administering(configuration.dataDirectory, mode: .shared)
         defer { withExtendedLifetime(lock) {} }
@@ -56,10 +60,12 @@ struct SQLiteBackup {
         guard inspection.problems.isEmpty else {
             throw AdministrationError(
                 "the copy of \(source.path) failed its check (\(inspection.problems.joined(separator: "; "))); "
-                    + "the server's database may be damaged: stop the server and run `sqlite3 \(source.path) 'PRAGMA integrity_check'`")
+                    + "the server's database may be damaged: stop the server and run `sqlite3 \(source.path) 'PRAGMA integrity_check'`"
+            )
         }
         let live = MediaFiles(root: configuration.mediaURL)
-        var copied = 0, copiedBytes: Int64 = 0
+        var copied = 0
+        var copiedBytes: Int64 = 0
         var swept: [String] = []
         for blob in inspection.blobs where BlobCopy.size(layout.media.blobPath(blob.sha256)) != blob.size {
             if try BlobCopy.copy(live.blobPath(blob.sha256), to: layout.media.blobPath(blob.sha256)) {
@@ -73,7 +79,9 @@ struct SQLiteBackup {
         inspection.blobs.removeAll { swept.contains($0.sha256) }
         inspection.checkBlobs(in: layout.media)
         guard inspection.problems.isEmpty else {
-            throw AdministrationError("the backup's media is incomplete (\(inspection.problems.joined(separator: "; "))); take the backup again")
+            throw AdministrationError(
+                "the backup's media is incomplete (\(inspection.problems.joined(separator: "; "))); take the backup again"
+            )
         }
         try server.close()
 
@@ -83,7 +91,8 @@ struct SQLiteBackup {
         try MediaFiles.syncDirectory(layout.root.path)
         return BackupReport(
             destination: layout.root.path, seconds: Double((clock.now - started).milliseconds) / 1000,
-            databaseBytes: BlobCopy.size(layout.databaseURL.path) ?? 0, users: inspection.users, messages: inspection.messages,
+            databaseBytes: BlobCopy.size(layout.databaseURL.path) ?? 0, users: inspection.users,
+            messages: inspection.messages,
             blobs: inspection.blobs.count, blobsCopied: copied, bytesCopied: copiedBytes, sweptMedia: swept.count)
     }
 
@@ -95,10 +104,13 @@ struct SQLiteBackup {
         let copy = try DatabaseQueue(path: layout.partialDatabaseURL.path)
         defer { try? copy.close() }
         for sha in shas {
-            let stillNamed = try server.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM media WHERE sha256 = ?", arguments: [sha]) ?? 0 }
+            let stillNamed = try server.read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM media WHERE sha256 = ?", arguments: [sha]) ?? 0
+            }
             let left = try copy.write { db -> Int in
                 try db.execute(
-                    sql: "DELETE FROM media WHERE sha256 = ? AND id NOT IN (SELECT media_id FROM message_media)", arguments: [sha])
+                    sql: "DELETE FROM media WHERE sha256 = ? AND id NOT IN (SELECT media_id FROM message_media)",
+                    arguments: [sha])
                 return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM media WHERE sha256 = ?", arguments: [sha]) ?? 0
             }
             guard stillNamed == 0, left == 0 else {

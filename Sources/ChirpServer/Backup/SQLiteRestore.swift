@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chirp admin restore`: puts a backup (`BackupLayout`) back into the data directory of a
@@ -22,7 +23,8 @@ struct SQLiteRestore {
     func run() throws -> RestoreReport {
         guard FileManager.default.fileExists(atPath: source.databaseURL.path) else {
             throw AdministrationError(
-                "no backup in \(source.root.path) (it has no chirp.sqlite); pass the directory `chirp admin backup` wrote")
+                "no backup in \(source.root.path) (it has no chirp.sqlite); pass the directory `chirp admin backup` wrote"
+            )
         }
         let lock = try DataDirectoryLock.administering(configuration.dataDirectory, mode: .exclusive)
         defer { withExtendedLifetime(lock) {} }
@@ -53,7 +55,9 @@ struct SQLiteRestore {
         try backup.close()
 
         let keptAt = try moveAside(live)
-        guard rename(incoming.path, live.path) == 0 else { throw MediaFileError.system("rename \(incoming.path)", errno) }
+        guard rename(incoming.path, live.path) == 0 else {
+            throw MediaFileError.system("rename \(incoming.path)", errno)
+        }
         try MediaFiles.syncDirectory(configuration.dataDirectory.path)
         return RestoreReport(
             source: source.root.path, dataDirectory: configuration.dataDirectory.path, users: inspection.users,

@@ -22,7 +22,8 @@ package enum BenchDatabase {
     /// connects through `settings`' database to do so.
     package static func drop(_ fresh: PostgresSettings, connectingTo settings: PostgresSettings) async throws {
         try await withConnection(settings) { connection, logger in
-            try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(fresh.database) WITH (FORCE)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(fresh.database) WITH (FORCE)"), logger: logger)
         }
     }
 
@@ -30,7 +31,8 @@ package enum BenchDatabase {
         _ settings: PostgresSettings, _ body: (PostgresConnection, Logger) async throws -> Void
     ) async throws {
         let logger = Logger(label: "chirp.bench.database")
-        let (connection, _) = try await PostgresPrimary.connect(settings, applicationName: "chirp-bench", logger: logger)
+        let (connection, _) = try await PostgresPrimary.connect(
+            settings, applicationName: "chirp-bench", logger: logger)
         do {
             try await body(connection, logger)
             try await connection.close()

@@ -47,23 +47,28 @@ package enum ConnectionBenchSeeder {
         let storage = try SQLiteStorage(url: dataDirectory.appendingPathComponent("chirp.sqlite"))
         let plan = Plan(users: users, senders: senders)
         try await storage.write { db in
-            let user = try db.makeStatement(sql: """
-                INSERT INTO users (username, username_key, display_name, password_hash, created_at, followers_count, following_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            let session = try db.makeStatement(sql: """
-                INSERT INTO sessions (token_hash, user_id, created_at, expires_at, public_id, last_used_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let user = try db.makeStatement(
+                sql: """
+                    INSERT INTO users (username, username_key, display_name, password_hash, created_at, followers_count, following_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let session = try db.makeStatement(
+                sql: """
+                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at, public_id, last_used_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
             for (index, account) in plan.accounts.enumerated() {
                 try user.execute(arguments: [
-                    account.name, account.name, account.name, plan.hash, plan.now, plan.followers(of: index), plan.following(of: index),
+                    account.name, account.name, account.name, plan.hash, plan.now, plan.followers(of: index),
+                    plan.following(of: index),
                 ])
                 try session.execute(arguments: [
-                    Data(SessionTokens.hash(account.token)), db.lastInsertedRowID, plan.now, plan.expiry, SessionTokens.publicId(), plan.now,
+                    Data(SessionTokens.hash(account.token)), db.lastInsertedRowID, plan.now, plan.expiry,
+                    SessionTokens.publicId(), plan.now,
                 ])
             }
-            let follow = try db.makeStatement(sql: "INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)")
+            let follow = try db.makeStatement(
+                sql: "INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)")
             for follower in 1...Int64(users) {
                 for followee in 1...Int64(plan.senderCount) where followee != follower {
                     try follow.execute(arguments: [follower, followee, plan.now])

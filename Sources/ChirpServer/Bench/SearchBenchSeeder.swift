@@ -25,7 +25,8 @@ package enum SearchBenchSeeder {
     /// Seeds `dataDirectory` (created if needed; must be new); calls `progress` with the
     /// messages stored so far.
     package static func seed(
-        dataDirectory: URL, users: Int, messages: Int, seed: UInt64 = 42, progress: @escaping @Sendable (Int) -> Void = { _ in }
+        dataDirectory: URL, users: Int, messages: Int, seed: UInt64 = 42,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let storage = try SQLiteStorage(url: dataDirectory.appendingPathComponent("chirp.sqlite"))
@@ -34,7 +35,8 @@ package enum SearchBenchSeeder {
         try await storage.write { db in
             for index in 0..<users {
                 try db.execute(
-                    sql: "INSERT INTO users (username, username_key, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO users (username, username_key, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: ["user\(index)", "user\(index)", "user\(index)", hash, start])
             }
         }
@@ -54,19 +56,22 @@ package enum SearchBenchSeeder {
                 let text = (0..<count).map { _ in word(generator.unit(), cumulative) }.joined(separator: " ")
                 rows.append((sender, recipient, text))
             }
-            let first = stored, batchRows = rows
+            let first = stored
+            let batchRows = rows
             try await storage.write { db in
-                let insert = try db.cachedStatement(sql: """
-                    INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let insert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for (offset, row) in batchRows.enumerated() {
                     try insert.execute(arguments: [
                         row.sender, row.recipient, min(row.sender, row.recipient), max(row.sender, row.recipient),
                         "seed-\(first + offset)", row.text, start + Int64(first + offset) * 10,
                     ])
                     try SQLiteMessageSearch.add(
-                        db, messageId: db.lastInsertedRowID, text: row.text, sender: row.sender, recipient: row.recipient)
+                        db, messageId: db.lastInsertedRowID, text: row.text, sender: row.sender,
+                        recipient: row.recipient)
                 }
                 // Indexed here, so the indexer has nothing left of them to read.
                 try db.execute(sql: "UPDATE search_index_mark SET indexed_through = (SELECT MAX(id) FROM messages)")
@@ -85,7 +90,8 @@ package enum SearchBenchSeeder {
 
     private static func word(_ unit: Double, _ cumulative: [Double]) -> String {
         let target = unit * cumulative[cumulative.count - 1]
-        var low = 0, high = cumulative.count - 1
+        var low = 0
+        var high = cumulative.count - 1
         while low < high {
             let middle = (low + high) / 2
             if cumulative[middle] < target { low = middle + 1 } else { high = middle }

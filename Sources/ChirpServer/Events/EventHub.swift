@@ -42,10 +42,13 @@ final class EventHub: Sendable {
         // A long poll's listener (no `onWake`) waits for a few seconds with a timeout of its
         // own and reads storage when it ends: the sweep is for streams, and waking a long poll
         // early would only answer it empty.
-        let slice: Int? = onWake == nil ? nil : nextSlice.withLock { next in
-            defer { next = (next + 1) % Self.sweepSlices }
-            return next
-        }
+        let slice: Int? =
+            onWake == nil
+            ? nil
+            : nextSlice.withLock { next in
+                defer { next = (next + 1) % Self.sweepSlices }
+                return next
+            }
         let listener = EventListener(userId: userId, sweepSlice: slice, onWake: onWake)
         listeners.withLock { $0[userId, default: [:]][ObjectIdentifier(listener)] = listener }
         startSweepingIfNeeded()

@@ -40,10 +40,12 @@ struct EventStream: Sendable {
     /// `?token=`) is valid and `since` is absent or a seq.
     func authorize(target: String, authorization: String?) async -> Decision {
         guard let components = URLComponents(string: target), components.path == Self.path else { return .refused }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         let viewer: Viewer
         do {
-            viewer = try await Authenticator(accounts: services.accounts).viewer(authorization: authorization, queryToken: query["token"])
+            viewer = try await Authenticator(accounts: services.accounts).viewer(
+                authorization: authorization, queryToken: query["token"])
         } catch let error as APIError where error.status != .serviceUnavailable {
             return .refused
         } catch {
@@ -59,6 +61,7 @@ struct EventStream: Sendable {
 
     /// The handler that serves a granted stream.
     func connection(for grant: Grant) -> EventStreamConnection {
-        EventStreamConnection(services: services, roster: roster, userId: grant.userId, tokenHash: grant.tokenHash, since: grant.since)
+        EventStreamConnection(
+            services: services, roster: roster, userId: grant.userId, tokenHash: grant.tokenHash, since: grant.since)
     }
 }

@@ -192,11 +192,13 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
             } else {
                 closing = true
                 var echo = frame.unmaskedData
-                let code = echo.readSlice(length: min(2, echo.readableBytes)) ?? context.channel.allocator.buffer(capacity: 0)
+                let code =
+                    echo.readSlice(length: min(2, echo.readableBytes)) ?? context.channel.allocator.buffer(capacity: 0)
                 send(WebSocketFrame(fin: true, opcode: .connectionClose, data: code), context: context, thenClose: true)
             }
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
             pingOutstanding = false
         default:
@@ -238,7 +240,10 @@ final class EventStreamConnection: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         pingOutstanding = true
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+        context.writeAndFlush(
+            wrapOutboundOut(
+                WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))),
+            promise: nil)
     }
 
     /// Sends a close frame with `code` and `reason`, then closes the connection.

@@ -35,7 +35,8 @@ struct ArchiveListSpooler {
         } while cursor != nil
         try spool.close()
         guard keepEmpty || count > 0 else { return }
-        let tar = self.tar, entry = root + name
+        let tar = self.tar
+        let entry = root + name
         _ = try await NIOThreadPool.singleton.runIfActive { try tar.add(entry, contentsOf: path) }
     }
 }

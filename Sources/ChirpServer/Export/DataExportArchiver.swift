@@ -44,17 +44,25 @@ struct DataExportArchiver: Sendable {
     func write(_ viewer: Viewer, to path: String, work: URL, at now: Timestamp) async throws {
         let tar = try UstarWriter(path: path, modified: now.date)
         let spool = ArchiveListSpooler(tar: tar, directory: work, root: Self.root)
-        try tar.add(Self.root + "export.json", data: APIJSON.encoder().encode(
-            ExportManifest(format: 1, username: viewer.username, createdAt: now)))
+        try tar.add(
+            Self.root + "export.json",
+            data: APIJSON.encoder().encode(
+                ExportManifest(format: 1, username: viewer.username, createdAt: now)))
         try tar.add(Self.root + "profile.json", data: APIJSON.encoder().encode(try await accounts.me(viewer)))
         try tar.add(Self.root + "settings.json", data: APIJSON.encoder().encode(try await settings.settings(viewer)))
-        try await spool.list("following.json") { try await social.following(of: viewer.username, viewer: viewer, page: Self.page($0)) }
-        try await spool.list("followers.json") { try await social.followers(of: viewer.username, viewer: viewer, page: Self.page($0)) }
+        try await spool.list("following.json") {
+            try await social.following(of: viewer.username, viewer: viewer, page: Self.page($0))
+        }
+        try await spool.list("followers.json") {
+            try await social.followers(of: viewer.username, viewer: viewer, page: Self.page($0))
+        }
         var blocked: [String] = []
         try await spool.list("blocks.json", each: { blocked.append($0.username) }) {
             try await safety.blocks(viewer, page: Self.page($0))
         }
-        try await spool.list("tweets.json") { try await tweets.tweets(by: viewer.username, viewer: viewer, page: Self.page($0)) }
+        try await spool.list("tweets.json") {
+            try await tweets.tweets(by: viewer.username, viewer: viewer, page: Self.page($0))
+        }
         var peers: [String] = []
         var listedGroups: [String] = []
         let listed = { (conversation: Conversation) in
@@ -65,20 +73,27 @@ struct DataExportArchiver: Sendable {
                 peers.append(conversation.peer.username)
             }
         }
-        try await spool.list("conversations.json", each: listed) { try await conversations.list(viewer, page: Self.page($0)) }
-        try await spool.list("requests.json", each: listed) { try await conversations.list(viewer, page: Self.page($0), requests: true) }
+        try await spool.list("conversations.json", each: listed) {
+            try await conversations.list(viewer, page: Self.page($0))
+        }
+        try await spool.list("requests.json", each: listed) {
+            try await conversations.list(viewer, page: Self.page($0), requests: true)
+        }
         let memberOf = try await groups.groups(viewer)
         try tar.add(Self.root + "groups.json", data: APIJSON.encoder().encode(memberOf))
         var attached: [String: Media] = [:]
         let collect = { (message: Message) in for item in message.media { attached[item.id] = item } }
         for peer in Set(peers + blocked).sorted() {
             try await spool.list("messages/\(peer).json", keepEmpty: peers.contains(peer), each: collect) { cursor in
-                try await messages.page(viewer, peer: peer, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
+                try await messages.page(
+                    viewer, peer: peer, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
             }
         }
         for group in Set(listedGroups + memberOf.map(\.id)).sorted(by: { (Int64($0) ?? 0) < (Int64($1) ?? 0) }) {
-            try await spool.list("groups/\(group).json", keepEmpty: listedGroups.contains(group), each: collect) { cursor in
-                try await groups.page(viewer, id: group, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
+            try await spool.list("groups/\(group).json", keepEmpty: listedGroups.contains(group), each: collect) {
+                cursor in
+                try await groups.page(
+                    viewer, id: group, limit: Self.pageSize, before: nil, after: cursor.flatMap { Int64($0) } ?? 0)
             }
         }
         var archived: [ArchivedMedia] = []
@@ -86,7 +101,9 @@ struct DataExportArchiver: Sendable {
             try Task.checkCancellation()
             let name = "media/" + Self.fileName(item)
             let blob = media.blobPath(item.sha256)
-            let added = try await NIOThreadPool.singleton.runIfActive { try tar.add(Self.root + name, contentsOf: blob) }
+            let added = try await NIOThreadPool.singleton.runIfActive {
+                try tar.add(Self.root + name, contentsOf: blob)
+            }
             archived.append(ArchivedMedia(path: added ? name : nil, media: item))
         }
         try tar.add(Self.root + "media.json", data: APIJSON.encoder().encode(archived))
@@ -100,9 +117,10 @@ struct DataExportArchiver: Sendable {
     /// `<id>` and, when the uploader named the file, `-` and that name's safe characters
     /// (letters, digits, `.`, `_`, `-`; at most 60), so the archive's names stay short and plain.
     static func fileName(_ media: Media) -> String {
-        let safe = String((media.filename ?? "").unicodeScalars.filter {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
-        }.prefix(60).map(Character.init))
+        let safe = String(
+            (media.filename ?? "").unicodeScalars.filter {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            }.prefix(60).map(Character.init))
         let trimmed = safe.drop { $0 == "." }
         return trimmed.isEmpty ? media.id : "\(media.id)-\(trimmed)"
     }

@@ -2,8 +2,9 @@ import ChirpModels
 import Foundation
 import Logging
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Users' data exports (issue 39). `prepare` starts writing a user's archive in the background
@@ -49,7 +50,8 @@ actor DataExportService {
     /// one counts against `limits.exports` (429 past it); asking while one is written does not.
     func prepare(_ viewer: Viewer) async throws -> DataExportStatus {
         if try await !isPending(viewer.id) {
-            try await limits.take(limits.exports, key: String(viewer.id), refusal: "You have asked for your data too many times")
+            try await limits.take(
+                limits.exports, key: String(viewer.id), refusal: "You have asked for your data too many times")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let job = UUID().uuidString
             let (archiver, directory, now) = (self.archiver, self.directory, self.now)
@@ -81,7 +83,8 @@ actor DataExportService {
             await task.value
         }
         let prefix = "\(userId)."
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(prefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(prefix) {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }
@@ -90,13 +93,15 @@ actor DataExportService {
     func sweep() async -> Int {
         var removed = 0
         let keys: [URLResourceKey] = [.contentModificationDateKey]
-        let entries = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        let entries =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
         for url in entries {
             let name = url.lastPathComponent
             guard let owner = name.split(separator: ".").first.flatMap({ Int64($0) }), running[owner] == nil,
                 let modified = try? url.resourceValues(forKeys: Set(keys)).contentModificationDate
             else { continue }
-            let gone = name.hasSuffix(".tar") ? isExpired(modified) : Date().timeIntervalSince(modified) > Self.staleAfter
+            let gone =
+                name.hasSuffix(".tar") ? isExpired(modified) : Date().timeIntervalSince(modified) > Self.staleAfter
             if gone, (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
         }
         return removed
@@ -108,7 +113,8 @@ actor DataExportService {
     /// another instance.
     private func isPending(_ userId: Int64) async throws -> Bool {
         if running[userId] != nil { return true }
-        let prefix = "\(userId).", directory = self.directory
+        let prefix = "\(userId)."
+        let directory = self.directory
         return try await NIOThreadPool.singleton.runIfActive {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             return names.contains { name in
@@ -129,7 +135,9 @@ actor DataExportService {
 
     /// Writes the archive as `<id>.<job>.partial` and renames it over `<id>.tar`; on failure or
     /// cancellation removes the partial file. The spool directory goes either way.
-    private static func run(_ archiver: DataExportArchiver, _ viewer: Viewer, job: String, in directory: URL, at now: Timestamp) async {
+    private static func run(
+        _ archiver: DataExportArchiver, _ viewer: Viewer, job: String, in directory: URL, at now: Timestamp
+    ) async {
         let partial = directory.appendingPathComponent("\(viewer.id).\(job).partial").path
         let work = directory.appendingPathComponent("\(viewer.id).\(job).work")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -142,7 +150,8 @@ actor DataExportService {
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             if !(error is CancellationError) {
-                Logger(label: "chirp.export").error("data export failed", metadata: ["user": "\(viewer.id)", "error": "\(error)"])
+                Logger(label: "chirp.export").error(
+                    "data export failed", metadata: ["user": "\(viewer.id)", "error": "\(error)"])
             }
         }
     }
@@ -150,7 +159,8 @@ actor DataExportService {
     private static func sizeAndTime(_ path: String) async throws -> (Int64, Date)? {
         try await NIOThreadPool.singleton.runIfActive {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                let size = (attributes[.size] as? NSNumber)?.int64Value, let modified = attributes[.modificationDate] as? Date
+                let size = (attributes[.size] as? NSNumber)?.int64Value,
+                let modified = attributes[.modificationDate] as? Date
             else { return nil }
             return (size, modified)
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a POSIX ustar archive (the `tar` format every system reads) to a file, written by
@@ -66,7 +67,9 @@ final class UstarWriter: @unchecked Sendable {
         let nameBytes = Array(name.utf8)
         guard !nameBytes.isEmpty, nameBytes.count <= 100 else { throw ArchiveNameError(name: name) }
         var header = [UInt8](repeating: 0, count: 512)
-        func put(_ bytes: [UInt8], at offset: Int) { header.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+        func put(_ bytes: [UInt8], at offset: Int) {
+            header.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        }
         func octal(_ value: Int64, width: Int) -> [UInt8] {
             let digits = String(value, radix: 8)
             return Array((String(repeating: "0", count: max(0, width - 1 - digits.count)) + digits).utf8) + [0]

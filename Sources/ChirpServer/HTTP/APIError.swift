@@ -14,7 +14,8 @@ struct APIError: Error, Sendable {
     /// Seconds for the `Retry-After` header (429 and 503).
     var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, field: String? = nil, retryAfter: Int? = nil)
+    {
         self.status = status
         self.code = code
         self.message = message
@@ -66,7 +67,8 @@ struct APIError: Error, Sendable {
 
     /// A media file the disk cannot give right now (missing or unreadable under its record).
     static let mediaFileUnavailable = APIError(
-        .serviceUnavailable, APIErrorCode.unavailable, "The media's file cannot be read right now; retry shortly.", retryAfter: 1)
+        .serviceUnavailable, APIErrorCode.unavailable, "The media's file cannot be read right now; retry shortly.",
+        retryAfter: 1)
 
     static func userNotFound(_ username: String) -> APIError {
         APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(username.prefix(32)).")

@@ -6,7 +6,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ChirpRequestContext
     let authenticator: Authenticator
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         context.viewer = try await authenticator.viewer(for: request)
         return try await next(request, context)

@@ -8,12 +8,16 @@ import Synchronization
 struct ChaosMiddleware<Context: RequestContext>: RouterMiddleware {
     let rate: Double
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard rate > 0, request.uri.path.hasPrefix("/v1/") else {
             return try await next(request, context)
         }
         if Double.random(in: 0..<1) < rate {
-            throw APIError(.serviceUnavailable, APIErrorCode.unavailable, "The server is busy (chaos mode); retry shortly.", retryAfter: 1)
+            throw APIError(
+                .serviceUnavailable, APIErrorCode.unavailable, "The server is busy (chaos mode); retry shortly.",
+                retryAfter: 1)
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...200)))
         return try await next(request, context)
@@ -29,7 +33,9 @@ final class FailOnceMiddleware<Context: RequestContext>: RouterMiddleware {
         pending = Mutex(Set(requests))
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let key = "\(request.method.rawValue):\(request.uri.path)"
         if pending.withLock({ $0.remove(key) != nil }) {
             throw APIError(.internalServerError, APIErrorCode.internalError, "Injected failure (--fail-once \(key)).")

@@ -46,9 +46,12 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// The server builder for `Application(server:)`; with `tls`, Hummingbird's `TLSChannel`
     /// decrypts in front of everything here (so the guard and the limits see plain HTTP, and a
     /// handshake that never completes is cut by the head timeout like a silent connection).
-    static func builder(stream: EventStream, maxFrameSize: Int, limits: ConnectionGuard.Settings, tls: ServerTLS?) -> HTTPServerBuilder {
+    static func builder(stream: EventStream, maxFrameSize: Int, limits: ConnectionGuard.Settings, tls: ServerTLS?)
+        -> HTTPServerBuilder
+    {
         HTTPServerBuilder { responder in
-            let plain = ChirpServerChannel(responder: responder, stream: stream, maxFrameSize: maxFrameSize, limits: limits, secure: tls != nil)
+            let plain = ChirpServerChannel(
+                responder: responder, stream: stream, maxFrameSize: maxFrameSize, limits: limits, secure: tls != nil)
             guard let tls else { return plain }
             return try TLSChannel(plain, tlsConfiguration: tls.configuration)
         }
@@ -97,7 +100,9 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                         channel.pipeline.syncOperations.removeHandler(protocolErrors, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(stream.connection(for: grant))
                         // Shutdown began while the upgrade was being authorized: the stream ends too.
-                        if connectionGuard.quiescing { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+                        if connectionGuard.quiescing {
+                            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+                        }
                         return UpgradeResult.stream
                     }
                 })
@@ -106,18 +111,24 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: secure))
-                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+                        try channel.pipeline.syncOperations.addHandler(
+                            HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
-                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-                        return attempted.value ? UpgradeResult.failedUpgrade(http, status: refusal.value) : UpgradeResult.notUpgraded(http)
+                            wrappingChannelSynchronously: channel,
+                            configuration: .init(isOutboundHalfClosureEnabled: true))
+                        return attempted.value
+                            ? UpgradeResult.failedUpgrade(http, status: refusal.value) : UpgradeResult.notUpgraded(http)
                     }
                 })
-            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: serverUpgrade)
+            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(
+                upgradeConfiguration: serverUpgrade)
             configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
             configuration.enableErrorHandling = false  // ProtocolErrorResponder, with the error envelope
             configuration.enableResponseHeaderValidation = false  // Swift HTTP Types validate already
-            let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-            let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                configuration: configuration)
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(
+                type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
             try channel.pipeline.syncOperations.addHandler(protocolErrors, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(headWatcher, position: .before(upgradeHandler))
             return Value(upgradeResult: negotiated, channel: channel)
@@ -147,15 +158,19 @@ struct ChirpServerChannel: ServerChildChannel, HTTPChannelHandler {
     private static func refuse(_ channel: any Channel) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
-            try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler(), position: .first)  // before TLS: no handshake, no close_notify
-            return Value(upgradeResult: channel.eventLoop.makeFailedFuture(ChannelError.alreadyClosed), channel: channel)
+            // Before TLS: no handshake, no close_notify.
+            try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler(), position: .first)
+            return Value(
+                upgradeResult: channel.eventLoop.makeFailedFuture(ChannelError.alreadyClosed), channel: channel)
         }
     }
 
     /// An upgrade that was asked for and refused: 400 and close, as Hummingbird does, for a bad
     /// token or `since`; 503 with `Retry-After` when the database could not check the token
     /// (a 400 there told clients under load that their session was bad).
-    private static func refuseUpgrade(_ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, status: HTTPResponse.Status) async {
+    private static func refuseUpgrade(
+        _ http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, status: HTTPResponse.Status
+    ) async {
         try? await http.executeThenClose { _, outbound in
             var fields: HTTPFields = [.connection: "close", .contentLength: "0"]
             if status == .serviceUnavailable { fields[.retryAfter] = "1" }

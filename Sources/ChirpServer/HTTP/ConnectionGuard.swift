@@ -86,7 +86,8 @@ final class ConnectionGuard {
                 counted = peer
             }
         }
-        let connectionGuard = ConnectionGuard(settings: settings, channel: channel, counted: counted, proxyPeer: proxyPeer)
+        let connectionGuard = ConnectionGuard(
+            settings: settings, channel: channel, counted: counted, proxyPeer: proxyPeer)
         let bound = NIOLoopBound(connectionGuard, eventLoop: channel.eventLoop)
         settings.metrics?.openConnections.increment()
         channel.closeFuture.whenComplete { _ in bound.value.finish() }

@@ -9,7 +9,9 @@ import Logging
 struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
     let routeTable: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -23,7 +25,8 @@ struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
             return translate(error, request: request)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return JSONResponse.error(APIError(.internalServerError, APIErrorCode.internalError, "Something went wrong on the server."))
+            return JSONResponse.error(
+                APIError(.internalServerError, APIErrorCode.internalError, "Something went wrong on the server."))
         }
     }
 
@@ -32,18 +35,22 @@ struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
         case .notFound:
             let allowed = routeTable.allowedMethods(for: request.uri.path)
             if !allowed.isEmpty {
-                var response = JSONResponse.error(APIError(
-                    .methodNotAllowed, APIErrorCode.methodNotAllowed,
-                    "\(request.method.rawValue) is not allowed here; use \(allowed.joined(separator: ", ")).")
+                var response = JSONResponse.error(
+                    APIError(
+                        .methodNotAllowed, APIErrorCode.methodNotAllowed,
+                        "\(request.method.rawValue) is not allowed here; use \(allowed.joined(separator: ", ")).")
                 )
                 response.headers[.allow] = allowed.joined(separator: ", ")
                 return response
             }
-            return JSONResponse.error(APIError(.notFound, APIErrorCode.notFound, "There is no such endpoint; see /openapi.yaml."))
+            return JSONResponse.error(
+                APIError(.notFound, APIErrorCode.notFound, "There is no such endpoint; see /openapi.yaml."))
         case .contentTooLarge:
-            return JSONResponse.error(APIError(.contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."))
+            return JSONResponse.error(
+                APIError(.contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than 64 KiB."))
         case .badRequest:
-            return JSONResponse.error(APIError(.badRequest, APIErrorCode.malformedJSON, error.body ?? "The request is malformed."))
+            return JSONResponse.error(
+                APIError(.badRequest, APIErrorCode.malformedJSON, error.body ?? "The request is malformed."))
         default:
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
             return JSONResponse.error(APIError(error.status, code, error.body ?? error.status.reasonPhrase))

@@ -7,7 +7,9 @@ struct ForwardedClientMiddleware: RouterMiddleware {
     typealias Context = ChirpRequestContext
     let proxies: TrustedProxies
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let peer = context.clientAddress, proxies.trusts(peer) else { return try await next(request, context) }
         var context = context
         context.clientAddress = proxies.client(peer: peer, fields: request.headers)

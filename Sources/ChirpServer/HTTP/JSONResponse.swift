@@ -52,7 +52,8 @@ enum JSONResponse {
         do {
             return try await request.collectBody(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than \(limit / 1024) KiB.")
+            throw APIError(
+                .contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than \(limit / 1024) KiB.")
         }
     }
 
@@ -60,10 +61,14 @@ enum JSONResponse {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError(.badRequest, APIErrorCode.malformedJSON, "The field '\(key.stringValue)' is missing.", field: key.stringValue)
+            throw APIError(
+                .badRequest, APIErrorCode.malformedJSON, "The field '\(key.stringValue)' is missing.",
+                field: key.stringValue)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw APIError(.badRequest, APIErrorCode.malformedJSON, "The field '\(field)' has the wrong type.", field: field.isEmpty ? nil : field)
+            throw APIError(
+                .badRequest, APIErrorCode.malformedJSON, "The field '\(field)' has the wrong type.",
+                field: field.isEmpty ? nil : field)
         } catch {
             throw APIError(.badRequest, APIErrorCode.malformedJSON, "The body is not valid JSON of the expected shape.")
         }

@@ -9,10 +9,14 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let routeTable: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         var response = try await next(request, context)
-        let incoming = request.headers[.requestId].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } ? $0 : nil }
+        let incoming = request.headers[.requestId].flatMap {
+            $0.utf8.count <= 64 && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } ? $0 : nil
+        }
         response.headers[.requestId] = incoming ?? context.id
         let elapsed = ContinuousClock.now - start
         let nanos = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
@@ -20,7 +24,9 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
             "\(request.method.rawValue) \(request.uri.path) \(response.status.code)",
             metadata: ["ms": "\(Double(nanos) / 1_000_000)"])
         metrics.record(
-            route: context.endpointPath.map { routeTable.template(forEndpointPath: $0, method: request.method.rawValue) } ?? "unmatched", method: request.method.rawValue,
+            route: context.endpointPath.map {
+                routeTable.template(forEndpointPath: $0, method: request.method.rawValue)
+            } ?? "unmatched", method: request.method.rawValue,
             status: response.status.code, nanoseconds: nanos)
         return response
     }

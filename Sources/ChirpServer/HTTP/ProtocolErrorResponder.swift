@@ -24,9 +24,12 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         if !responding {
             let body = ByteBuffer(bytes: Self.envelope(for: parserError))
             let headers = HTTPHeaders([
-                ("Connection", "close"), ("Content-Type", "application/json"), ("Content-Length", String(body.readableBytes)),
+                ("Connection", "close"), ("Content-Type", "application/json"),
+                ("Content-Length", String(body.readableBytes)),
             ])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+                promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
@@ -52,7 +55,8 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         case .invalidContentLength:
             message = "The Content-Length header is not a valid length."
         default:
-            message = "The request is not well-formed HTTP/1.1: its head cannot be read, or it frames its body two ways."
+            message =
+                "The request is not well-formed HTTP/1.1: its head cannot be read, or it frames its body two ways."
         }
         return (try? JSONEncoder().encode(APIErrorBody(code: "bad_request", message: message))) ?? Data()
     }

@@ -8,9 +8,15 @@ import Hummingbird
 struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxBodyBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes, !Self.isMediaUpload(request) {
-            throw APIError(.contentTooLarge, APIErrorCode.bodyTooLarge, "The request body is larger than \(maxBodyBytes / 1024) KiB.")
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes,
+            !Self.isMediaUpload(request)
+        {
+            throw APIError(
+                .contentTooLarge, APIErrorCode.bodyTooLarge,
+                "The request body is larger than \(maxBodyBytes / 1024) KiB.")
         }
         return try await next(request, context)
     }

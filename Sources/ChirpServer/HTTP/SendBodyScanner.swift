@@ -44,10 +44,22 @@ enum SendBodyScanner {
                         text = value
                     case "replyTo":
                         guard replyTo == nil else { return nil }
-                        if takeNull() { replyTo = .some(nil) } else if let value = string() { replyTo = value } else { return nil }
+                        if takeNull() {
+                            replyTo = .some(nil)
+                        } else if let value = string() {
+                            replyTo = value
+                        } else {
+                            return nil
+                        }
                     case "mediaIds":
                         guard mediaIds == nil else { return nil }
-                        if takeNull() { mediaIds = .some(nil) } else if let values = strings() { mediaIds = values } else { return nil }
+                        if takeNull() {
+                            mediaIds = .some(nil)
+                        } else if let values = strings() {
+                            mediaIds = values
+                        } else {
+                            return nil
+                        }
                     default:
                         return nil
                     }
@@ -82,7 +94,8 @@ enum SendBodyScanner {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let value = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let value = String(
+                        validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                     index += 1
                     return value
                 }
@@ -94,7 +107,7 @@ enum SendBodyScanner {
 
         mutating func takeNull() -> Bool {
             guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
-                  bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+                bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
             else { return false }
             index += 4
             return true

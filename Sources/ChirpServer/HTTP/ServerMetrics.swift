@@ -52,8 +52,10 @@ final class ServerMetrics: Sendable {
             if let existing = table[key] { return existing }
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
             let created = RouteMetrics(
-                requests: CoreMetrics.Counter(label: "chirp_http_requests_total", dimensions: dimensions, factory: factory),
-                duration: CoreMetrics.Timer(label: "chirp_http_request_duration_seconds", dimensions: dimensions, factory: factory))
+                requests: CoreMetrics.Counter(
+                    label: "chirp_http_requests_total", dimensions: dimensions, factory: factory),
+                duration: CoreMetrics.Timer(
+                    label: "chirp_http_request_duration_seconds", dimensions: dimensions, factory: factory))
             table[key] = created
             return created
         }

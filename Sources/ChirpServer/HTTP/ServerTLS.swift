@@ -35,7 +35,8 @@ public struct ServerTLS: Sendable {
     let configuration: TLSConfiguration
 
     public init(certificateFile: String, keyFile: String, minimumVersion: MinimumVersion = .tls12) throws(LoadError) {
-        for (option, path) in [("--tls-cert", certificateFile), ("--tls-key", keyFile)] where !FileManager.default.isReadableFile(atPath: path) {
+        for (option, path) in [("--tls-cert", certificateFile), ("--tls-key", keyFile)]
+        where !FileManager.default.isReadableFile(atPath: path) {
             throw LoadError(description: "\(option): cannot read \(path)")
         }
         let chain: [NIOSSLCertificate]
@@ -51,14 +52,16 @@ public struct ServerTLS: Sendable {
         } catch {
             throw LoadError(description: "--tls-key: \(keyFile) is not a PEM private key (\(error))")
         }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         configuration.applicationProtocols = ["http/1.1"]
         configuration.minimumTLSVersion = minimumVersion.nio
         configuration.cipherSuiteValues = Self.tls12Suites
         do {
             _ = try NIOSSLContext(configuration: configuration)  // checks that the key is the certificate's
         } catch {
-            throw LoadError(description: "--tls-key: \(keyFile) does not go with the certificate in \(certificateFile) (\(error))")
+            throw LoadError(
+                description: "--tls-key: \(keyFile) does not go with the certificate in \(certificateFile) (\(error))")
         }
         self.configuration = configuration
     }

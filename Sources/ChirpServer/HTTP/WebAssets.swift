@@ -21,7 +21,8 @@ struct WebAssets: Sendable {
     /// The page's policy: nothing inline, everything from this origin (`'self'` also admits
     /// `ws:`/`wss:` to the same host and port in CSP 3 browsers, which the event stream uses).
     /// `blob:` images are attachments the page fetched itself with its bearer token.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     private let assets: [String: Asset]
@@ -34,7 +35,7 @@ struct WebAssets: Sendable {
         let names = directory.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) } ?? []
         for name in names {
             guard let directory, let type = Self.contentType(of: name),
-                  let data = try? Data(contentsOf: directory.appendingPathComponent(name))
+                let data = try? Data(contentsOf: directory.appendingPathComponent(name))
             else { continue }
             let digest = SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined()
             assets[name] = Asset(body: ByteBuffer(bytes: data), contentType: type, etag: "\"\(digest)\"")
@@ -58,7 +59,10 @@ struct WebAssets: Sendable {
         headers[.referrerPolicy] = "no-referrer"
         let matches = request.headers[values: .ifNoneMatch]
             .flatMap { $0.split(separator: ",") }
-            .contains { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == asset.etag || tag == "W/" + asset.etag || tag == "*" }
+            .contains {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag == asset.etag || tag == "W/" + asset.etag || tag == "*"
+            }
         if matches {
             return Response(status: .notModified, headers: headers)
         }

@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file being written by one request, off the request's path: the bytes are gathered into

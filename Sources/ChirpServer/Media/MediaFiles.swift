@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The media directory: finished bytes content-addressed at `ab/cd/<sha256>`, uploads in
@@ -21,7 +22,8 @@ struct MediaFiles: Sendable {
     /// Creates the directory tree (at startup).
     func prepare() throws {
         for sub in ["tmp", "uploads"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
     }
 
@@ -48,7 +50,10 @@ struct MediaFiles: Sendable {
     /// The file of an upload in parts, and its description.
     func partPaths(owner: Int64, clientMediaId: String) -> (part: String, meta: String) {
         let dir = root.appendingPathComponent("uploads").appendingPathComponent(String(owner))
-        return (dir.appendingPathComponent(clientMediaId + ".part").path, dir.appendingPathComponent(clientMediaId + ".json").path)
+        return (
+            dir.appendingPathComponent(clientMediaId + ".part").path,
+            dir.appendingPathComponent(clientMediaId + ".json").path
+        )
     }
 
     /// The unfinished uploads in parts of `owner`: each one's client id and declared total.
@@ -58,7 +63,9 @@ struct MediaFiles: Sendable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             return names.filter { $0.hasSuffix(".json") }.compactMap { name in
                 let url = dir.appendingPathComponent(name)
-                guard let data = try? Data(contentsOf: url), let meta = try? JSONDecoder().decode(PartMeta.self, from: data) else { return nil }
+                guard let data = try? Data(contentsOf: url),
+                    let meta = try? JSONDecoder().decode(PartMeta.self, from: data)
+                else { return nil }
                 return (String(name.dropLast(5)), meta.total)
             }
         }
@@ -119,11 +126,15 @@ struct MediaFiles: Sendable {
             var removed = 0
             for sub in ["tmp", "uploads"] {
                 let base = root.appendingPathComponent(sub)
-                guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])
+                guard
+                    let walker = FileManager.default.enumerator(
+                        at: base, includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey])
                 else { continue }
                 for case let url as URL in walker {
                     let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey])
-                    guard values?.isRegularFile == true, let modified = values?.contentModificationDate, modified < cutoff else { continue }
+                    guard values?.isRegularFile == true, let modified = values?.contentModificationDate,
+                        modified < cutoff
+                    else { continue }
                     if unlink(url.path) == 0 { removed += 1 }
                 }
             }

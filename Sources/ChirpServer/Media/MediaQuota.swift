@@ -42,13 +42,16 @@ struct MediaQuota: Sendable {
     /// Admits the start of a resumable upload of `total` bytes and runs `start` (which writes
     /// its description, after which it counts) while no other admission of the owner runs;
     /// 403 `quota_exceeded` when it does not fit or the owner has `maxUnfinished` already.
-    func startParts(owner: Int64, clientMediaId: String, total: Int64, _ start: @Sendable () async throws -> Void) async throws {
+    func startParts(owner: Int64, clientMediaId: String, total: Int64, _ start: @Sendable () async throws -> Void)
+        async throws
+    {
         try await admissions.withLock(String(owner)) {
             let unfinished = try await files.unfinishedUploads(owner: owner)
             if unfinished.count >= maxUnfinished {
                 throw APIError(
                     .forbidden, Self.code,
-                    "You have \(maxUnfinished) unfinished uploads; finish one before starting another (unfinished ones expire after a day).")
+                    "You have \(maxUnfinished) unfinished uploads; finish one before starting another (unfinished ones expire after a day)."
+                )
             }
             try await check(owner: owner, adding: total, except: clientMediaId)
             try await start()
@@ -70,7 +73,10 @@ struct MediaQuota: Sendable {
     }
 
     func exceeded() -> APIError {
-        APIError(.forbidden, Self.code, "This upload would take you over your \(quotaBytes)-byte media quota (unfinished uploads count); send fewer or smaller media.")
+        APIError(
+            .forbidden, Self.code,
+            "This upload would take you over your \(quotaBytes)-byte media quota (unfinished uploads count); send fewer or smaller media."
+        )
     }
 
     static let code = "quota_exceeded"

@@ -39,27 +39,33 @@ struct MediaService: Sendable {
 
     /// Stores the body of `PUT /v1/media/{clientMediaId}`: the whole media, or with a
     /// `Content-Range` one part of it.
-    func upload<Body: AsyncSequence & Sendable>(_ viewer: Viewer, _ request: UploadRequest, body: Body) async throws -> UploadResult
+    func upload<Body: AsyncSequence & Sendable>(_ viewer: Viewer, _ request: UploadRequest, body: Body) async throws
+        -> UploadResult
     where Body.Element == ByteBuffer {
         guard Validation.isValidClientId(request.clientMediaId) else {
-            throw APIError.badParameter("clientMediaId", "A clientMediaId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientMediaId", "A clientMediaId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let contentType = try Self.mediaType(request.contentType)
         let filename = try Self.filename(request.filename)
         if let header = request.contentRange {
             guard let range = ContentRange(header) else {
-                throw APIError.badParameter("Content-Range", "Content-Range must be 'bytes FIRST-LAST/TOTAL' with FIRST <= LAST < TOTAL.")
+                throw APIError.badParameter(
+                    "Content-Range", "Content-Range must be 'bytes FIRST-LAST/TOTAL' with FIRST <= LAST < TOTAL.")
             }
             if let length = request.contentLength, length != range.length {
-                throw APIError.badParameter("Content-Range", "The body is \(length) bytes but Content-Range names \(range.length).")
+                throw APIError.badParameter(
+                    "Content-Range", "The body is \(length) bytes but Content-Range names \(range.length).")
             }
             return try await locks.withLock("\(viewer.id)/\(request.clientMediaId)") {
-                try await uploadPart(viewer, request, range: range, contentType: contentType, filename: filename, body: body)
+                try await uploadPart(
+                    viewer, request, range: range, contentType: contentType, filename: filename, body: body)
             }
         }
         if let existing = try await store.media(owner: viewer.id, clientMediaId: request.clientMediaId) {
             // A retry, or the id reused: compared as it streams, never written (no quota).
-            return .existing(try await RepeatedUpload(stored: existing).compare(body, contentLength: request.contentLength))
+            return .existing(
+                try await RepeatedUpload(stored: existing).compare(body, contentLength: request.contentLength))
         }
         if let length = request.contentLength, length > maxBytes { throw tooLarge() }
         // The declared length is held against the quota while the body arrives (the largest
@@ -69,21 +75,25 @@ struct MediaService: Sendable {
         return try await quota.whole(owner: viewer.id, bytes: declared) {
             let received = try await receive(body, limit: limit)
             do {
-                guard MediaTypeSniffer.agrees(contentType, head: received.head) else { throw Self.typeMismatch(contentType) }
+                guard MediaTypeSniffer.agrees(contentType, head: received.head) else {
+                    throw Self.typeMismatch(contentType)
+                }
                 try await files.commit(received.path, sha256: received.sha256)
             } catch {
                 await files.remove(received.path)
                 throw error
             }
             return try await record(
-                viewer, request.clientMediaId, contentType: contentType, filename: filename, size: received.size, sha256: received.sha256)
+                viewer, request.clientMediaId, contentType: contentType, filename: filename, size: received.size,
+                sha256: received.sha256)
         }
     }
 
     /// Where a resumable upload stands: its received bytes and declared total.
     func uploadStatus(_ viewer: Viewer, clientMediaId: String) async throws -> MediaUploadStatus {
         guard Validation.isValidClientId(clientMediaId) else {
-            throw APIError.badParameter("clientMediaId", "A clientMediaId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientMediaId", "A clientMediaId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         if let media = try await store.media(owner: viewer.id, clientMediaId: clientMediaId) {
             return MediaUploadStatus(received: media.size, total: media.size)
@@ -96,7 +106,8 @@ struct MediaService: Sendable {
 
     /// The media `viewer` may read under this id, with the path of its bytes; 404 otherwise.
     func readable(_ viewer: Viewer, id rawId: String) async throws -> (media: Media, path: String) {
-        guard let id = Validation.parseId(rawId), let media = try await store.readableMedia(id: id, viewer: viewer.id) else {
+        guard let id = Validation.parseId(rawId), let media = try await store.readableMedia(id: id, viewer: viewer.id)
+        else {
             throw Self.notFound
         }
         return (media, files.blobPath(media.sha256))
@@ -107,16 +118,23 @@ struct MediaService: Sendable {
     func attachable(_ viewer: Viewer, ids: [String]) async throws -> [Media] {
         guard !ids.isEmpty else { return [] }
         guard ids.count <= Media.maxPerMessage else {
-            throw APIError(.unprocessableContent, Self.invalidMediaCode, "A message carries at most \(Media.maxPerMessage) media.", field: "mediaIds")
+            throw APIError(
+                .unprocessableContent, Self.invalidMediaCode, "A message carries at most \(Media.maxPerMessage) media.",
+                field: "mediaIds")
         }
         let parsed = ids.compactMap(Validation.parseId)
         guard parsed.count == ids.count, Set(parsed).count == parsed.count else {
-            throw APIError(.unprocessableContent, Self.invalidMediaCode, "mediaIds must be distinct ids of media you uploaded.", field: "mediaIds")
+            throw APIError(
+                .unprocessableContent, Self.invalidMediaCode, "mediaIds must be distinct ids of media you uploaded.",
+                field: "mediaIds")
         }
-        let owned = Dictionary(uniqueKeysWithValues: try await store.ownedMedia(owner: viewer.id, ids: parsed).map { ($0.id, $0) })
+        let owned = Dictionary(
+            uniqueKeysWithValues: try await store.ownedMedia(owner: viewer.id, ids: parsed).map { ($0.id, $0) })
         return try ids.map { id in
             guard let media = owned[String(Validation.parseId(id)!)] else {
-                throw APIError(.unprocessableContent, Self.invalidMediaCode, "There is no media \(id.prefix(32)) of yours; upload it first.", field: "mediaIds")
+                throw APIError(
+                    .unprocessableContent, Self.invalidMediaCode,
+                    "There is no media \(id.prefix(32)) of yours; upload it first.", field: "mediaIds")
             }
             return media
         }
@@ -137,14 +155,16 @@ struct MediaService: Sendable {
             if shas.count < 500 { break }
         }
         // Files carry the wall clock's times, not the server's (injectable) clock.
-        _ = try await files.removeAbandoned(before: Date(timeIntervalSinceNow: -Double(unreferencedLifetime.milliseconds) / 1000))
+        _ = try await files.removeAbandoned(
+            before: Date(timeIntervalSinceNow: -Double(unreferencedLifetime.milliseconds) / 1000))
         return deleted
     }
 
     // MARK: parts
 
     private func uploadPart<Body: AsyncSequence & Sendable>(
-        _ viewer: Viewer, _ request: UploadRequest, range: ContentRange, contentType: String, filename: String?, body: Body
+        _ viewer: Viewer, _ request: UploadRequest, range: ContentRange, contentType: String, filename: String?,
+        body: Body
     ) async throws -> UploadResult where Body.Element == ByteBuffer {
         if let existing = try await store.media(owner: viewer.id, clientMediaId: request.clientMediaId) {
             // A retried last part whose answer was lost.
@@ -167,7 +187,8 @@ struct MediaService: Sendable {
         guard range.first == received, meta.total == range.total else {
             throw APIError(
                 .conflict, Self.offsetMismatchCode,
-                "The server holds \(received) of \(meta.total) bytes; send the part that starts there.", field: String(received))
+                "The server holds \(received) of \(meta.total) bytes; send the part that starts there.",
+                field: String(received))
         }
         let writer = try await MediaFileWriter.open(path: paths.part, create: false)
         // A cut keeps what arrived: the gathered bytes are written before the error goes up.
@@ -211,7 +232,9 @@ struct MediaService: Sendable {
         try await quota.finishParts(owner: viewer.id, clientMediaId: request.clientMediaId, total: meta.total)
         try await files.commit(paths.part, sha256: sha256)
         await files.remove(paths.meta)
-        return try await record(viewer, request.clientMediaId, contentType: meta.contentType, filename: meta.filename, size: meta.total, sha256: sha256)
+        return try await record(
+            viewer, request.clientMediaId, contentType: meta.contentType, filename: meta.filename, size: meta.total,
+            sha256: sha256)
     }
 
     // MARK: helpers
@@ -220,9 +243,10 @@ struct MediaService: Sendable {
     private func record(
         _ viewer: Viewer, _ clientMediaId: String, contentType: String, filename: String?, size: Int64, sha256: String
     ) async throws -> UploadResult {
-        let outcome = try await store.insertMedia(NewMedia(
-            owner: viewer.id, clientMediaId: clientMediaId, contentType: contentType, size: size, sha256: sha256,
-            filename: filename, createdAt: now()))
+        let outcome = try await store.insertMedia(
+            NewMedia(
+                owner: viewer.id, clientMediaId: clientMediaId, contentType: contentType, size: size, sha256: sha256,
+                filename: filename, createdAt: now()))
         if outcome.created { return .created(outcome.value) }
         // Another request under the same client id recorded first.
         guard outcome.value.sha256 == sha256 else { throw Self.clientMediaIdReused }
@@ -250,7 +274,10 @@ struct MediaService: Sendable {
                 size += Int64(buffer.readableBytes)
                 if size > limit { throw tooLarge() }
                 if head.count < MediaContentType.headLength {
-                    head += buffer.getBytes(at: buffer.readerIndex, length: min(buffer.readableBytes, MediaContentType.headLength - head.count)) ?? []
+                    head +=
+                        buffer.getBytes(
+                            at: buffer.readerIndex,
+                            length: min(buffer.readableBytes, MediaContentType.headLength - head.count)) ?? []
                 }
                 try await writer.append(buffer)
             }
@@ -274,7 +301,8 @@ struct MediaService: Sendable {
 
     static func typeMismatch(_ type: String) -> APIError {
         APIError(
-            .unprocessableContent, "media_type_mismatch", "The bytes are not \(type.prefix(64)); send the type they are.",
+            .unprocessableContent, "media_type_mismatch",
+            "The bytes are not \(type.prefix(64)); send the type they are.",
             field: "Content-Type")
     }
 
@@ -285,11 +313,14 @@ struct MediaService: Sendable {
     /// The declared type, lowercased without parameters (default `application/octet-stream`);
     /// 400 unless it is `type/subtype` of token characters.
     static func mediaType(_ header: String?) throws -> String {
-        guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return "application/octet-stream" }
+        guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return "application/octet-stream"
+        }
         let type = header.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces).lowercased()
         let parts = type.split(separator: "/", omittingEmptySubsequences: false)
         let token = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-")
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 64 && $0.allSatisfy(token.contains) }) else {
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 64 && $0.allSatisfy(token.contains) })
+        else {
             throw APIError.badParameter("Content-Type", "Content-Type must be a media type such as image/png.")
         }
         return type
@@ -298,8 +329,12 @@ struct MediaService: Sendable {
     /// The `?filename=`: 1–255 characters, no control characters, no slashes; nil when absent.
     static func filename(_ value: String?) throws -> String? {
         guard let value else { return nil }
-        guard (1...255).contains(value.unicodeScalars.count), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
-        else { throw APIError.badParameter("filename", "A filename is 1 to 255 characters, without slashes or control characters.") }
+        guard (1...255).contains(value.unicodeScalars.count),
+            !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" || $0 == "\\" })
+        else {
+            throw APIError.badParameter(
+                "filename", "A filename is 1 to 255 characters, without slashes or control characters.")
+        }
         return value
     }
 }
@@ -321,7 +356,8 @@ struct PartMeta: Codable, Sendable {
         let meta = self
         try await NIOThreadPool.singleton.runIfActive {
             let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try JSONEncoder().encode(meta).write(to: url, options: .atomic)
         }
     }

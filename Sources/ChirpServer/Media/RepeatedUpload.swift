@@ -25,7 +25,9 @@ struct RepeatedUpload {
             guard size <= stored.size else { throw MediaService.clientMediaIdReused }
             buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         }
-        guard size == stored.size, MediaFiles.hex(hasher.finalize()) == stored.sha256 else { throw MediaService.clientMediaIdReused }
+        guard size == stored.size, MediaFiles.hex(hasher.finalize()) == stored.sha256 else {
+            throw MediaService.clientMediaIdReused
+        }
         return stored
     }
 }

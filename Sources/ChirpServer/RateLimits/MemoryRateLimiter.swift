@@ -26,7 +26,8 @@ final class MemoryRateLimiter: RateLimiter {
     private func limiter(_ rule: RateLimitRule) -> SlidingWindowLimiter {
         limiters.withLock { table in
             if let limiter = table[rule.name] { return limiter }
-            let limiter = SlidingWindowLimiter(limit: rule.limit.count, window: rule.limit.window, capacity: rule.capacity, now: now)
+            let limiter = SlidingWindowLimiter(
+                limit: rule.limit.count, window: rule.limit.window, capacity: rule.capacity, now: now)
             table[rule.name] = limiter
             return limiter
         }

@@ -15,7 +15,9 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     /// `COUNT/WINDOW` as above; nil for anything else (a count below 1, a window below 1 s).
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let count = Int(parts[0]), count >= 1, let window = DurationShorthand.seconds(parts[1]), window >= 1 else { return nil }
+        guard parts.count == 2, let count = Int(parts[0]), count >= 1, let window = DurationShorthand.seconds(parts[1]),
+            window >= 1
+        else { return nil }
         self.init(count: count, window: .seconds(window))
     }
 

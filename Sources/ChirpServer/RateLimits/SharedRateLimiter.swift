@@ -35,7 +35,9 @@ final class SharedRateLimiter: RateLimiter {
         let counter = rule.name + ":" + key
         let window = RateWindow(now: now(), length: rule.limit.windowSeconds * 1000)
         let spent = reserves.withLock { table -> Bool in
-            guard var reserve = table[counter], reserve.windowStart == window.start, reserve.remaining > 0 else { return false }
+            guard var reserve = table[counter], reserve.windowStart == window.start, reserve.remaining > 0 else {
+                return false
+            }
             reserve.remaining -= 1
             table[counter] = reserve
             return true
@@ -43,11 +45,10 @@ final class SharedRateLimiter: RateLimiter {
         if spent { return nil }
         sweepIfDue(now: window.now)
         let limit = rule.limit.count
-        for units in rule.batch > 1 ? [rule.batch, 1] : [1] {
-            if try await store.reserve(counter: counter, window: window, units: units, limit: limit) {
-                if units > 1 { credit(counter, window: window.start, units: units - 1) }
-                return nil
-            }
+        for units in rule.batch > 1 ? [rule.batch, 1] : [1]
+        where try await store.reserve(counter: counter, window: window, units: units, limit: limit) {
+            if units > 1 { credit(counter, window: window.start, units: units - 1) }
+            return nil
         }
         let counts = try await store.counts(counter: counter, window: window)
         return window.wait(previous: counts.previous, current: counts.current, limit: limit)

@@ -11,12 +11,14 @@ struct AccountRoutes {
         let limit = services.configuration.maxBodyBytes
         router.add(.createAccount) { request, context in
             let body = try await JSONResponse.decode(RegisterRequest.self, from: request, limit: limit)
-            let created = try await accounts.register(body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
+            let created = try await accounts.register(
+                body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
             return try JSONResponse.make(created, status: .created)
         }
         router.add(.login) { request, context in
             let body = try await JSONResponse.decode(LoginRequest.self, from: request, limit: limit)
-            let session = try await accounts.login(body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
+            let session = try await accounts.login(
+                body, userAgent: request.headers[.userAgent], clientAddress: context.clientAddress)
             return try JSONResponse.make(session, status: .created)
         }
         authenticated.add(.logout) { _, context in
@@ -27,7 +29,8 @@ struct AccountRoutes {
             try JSONResponse.make(try await accounts.me(context.viewer))
         }
         authenticated.add(.user) { _, context in
-            try JSONResponse.make(try await accounts.user(named: try context.pathParameter("username"), viewer: context.viewer))
+            try JSONResponse.make(
+                try await accounts.user(named: try context.pathParameter("username"), viewer: context.viewer))
         }
         // Account security (API.md part 2).
         authenticated.add(.sessions) { _, context in

@@ -9,7 +9,8 @@ struct ConversationMarkRoutes {
     func register(on authenticated: RouterGroup<AuthenticatedRequestContext>) {
         let conversations = services.conversations
         let routes: [(APIRoute, ConversationMarkChange)] = [
-            (.pinConversation, .pin), (.unpinConversation, .unpin), (.muteConversation, .mute), (.unmuteConversation, .unmute),
+            (.pinConversation, .pin), (.unpinConversation, .unpin), (.muteConversation, .mute),
+            (.unmuteConversation, .unmute),
         ]
         for (route, change) in routes {
             authenticated.add(route) { _, context in

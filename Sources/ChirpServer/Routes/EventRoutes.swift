@@ -25,7 +25,9 @@ struct EventRoutes {
         authenticated.add(.eventsStream) { request, _ in
             // Reached only when the request was not upgraded: bad parameters, or no upgrade.
             _ = try QueryParameters(request: request).int("since", in: 0...Int.max)
-            throw APIError(.upgradeRequired, "upgrade_required", "This endpoint is a WebSocket: connect with an Upgrade: websocket request.")
+            throw APIError(
+                .upgradeRequired, "upgrade_required",
+                "This endpoint is a WebSocket: connect with an Upgrade: websocket request.")
         }
     }
 }

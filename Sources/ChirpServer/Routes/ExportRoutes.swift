@@ -11,7 +11,8 @@ struct ExportRoutes {
         let exports = services.exports
         let fileIO = FileIO()
         authenticated.add(.prepareExport) { _, context in
-            try JSONResponse.make(try await MediaRoutes.storageErrors { try await exports.prepare(context.viewer) }, status: .accepted)
+            try JSONResponse.make(
+                try await MediaRoutes.storageErrors { try await exports.prepare(context.viewer) }, status: .accepted)
         }
         authenticated.add(.downloadExport) { _, context in
             switch try await MediaRoutes.storageErrors({ try await exports.download(context.viewer) }) {

@@ -11,7 +11,8 @@ struct GroupRoutes {
         let limit = services.configuration.maxBodyBytes
         authenticated.add(.createGroup) { request, context in
             let body = try await JSONResponse.decode(CreateGroupRequest.self, from: request, limit: limit)
-            let outcome = try await groups.create(context.viewer, clientGroupId: try context.pathParameter("clientGroupId"), body)
+            let outcome = try await groups.create(
+                context.viewer, clientGroupId: try context.pathParameter("clientGroupId"), body)
             return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
         }
         authenticated.add(.group) { _, context in
@@ -19,7 +20,8 @@ struct GroupRoutes {
         }
         authenticated.add(.renameGroup) { request, context in
             let body = try await JSONResponse.decode(UpdateGroupRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await groups.rename(context.viewer, id: try context.pathParameter("id"), title: body.title))
+            return try JSONResponse.make(
+                try await groups.rename(context.viewer, id: try context.pathParameter("id"), title: body.title))
         }
         let memberChanges: [(APIRoute, @Sendable (String, String) -> GroupChange)] = [
             (.addGroupMember, GroupChange.add), (.removeGroupMember, GroupChange.remove),
@@ -35,15 +37,17 @@ struct GroupRoutes {
         authenticated.add(.sendGroupMessage) { request, context in
             let body = try await JSONResponse.decodeSend(from: request, limit: limit)
             let outcome = try await groups.send(
-                context.viewer, id: try context.pathParameter("id"), clientMessageId: try context.pathParameter("clientMessageId"),
+                context.viewer, id: try context.pathParameter("id"),
+                clientMessageId: try context.pathParameter("clientMessageId"),
                 text: body.text, replyTo: body.replyTo, mediaIds: body.mediaIds ?? [])
             return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
         }
         authenticated.add(.groupMessages) { request, context in
             let query = QueryParameters(request: request)
-            return try JSONResponse.make(try await groups.page(
-                context.viewer, id: try context.pathParameter("id"),
-                limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
+            return try JSONResponse.make(
+                try await groups.page(
+                    context.viewer, id: try context.pathParameter("id"),
+                    limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
         }
         authenticated.add(.markGroupRead) { request, context in
             let body = try await JSONResponse.decode(MarkReadRequest.self, from: request, limit: limit)
@@ -51,8 +55,10 @@ struct GroupRoutes {
             return JSONResponse.noContent()
         }
         authenticated.add(.groupMessageReads) { _, context in
-            try JSONResponse.make(try await groups.readers(
-                context.viewer, id: try context.pathParameter("id"), messageId: try context.pathParameter("messageId")))
+            try JSONResponse.make(
+                try await groups.readers(
+                    context.viewer, id: try context.pathParameter("id"),
+                    messageId: try context.pathParameter("messageId")))
         }
         let answers: [(APIRoute, GroupChange)] = [(.acceptGroupRequest, .accept), (.declineGroupRequest, .decline)]
         for (route, answer) in answers {
@@ -61,7 +67,9 @@ struct GroupRoutes {
                 return JSONResponse.noContent()
             }
         }
-        let marks: [(APIRoute, ConversationMarkChange)] = [(.pinGroup, .pin), (.unpinGroup, .unpin), (.muteGroup, .mute), (.unmuteGroup, .unmute)]
+        let marks: [(APIRoute, ConversationMarkChange)] = [
+            (.pinGroup, .pin), (.unpinGroup, .unpin), (.muteGroup, .mute), (.unmuteGroup, .unmute),
+        ]
         for (route, change) in marks {
             authenticated.add(route) { _, context in
                 try await groups.mark(context.viewer, id: try context.pathParameter("id"), change)

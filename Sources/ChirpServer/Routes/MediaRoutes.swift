@@ -26,7 +26,8 @@ struct MediaRoutes {
             }
         }
         authenticated.add(.mediaUploadStatus) { _, context in
-            try JSONResponse.make(try await media.uploadStatus(context.viewer, clientMediaId: try context.pathParameter("clientMediaId")))
+            try JSONResponse.make(
+                try await media.uploadStatus(context.viewer, clientMediaId: try context.pathParameter("clientMediaId")))
         }
         authenticated.add(.downloadMedia) { request, context in
             let (stored, path) = try await media.readable(context.viewer, id: try context.pathParameter("id"))
@@ -37,11 +38,15 @@ struct MediaRoutes {
             let range: ClosedRange<Int64>
             switch request.headers[.range].map({ ByteRange.parse($0, size: stored.size) }) ?? .whole {
             case .whole:
-                return Response(status: .ok, headers: headers, body: try await Self.fileBody { try await fileIO.loadFile(path: path, context: context) })
+                return Response(
+                    status: .ok, headers: headers,
+                    body: try await Self.fileBody { try await fileIO.loadFile(path: path, context: context) })
             case .unsatisfiable:
-                var response = JSONResponse.error(APIError(
-                    .rangeNotSatisfiable, "range_not_satisfiable", "The media is \(stored.size) bytes; ask for a range within it.",
-                    field: "Range"))
+                var response = JSONResponse.error(
+                    APIError(
+                        .rangeNotSatisfiable, "range_not_satisfiable",
+                        "The media is \(stored.size) bytes; ask for a range within it.",
+                        field: "Range"))
                 response.headers[.contentRange] = "bytes */\(stored.size)"
                 return response
             case .part(let part):
@@ -49,7 +54,8 @@ struct MediaRoutes {
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(stored.size)"
             let body = try await Self.fileBody {
-                try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+                try await fileIO.loadFile(
+                    path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
             }
             return Response(status: .partialContent, headers: headers, body: body)
         }
@@ -84,7 +90,9 @@ struct MediaRoutes {
 
     /// `; filename="…"` with an ASCII fallback and `filename*` (RFC 6266) for the real name.
     static func filenameParameter(_ name: String) -> String {
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        let ascii = String(
+            name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" }
+        )
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
         return "; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
     }
@@ -102,9 +110,13 @@ struct MediaRoutes {
         do {
             return try await body()
         } catch let error as MediaFileError {
-            throw APIError(.serviceUnavailable, APIErrorCode.unavailable, "The media storage failed (\(error)); retry shortly.", retryAfter: 1)
+            throw APIError(
+                .serviceUnavailable, APIErrorCode.unavailable, "The media storage failed (\(error)); retry shortly.",
+                retryAfter: 1)
         } catch let error as CocoaError {
-            throw APIError(.serviceUnavailable, APIErrorCode.unavailable, "The media storage failed (\(error.code.rawValue)); retry shortly.", retryAfter: 1)
+            throw APIError(
+                .serviceUnavailable, APIErrorCode.unavailable,
+                "The media storage failed (\(error.code.rawValue)); retry shortly.", retryAfter: 1)
         }
     }
 }
@@ -124,7 +136,9 @@ enum ByteRange: Equatable {
         guard trimmed.hasPrefix("bytes=") else { return .whole }
         let spec = trimmed.dropFirst("bytes=".count)
         guard !spec.contains(",") else { return .whole }
-        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard bounds.count == 2 else { return .whole }
         if bounds[0].isEmpty {
             guard let suffix = Int64(bounds[1]) else { return .whole }

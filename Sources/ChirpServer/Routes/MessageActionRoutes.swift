@@ -9,10 +9,20 @@ struct MessageActionRoutes {
         let actions = services.messageActions
         let limit = services.configuration.maxBodyBytes
         // The direct routes name the peer, the group routes the group, then the same message.
-        let families: [(reactions: (APIRoute, APIRoute), edit: APIRoute, unsend: APIRoute, target: @Sendable (AuthenticatedRequestContext) throws -> MessageActionTarget)] = [
-            ((.addReaction, .removeReaction), .editMessage, .unsendMessage, { .peer(try $0.pathParameter("username")) }),
-            ((.addGroupReaction, .removeGroupReaction), .editGroupMessage, .unsendGroupMessage, { .group(try $0.pathParameter("id")) }),
-        ]
+        let families:
+            [(
+                reactions: (APIRoute, APIRoute), edit: APIRoute, unsend: APIRoute,
+                target: @Sendable (AuthenticatedRequestContext) throws -> MessageActionTarget
+            )] = [
+                (
+                    (.addReaction, .removeReaction), .editMessage, .unsendMessage,
+                    { .peer(try $0.pathParameter("username")) }
+                ),
+                (
+                    (.addGroupReaction, .removeGroupReaction), .editGroupMessage, .unsendGroupMessage,
+                    { .group(try $0.pathParameter("id")) }
+                ),
+            ]
         for family in families {
             let target = family.target
             for (route, remove) in [(family.reactions.0, false), (family.reactions.1, true)] {
@@ -25,11 +35,14 @@ struct MessageActionRoutes {
             }
             authenticated.add(family.edit) { request, context in
                 let body = try await JSONResponse.decode(TextBody.self, from: request, limit: limit)
-                return try JSONResponse.make(try await actions.edit(
-                    context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"), text: body.text))
+                return try JSONResponse.make(
+                    try await actions.edit(
+                        context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"),
+                        text: body.text))
             }
             authenticated.add(family.unsend) { _, context in
-                try await actions.unsend(context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"))
+                try await actions.unsend(
+                    context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"))
                 return JSONResponse.noContent()
             }
         }
@@ -38,9 +51,11 @@ struct MessageActionRoutes {
             guard let q = request.uri.queryParameters.get("q") else {
                 throw APIError.badParameter("q", "'q' (the words to search for) is required.")
             }
-            return try JSONResponse.make(try await actions.search(
-                context.viewer, query: q, peer: request.uri.queryParameters.get("peer"), group: request.uri.queryParameters.get("group"),
-                page: try query.page()))
+            return try JSONResponse.make(
+                try await actions.search(
+                    context.viewer, query: q, peer: request.uri.queryParameters.get("peer"),
+                    group: request.uri.queryParameters.get("group"),
+                    page: try query.page()))
         }
     }
 }

@@ -8,7 +8,9 @@ struct MessageRoutes {
     let services: ServerServices
 
     /// `sends`: the group whose viewers' sessions the send's write may confirm.
-    func register(on authenticated: RouterGroup<AuthenticatedRequestContext>, sends: RouterGroup<AuthenticatedRequestContext>) {
+    func register(
+        on authenticated: RouterGroup<AuthenticatedRequestContext>, sends: RouterGroup<AuthenticatedRequestContext>
+    ) {
         let messages = services.messages
         let limit = services.configuration.maxBodyBytes
         sends.add(.sendMessage) { request, context in
@@ -24,14 +26,16 @@ struct MessageRoutes {
         }
         authenticated.add(.messages) { request, context in
             let query = QueryParameters(request: request)
-            return try JSONResponse.make(try await messages.page(
-                context.viewer, peer: try context.pathParameter("username"),
-                limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
+            return try JSONResponse.make(
+                try await messages.page(
+                    context.viewer, peer: try context.pathParameter("username"),
+                    limit: try query.limit(), before: try query.id("before"), after: try query.id("after")))
         }
         authenticated.add(.conversations) { request, context in
             let query = QueryParameters(request: request)
-            return try JSONResponse.make(try await services.conversations.list(
-                context.viewer, page: try query.page(), requests: try query.bool("requests") ?? false))
+            return try JSONResponse.make(
+                try await services.conversations.list(
+                    context.viewer, page: try query.page(), requests: try query.bool("requests") ?? false))
         }
         authenticated.add(.markRead) { request, context in
             let peer = try context.pathParameter("username")

@@ -18,12 +18,14 @@ struct ModerationRoutes {
             case ModerationReport.resolved: resolved = true
             default: throw APIError.badParameter("status", "'status' must be open or resolved.")
             }
-            return try JSONResponse.make(try await moderation.reports(resolved: resolved, page: try QueryParameters(request: request).page()))
+            return try JSONResponse.make(
+                try await moderation.reports(resolved: resolved, page: try QueryParameters(request: request).page()))
         }
         authenticated.add(.adminResolveReport) { request, context in
             let actor = try await moderation.requireOperator(context.viewer)
             let body = try await JSONResponse.decode(ResolveReportRequest.self, from: request, limit: limit)
-            return try JSONResponse.make(try await moderation.resolve(reportId: try context.pathParameter("id"), body, by: actor))
+            return try JSONResponse.make(
+                try await moderation.resolve(reportId: try context.pathParameter("id"), body, by: actor))
         }
         authenticated.add(.adminSuspend) { _, context in
             let actor = try await moderation.requireOperator(context.viewer)

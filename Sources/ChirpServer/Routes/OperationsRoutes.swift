@@ -11,7 +11,7 @@ struct OperationsRoutes {
     /// The OpenAPI document shipped with the server, loaded once.
     static let openAPIDocument: ByteBuffer = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-              let data = try? Data(contentsOf: url)
+            let data = try? Data(contentsOf: url)
         else { return ByteBuffer(string: "openapi: 3.1.0\n") }
         return ByteBuffer(bytes: data)
     }()
@@ -23,7 +23,9 @@ struct OperationsRoutes {
         router.add(.metrics) { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: services.metrics.exposition())))
+            return Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: services.metrics.exposition()))
+            )
         }
         router.add(.openAPI) { _, _ in
             var headers = HTTPFields()

@@ -6,7 +6,9 @@ struct QueryParameters {
     let request: Request
 
     /// `limit` within `range`, or `defaultValue` when absent.
-    func limit(in range: ClosedRange<Int> = Validation.pageLimit, default defaultValue: Int = Validation.defaultPageLimit) throws -> Int {
+    func limit(
+        in range: ClosedRange<Int> = Validation.pageLimit, default defaultValue: Int = Validation.defaultPageLimit
+    ) throws -> Int {
         try int("limit", in: range) ?? defaultValue
     }
 
@@ -23,7 +25,8 @@ struct QueryParameters {
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError.badParameter(name, "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+            throw APIError.badParameter(
+                name, "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return value
     }
@@ -31,7 +34,9 @@ struct QueryParameters {
     /// A flag parameter: `true` or `false`.
     func bool(_ name: String) throws -> Bool? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let value = Bool(String(text)) else { throw APIError.badParameter(name, "'\(name)' must be true or false.") }
+        guard let value = Bool(String(text)) else {
+            throw APIError.badParameter(name, "'\(name)' must be true or false.")
+        }
         return value
     }
 

@@ -17,7 +17,8 @@ struct SafetyRoutes {
             return JSONResponse.noContent()
         }
         authenticated.add(.blocks) { request, context in
-            try JSONResponse.make(try await safety.blocks(context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(
+                try await safety.blocks(context.viewer, page: try QueryParameters(request: request).page()))
         }
         authenticated.add(.report) { request, context in
             let body = try await JSONResponse.decode(ReportRequest.self, from: request, limit: limit)

@@ -16,12 +16,16 @@ struct SocialRoutes {
             return JSONResponse.noContent()
         }
         authenticated.add(.followers) { request, context in
-            try JSONResponse.make(try await social.followers(
-                of: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(
+                try await social.followers(
+                    of: try context.pathParameter("username"), viewer: context.viewer,
+                    page: try QueryParameters(request: request).page()))
         }
         authenticated.add(.following) { request, context in
-            try JSONResponse.make(try await social.following(
-                of: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(
+                try await social.following(
+                    of: try context.pathParameter("username"), viewer: context.viewer,
+                    page: try QueryParameters(request: request).page()))
         }
     }
 }

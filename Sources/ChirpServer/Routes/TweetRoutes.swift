@@ -19,11 +19,14 @@ struct TweetRoutes {
             return JSONResponse.noContent()
         }
         authenticated.add(.userTweets) { request, context in
-            try JSONResponse.make(try await tweets.tweets(
-                by: try context.pathParameter("username"), viewer: context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(
+                try await tweets.tweets(
+                    by: try context.pathParameter("username"), viewer: context.viewer,
+                    page: try QueryParameters(request: request).page()))
         }
         authenticated.add(.timeline) { request, context in
-            try JSONResponse.make(try await tweets.timeline(context.viewer, page: try QueryParameters(request: request).page()))
+            try JSONResponse.make(
+                try await tweets.timeline(context.viewer, page: try QueryParameters(request: request).page()))
         }
     }
 }

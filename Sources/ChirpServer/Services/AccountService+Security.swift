@@ -7,11 +7,12 @@ extension AccountService {
     /// The viewer's sessions, newest first, the current one marked.
     func sessionList(_ viewer: Viewer) async throws -> SessionList {
         let stored = try await store.sessions(userId: viewer.id, now: now())
-        return SessionList(items: stored.map {
-            SessionSummary(
-                id: $0.publicId, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, userAgent: $0.userAgent,
-                current: $0.publicId == viewer.sessionId)
-        })
+        return SessionList(
+            items: stored.map {
+                SessionSummary(
+                    id: $0.publicId, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, userAgent: $0.userAgent,
+                    current: $0.publicId == viewer.sessionId)
+            })
     }
 
     /// Ends one of the viewer's sessions (the current one too, if named); 404 for an id that is
@@ -25,7 +26,9 @@ extension AccountService {
 
     /// Sets a new password after checking the current one (a wrong one counts toward the login
     /// throttle); every other session of the user ends.
-    func changePassword(_ viewer: Viewer, _ request: ChangePasswordRequest, clientAddress: ClientAddress? = nil) async throws {
+    func changePassword(_ viewer: Viewer, _ request: ChangePasswordRequest, clientAddress: ClientAddress? = nil)
+        async throws
+    {
         do {
             try Validation.password(request.newPassword)
         } catch {
@@ -39,10 +42,15 @@ extension AccountService {
 
     /// Deletes the viewer's account after checking the password (see `AccountStore.deleteAccount`)
     /// and wakes whoever got `user.deleted`.
-    func deleteAccount(_ viewer: Viewer, _ request: DeleteAccountRequest, clientAddress: ClientAddress? = nil) async throws {
+    func deleteAccount(_ viewer: Viewer, _ request: DeleteAccountRequest, clientAddress: ClientAddress? = nil)
+        async throws
+    {
         try await checkPassword(request.password, of: viewer, from: clientAddress)
         let notice = try APIJSON.encode(UserDeletedNotice(username: viewer.username))
-        guard let outcome = try await store.deleteAccount(userId: viewer.id, at: now(), notice: notice, groups: groupRules) else {
+        guard
+            let outcome = try await store.deleteAccount(
+                userId: viewer.id, at: now(), notice: notice, groups: groupRules)
+        else {
             throw Self.accountGone
         }
         hub?.publish(outcome.appended)
@@ -54,7 +62,8 @@ extension AccountService {
     private func checkPassword(_ password: String, of viewer: Viewer, from clientAddress: ClientAddress?) async throws {
         let attempt = try await loginThrottle.begin(username: viewer.username, from: clientAddress)
         let credentials = try await store.credentials(usernameKey: Validation.usernameKey(viewer.username))
-        guard try await hasher.verify(password, hash: credentials?.passwordHash), credentials?.userId == viewer.id else {
+        guard try await hasher.verify(password, hash: credentials?.passwordHash), credentials?.userId == viewer.id
+        else {
             throw APIError(.unauthorized, APIErrorCode.invalidCredentials, "The password is wrong.", field: "password")
         }
         loginThrottle.succeeded(attempt)

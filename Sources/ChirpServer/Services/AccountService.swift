@@ -26,7 +26,9 @@ struct AccountService: Sendable {
 
     /// Creates an account with its first session; `clientAddress` (the connection's, or the
     /// one a trusted proxy forwarded) counts toward the account-creation limit.
-    func register(_ request: RegisterRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil) async throws -> AuthResponse {
+    func register(_ request: RegisterRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil)
+        async throws -> AuthResponse
+    {
         do {
             try Validation.username(request.username)
             try Validation.password(request.password)
@@ -55,7 +57,8 @@ struct AccountService: Sendable {
             userId: 0, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now),
             userAgent: Self.clipped(userAgent))
         guard let user = try await store.createAccount(account, session: session) else {
-            throw APIError(.conflict, APIErrorCode.usernameTaken, "The username \(request.username) is taken.", field: "username")
+            throw APIError(
+                .conflict, APIErrorCode.usernameTaken, "The username \(request.username) is taken.", field: "username")
         }
         return AuthResponse(user: user, token: token)
     }
@@ -63,7 +66,9 @@ struct AccountService: Sendable {
     /// A new session for the right password, checked under the login throttle
     /// (`LoginThrottle`): guesses are limited per username and address and per address, and
     /// slowed per username, never refused to the owner's own address.
-    func login(_ request: LoginRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil) async throws -> AuthResponse {
+    func login(_ request: LoginRequest, userAgent: String? = nil, clientAddress: ClientAddress? = nil) async throws
+        -> AuthResponse
+    {
         let attempt = try await loginThrottle.begin(username: request.username, from: clientAddress)
         // A name no account can have is wrong without a look or a hash (nothing to time).
         guard Validation.isPossibleUsername(request.username) else { throw Self.wrongCredentials }
@@ -78,7 +83,8 @@ struct AccountService: Sendable {
         let now = now()
         let token = SessionTokens.generate()
         let session = NewSession(
-            userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now, expiresAt: tokenExpiry(from: now),
+            userId: credentials.userId, tokenHash: SessionTokens.hash(token), createdAt: now,
+            expiresAt: tokenExpiry(from: now),
             userAgent: Self.clipped(userAgent))
         guard let user = try await store.createSession(session) else {
             // Suspended since the credentials were read, or gone.
@@ -88,7 +94,8 @@ struct AccountService: Sendable {
         return AuthResponse(user: user, token: token)
     }
 
-    static let wrongCredentials = APIError(.unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
+    static let wrongCredentials = APIError(
+        .unauthorized, APIErrorCode.invalidCredentials, "The username or password is wrong.")
     static let suspended = APIError(
         .forbidden, APIErrorCode.accountSuspended, "This account is suspended by the server's operators.")
 

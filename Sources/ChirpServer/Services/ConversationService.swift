@@ -24,7 +24,8 @@ struct ConversationService: Sendable {
     func list(_ viewer: Viewer, page: PageRequest, requests: Bool = false) async throws -> Page<Conversation> {
         // Direct and group conversations are placed by values of one sequence (message ids and
         // join marks, `GroupSQL.conversations`): no two share a place, so one cursor walks both.
-        let direct = try await store.conversations(viewer: viewer.id, before: page.before, limit: page.fetch, requests: requests)
+        let direct = try await store.conversations(
+            viewer: viewer.id, before: page.before, limit: page.fetch, requests: requests)
         let groups = try await store.groupConversations(
             viewer: viewer.id, before: page.before, limit: page.fetch, list: requests ? .requests : .listed, group: nil)
         let rest = PageBuilder.newestFirst((direct + groups).sorted { $0.cursor > $1.cursor }, limit: page.limit)
@@ -43,7 +44,8 @@ struct ConversationService: Sendable {
     /// The viewer's pinned conversations, direct and group, most recently pinned first.
     private func pinned(_ viewer: Viewer) async throws -> [Conversation] {
         let direct = try await store.pinnedConversations(viewer: viewer.id)
-        let groups = try await store.groupConversations(viewer: viewer.id, before: Int64.max, limit: Validation.maxPinnedConversations, list: .pinned, group: nil)
+        let groups = try await store.groupConversations(
+            viewer: viewer.id, before: Int64.max, limit: Validation.maxPinnedConversations, list: .pinned, group: nil)
         guard !groups.isEmpty else { return direct }
         let orders = try await store.directPinOrders(viewer: viewer.id)
         let listed = direct.map { Listed(cursor: orders[$0.peer.id] ?? 0, item: $0) } + groups
@@ -53,7 +55,9 @@ struct ConversationService: Sendable {
     /// Applies `change` to the viewer's conversation with `peer`; idempotent.
     func mark(_ viewer: Viewer, peer: String, _ change: ConversationMarkChange) async throws {
         let key = try UsernameLookup.conversationKey(peer)
-        switch try await store.markConversation(viewer: viewer.id, peerKey: key, change: change, at: now(), decisions: rules) {
+        switch try await store.markConversation(
+            viewer: viewer.id, peerKey: key, change: change, at: now(), decisions: rules)
+        {
         case .noSuchPeer:
             throw APIError.userNotFound(peer)
         case .noConversation:
@@ -71,12 +75,15 @@ struct ConversationService: Sendable {
     func answer(_ viewer: Viewer, peer: String, _ answer: RequestAnswer) async throws {
         let key = try UsernameLookup.conversationKey(peer)
         let rules = self.rules
-        switch try await store.answerRequest(viewer: viewer.id, peerKey: key, answer, at: now(), encode: { try rules.encode($0) }) {
+        switch try await store.answerRequest(
+            viewer: viewer.id, peerKey: key, answer, at: now(), encode: { try rules.encode($0) })
+        {
         case .noSuchPeer:
             throw APIError.userNotFound(peer)
         case .noRequest:
             throw APIError(
-                .notFound, APIErrorCode.requestNotFound, "\(peer.prefix(32)) has no message request waiting for your answer.")
+                .notFound, APIErrorCode.requestNotFound,
+                "\(peer.prefix(32)) has no message request waiting for your answer.")
         case .answered(let appended):
             hub.publish(appended)
         }

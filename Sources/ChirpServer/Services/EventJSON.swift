@@ -8,7 +8,8 @@ enum EventJSON {
     static func encode(_ batch: EventBatch) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString(#"{"events":["#)
-        let all = (batch.pruned.map { [($0, true)] } ?? []) + batch.events.map { ($0, false) } + batch.live.map { ($0, true) }
+        let all =
+            (batch.pruned.map { [($0, true)] } ?? []) + batch.events.map { ($0, false) } + batch.live.map { ($0, true) }
         for (index, (event, isLive)) in all.enumerated() {
             if index > 0 { buffer.writeString(",") }
             write(event, live: isLive, into: &buffer)

@@ -48,7 +48,8 @@ struct EventService: Sendable {
                 live = listener.takeLiveEvents()
             }
         }
-        return EventBatch(pruned: slice.pruned, events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
+        return EventBatch(
+            pruned: slice.pruned, events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
     }
 
     /// A stored row as the event it is: its JSON, or its message's.
@@ -57,7 +58,8 @@ struct EventService: Sendable {
         case .json(let json):
             return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: json)
         case .message(let message):
-            return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: MessageRules().encode(message))
+            return StoredEvent(
+                seq: row.seq, type: row.type, createdAt: row.createdAt, json: MessageRules().encode(message))
         }
     }
 }

@@ -7,7 +7,8 @@ extension GroupMessageAction {
     static func decide(
         _ message: Message, senderId: Int64, viewer: Int64, _ change: (MessageFacts) throws -> MessageChange
     ) throws -> GroupMessageAction? {
-        let facts = MessageFacts(message: message, viewerIsSender: senderId == viewer, viewerBlockedPeer: false, peerBlockedViewer: false)
+        let facts = MessageFacts(
+            message: message, viewerIsSender: senderId == viewer, viewerBlockedPeer: false, peerBlockedViewer: false)
         switch try change(facts) {
         case .none: return nil
         case .update(let updated): return GroupMessageAction(change: .update(updated), type: EventType.messageUpdated)

@@ -15,7 +15,8 @@ struct GroupRules: GroupDecisions {
         guard creatorIsMember else { throw GroupService.notFound }
         guard requestKey == new.requestKey else {
             throw APIError(
-                .conflict, APIErrorCode.clientIdReused, "This clientGroupId was already used for another group; pick a new one.",
+                .conflict, APIErrorCode.clientIdReused,
+                "This clientGroupId was already used for another group; pick a new one.",
                 field: "clientGroupId")
         }
         return existing
@@ -23,7 +24,9 @@ struct GroupRules: GroupDecisions {
 
     func admit(_ members: [RecipientFacts?], groupCounts: GroupCounts, for new: NewGroup) throws -> [Bool] {
         try mayJoin(groups: groupCounts.creator, named: nil)
-        let requests = try zip(members, new.members).map { facts, name in try Self.admission(adder: new.creator.id, facts, named: name) }
+        let requests = try zip(members, new.members).map { facts, name in
+            try Self.admission(adder: new.creator.id, facts, named: name)
+        }
         for (facts, name) in zip(members, new.members) {
             if let facts { try mayJoin(groups: groupCounts.members[facts.id] ?? 0, named: name) }
         }
@@ -40,7 +43,8 @@ struct GroupRules: GroupDecisions {
                 "You are in \(maxGroupsPerUser) groups, the most one may be in; leave one before you start another.")
         }
         throw APIError(
-            .conflict, APIErrorCode.tooManyGroups, "\(name.prefix(32)) is in the most groups one may be in (\(maxGroupsPerUser)).",
+            .conflict, APIErrorCode.tooManyGroups,
+            "\(name.prefix(32)) is in the most groups one may be in (\(maxGroupsPerUser)).",
             field: name)
     }
 
@@ -48,7 +52,10 @@ struct GroupRules: GroupDecisions {
     /// group request (true, their setting takes requests from everyone), or not (403
     /// `dm_not_allowed` naming them, blocks included, so a block is not revealed).
     static func admission(adder: Int64, _ facts: RecipientFacts?, named name: String) throws -> Bool {
-        guard let facts else { throw APIError(.notFound, APIErrorCode.userNotFound, "There is no user named \(name.prefix(32)).", field: name) }
+        guard let facts else {
+            throw APIError(
+                .notFound, APIErrorCode.userNotFound, "There is no user named \(name.prefix(32)).", field: name)
+        }
         do {
             switch try MessageRules.permission(sender: adder, to: facts, named: name) {
             case .ordinary, .reply: return false
@@ -89,7 +96,8 @@ struct GroupRules: GroupDecisions {
             guard isAdmin else { throw Self.notAdmin }
             if member != nil { return .none }
             guard facts.members.count < maxMembers else {
-                throw APIError(.conflict, APIErrorCode.groupFull, "This group has \(maxMembers) members, the most it may have.")
+                throw APIError(
+                    .conflict, APIErrorCode.groupFull, "This group has \(maxMembers) members, the most it may have.")
             }
             try mayJoin(groups: facts.targetGroups, named: name)
             return .add(userId: target.id, request: try Self.admission(adder: actor.userId, target, named: name))
@@ -105,7 +113,8 @@ struct GroupRules: GroupDecisions {
             if member.role == role { return .none }
             if role == .member, !facts.members.contains(where: { $0.role == .admin && $0.userId != member.userId }) {
                 throw APIError(
-                    .conflict, APIErrorCode.lastAdmin, "A group keeps at least one admin: make another member admin first.")
+                    .conflict, APIErrorCode.lastAdmin,
+                    "A group keeps at least one admin: make another member admin first.")
             }
             return .setRole(userId: member.userId, role)
         }
@@ -120,7 +129,9 @@ struct GroupRules: GroupDecisions {
     }
 
     func replay(_ existing: Message, for new: NewGroupMessage) throws -> Message {
-        guard existing.text == new.text, existing.replyTo == new.replyTo.map({ String($0) }), existing.media.map(\.id) == new.media.map(\.id) else {
+        guard existing.text == new.text, existing.replyTo == new.replyTo.map({ String($0) }),
+            existing.media.map(\.id) == new.media.map(\.id)
+        else {
             throw APIError.clientMessageIdReused
         }
         return existing
@@ -144,7 +155,8 @@ struct GroupRules: GroupDecisions {
         (try? APIJSON.encode(conversation)) ?? "{}"
     }
 
-    static let noRequest = APIError(.notFound, APIErrorCode.requestNotFound, "You have no group request waiting for your answer here.")
+    static let noRequest = APIError(
+        .notFound, APIErrorCode.requestNotFound, "You have no group request waiting for your answer here.")
 
     static let notAdmin = APIError(.forbidden, APIErrorCode.notAdmin, "Only the group's admins may do that.")
 

@@ -20,13 +20,17 @@ struct GroupService: Sendable {
     var replies: MessageActionService?
 
     /// A group the viewer is not in (or that does not exist): 404, so neither is revealed.
-    static let notFound = APIError(.notFound, APIErrorCode.groupNotFound, "There is no such group, or you are not a member of it.")
+    static let notFound = APIError(
+        .notFound, APIErrorCode.groupNotFound, "There is no such group, or you are not a member of it.")
 
     /// Creates a group under the creator's `clientGroupId` (201), or answers a repeat of the
     /// same call with the group (200).
-    func create(_ viewer: Viewer, clientGroupId: String, _ request: CreateGroupRequest) async throws -> WriteOutcome<Group> {
+    func create(_ viewer: Viewer, clientGroupId: String, _ request: CreateGroupRequest) async throws -> WriteOutcome<
+        Group
+    > {
         guard Validation.isValidClientId(clientGroupId) else {
-            throw APIError.badParameter("clientGroupId", "A clientGroupId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientGroupId", "A clientGroupId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let title = try Self.title(request.title)
         // At most the allowed members are looked at: a longer list is refused below, whatever
@@ -47,7 +51,8 @@ struct GroupService: Sendable {
                 "A group has 1 to \(rules.maxMembers - 1) members besides its creator.", field: "members")
         }
         let new = NewGroup(
-            creator: viewer, clientGroupId: clientGroupId, title: title, members: names, memberKeys: keys, createdAt: now())
+            creator: viewer, clientGroupId: clientGroupId, title: title, members: names, memberKeys: keys,
+            createdAt: now())
         let outcome = try await counted(viewer) { try await store.createGroup(new, decisions: rules) }
         guard let outcome else { throw Self.notFound }
         hub.publish(outcome.appended)
@@ -56,7 +61,9 @@ struct GroupService: Sendable {
 
     /// Runs a group change by `viewer` under their group-change limit (429 past it); a change
     /// that writes nothing (a repeat, or a refusal) gives its count back, as a send does.
-    private func counted<T: Sendable>(_ viewer: Viewer, _ write: () async throws -> WriteOutcome<T>?) async throws -> WriteOutcome<T>? {
+    private func counted<T: Sendable>(_ viewer: Viewer, _ write: () async throws -> WriteOutcome<T>?) async throws
+        -> WriteOutcome<T>?
+    {
         try await limits.takeGroupChange(viewer)
         let outcome: WriteOutcome<T>?
         do {
@@ -76,7 +83,9 @@ struct GroupService: Sendable {
 
     /// The group, for a current member.
     func group(_ viewer: Viewer, id rawId: String) async throws -> Group {
-        guard let snapshot = try await store.group(id: try Self.id(rawId), viewer: viewer.id), snapshot.current else { throw Self.notFound }
+        guard let snapshot = try await store.group(id: try Self.id(rawId), viewer: viewer.id), snapshot.current else {
+            throw Self.notFound
+        }
         return snapshot.group
     }
 
@@ -90,7 +99,10 @@ struct GroupService: Sendable {
     @discardableResult
     func change(_ viewer: Viewer, id rawId: String, _ change: GroupChange) async throws -> Group {
         let id = try Self.id(rawId)
-        guard let outcome = try await counted(viewer, { try await store.changeGroup(id: id, actor: viewer, change: change, at: now(), decisions: rules) })
+        guard
+            let outcome = try await counted(
+                viewer,
+                { try await store.changeGroup(id: id, actor: viewer, change: change, at: now(), decisions: rules) })
         else { throw Self.notFound }
         hub.publish(outcome.appended)
         return outcome.value
@@ -109,16 +121,19 @@ struct GroupService: Sendable {
     ) async throws -> WriteOutcome<Message> {
         let groupId = try Self.id(rawId)
         guard Validation.isValidClientId(clientMessageId) else {
-            throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
         let replyTo = try await replies?.replyTarget(viewer, inGroup: groupId, replyTo: rawReplyTo) ?? nil
         let new = NewGroupMessage(
-            groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(), replyTo: replyTo, media: attached,
+            groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(),
+            replyTo: replyTo, media: attached,
             mediaJSON: MediaListJSON.encode(attached))
         let sent = try await limits.send(key: String(viewer.id)) {
-            try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap {
+            try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap
+            {
                 (try? rules.replay($0, for: new)) != nil ? $0 : nil
             }
         } write: {
@@ -130,11 +145,15 @@ struct GroupService: Sendable {
     }
 
     /// A page of the group's messages the viewer may see, oldest first (as `MessageService.page`).
-    func page(_ viewer: Viewer, id rawId: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
+    func page(_ viewer: Viewer, id rawId: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<
+        Message
+    > {
         let forwards = after != nil
-        guard let found = try await store.groupMessages(
-            groupId: try Self.id(rawId), viewer: viewer.id, after: after ?? 0, before: before ?? Int64.max, ascending: forwards,
-            limit: limit + 1)
+        guard
+            let found = try await store.groupMessages(
+                groupId: try Self.id(rawId), viewer: viewer.id, after: after ?? 0, before: before ?? Int64.max,
+                ascending: forwards,
+                limit: limit + 1)
         else { throw Self.notFound }
         let more = found.count > limit
         if forwards {
@@ -151,14 +170,17 @@ struct GroupService: Sendable {
         guard let upTo = Validation.parseId(rawUpTo) else {
             throw APIError(.badRequest, APIErrorCode.invalidParameter, "'upTo' must be a message id.", field: "upTo")
         }
-        let receipt = try APIJSON.encode(ReadReceipt(reader: viewer.username, peer: "", upTo: String(upTo), group: String(groupId)))
-        let outcome = try await store.markGroupRead(groupId: groupId, reader: viewer.id, upTo: upTo, at: now()) { pendingRequest in
+        let receipt = try APIJSON.encode(
+            ReadReceipt(reader: viewer.username, peer: "", upTo: String(upTo), group: String(groupId)))
+        let outcome = try await store.markGroupRead(groupId: groupId, reader: viewer.id, upTo: upTo, at: now()) {
+            pendingRequest in
             MessageRules.sendsReadReceipt(pendingRequest: pendingRequest) ? receipt : nil
         }
         switch outcome {
         case .noSuchGroup: throw Self.notFound
         case .noSuchMessage:
-            throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this group.", field: "upTo")
+            throw APIError(
+                .notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this group.", field: "upTo")
         case .unchanged: return
         case .marked(let appended): hub.publish(appended)
         }
@@ -169,7 +191,7 @@ struct GroupService: Sendable {
         let groupId = try Self.id(rawId)
         guard try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) != nil else { throw Self.notFound }
         guard let messageId = Validation.parseId(rawMessageId),
-              let readers = try await store.groupReaders(groupId: groupId, viewer: viewer.id, messageId: messageId)
+            let readers = try await store.groupReaders(groupId: groupId, viewer: viewer.id, messageId: messageId)
         else { throw MessageActionService.noSuchMessage(rawMessageId) }
         return readers
     }
@@ -180,12 +202,16 @@ struct GroupService: Sendable {
     func typing(_ viewer: Viewer, id rawId: String) async throws {
         let groupId = try Self.id(rawId)
         try await limits.takeTyping(viewer)
-        guard let audience = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else { throw Self.notFound }
+        guard let audience = try await store.groupMemberIds(groupId: groupId, viewer: viewer.id) else {
+            throw Self.notFound
+        }
         guard !audience.pendingRequest else { return }
         let at = now()
         let notice = TypingNotice(from: viewer.username, group: String(groupId))
         for member in audience.members where member != viewer.id && !audience.blockers.contains(member) {
-            guard let event = hub.publishLive(to: member, type: EventType.typing, payload: notice, at: at) else { continue }
+            guard let event = hub.publishLive(to: member, type: EventType.typing, payload: notice, at: at) else {
+                continue
+            }
             await bus?.publishLive(userId: member, event: event)
         }
     }
@@ -195,7 +221,9 @@ struct GroupService: Sendable {
     /// conversation from the moment the viewer joins it, so a group with no message yet may be
     /// pinned or muted too.
     func mark(_ viewer: Viewer, id rawId: String, _ change: ConversationMarkChange) async throws {
-        switch try await store.markGroup(id: try Self.id(rawId), viewer: viewer.id, change: change, at: now(), decisions: ConversationMarkRules()) {
+        switch try await store.markGroup(
+            id: try Self.id(rawId), viewer: viewer.id, change: change, at: now(), decisions: ConversationMarkRules())
+        {
         case .noSuchPeer, .noConversation:
             throw Self.notFound
         case .done(let outcome):

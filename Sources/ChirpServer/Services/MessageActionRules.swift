@@ -33,7 +33,8 @@ struct MessageActionRules: Sendable {
                 guard reactions.count < Validation.maxDistinctReactions else {
                     throw APIError(
                         .unprocessableContent, APIErrorCode.tooManyReactions,
-                        "A message carries at most \(Validation.maxDistinctReactions) different reactions.", field: "emoji")
+                        "A message carries at most \(Validation.maxDistinctReactions) different reactions.",
+                        field: "emoji")
                 }
                 reactions.append(MessageReaction(emoji: emoji, users: [viewer.username]))
             }
@@ -46,7 +47,8 @@ struct MessageActionRules: Sendable {
     func edit(to text: String, _ facts: MessageFacts) throws -> MessageChange {
         guard facts.viewerIsSender else { throw Self.notSender("edit") }
         if facts.message.deleted { throw Self.deleted }
-        guard now.millisecondsSince1970 - facts.message.createdAt.millisecondsSince1970 <= editWindow.milliseconds else {
+        guard now.millisecondsSince1970 - facts.message.createdAt.millisecondsSince1970 <= editWindow.milliseconds
+        else {
             throw APIError(
                 .forbidden, APIErrorCode.editWindowClosed,
                 "A message can be edited for \(editWindow.milliseconds / 60_000) minutes after it was sent.")

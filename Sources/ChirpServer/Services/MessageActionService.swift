@@ -19,7 +19,9 @@ struct MessageActionService: Sendable {
     /// returns it as stored: 422 `invalid_reply` when it is not one of that conversation's
     /// messages the viewer sees (in a group, one from the viewer's joining on; the same for a
     /// group the viewer is not in, whose send is refused after), 404 without the recipient.
-    func replyTarget(_ viewer: Viewer, in conversation: MessageActionTarget, replyTo raw: String?) async throws -> Int64? {
+    func replyTarget(_ viewer: Viewer, in conversation: MessageActionTarget, replyTo raw: String?) async throws
+        -> Int64?
+    {
         guard let raw else { return nil }
         switch conversation {
         case .peer(let recipient):
@@ -38,22 +40,29 @@ struct MessageActionService: Sendable {
     func replyTarget(_ viewer: Viewer, inGroup groupId: Int64, replyTo raw: String?) async throws -> Int64? {
         guard let raw else { return nil }
         guard let id = Validation.parseId(raw),
-              try await store.replyTarget(id, viewer: viewer.id, groupId: groupId) == .valid
+            try await store.replyTarget(id, viewer: viewer.id, groupId: groupId) == .valid
         else { throw Self.invalidReply }
         return id
     }
 
     /// Adds the viewer's reaction (`emoji` as the path carried it, percent-encoded), or takes
     /// it back with `remove`. Both are idempotent.
-    func react(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, emoji rawEmoji: String, remove: Bool) async throws {
+    func react(
+        _ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, emoji rawEmoji: String, remove: Bool
+    ) async throws {
         let emoji: String
-        do { emoji = try Validation.reaction(rawEmoji.removingPercentEncoding ?? "") } catch { throw APIError.validation(error) }
+        do { emoji = try Validation.reaction(rawEmoji.removingPercentEncoding ?? "") } catch {
+            throw APIError.validation(error)
+        }
         let rules = rules(viewer, conversation)
         let key = String(viewer.id)
         if !remove { try await limits.takeReaction(viewer) }
         let changed: Bool
         do {
-            changed = try await apply(viewer, conversation, messageId: messageId) { try rules.react(emoji, remove: remove, $0) } != nil
+            changed =
+                try await apply(viewer, conversation, messageId: messageId) {
+                    try rules.react(emoji, remove: remove, $0)
+                } != nil
         } catch {
             if !remove { limits.giveBack(limits.reactions, key: key) }
             throw error
@@ -62,12 +71,16 @@ struct MessageActionService: Sendable {
     }
 
     /// Replaces the text of the viewer's message; the message as now stored.
-    func edit(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, text rawText: String) async throws -> Message {
+    func edit(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, text rawText: String)
+        async throws -> Message
+    {
         let text: String
         do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
         let rules = rules(viewer, conversation)
         var result: Message?
-        let changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) { try rules.edit(to: text, $0) }
+        let changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) {
+            try rules.edit(to: text, $0)
+        }
         guard let message = changed ?? result else { throw StorageError.inconsistent("an edit returned no message") }
         return message
     }
@@ -80,16 +93,21 @@ struct MessageActionService: Sendable {
 
     /// The viewer's messages (with `peer` only, when given) holding every word of `query`,
     /// newest first; the cursor is the last message's id.
-    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, group: String? = nil, page: PageRequest) async throws -> Page<Message> {
+    func search(_ viewer: Viewer, query rawQuery: String, peer: String?, group: String? = nil, page: PageRequest)
+        async throws -> Page<Message>
+    {
         let query: String
         do { query = try Validation.searchQuery(rawQuery) } catch { throw APIError.validation(error) }
-        guard peer == nil || group == nil else { throw APIError.badParameter("group", "Search one conversation: 'peer' or 'group', not both.") }
+        guard peer == nil || group == nil else {
+            throw APIError.badParameter("group", "Search one conversation: 'peer' or 'group', not both.")
+        }
         let words = SearchTerms.words(query)
         // A group search asks the index for each word in each of the viewer's groups (at most
         // `--max-groups-per-user`): the words are capped so that its cost is bounded too.
         guard words.count <= SearchTerms.maxQueryWords else {
             throw APIError(
-                .unprocessableContent, APIErrorCode.invalidQuery, "A search holds at most \(SearchTerms.maxQueryWords) different words.",
+                .unprocessableContent, APIErrorCode.invalidQuery,
+                "A search holds at most \(SearchTerms.maxQueryWords) different words.",
                 field: "q")
         }
         var found: [Message] = []
@@ -97,14 +115,17 @@ struct MessageActionService: Sendable {
         // one peer is asked for); both share one id sequence, so one cursor walks both.
         if group == nil {
             let peerKey = try peer.map { try UsernameLookup.key($0) }
-            guard let direct = try await store.searchMessages(viewer: viewer.id, peerKey: peerKey, words: words, before: page.before, limit: page.fetch)
+            guard
+                let direct = try await store.searchMessages(
+                    viewer: viewer.id, peerKey: peerKey, words: words, before: page.before, limit: page.fetch)
             else { throw APIError.userNotFound(peer ?? "") }
             found = direct
         }
         if peer == nil, let groups {
             let groupId = try group.map { try GroupService.id($0) }
-            guard let inGroups = try await groups.searchGroupMessages(
-                viewer: viewer.id, group: groupId, words: words, before: page.before, limit: page.fetch)
+            guard
+                let inGroups = try await groups.searchGroupMessages(
+                    viewer: viewer.id, group: groupId, words: words, before: page.before, limit: page.fetch)
             else { throw GroupService.notFound }
             found = (found + inGroups).sorted { (Int64($0.id) ?? 0) > (Int64($1.id) ?? 0) }
         }
@@ -126,7 +147,8 @@ struct MessageActionService: Sendable {
     /// Runs one change through the storage and publishes its events; the changed message, or
     /// nil when nothing changed (then `unchanged` gets the message as stored).
     private func apply(
-        _ viewer: Viewer, _ conversation: MessageActionTarget, messageId: String, unchanged: (Message) -> Void = { _ in },
+        _ viewer: Viewer, _ conversation: MessageActionTarget, messageId: String,
+        unchanged: (Message) -> Void = { _ in },
         _ change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> Message? {
         let at = now()
@@ -135,7 +157,8 @@ struct MessageActionService: Sendable {
         case .peer(let peer):
             guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
             let peerKey = try UsernameLookup.key(peer)
-            outcome = try await store.changeMessage(id, viewer: viewer.id, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
+            outcome = try await store.changeMessage(
+                id, viewer: viewer.id, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
             if case .noSuchPeer = outcome { throw APIError.userNotFound(peer) }
         case .group(let rawGroup):
             let groupId = try GroupService.id(rawGroup)
@@ -143,7 +166,9 @@ struct MessageActionService: Sendable {
             guard let id = Validation.parseId(messageId) else { throw Self.noSuchMessage(messageId) }
             outcome = try await groups.changeGroupMessage(
                 id, groupId: groupId, viewer: viewer.id, at: at, encoding: MessageChangeJSON()
-            ) { message, senderId in try GroupMessageAction.decide(message, senderId: senderId, viewer: viewer.id, change) }
+            ) { message, senderId in
+                try GroupMessageAction.decide(message, senderId: senderId, viewer: viewer.id, change)
+            }
             if case .noSuchPeer = outcome { throw GroupService.notFound }
         }
         switch outcome {
@@ -161,7 +186,8 @@ struct MessageActionService: Sendable {
     }
 
     static let invalidReply = APIError(
-        .unprocessableContent, APIErrorCode.invalidReply, "replyTo must be the id of a message in this conversation.", field: "replyTo")
+        .unprocessableContent, APIErrorCode.invalidReply, "replyTo must be the id of a message in this conversation.",
+        field: "replyTo")
 
     static func noSuchMessage(_ id: String) -> APIError {
         APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(id.prefix(24)) in this conversation.")

@@ -15,9 +15,10 @@ struct MessageChangeJSON: MessageChangeEncoding {
     /// The tombstone's id and people, and `removedByOperators: true` for a take-down (absent
     /// otherwise, as API.md says).
     func deleted(_ tombstone: Message) throws -> String {
-        try APIJSON.encode(MessageDeletedNotice(
-            id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient,
-            removedByOperators: tombstone.removedByOperators ? true : nil, group: tombstone.group))
+        try APIJSON.encode(
+            MessageDeletedNotice(
+                id: tombstone.id, sender: tombstone.sender, recipient: tombstone.recipient,
+                removedByOperators: tombstone.removedByOperators ? true : nil, group: tombstone.group))
     }
 
     func reactionsColumn(_ reactions: [MessageReaction]) -> String? {

@@ -35,9 +35,12 @@ struct MessageRules: SendDecisions {
     /// A sender the recipient blocked gets the answer of a missing permission
     /// (`dm_not_allowed`), so the block is not revealed; a sender who blocked the recipient
     /// gets `blocked` (they know, and unblocking is what to do).
-    static func permission(sender: Int64, to recipient: RecipientFacts, named name: String) throws(APIError) -> Permission {
+    static func permission(sender: Int64, to recipient: RecipientFacts, named name: String) throws(APIError)
+        -> Permission
+    {
         if recipient.id == sender {
-            throw APIError(.unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
+            throw APIError(
+                .unprocessableContent, APIErrorCode.cannotMessageSelf, "You cannot send a message to yourself.")
         }
         if recipient.blockedBySender { throw APIError.youBlocked(name) }
         guard !recipient.blockedSender else { throw APIError.dmNotAllowed(name) }
@@ -87,10 +90,13 @@ struct MessageRules: SendDecisions {
     /// Insert when the rule allows it. A refused send that retries a message already stored is
     /// answered with that message (it was allowed when it was sent), so `earlier` is looked up
     /// only when refusing.
-    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision {
+    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws
+        -> SendDecision
+    {
         guard let recipient else { throw APIError.userNotFound(new.recipient) }
         do {
-            return .insert(try Self.permission(sender: new.sender.id, to: recipient, named: new.recipient).requestChange)
+            return .insert(
+                try Self.permission(sender: new.sender.id, to: recipient, named: new.recipient).requestChange)
         } catch {
             guard let existing = try earlier() else { throw error }
             return .replay(try replay(existing, for: new))

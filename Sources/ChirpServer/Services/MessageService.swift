@@ -27,7 +27,8 @@ struct MessageService: Sendable {
     /// the API's JSON when the send encoded it for its event.
     /// `replyTo` is the id of a message of the conversation with `recipient` it answers.
     func send(
-        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String, replyTo rawReplyTo: String? = nil,
+        _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String,
+        replyTo rawReplyTo: String? = nil,
         mediaIds: [String] = []
     ) async throws -> WriteOutcome<Message> {
         // The reply target and the media are read for the viewer before the write: only a
@@ -35,12 +36,14 @@ struct MessageService: Sendable {
         let viewer = rawReplyTo == nil && mediaIds.isEmpty ? viewer : try await confirmSession(viewer)
         let replyTo = try await replies?.replyTarget(viewer, in: .peer(recipient), replyTo: rawReplyTo) ?? nil
         guard Validation.isValidClientId(clientMessageId) else {
-            throw APIError.badParameter("clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
         let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
         var new = NewMessage(
-            sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient), clientMessageId: clientMessageId,
+            sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient),
+            clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
         new.media = attached
         new.mediaJSON = MediaListJSON.encode(attached)
@@ -67,9 +70,11 @@ struct MessageService: Sendable {
     /// cursor going forwards).
     func page(_ viewer: Viewer, peer: String, limit: Int, before: Int64?, after: Int64?) async throws -> Page<Message> {
         let forwards = after != nil
-        guard let found = try await store.messages(
-            viewer: viewer.id, peerKey: try UsernameLookup.conversationKey(peer), after: after ?? 0, before: before ?? Int64.max,
-            ascending: forwards, limit: limit + 1)
+        guard
+            let found = try await store.messages(
+                viewer: viewer.id, peerKey: try UsernameLookup.conversationKey(peer), after: after ?? 0,
+                before: before ?? Int64.max,
+                ascending: forwards, limit: limit + 1)
         else { throw APIError.userNotFound(peer) }
         let more = found.count > limit
         if forwards {
@@ -97,7 +102,9 @@ struct MessageService: Sendable {
         case .noSuchPeer:
             throw APIError.userNotFound(peer)
         case .noSuchMessage:
-            throw APIError(.notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.", field: "upTo")
+            throw APIError(
+                .notFound, APIErrorCode.messageNotFound, "There is no message \(upTo) in this conversation.",
+                field: "upTo")
         case .unchanged:
             return
         case .marked(let appended):
@@ -109,12 +116,19 @@ struct MessageService: Sendable {
     /// message them; in a conversation with a request pending either way, nothing is told.
     func typing(_ viewer: Viewer, to peer: String) async throws {
         try await limits.takeTyping(viewer)
-        guard let facts = try await store.recipientFacts(sender: viewer.id, recipientKey: try UsernameLookup.recipientKey(peer)) else {
+        guard
+            let facts = try await store.recipientFacts(
+                sender: viewer.id, recipientKey: try UsernameLookup.recipientKey(peer))
+        else {
             throw APIError.userNotFound(peer)
         }
-        guard MessageRules.typingReaches(try MessageRules.permission(sender: viewer.id, to: facts, named: peer)) else { return }
+        guard MessageRules.typingReaches(try MessageRules.permission(sender: viewer.id, to: facts, named: peer)) else {
+            return
+        }
         let at = now()
-        guard let event = hub.publishLive(to: facts.id, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: at)
+        guard
+            let event = hub.publishLive(
+                to: facts.id, type: EventType.typing, payload: TypingNotice(from: viewer.username), at: at)
         else { return }
         await bus?.publishLive(userId: facts.id, event: event)
     }

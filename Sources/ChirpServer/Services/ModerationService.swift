@@ -27,15 +27,19 @@ struct ModerationService: Sendable {
     /// Open (or resolved) reports, newest first.
     func reports(resolved: Bool, page: PageRequest) async throws -> Page<ModerationReport> {
         PageBuilder.newestFirst(
-            try await store.moderationReports(resolved: resolved, before: page.before, limit: page.fetch), limit: page.limit)
+            try await store.moderationReports(resolved: resolved, before: page.before, limit: page.fetch),
+            limit: page.limit)
     }
 
     /// Resolves an open report with `request.action`, after doing it: suspending the reported
     /// account, or taking the reported message down.
-    func resolve(reportId: String, _ request: ResolveReportRequest, by actor: OperatorActor) async throws -> ModerationReport {
+    func resolve(reportId: String, _ request: ResolveReportRequest, by actor: OperatorActor) async throws
+        -> ModerationReport
+    {
         guard let action = ModerationAction(rawValue: request.action) else {
             throw APIError(
-                .unprocessableContent, APIErrorCode.invalidAction, "The action must be none, suspend or remove-message.", field: "action")
+                .unprocessableContent, APIErrorCode.invalidAction,
+                "The action must be none, suspend or remove-message.", field: "action")
         }
         guard let id = Validation.parseId(reportId), let filed = try await store.moderationReport(id: id) else {
             throw Self.reportNotFound
@@ -49,11 +53,14 @@ struct ModerationService: Sendable {
         case .removeMessage:
             guard let message = report.message else {
                 throw APIError(
-                    .unprocessableContent, APIErrorCode.noReportedMessage, "This report names no message to remove.", field: "action")
+                    .unprocessableContent, APIErrorCode.noReportedMessage, "This report names no message to remove.",
+                    field: "action")
             }
             try await takeDown(messageId: message.id, by: actor)
         }
-        guard let outcome = try await store.resolveReport(id: id, action: action, by: actor, at: now()) else { throw Self.reportNotFound }
+        guard let outcome = try await store.resolveReport(id: id, action: action, by: actor, at: now()) else {
+            throw Self.reportNotFound
+        }
         guard outcome.created else { throw Self.alreadyResolved }
         return outcome.value
     }
@@ -66,7 +73,9 @@ struct ModerationService: Sendable {
         try await setSuspended(.usernameKey(key), suspended, by: actor, named: username)
     }
 
-    private func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, named username: String)
+    private func setSuspended(
+        _ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, named username: String
+    )
         async throws
     {
         if suspended, case .userId(let id) = account, id == actor.userId { throw Self.cannotSuspendSelf }

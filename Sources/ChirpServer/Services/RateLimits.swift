@@ -32,7 +32,8 @@ struct RateLimits: Sendable {
         self.limiter = limiter
         self.enabled = configuration.rateLimitsEnabled
         accounts = RateLimitRule("accounts", configuration.accountCreationLimit)
-        messages = .frequent("messages", RateLimit(count: configuration.messageRateLimit, window: configuration.messageRateWindow))
+        messages = .frequent(
+            "messages", RateLimit(count: configuration.messageRateLimit, window: configuration.messageRateWindow))
         tweets = RateLimitRule("tweets", configuration.tweetLimit)
         follows = RateLimitRule("follows", configuration.followLimit)
         reactions = RateLimitRule("reactions", configuration.reactionLimit)
@@ -44,7 +45,12 @@ struct RateLimits: Sendable {
     }
 
     /// Limits that allow everything (services built without a configuration, in tests).
-    static let off = RateLimits(configuration: { var off = ServerConfiguration(); off.rateLimitsEnabled = false; return off }(), limiter: MemoryRateLimiter())
+    static let off = RateLimits(
+        configuration: {
+            var off = ServerConfiguration()
+            off.rateLimitsEnabled = false
+            return off
+        }(), limiter: MemoryRateLimiter())
 
     /// Counts one event of `rule` for `key`, or throws the 429 whose message is `refusal`
     /// followed by "; try again in …".
@@ -97,7 +103,9 @@ struct RateLimits: Sendable {
     }
 
     static func tooMany(_ refusal: String, wait: Int) -> APIError {
-        APIError(.tooManyRequests, APIErrorCode.rateLimited, "\(refusal); try again in \(phrase(seconds: wait)).", retryAfter: wait)
+        APIError(
+            .tooManyRequests, APIErrorCode.rateLimited, "\(refusal); try again in \(phrase(seconds: wait)).",
+            retryAfter: wait)
     }
 
     /// A wait as people say it: seconds up to two minutes, then minutes up to two hours, then hours.

@@ -35,7 +35,8 @@ struct RetentionSweeper: Service {
     func sweep() async throws {
         let now = now()
         func cutoff(_ retention: Duration) -> Timestamp? {
-            retention > .zero ? Timestamp(millisecondsSince1970: now.millisecondsSince1970 - retention.milliseconds) : nil
+            retention > .zero
+                ? Timestamp(millisecondsSince1970: now.millisecondsSince1970 - retention.milliseconds) : nil
         }
         var deleted = (logs: 0, reports: 0)
         if let before = cutoff(logRetention) {
@@ -66,7 +67,9 @@ struct RetentionSweeper: Service {
         if deleted.logs + deleted.reports + prunedEvents > 0 {
             logger.info(
                 "retention sweep",
-                metadata: ["client_logs": "\(deleted.logs)", "reports": "\(deleted.reports)", "events": "\(prunedEvents)"])
+                metadata: [
+                    "client_logs": "\(deleted.logs)", "reports": "\(deleted.reports)", "events": "\(prunedEvents)",
+                ])
         }
     }
 

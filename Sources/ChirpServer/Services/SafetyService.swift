@@ -17,7 +17,8 @@ struct SafetyService: Sendable {
         if key == Validation.usernameKey(viewer.username) {
             throw APIError(.unprocessableContent, APIErrorCode.cannotBlockSelf, "You cannot block yourself.")
         }
-        guard let outcome = try await store.block(blockerId: viewer.id, blockedKey: key, at: now(), notice: Self.notice) else {
+        guard let outcome = try await store.block(blockerId: viewer.id, blockedKey: key, at: now(), notice: Self.notice)
+        else {
             throw APIError.userNotFound(username)
         }
         hub.publish(outcome.appended)
@@ -25,15 +26,17 @@ struct SafetyService: Sendable {
 
     /// Unblocks `username`; unblocking someone not blocked is not an error.
     func unblock(_ viewer: Viewer, username: String) async throws {
-        guard let outcome = try await store.unblock(
-            blockerId: viewer.id, blockedKey: try UsernameLookup.key(username), at: now(), notice: Self.notice)
+        guard
+            let outcome = try await store.unblock(
+                blockerId: viewer.id, blockedKey: try UsernameLookup.key(username), at: now(), notice: Self.notice)
         else { throw APIError.userNotFound(username) }
         hub.publish(outcome.appended)
     }
 
     /// The users the viewer blocked, newest block first.
     func blocks(_ viewer: Viewer, page: PageRequest) async throws -> Page<User> {
-        PageBuilder.newestFirst(try await store.blocks(blockerId: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
+        PageBuilder.newestFirst(
+            try await store.blocks(blockerId: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
     }
 
     /// Files a report about `request.username` (and one of the messages between them, which
@@ -51,7 +54,8 @@ struct SafetyService: Sendable {
             messageId = id
         }
         let new = NewReport(
-            reporter: viewer, reportedKey: key, messageId: messageId, reason: reason, note: request.note, createdAt: now())
+            reporter: viewer, reportedKey: key, messageId: messageId, reason: reason, note: request.note,
+            createdAt: now())
         let limitKey = String(viewer.id)
         try await limits.take(limits.reports, key: limitKey, refusal: "You have filed too many reports")
         let outcome: ReportOutcome
@@ -74,9 +78,12 @@ struct SafetyService: Sendable {
 
     private static func messageNotFound(_ id: String) -> APIError {
         APIError(
-            .notFound, APIErrorCode.messageNotFound, "There is no message \(id.prefix(32)) in your conversation with that user.",
+            .notFound, APIErrorCode.messageNotFound,
+            "There is no message \(id.prefix(32)) in your conversation with that user.",
             field: "messageId")
     }
 
-    private static let notice: @Sendable (String) throws -> String = { username in try APIJSON.encode(BlockNotice(username: username)) }
+    private static let notice: @Sendable (String) throws -> String = { username in
+        try APIJSON.encode(BlockNotice(username: username))
+    }
 }

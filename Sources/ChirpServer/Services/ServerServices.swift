@@ -46,7 +46,8 @@ struct ServerServices: Sendable {
     ) {
         let metrics = ServerMetrics()
         // One process counts in memory; instances sharing a database count there.
-        let limiter: any RateLimiter = rateCounters.map { SharedRateLimiter(store: $0, now: { now().millisecondsSince1970 }) }
+        let limiter: any RateLimiter =
+            rateCounters.map { SharedRateLimiter(store: $0, now: { now().millisecondsSince1970 }) }
             ?? MemoryRateLimiter()
         let limits = RateLimits(configuration: configuration, limiter: limiter)
         self.limits = limits
@@ -57,7 +58,8 @@ struct ServerServices: Sendable {
         let streams = streams ?? StreamRoster(limit: configuration.maxStreamsPerUser)
         self.streams = streams
         self.metrics = metrics
-        let groupRules = GroupRules(maxMembers: configuration.maxGroupMembers, maxGroupsPerUser: configuration.maxGroupsPerUser)
+        let groupRules = GroupRules(
+            maxMembers: configuration.maxGroupMembers, maxGroupsPerUser: configuration.maxGroupsPerUser)
         self.accounts = AccountService(
             store: storage, sessions: sessions, hasher: PasswordHasher(cost: configuration.bcryptCost),
             loginThrottle: LoginThrottle(configuration: configuration, limiter: limiter),
@@ -79,7 +81,8 @@ struct ServerServices: Sendable {
         messageActions.groups = storage
         self.messageActions = messageActions
         self.messages = MessageService(
-            store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media, replies: messageActions,
+            store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media,
+            replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
         self.groups = GroupService(
             store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
@@ -93,7 +96,8 @@ struct ServerServices: Sendable {
         self.moderation = ModerationService(store: storage, accounts: accounts, hub: hub, now: now)
         self.exports = DataExportService(
             archiver: DataExportArchiver(
-                accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages, conversations: conversations,
+                accounts: accounts, social: social, safety: safety, tweets: tweets, messages: messages,
+                conversations: conversations,
                 settings: settings, media: files, groups: groups),
             directory: configuration.exportsURL, retention: configuration.exportRetention, limits: limits, now: now)
     }

@@ -14,7 +14,9 @@ struct SocialService: Sendable {
         if key == Validation.usernameKey(viewer.username) {
             throw APIError(.unprocessableContent, APIErrorCode.cannotFollowSelf, "You cannot follow yourself.")
         }
-        let notice: @Sendable (User) throws -> String = { follower in try APIJSON.encode(FollowNotice(follower: follower)) }
+        let notice: @Sendable (User) throws -> String = { follower in
+            try APIJSON.encode(FollowNotice(follower: follower))
+        }
         let permit: @Sendable (BlocksBetween) throws -> Void = { blocks in
             if let refusal = Self.refusal(blocks, followee: username) { throw refusal }
         }
@@ -22,7 +24,8 @@ struct SocialService: Sendable {
         try await limits.take(limits.follows, key: limitKey, refusal: "You have followed too many accounts")
         let found: WriteOutcome<Void>?
         do {
-            found = try await store.follow(followerId: viewer.id, followeeKey: key, at: now(), permit: permit, notice: notice)
+            found = try await store.follow(
+                followerId: viewer.id, followeeKey: key, at: now(), permit: permit, notice: notice)
         } catch {
             limits.giveBack(limits.follows, key: limitKey)
             throw error
@@ -44,19 +47,24 @@ struct SocialService: Sendable {
 
     /// Unfollowing someone not followed is not an error.
     func unfollow(_ viewer: Viewer, username: String) async throws {
-        guard try await store.unfollow(followerId: viewer.id, followeeKey: try UsernameLookup.key(username)) != nil else {
+        guard try await store.unfollow(followerId: viewer.id, followeeKey: try UsernameLookup.key(username)) != nil
+        else {
             throw APIError.userNotFound(username)
         }
     }
 
     func followers(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
-        guard let rows = try await store.followers(ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard
+            let rows = try await store.followers(
+                ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }
 
     func following(of username: String, viewer: Viewer, page: PageRequest) async throws -> Page<User> {
-        guard let rows = try await store.following(ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard
+            let rows = try await store.following(
+                ofKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }

@@ -14,7 +14,8 @@ struct TweetService: Sendable {
     /// it is a retry (the same text); another text under a used id is a 409.
     func post(_ viewer: Viewer, clientTweetId: String, text rawText: String) async throws -> WriteOutcome<Tweet> {
         guard Validation.isValidClientId(clientTweetId) else {
-            throw APIError.badParameter("clientTweetId", "A clientTweetId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
+            throw APIError.badParameter(
+                "clientTweetId", "A clientTweetId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let text: String
         do { text = try Validation.tweetText(rawText) } catch { throw APIError.validation(error) }
@@ -23,12 +24,12 @@ struct TweetService: Sendable {
         let outcome: WriteOutcome<Tweet>
         do {
             outcome = try await store.putTweet(
-            NewTweet(author: viewer, clientTweetId: clientTweetId, text: text, createdAt: now()),
-            replay: { existing in
-                guard existing.text == text else { throw APIError.clientTweetIdReused }
-                return existing
-            },
-            encode: { tweet in try APIJSON.encode(tweet) })
+                NewTweet(author: viewer, clientTweetId: clientTweetId, text: text, createdAt: now()),
+                replay: { existing in
+                    guard existing.text == text else { throw APIError.clientTweetIdReused }
+                    return existing
+                },
+                encode: { tweet in try APIJSON.encode(tweet) })
         } catch {
             limits.giveBack(limits.tweets, key: limitKey)
             throw error
@@ -49,18 +50,23 @@ struct TweetService: Sendable {
         let viewerId = viewer.id
         try await store.deleteTweet(id: id) { author in
             guard let author else { throw APIError(.notFound, APIErrorCode.tweetNotFound, "There is no tweet \(id).") }
-            guard author == viewerId else { throw APIError(.forbidden, APIErrorCode.forbidden, "You can only delete your own tweets.") }
+            guard author == viewerId else {
+                throw APIError(.forbidden, APIErrorCode.forbidden, "You can only delete your own tweets.")
+            }
         }
     }
 
     func tweets(by username: String, viewer: Viewer, page: PageRequest) async throws -> Page<Tweet> {
-        guard let rows = try await store.tweets(byKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
+        guard
+            let rows = try await store.tweets(
+                byKey: try UsernameLookup.key(username), viewer: viewer.id, before: page.before, limit: page.fetch)
         else { throw APIError.userNotFound(username) }
         return PageBuilder.newestFirst(rows, limit: page.limit)
     }
 
     /// The viewer's and the followed users' tweets, newest first.
     func timeline(_ viewer: Viewer, page: PageRequest) async throws -> Page<Tweet> {
-        PageBuilder.newestFirst(try await store.timeline(viewer: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
+        PageBuilder.newestFirst(
+            try await store.timeline(viewer: viewer.id, before: page.before, limit: page.fetch), limit: page.limit)
     }
 }

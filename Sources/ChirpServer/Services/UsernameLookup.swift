@@ -29,5 +29,6 @@ enum UsernameLookup {
     }
 
     static let deletedRecipient = APIError(
-        .forbidden, APIErrorCode.dmNotAllowed, "This account was deleted: its conversation can be read, but nothing can be sent to it.")
+        .forbidden, APIErrorCode.dmNotAllowed,
+        "This account was deleted: its conversation can be read, but nothing can be sent to it.")
 }

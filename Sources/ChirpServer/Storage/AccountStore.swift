@@ -32,7 +32,8 @@ protocol AccountStore: Sendable {
     /// conversation with or followed it, or shares a group with it. In groups, as a leave by
     /// the account (`groups` decide what it writes) with its group messages tombstones, in the
     /// members' stored events too. Nil when the account does not exist.
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>?
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws
+        -> WriteOutcome<Void>?
 }
 
 /// An account to create.

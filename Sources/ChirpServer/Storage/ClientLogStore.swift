@@ -3,7 +3,8 @@ import ChirpModels
 /// Client error reports.
 protocol ClientLogStore: Sendable {
     /// Stores the batch; false when this user's batch id was stored before.
-    func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws -> Bool
+    func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws
+        -> Bool
     func clientLogs(minimumSeverity: Int, limit: Int) async throws -> [ClientLogEntry]
     /// Deletes up to `limit` of the oldest entries received before `cutoff`, and the batch ids
     /// received before it; returns how many entries went.

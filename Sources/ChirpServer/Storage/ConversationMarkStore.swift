@@ -12,7 +12,8 @@ protocol ConversationMarkStore: Sendable {
     /// `conversation.updated` (data `decisions.encode(conversation as now)`) to the viewer's
     /// stream. Not created when the mark already was as asked.
     func markConversation(
-        viewer: Int64, peerKey: String, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+        viewer: Int64, peerKey: String, change: ConversationMarkChange, at: Timestamp,
+        decisions: some ConversationMarkDecisions
     ) async throws -> ConversationMarkOutcome
     /// The viewer's pinned conversations, most recently pinned first, without those with a peer
     /// the viewer has blocked (at most as many as the pin rule allows, so not paged).

@@ -10,6 +10,8 @@ enum FormerGroupColumn {
     /// group with no members and the title it has now.
     static func decode(_ stored: String?, fallback: Group) -> Group {
         if let stored, let group = try? JSONDecoder().decode(Group.self, from: Data(stored.utf8)) { return group }
-        return Group(id: fallback.id, title: fallback.title, createdAt: fallback.createdAt, createdBy: fallback.createdBy, members: [])
+        return Group(
+            id: fallback.id, title: fallback.title, createdAt: fallback.createdAt, createdBy: fallback.createdBy,
+            members: [])
     }
 }

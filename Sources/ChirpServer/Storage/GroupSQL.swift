@@ -23,7 +23,8 @@ enum GroupSQL {
         """
 
     /// The current members' ids and roles of group `$1`, longest-standing first.
-    static let memberRoles = "SELECT user_id, role, request FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
+    static let memberRoles =
+        "SELECT user_id, role, request FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY join_seq"
 
     /// The one membership window (API.md part 3): membership row `member` (an alias of
     /// `group_members`) shows message id `message` (SQL) when the message came after their join
@@ -101,7 +102,8 @@ enum GroupSQL {
     /// Stores group message `$1`'s text `$2`, edit time `$3` and reactions column `$4` (SQLite,
     /// whose index `SQLiteMessageSearch` changes apart; the PostgreSQL storage interpolates its
     /// optional values and its search words).
-    static let updateMessage = "UPDATE messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1 AND group_id IS NOT NULL"
+    static let updateMessage =
+        "UPDATE messages SET text = $2, edited_at = $3, reactions = $4 WHERE id = $1 AND group_id IS NOT NULL"
 
     /// Makes the group messages matching `messages` (a condition on `messages`; direct ones
     /// never match) tombstones: no text, reactions or media, and `alsoClear` (SQL assignments,
@@ -143,7 +145,8 @@ enum GroupSQL {
     static let groupCount = "SELECT COUNT(*) FROM group_members WHERE user_id = $1 AND removed_at IS NULL"
 
     /// The groups user `$1` is a current member of, in id order.
-    static let groupsOfMember = "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
+    static let groupsOfMember =
+        "SELECT group_id FROM group_members WHERE user_id = $1 AND removed_at IS NULL ORDER BY group_id"
 
     /// Account deletion's part in group members, for user `$1`: their pins and mutes of groups go.
     static let forgetMarks = "UPDATE group_members SET pin_order = NULL, muted = FALSE WHERE user_id = $1"
@@ -219,7 +222,8 @@ enum GroupSQL {
         """
 
     /// The current members' ids of group `$1`.
-    static let memberIds = "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
+    static let memberIds =
+        "SELECT user_id FROM group_members WHERE group_id = $1 AND removed_at IS NULL ORDER BY user_id"
 
     /// The viewer `$1`'s group conversations placed before cursor `$2` (at most `$3`), matching
     /// `condition` (over `pin_order` and `request`), in `order`: the place (the cursor), the
@@ -255,7 +259,8 @@ enum GroupSQL {
     static let pinnedCondition = "pin_order IS NOT NULL AND NOT request"
 
     /// The viewer `$1`'s direct conversations' pin orders by peer id (merged with groups').
-    static let directPinOrders = "SELECT peer_id, pin_order FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL"
+    static let directPinOrders =
+        "SELECT peer_id, pin_order FROM conversation_marks WHERE owner_id = $1 AND pin_order IS NOT NULL"
 
     /// The next pin order of owner `$1`, over direct conversations and groups alike.
     static let nextPinOrder = """

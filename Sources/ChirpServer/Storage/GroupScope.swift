@@ -17,7 +17,8 @@ extension StorageScope {
                 role: GroupRole(rawValue: try $0("role")) ?? .member, joinedAt: try $0("joined_at"))
         }
         let group = Group(
-            id: String(id), title: try row("title"), createdAt: try row("created_at"), createdBy: try row("username"), members: members)
+            id: String(id), title: try row("title"), createdAt: try row("created_at"), createdBy: try row("username"),
+            members: members)
         return (group, try row("request_key"), try row("ended"))
     }
 
@@ -29,7 +30,9 @@ extension StorageScope {
     /// The current members of the group as its changes decide on them, longest-standing first.
     func memberFacts(groupId: Int64) async throws -> [GroupMemberFacts] {
         try await query(GroupSQL.memberRoles, groupId).map {
-            GroupMemberFacts(userId: try $0("user_id"), role: GroupRole(rawValue: try $0("role")) ?? .member, request: try $0("request"))
+            GroupMemberFacts(
+                userId: try $0("user_id"), role: GroupRole(rawValue: try $0("role")) ?? .member,
+                request: try $0("request"))
         }
     }
 
@@ -46,14 +49,17 @@ extension StorageScope {
     /// The facts the may-message rule decides on for the user with username key `key`, from
     /// `sender`'s side; nil when there is no such user.
     func recipientFacts(key: String, sender: Int64) async throws -> RecipientFacts? {
-        try await queryRow("SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1", key, sender)
-            .map { row in
-                RecipientFacts(
-                    id: try row("id"), username: try row("username"), followsSender: try row("follows_sender"),
-                    hasWrittenToSender: try row("wrote_to_sender"), blockedSender: try row("blocked_sender"),
-                    blockedBySender: try row("blocked_by_sender"), takesRequests: try row("takes_message_requests"),
-                    request: RequestState(accepted: try row("request")), senderHasPendingRequest: try row("sender_pending"))
-            }
+        try await queryRow(
+            "SELECT \(StorageSQL.recipientFactColumns(sender: "$2")) FROM users u WHERE u.username_key = $1", key,
+            sender
+        )
+        .map { row in
+            RecipientFacts(
+                id: try row("id"), username: try row("username"), followsSender: try row("follows_sender"),
+                hasWrittenToSender: try row("wrote_to_sender"), blockedSender: try row("blocked_sender"),
+                blockedBySender: try row("blocked_by_sender"), takesRequests: try row("takes_message_requests"),
+                request: RequestState(accepted: try row("request")), senderHasPendingRequest: try row("sender_pending"))
+        }
     }
 
     /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
@@ -62,16 +68,19 @@ extension StorageScope {
     ) async throws -> [Listed<Conversation>] {
         let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
         var listed: [Listed<Conversation>] = []
-        for row in try await query(GroupSQL.conversations(where: condition, orderBy: list.order), viewer, cursor, limit) {
+        for row in try await query(GroupSQL.conversations(where: condition, orderBy: list.order), viewer, cursor, limit)
+        {
             let groupId: Int64 = try row("group_id")
             guard var group = try await storedGroup(id: groupId)?.group else { continue }
             if try row("former") { group = FormerGroupColumn.decode(try row("final_group"), fallback: group) }
             var last: Message?
             if let lastId: Int64 = try row("last_id") {
-                last = try await queryRow(GroupSQL.visibleMessage, groupId, viewer, lastId).map(MessageColumns.message(from:))
+                last = try await queryRow(GroupSQL.visibleMessage, groupId, viewer, lastId).map(
+                    MessageColumns.message(from:))
             }
             let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: last, unreadCount: try row("unread"), kind: Conversation.groupKind,
+                peer: Conversation.noPeer, lastMessage: last, unreadCount: try row("unread"),
+                kind: Conversation.groupKind,
                 request: try row("request"), pinned: try row("pinned"), muted: try row("muted"), group: group)
             listed.append(Listed(cursor: try row(list == .pinned ? "pin_order" : "place"), item: conversation))
         }
@@ -81,7 +90,9 @@ extension StorageScope {
     /// The viewer's conversation of one group, whichever list it is in.
     func groupConversation(viewer: Int64, group: Int64) async throws -> Conversation? {
         for list in [GroupConversationList.listed, .requests, .pinned] {
-            if let found = try await groupConversations(viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+            if let found = try await groupConversations(
+                viewer: viewer, before: Int64.max, limit: 1, list: list, group: group
+            ).first {
                 return found.item
             }
         }
@@ -105,12 +116,15 @@ extension StorageScope {
         case .add(let userId, let request):
             // Under the group's lock: no message of the group takes an id below the mark and
             // commits after it, so the new member sees every message sent after joining.
-            try await run(GroupSQL.addMember, id, userId, GroupRole.member.rawValue, at, try await nextMessageId(), request)
+            try await run(
+                GroupSQL.addMember, id, userId, GroupRole.member.rawValue, at, try await nextMessageId(), request)
         case .remove(let userId, let promote, let forget):
             if forget {
                 try await run(GroupSQL.forgetMember, id, userId)
             } else {
-                guard let before = try await storedGroup(id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+                guard let before = try await storedGroup(id: id)?.group else {
+                    throw StorageError.inconsistent("group \(id) is missing")
+                }
                 try await run(GroupSQL.removeMember, id, userId, at, decisions.encode(before, asRequest: false))
             }
             if let promote { try await run(GroupSQL.setRole, id, promote, GroupRole.admin.rawValue) }
@@ -120,7 +134,9 @@ extension StorageScope {
         case .accept(let userId):
             try await run(GroupSQL.acceptRequest, userId, id)
         }
-        guard let group = try await storedGroup(id: id)?.group else { throw StorageError.inconsistent("group \(id) is missing") }
+        guard let group = try await storedGroup(id: id)?.group else {
+            throw StorageError.inconsistent("group \(id) is missing")
+        }
         return (group, try await tell(audience, group: group, id: id, at: at, decisions: decisions))
     }
 
@@ -131,30 +147,39 @@ extension StorageScope {
         _ audience: GroupChangeAudience, group: Group, id: Int64, at: Timestamp, decisions: some GroupDecisions
     ) async throws -> [AppendedEvent] {
         let json = decisions.encode(group, asRequest: false)
-        var appended = try await appendEvents(userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, shared: true)
-        appended += try await appendEvents(userIds: audience.created, type: EventType.groupCreated, json: json, at: at, shared: true)
+        var appended = try await appendEvents(
+            userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, shared: true)
         appended += try await appendEvents(
-            userIds: audience.createdAsRequest, type: EventType.groupCreated, json: decisions.encode(group, asRequest: true), at: at,
+            userIds: audience.created, type: EventType.groupCreated, json: json, at: at, shared: true)
+        appended += try await appendEvents(
+            userIds: audience.createdAsRequest, type: EventType.groupCreated,
+            json: decisions.encode(group, asRequest: true), at: at,
             shared: true)
         appended += try await appendEvents(
-            userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at, shared: false)
+            userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at,
+            shared: false)
         return appended
     }
 
     /// Account deletion's leaving of groups: user `userId` leaves each of `groups` (ids) as a
     /// leave does (`GroupChange.accountDeleted`), the members who stay told with
     /// `group.updated`. The account's own stream goes with it: nobody tells it of its removal.
-    func leaveGroups(_ groups: [Int64], userId: Int64, at: Timestamp, decisions: some GroupDecisions) async throws -> [AppendedEvent] {
+    func leaveGroups(_ groups: [Int64], userId: Int64, at: Timestamp, decisions: some GroupDecisions) async throws
+        -> [AppendedEvent]
+    {
         var appended: [AppendedEvent] = []
         for id in groups {
             guard let stored = try await storedGroup(id: id), !stored.ended else { continue }
             let members = try await memberFacts(groupId: id)
             guard let leaving = members.first(where: { $0.userId == userId }) else { continue }
-            let write = try decisions.decide(.accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
+            let write = try decisions.decide(
+                .accountDeleted, facts: GroupChangeFacts(group: stored.group, members: members, actor: leaving))
             let before = members.map(\.userId)
             var audience = GroupChangeAudience(write, membersBefore: before)
             audience.removed = []
-            appended += try await applyGroupWrite(id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions).1
+            appended += try await applyGroupWrite(
+                id: id, write, membersBefore: before, audience: audience, at: at, decisions: decisions
+            ).1
         }
         return appended
     }

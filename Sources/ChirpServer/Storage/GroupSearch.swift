@@ -20,7 +20,8 @@ enum GroupSearch {
 
     /// SQLite's condition for the messages up to the index's mark: the index's answer to the
     /// FTS5 query `$5` (`SQLiteMessageSearch.groupMatch`) below id `$3`.
-    static let indexedCondition = "m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH $5 AND rowid < $3)"
+    static let indexedCondition =
+        "m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH $5 AND rowid < $3)"
 
     /// SQLite's condition for the few messages above the index's mark `$5`, whose words are
     /// then matched in Swift.

@@ -31,7 +31,8 @@ protocol GroupStore: Sendable {
     /// every current member with `message.read`, its data `receipt(whether the reader's group
     /// request is pending)`; nil (the rules' answer for a pending request): only the marker moves.
     func markGroupRead(
-        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
+        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
     ) async throws -> GroupReadOutcome
     /// Who read the message (not its sender), with when; nil: no such group for the viewer or
     /// no such message they may see.
@@ -50,7 +51,8 @@ protocol GroupStore: Sendable {
     /// The group messages the viewer sees (in `group` only, when given) holding every one of
     /// `words` (`GroupSearch`), not unsent, ids below `before`, newest first, at most `limit`;
     /// nil: the viewer was never a member of `group`.
-    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]?
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
     /// The viewer's group conversations in `list` (every group they are a current member of,
     /// and those they left with a message they saw), each with its cursor: its place
     /// (`GroupSQL.conversations`: the last message's id, or the join mark while there is none),
@@ -65,7 +67,8 @@ protocol GroupStore: Sendable {
     /// appends `conversation.updated` to their stream (`.noSuchPeer`: no such group for them).
     /// A group is a conversation from the moment the viewer joins it, message or not.
     func markGroup(
-        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp,
+        decisions: some ConversationMarkDecisions
     ) async throws -> ConversationMarkOutcome
 }
 
@@ -135,7 +138,8 @@ enum GroupChange: Sendable, Equatable {
     var target: (username: String, key: String)? {
         switch self {
         case .rename, .accept, .decline, .accountDeleted: nil
-        case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key), .dropAdmin(let name, let key):
+        case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key),
+            .dropAdmin(let name, let key):
             (name, key)
         }
     }

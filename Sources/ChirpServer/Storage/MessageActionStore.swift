@@ -22,7 +22,8 @@ protocol MessageActionStore: Sendable {
     /// Messages of the viewer's conversations (only the one with the peer when given) whose
     /// search words include every one of `words`, not unsent, ids below `before`, newest first,
     /// at most `limit`; nil: no such peer.
-    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]?
+    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
 }
 
 /// What checking a reply link found.

@@ -8,8 +8,10 @@ enum MessageColumns {
         let deleted: Bool = try row("m_deleted")
         let group: Int64? = try row.has("m_group") ? try row("m_group") : nil
         return Message(
-            id: String(try row("m_id", as: Int64.self)), clientMessageId: try row("m_client_id"), sender: try row("m_sender"),
-            recipient: group == nil ? try row("m_recipient") : "", text: try row("m_text"), createdAt: try row("m_created_at"),
+            id: String(try row("m_id", as: Int64.self)), clientMessageId: try row("m_client_id"),
+            sender: try row("m_sender"),
+            recipient: group == nil ? try row("m_recipient") : "", text: try row("m_text"),
+            createdAt: try row("m_created_at"),
             readByRecipient: group == nil ? try row("m_read") : false, deleted: deleted,
             media: deleted ? [] : MediaJSON.decode(try row("m_media", as: String?.self)),
             replyTo: try row("m_reply_to", as: Int64?.self).map { String($0) },

@@ -18,7 +18,8 @@ protocol MessageRequestStore: Sendable {
     /// viewer's stream. A decline removes the request and the viewer's conversation row with
     /// its marks, so a later message opens a new request.
     func answerRequest(
-        viewer: Int64, peerKey: String, _ answer: RequestAnswer, at: Timestamp, encode: @escaping @Sendable (Conversation) throws -> String
+        viewer: Int64, peerKey: String, _ answer: RequestAnswer, at: Timestamp,
+        encode: @escaping @Sendable (Conversation) throws -> String
     ) async throws -> RequestAnswerOutcome
 }
 

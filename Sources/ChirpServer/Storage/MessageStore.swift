@@ -18,7 +18,9 @@ protocol MessageStore: Sendable {
     /// id), without those with a peer the viewer has blocked (the pinned ones:
     /// `ConversationMarkStore.pinnedConversations`): with `requests`, only the requests the
     /// viewer has not accepted (pinned or not), else none of them.
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>]
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<
+        Conversation
+    >]
     /// Marks the peer's messages up to `upTo` read and appends `message.read` to the peer's
     /// stream, its data `receipt(peer's username, whether the reader has a pending request
     /// from the peer)`. When `receipt` gives nil, the messages stay unread for the peer and

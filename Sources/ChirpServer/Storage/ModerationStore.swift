@@ -5,10 +5,12 @@ import ChirpModels
 protocol ModerationStore: Sendable {
     /// Makes the user with `usernameKey` an operator or not; nil when there is no such user,
     /// else whether it changed (audited only then).
-    func setOperator(usernameKey: String, _ isOperator: Bool, by actor: OperatorActor, at: Timestamp) async throws -> Bool?
+    func setOperator(usernameKey: String, _ isOperator: Bool, by actor: OperatorActor, at: Timestamp) async throws
+        -> Bool?
     /// Suspends (deleting every session of the account in the same transaction) or lifts the
     /// suspension of `account`; nil when there is no such user.
-    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws
+    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp)
+        async throws
         -> SuspensionOutcome?
     /// Makes message `id` a tombstone marked as removed by the operators for both people, its
     /// stored events too, and appends `message.deleted` (data `encoding.deleted`) to both

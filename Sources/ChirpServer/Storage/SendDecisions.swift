@@ -6,7 +6,8 @@ import ChirpModels
 protocol SendDecisions: Sendable {
     /// Given the recipient (nil: none) and, only if asked for, the sender's earlier message
     /// with the same client id: insert the message, answer with an earlier one, or throw.
-    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision
+    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws
+        -> SendDecision
     /// The client id turned out to be taken by `existing` (seen when inserting): answer with
     /// it, or throw.
     func replay(_ existing: Message, for new: NewMessage) throws -> Message

@@ -6,7 +6,8 @@ protocol SocialStore: Sendable {
     /// `follow.created` to the followee's stream, its data `notice(follower as the followee
     /// sees them)`; nil when there is no such followee.
     func follow(
-        followerId: Int64, followeeKey: String, at: Timestamp, permit: @escaping @Sendable (BlocksBetween) throws -> Void,
+        followerId: Int64, followeeKey: String, at: Timestamp,
+        permit: @escaping @Sendable (BlocksBetween) throws -> Void,
         notice: @escaping @Sendable (User) throws -> String
     ) async throws -> WriteOutcome<Void>?
     /// Removes the follow; nil when there is no such followee, false when there was no follow.

@@ -27,7 +27,8 @@ extension StorageEngine {
     func touchSession(publicId: String, at: Timestamp) async throws {
         try await writing { scope in
             try await scope.run(
-                "UPDATE sessions SET last_used_at = \(scope.dialect.greatest("last_used_at", "$1")) WHERE public_id = $2", at, publicId)
+                "UPDATE sessions SET last_used_at = \(scope.dialect.greatest("last_used_at", "$1")) WHERE public_id = $2",
+                at, publicId)
         }
     }
 

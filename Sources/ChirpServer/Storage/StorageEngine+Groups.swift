@@ -8,11 +8,18 @@ extension StorageEngine {
             let creator = new.creator.id
             // The creator's row first: their creations queue, so a client id is looked up once.
             try await scope.lockUsers([creator])
-            if let existing = try await scope.queryValue(GroupSQL.groupByClientId, creator, new.clientGroupId, as: Int64.self),
-               let stored = try await scope.storedGroup(id: existing) {
-                let current = try await scope.membership(groupId: existing, userId: creator).map { try $0("current", as: Bool.self) } ?? false
+            if let existing = try await scope.queryValue(
+                GroupSQL.groupByClientId, creator, new.clientGroupId, as: Int64.self),
+                let stored = try await scope.storedGroup(id: existing)
+            {
+                let current =
+                    try await scope.membership(groupId: existing, userId: creator).map {
+                        try $0("current", as: Bool.self)
+                    } ?? false
                 return WriteOutcome(
-                    value: try decisions.replay(stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false)
+                    value: try decisions.replay(
+                        stored.group, requestKey: stored.requestKey, creatorIsMember: current, for: new), created: false
+                )
             }
             var facts: [RecipientFacts?] = []
             for key in new.memberKeys { facts.append(try await scope.recipientFacts(key: key, sender: creator)) }
@@ -20,25 +27,32 @@ extension StorageEngine {
             for id in facts.compactMap({ $0?.id }) { counts.members[id] = try await scope.groupCount(userId: id) }
             let requests = try decisions.admit(facts, groupCounts: counts, for: new)
             let memberIds = try facts.map { facts in
-                guard let facts else { throw StorageError.inconsistent("a group was allowed with a member who does not exist") }
+                guard let facts else {
+                    throw StorageError.inconsistent("a group was allowed with a member who does not exist")
+                }
                 return facts.id
             }
             try await scope.lockUsers([creator] + memberIds)
-            guard let groupId = try await scope.queryValue(
-                "INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                creator, new.clientGroupId, new.title, new.createdAt, new.requestKey, as: Int64.self)
+            guard
+                let groupId = try await scope.queryValue(
+                    "INSERT INTO chat_groups (creator_id, client_group_id, title, created_at, request_key) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    creator, new.clientGroupId, new.title, new.createdAt, new.requestKey, as: Int64.self)
             else { throw StorageError.inconsistent("a group insert returned no id") }
             // One join mark for the first members: the group is new, so it is one of theirs each.
             let joined = try await scope.nextMessageId()
-            for (userId, role, request) in [(creator, GroupRole.admin, false)] + zip(memberIds, requests).map({ ($0, GroupRole.member, $1) }) {
+            for (userId, role, request) in [(creator, GroupRole.admin, false)]
+                + zip(memberIds, requests).map({ ($0, GroupRole.member, $1) })
+            {
                 try await scope.run(GroupSQL.addMember, groupId, userId, role.rawValue, new.createdAt, joined, request)
             }
             guard let group = try await scope.storedGroup(id: groupId)?.group else {
                 throw StorageError.inconsistent("group \(groupId) is missing")
             }
             let requested = Set(zip(memberIds, requests).compactMap { userId, request in request ? userId : nil })
-            let audience = GroupChangeAudience(creating: try await scope.memberIds(groupId: groupId), requested: requested)
-            let appended = try await scope.tell(audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
+            let audience = GroupChangeAudience(
+                creating: try await scope.memberIds(groupId: groupId), requested: requested)
+            let appended = try await scope.tell(
+                audience, group: group, id: groupId, at: new.createdAt, decisions: decisions)
             return WriteOutcome(value: group, created: true, appended: appended)
         }
     }
@@ -47,7 +61,9 @@ extension StorageEngine {
         try await reading { scope in
             var groups: [Group] = []
             for row in try await scope.query(GroupSQL.groupsOfMember, userId) {
-                if let stored = try await scope.storedGroup(id: try row(0, as: Int64.self)) { groups.append(stored.group) }
+                if let stored = try await scope.storedGroup(id: try row(0, as: Int64.self)) {
+                    groups.append(stored.group)
+                }
             }
             return groups
         }
@@ -56,7 +72,7 @@ extension StorageEngine {
     func group(id: Int64, viewer: Int64) async throws -> GroupSnapshot? {
         try await reading { scope in
             guard let membership = try await scope.membership(groupId: id, userId: viewer),
-                  let stored = try await scope.storedGroup(id: id)
+                let stored = try await scope.storedGroup(id: id)
             else { return nil }
             return GroupSnapshot(group: stored.group, current: try membership("current"))
         }
@@ -66,15 +82,20 @@ extension StorageEngine {
         id: Int64, actor: Viewer, change: GroupChange, at: Timestamp, decisions: some GroupDecisions
     ) async throws -> WriteOutcome<Group>? {
         try await writing { scope in
-            guard try await scope.lockGroup(id), let stored = try await scope.storedGroup(id: id), !stored.ended else { return nil }
+            guard try await scope.lockGroup(id), let stored = try await scope.storedGroup(id: id), !stored.ended else {
+                return nil
+            }
             let members = try await scope.memberFacts(groupId: id)
             guard let actorFacts = members.first(where: { $0.userId == actor.id }) else { return nil }
             var target: RecipientFacts?
             if let key = change.target?.key { target = try await scope.recipientFacts(key: key, sender: actor.id) }
             var targetGroups = 0
             if let target { targetGroups = try await scope.groupCount(userId: target.id) }
-            let write = try decisions.decide(change, facts: GroupChangeFacts(
-                group: stored.group, members: members, actor: actorFacts, target: target, targetGroups: targetGroups))
+            let write = try decisions.decide(
+                change,
+                facts: GroupChangeFacts(
+                    group: stored.group, members: members, actor: actorFacts, target: target, targetGroups: targetGroups
+                ))
             if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
             var declined: Conversation?
@@ -83,16 +104,22 @@ extension StorageEngine {
                 declined?.declined = true
             }
             var (group, appended) = try await scope.applyGroupWrite(
-                id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before), at: at,
+                id: id, write, membersBefore: before, audience: GroupChangeAudience(write, membersBefore: before),
+                at: at,
                 decisions: decisions)
             if let declined, let userId = GroupChangeAudience.decliner(write) {
-                appended.append(try await scope.appendEvent(
-                    userId: userId, type: EventType.conversationUpdated, json: decisions.encode(declined), at: at))
+                appended.append(
+                    try await scope.appendEvent(
+                        userId: userId, type: EventType.conversationUpdated, json: decisions.encode(declined), at: at))
             }
             // An accepted request: the viewer's other devices get the conversation, if it has begun.
-            if case .accept(let userId) = write, let conversation = try await scope.groupConversation(viewer: userId, group: id) {
-                appended.append(try await scope.appendEvent(
-                    userId: userId, type: EventType.conversationUpdated, json: decisions.encode(conversation), at: at))
+            if case .accept(let userId) = write,
+                let conversation = try await scope.groupConversation(viewer: userId, group: id)
+            {
+                appended.append(
+                    try await scope.appendEvent(
+                        userId: userId, type: EventType.conversationUpdated, json: decisions.encode(conversation),
+                        at: at))
             }
             return WriteOutcome(value: group, created: true, appended: appended)
         }
@@ -100,7 +127,8 @@ extension StorageEngine {
 
     func groupMessage(groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
         try await reading { scope in
-            try await scope.queryRow(GroupSQL.messageByClientId, groupId, sender, clientMessageId).map(MessageColumns.message(from:))
+            try await scope.queryRow(GroupSQL.messageByClientId, groupId, sender, clientMessageId).map(
+                MessageColumns.message(from:))
         }
     }
 
@@ -117,22 +145,27 @@ extension StorageEngine {
     func groupReaders(groupId: Int64, viewer: Int64, messageId: Int64) async throws -> [GroupReader]? {
         try await reading { scope in
             guard try await scope.queryRow(GroupSQL.visibleMessage, groupId, viewer, messageId) != nil,
-                  let sender = try await scope.queryValue(
+                let sender = try await scope.queryValue(
                     "SELECT sender_id FROM messages WHERE id = $1 AND group_id IS NOT NULL", messageId, as: Int64.self)
             else { return nil }
             return try await scope.query(GroupSQL.readers, groupId, messageId, sender).map {
-                GroupReader(user: try UserColumns.user(from: $0, "u", withViewerFields: false), readAt: try $0("read_at"))
+                GroupReader(
+                    user: try UserColumns.user(from: $0, "u", withViewerFields: false), readAt: try $0("read_at"))
             }
         }
     }
 
     func groupMemberIds(groupId: Int64, viewer: Int64) async throws -> GroupAudience? {
         try await reading { scope in
-            guard let membership = try await scope.membership(groupId: groupId, userId: viewer), try membership("current", as: Bool.self)
+            guard let membership = try await scope.membership(groupId: groupId, userId: viewer),
+                try membership("current", as: Bool.self)
             else { return nil }
-            let blockers = try await scope.query(GroupSQL.blockersOfSender, groupId, viewer).map { try $0("blocker_id", as: Int64.self) }
+            let blockers = try await scope.query(GroupSQL.blockersOfSender, groupId, viewer).map {
+                try $0("blocker_id", as: Int64.self)
+            }
             return GroupAudience(
-                members: try await scope.memberIds(groupId: groupId), pendingRequest: try membership("request"), blockers: Set(blockers))
+                members: try await scope.memberIds(groupId: groupId), pendingRequest: try membership("request"),
+                blockers: Set(blockers))
         }
     }
 
@@ -155,13 +188,14 @@ extension StorageEngine {
     }
 
     func markGroup(
-        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp, decisions: some ConversationMarkDecisions
+        id: Int64, viewer: Int64, change: ConversationMarkChange, at: Timestamp,
+        decisions: some ConversationMarkDecisions
     ) async throws -> ConversationMarkOutcome {
         try await writing { scope in
             // The viewer's row, as every writer of their stream (and of their pins) locks it.
             try await scope.lockUsers([viewer])
             guard let marks = try await scope.queryRow(GroupSQL.groupMarks, viewer, id),
-                  let current = try await scope.groupConversation(viewer: viewer, group: id)
+                let current = try await scope.groupConversation(viewer: viewer, group: id)
             else { return .noSuchPeer }
             guard change.alters(pinned: try marks("pinned"), muted: try marks("muted")) else {
                 return .done(WriteOutcome(value: (), created: false))
@@ -180,19 +214,25 @@ extension StorageEngine {
     /// Moves the reader's marker and tells every current member, as `receipt` (the service's
     /// rules) answers for the reader's pending request.
     func markGroupRead(
-        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
+        groupId: Int64, reader: Int64, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (_ pendingRequest: Bool) -> String?
     ) async throws -> GroupReadOutcome {
         try await writing { scope in
             guard try await scope.lockGroup(groupId),
-                  let membership = try await scope.membership(groupId: groupId, userId: reader), try membership("current", as: Bool.self)
+                let membership = try await scope.membership(groupId: groupId, userId: reader),
+                try membership("current", as: Bool.self)
             else { return .noSuchGroup }
-            guard try await scope.queryRow(GroupSQL.visibleMessage, groupId, reader, upTo) != nil else { return .noSuchMessage }
+            guard try await scope.queryRow(GroupSQL.visibleMessage, groupId, reader, upTo) != nil else {
+                return .noSuchMessage
+            }
             let members = try await scope.memberIds(groupId: groupId)
             try await scope.lockUsers(members)
             guard try await scope.run(GroupSQL.advanceRead, groupId, reader, upTo) > 0 else { return .unchanged }
             try await scope.run(GroupSQL.recordRead, groupId, reader, upTo, at)
             guard let json = receipt(try membership("request")) else { return .unchanged }
-            return .marked(try await scope.appendEvents(userIds: members, type: EventType.messageRead, json: json, at: at, shared: false))
+            return .marked(
+                try await scope.appendEvents(
+                    userIds: members, type: EventType.messageRead, json: json, at: at, shared: false))
         }
     }
 }

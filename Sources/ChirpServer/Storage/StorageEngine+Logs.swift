@@ -3,7 +3,9 @@ import Foundation
 
 /// `ClientLogStore`, written once for both engines.
 extension StorageEngine {
-    func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws -> Bool {
+    func storeLogs(userId: Int64, batchId: String, entries: [ClientLogEntry], receivedAt: Timestamp) async throws
+        -> Bool
+    {
         try await writing { scope in
             let fresh = try await scope.run(
                 "INSERT INTO log_batches (user_id, batch_id, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
@@ -16,7 +18,8 @@ extension StorageEngine {
                     INSERT INTO client_logs (user_id, batch_id, level, severity, message, logged_at, metadata, source, received_at)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                     """,
-                    userId, batchId, entry.level, entry.severity, entry.message, entry.loggedAt, metadata, entry.source, receivedAt)
+                    userId, batchId, entry.level, entry.severity, entry.message, entry.loggedAt, metadata, entry.source,
+                    receivedAt)
             }
             return true
         }
@@ -46,7 +49,9 @@ extension StorageEngine {
                 let metadata: String? = try row("metadata")
                 return ClientLogEntry(
                     level: try row("level"), message: try row("message"), loggedAt: try row("logged_at"),
-                    metadata: metadata.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) },
+                    metadata: metadata.flatMap {
+                        try? JSONDecoder().decode([String: String].self, from: Data($0.utf8))
+                    },
                     source: try row("source"), username: try row("username"), batchId: try row("batch_id"))
             }
         }

@@ -10,7 +10,10 @@ extension StorageEngine {
                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner_id, client_media_id) DO NOTHING
                 """,
                 new.owner, new.clientMediaId, new.contentType, new.size, new.sha256, new.filename, new.createdAt)
-            guard let media = try await scope.media(where: "owner_id = $1 AND client_media_id = $2", new.owner, new.clientMediaId).first
+            guard
+                let media = try await scope.media(
+                    where: "owner_id = $1 AND client_media_id = $2", new.owner, new.clientMediaId
+                ).first
             else { throw StorageError.inconsistent("a media insert left no row") }
             return WriteOutcome(value: media, created: inserted > 0)
         }
@@ -41,14 +44,16 @@ extension StorageEngine {
     func ownedMedia(owner: Int64, ids: [Int64]) async throws -> [Media] {
         guard !ids.isEmpty else { return [] }
         return try await reading { scope in
-            try await scope.media(where: "owner_id = $1 AND \(scope.dialect.isAny("id", of: "$2"))", owner, SQLIdList(ids))
+            try await scope.media(
+                where: "owner_id = $1 AND \(scope.dialect.isAny("id", of: "$2"))", owner, SQLIdList(ids))
         }
     }
 
     func mediaBytes(owner: Int64) async throws -> Int64 {
         try await reading { scope in
             try await scope.queryValue(
-                "SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM media WHERE owner_id = $1", owner, as: Int64.self) ?? 0
+                "SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM media WHERE owner_id = $1", owner,
+                as: Int64.self) ?? 0
         }
     }
 
@@ -94,6 +99,7 @@ extension StorageScope {
 
     /// Whether some media row names a file with this hash.
     func isStored(sha256: String) async throws -> Bool {
-        try await queryValue("SELECT EXISTS (SELECT 1 FROM media WHERE sha256 = $1) AS stored", sha256, as: Bool.self) ?? false
+        try await queryValue("SELECT EXISTS (SELECT 1 FROM media WHERE sha256 = $1) AS stored", sha256, as: Bool.self)
+            ?? false
     }
 }

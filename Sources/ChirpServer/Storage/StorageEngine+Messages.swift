@@ -6,7 +6,8 @@ extension StorageEngine {
     func message(sender: Int64, clientMessageId: String) async throws -> Message? {
         try await reading { scope in
             try await scope.directMessages(
-                where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", sender, clientMessageId
+                where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", sender,
+                clientMessageId
             ).first
         }
     }
@@ -23,9 +24,13 @@ extension StorageEngine {
     ) async throws -> MarkReadOutcome {
         try await writing { scope in
             guard let peerId = try await scope.userId(key: peerKey) else { return .noSuchPeer }
-            let lo = min(reader, peerId), hi = max(reader, peerId)
+            let lo = min(reader, peerId)
+            let hi = max(reader, peerId)
             try await scope.lockUsers([reader, peerId])
-            guard try await scope.queryRow("SELECT 1 AS found FROM messages WHERE id = $1 AND user_lo = $2 AND user_hi = $3", upTo, lo, hi) != nil
+            guard
+                try await scope.queryRow(
+                    "SELECT 1 AS found FROM messages WHERE id = $1 AND user_lo = $2 AND user_hi = $3", upTo, lo, hi)
+                    != nil
             else { return .noSuchMessage }
             guard let peer = try await scope.queryRow(StorageSQL.readReceiptFacts, reader, peerId) else {
                 throw StorageError.inconsistent("user \(peerId) is missing")
@@ -45,7 +50,9 @@ extension StorageEngine {
                 WHERE owner_id = $4 AND peer_id = $3
                 """,
                 lo, hi, peerId, reader)
-            return .marked([try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)])
+            return .marked([
+                try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)
+            ])
         }
     }
 }

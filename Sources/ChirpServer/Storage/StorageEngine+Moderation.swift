@@ -9,10 +9,14 @@ extension StorageEngine {
         }
     }
 
-    func setOperator(usernameKey: String, _ isOperator: Bool, by actor: OperatorActor, at: Timestamp) async throws -> Bool? {
+    func setOperator(usernameKey: String, _ isOperator: Bool, by actor: OperatorActor, at: Timestamp) async throws
+        -> Bool?
+    {
         try await writing { scope in
             guard let (id, username) = try await scope.userIdAndName(key: usernameKey) else { return nil }
-            let changed = try await scope.run("UPDATE users SET operator = $1 WHERE id = $2 AND operator <> $1", isOperator, id) > 0
+            let changed =
+                try await scope.run("UPDATE users SET operator = $1 WHERE id = $2 AND operator <> $1", isOperator, id)
+                > 0
             if changed { try await scope.audit(actor, isOperator ? .grant : .revoke, target: username, at: at) }
             return changed
         }
@@ -21,7 +25,8 @@ extension StorageEngine {
     /// The user's row is updated first: on PostgreSQL a login's session insert on any instance
     /// waits for it (`createSession` reads the row `FOR SHARE`), so the delete here sees every
     /// session.
-    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp) async throws
+    func setSuspended(_ account: SuspensionTarget, _ suspended: Bool, by actor: OperatorActor, at: Timestamp)
+        async throws
         -> SuspensionOutcome?
     {
         try await writing { scope in
@@ -29,12 +34,16 @@ extension StorageEngine {
             switch account {
             case .usernameKey(let key): found = try await scope.userIdAndName(key: key)
             case .userId(let id):
-                found = try await scope.queryValue("SELECT username FROM users WHERE id = $1", id, as: String.self).map { (id, $0) }
+                found = try await scope.queryValue("SELECT username FROM users WHERE id = $1", id, as: String.self).map
+                { (id, $0) }
             }
             guard let (id, username) = found else { return nil }
-            let changed = suspended
-                ? try await scope.run("UPDATE users SET suspended_at = $2 WHERE id = $1 AND suspended_at IS NULL", id, at) > 0
-                : try await scope.run("UPDATE users SET suspended_at = NULL WHERE id = $1 AND suspended_at IS NOT NULL", id) > 0
+            let changed =
+                suspended
+                ? try await scope.run(
+                    "UPDATE users SET suspended_at = $2 WHERE id = $1 AND suspended_at IS NULL", id, at) > 0
+                : try await scope.run(
+                    "UPDATE users SET suspended_at = NULL WHERE id = $1 AND suspended_at IS NOT NULL", id) > 0
             guard changed else { return SuspensionOutcome(userId: id, changed: false) }
             if suspended { try await scope.run("DELETE FROM sessions WHERE user_id = $1", id) }
             try await scope.audit(actor, suspended ? .suspend : .unsuspend, target: username, at: at)
@@ -62,11 +71,14 @@ extension StorageEngine {
         -> WriteOutcome<ModerationReport>?
     {
         try await writing { scope in
-            let changed = try await scope.run(
-                "UPDATE reports SET resolved_at = $1, resolved_by = $2, resolution = $3 WHERE id = $4 AND resolved_at IS NULL",
-                at, actor.username, action.rawValue, id) > 0
+            let changed =
+                try await scope.run(
+                    "UPDATE reports SET resolved_at = $1, resolved_by = $2, resolution = $3 WHERE id = $4 AND resolved_at IS NULL",
+                    at, actor.username, action.rawValue, id) > 0
             guard let report = try await Self.filedReport(scope, id: id)?.report else { return nil }
-            if changed { try await scope.audit(actor, .resolveReport, target: report.id, detail: action.rawValue, at: at) }
+            if changed {
+                try await scope.audit(actor, .resolveReport, target: report.id, detail: action.rawValue, at: at)
+            }
             return WriteOutcome(value: report, created: changed)
         }
     }
@@ -81,9 +93,12 @@ extension StorageEngine {
                 before, limit
             ).map { row in
                 let id: Int64 = try row("id")
-                return Listed(cursor: id, item: AuditEntry(
-                    id: String(id), operator: try row("operator_username"), action: try row("action"), target: try row("target"),
-                    detail: try row("detail"), createdAt: try row("created_at")))
+                return Listed(
+                    cursor: id,
+                    item: AuditEntry(
+                        id: String(id), operator: try row("operator_username"), action: try row("action"),
+                        target: try row("target"),
+                        detail: try row("detail"), createdAt: try row("created_at")))
             }
         }
     }
@@ -91,7 +106,7 @@ extension StorageEngine {
     func serverFigures() async throws -> ServerFigures {
         try await reading { scope in
             guard let row = try await scope.queryRow(StorageSQL.serverFigures),
-                  let bytes = try await scope.queryValue(scope.dialect.databaseSize, as: Int.self)
+                let bytes = try await scope.queryValue(scope.dialect.databaseSize, as: Int.self)
             else { throw StorageError.inconsistent("the figures query returned no row") }
             return ServerFigures(
                 users: try row("users"), suspendedUsers: try row("suspended"), messages: try row("messages"),
@@ -108,20 +123,26 @@ extension StorageEngine {
     private static func moderationReport(from row: some StorageRow) throws -> ModerationReport {
         let id: Int64 = try row("id")
         let messageId: Int64? = try row("message_id")
-        let sender: String? = try row("message_sender"), text: String? = try row("message_text")
+        let sender: String? = try row("message_sender")
+        let text: String? = try row("message_text")
         let mediaIds = ReportRecord.decodeMediaIds(try row("message_media_ids"))
         return ModerationReport(
             id: String(id), createdAt: try row("created_at"), reporter: try row("reporter_username"),
-            reported: try row("reported_username"), reportedSuspended: try row("reported_suspended"), reason: try row("reason"),
+            reported: try row("reported_username"), reportedSuspended: try row("reported_suspended"),
+            reason: try row("reason"),
             note: try row("note"),
-            message: messageId.map { ReportedMessage(id: String($0), sender: sender ?? "", text: text ?? "", mediaIds: mediaIds) },
+            message: messageId.map {
+                ReportedMessage(id: String($0), sender: sender ?? "", text: text ?? "", mediaIds: mediaIds)
+            },
             action: try row("resolution"), resolvedBy: try row("resolved_by"), resolvedAt: try row("resolved_at"))
     }
 }
 
 extension StorageScope {
     /// Appends one entry to the audit log, in the transaction of the action it records.
-    func audit(_ actor: OperatorActor, _ action: AuditEntry.Action, target: String, detail: String? = nil, at: Timestamp) async throws {
+    func audit(
+        _ actor: OperatorActor, _ action: AuditEntry.Action, target: String, detail: String? = nil, at: Timestamp
+    ) async throws {
         try await run(
             """
             INSERT INTO operator_actions (operator_id, operator_username, action, target, detail, created_at)

@@ -15,12 +15,14 @@ extension StorageEngine {
                 blockerId, blocked, at)
             guard inserted > 0 else { return WriteOutcome(value: (), created: false) }
             // Any follow between the two, both ways, goes with its counts.
-            for (follower, followee) in [(blockerId, blocked), (blocked, blockerId)] {
-                guard try await scope.run("DELETE FROM follows WHERE follower_id = $1 AND followee_id = $2", follower, followee) > 0
-                else { continue }
+            for (follower, followee) in [(blockerId, blocked), (blocked, blockerId)]
+            where try await scope.run(
+                "DELETE FROM follows WHERE follower_id = $1 AND followee_id = $2", follower, followee) > 0
+            {
                 try await scope.run(each: FollowSQL.count, follower, followee, -1)
             }
-            let appended = try await scope.appendEvent(userId: blockerId, type: EventType.blockCreated, json: notice(username), at: at)
+            let appended = try await scope.appendEvent(
+                userId: blockerId, type: EventType.blockCreated, json: notice(username), at: at)
             return WriteOutcome(value: (), created: true, appended: [appended])
         }
     }
@@ -31,10 +33,14 @@ extension StorageEngine {
         try await writing { scope in
             guard let (blocked, username) = try await scope.userIdAndName(key: blockedKey) else { return nil }
             try await scope.lockUsers([blockerId, blocked])
-            guard try await scope.run("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2", blockerId, blocked) > 0 else {
+            guard
+                try await scope.run("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2", blockerId, blocked)
+                    > 0
+            else {
                 return WriteOutcome(value: (), created: false)
             }
-            let appended = try await scope.appendEvent(userId: blockerId, type: EventType.blockDeleted, json: notice(username), at: at)
+            let appended = try await scope.appendEvent(
+                userId: blockerId, type: EventType.blockDeleted, json: notice(username), at: at)
             return WriteOutcome(value: (), created: true, appended: [appended])
         }
     }
@@ -55,7 +61,9 @@ extension StorageEngine {
 
     func fileReport(_ new: NewReport) async throws -> ReportOutcome {
         try await writing { scope in
-            guard let (reported, reportedName) = try await scope.userIdAndName(key: new.reportedKey) else { return .noSuchUser }
+            guard let (reported, reportedName) = try await scope.userIdAndName(key: new.reportedKey) else {
+                return .noSuchUser
+            }
             var message: Message?
             if let messageId = new.messageId {
                 // Only a message of the reporter's conversation with the reported user, or the
@@ -70,17 +78,19 @@ extension StorageEngine {
                 }
                 if message == nil { return .noSuchMessage }
             }
-            guard let id = try await scope.queryValue(
-                """
-                INSERT INTO reports (
-                    reporter_id, reporter_username, reported_id, reported_username, reason, note,
-                    message_id, message_sender, message_text, message_media_ids, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                RETURNING id
-                """,
-                new.reporter.id, new.reporter.username, reported, reportedName, new.reason.rawValue, new.note,
-                new.messageId, message?.sender, message?.text, ReportRecord.encodeMediaIds(message?.media.map(\.id) ?? []),
-                new.createdAt, as: Int64.self)
+            guard
+                let id = try await scope.queryValue(
+                    """
+                    INSERT INTO reports (
+                        reporter_id, reporter_username, reported_id, reported_username, reason, note,
+                        message_id, message_sender, message_text, message_media_ids, created_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                    RETURNING id
+                    """,
+                    new.reporter.id, new.reporter.username, reported, reportedName, new.reason.rawValue, new.note,
+                    new.messageId, message?.sender, message?.text,
+                    ReportRecord.encodeMediaIds(message?.media.map(\.id) ?? []),
+                    new.createdAt, as: Int64.self)
             else { throw StorageError.inconsistent("the report insert returned no id") }
             return .filed(id: id)
         }
@@ -107,7 +117,8 @@ extension StorageEngine {
                 ReportRecord(
                     id: try row("id"), createdAt: try row("created_at"), reporter: try row("reporter_username"),
                     reported: try row("reported_username"), reason: try row("reason"), note: try row("note"),
-                    messageId: try row("message_id"), messageSender: try row("message_sender"), messageText: try row("message_text"),
+                    messageId: try row("message_id"), messageSender: try row("message_sender"),
+                    messageText: try row("message_text"),
                     messageMediaIds: ReportRecord.decodeMediaIds(try row("message_media_ids")))
             }
         }
@@ -117,6 +128,8 @@ extension StorageEngine {
 extension StorageScope {
     /// The id and username of the user with that username key, if any.
     func userIdAndName(key: String) async throws -> (Int64, String)? {
-        try await queryRow("SELECT id, username FROM users WHERE username_key = $1", key).map { (try $0("id"), try $0("username")) }
+        try await queryRow("SELECT id, username FROM users WHERE username_key = $1", key).map {
+            (try $0("id"), try $0("username"))
+        }
     }
 }

@@ -3,26 +3,33 @@ import ChirpModels
 /// `TweetStore`, written once for both engines.
 extension StorageEngine {
     func putTweet(
-        _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet, encode: @escaping @Sendable (Tweet) throws -> String
+        _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet,
+        encode: @escaping @Sendable (Tweet) throws -> String
     ) async throws -> WriteOutcome<Tweet> {
         try await writing { scope in
             try await scope.lockUsers([new.author.id])
             if let existing = try await Self.tweets(
-                scope, where: "t.author_id = $1 AND t.client_tweet_id = $2 LIMIT 1", new.author.id, new.author.id, new.clientTweetId
+                scope, where: "t.author_id = $1 AND t.client_tweet_id = $2 LIMIT 1", new.author.id, new.author.id,
+                new.clientTweetId
             ).first {
                 return WriteOutcome(value: try replay(existing.item), created: false)
             }
-            guard let tweetId = try await scope.queryValue(
-                "INSERT INTO tweets (author_id, client_tweet_id, text, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
-                new.author.id, new.clientTweetId, new.text, new.createdAt, as: Int64.self)
+            guard
+                let tweetId = try await scope.queryValue(
+                    "INSERT INTO tweets (author_id, client_tweet_id, text, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+                    new.author.id, new.clientTweetId, new.text, new.createdAt, as: Int64.self)
             else { throw StorageError.inconsistent("the tweet insert returned no id") }
             guard let author = try await scope.user(id: new.author.id, viewer: nil),
-                  let ownView = try await scope.user(id: new.author.id, viewer: new.author.id)
+                let ownView = try await scope.user(id: new.author.id, viewer: new.author.id)
             else { throw StorageError.inconsistent("author \(new.author.id) is missing") }
-            let tweet = Tweet(id: String(tweetId), clientTweetId: new.clientTweetId, author: author, text: new.text, createdAt: new.createdAt)
+            let tweet = Tweet(
+                id: String(tweetId), clientTweetId: new.clientTweetId, author: author, text: new.text,
+                createdAt: new.createdAt)
             let json = try encode(tweet)
-            let followers = try await scope.query("SELECT follower_id FROM follows WHERE followee_id = $1", new.author.id)
-                .map { try $0("follower_id", as: Int64.self) }
+            let followers = try await scope.query(
+                "SELECT follower_id FROM follows WHERE followee_id = $1", new.author.id
+            )
+            .map { try $0("follower_id", as: Int64.self) }
             let audience = [new.author.id] + followers
             try await scope.lockUsers(audience)
             let appended = try await scope.appendEvents(
@@ -36,8 +43,9 @@ extension StorageEngine {
 
     func deleteTweet(id: Int64, permit: @escaping @Sendable (Int64?) throws -> Void) async throws {
         try await writing { scope in
-            try permit(try await scope.queryValue(
-                "SELECT author_id FROM tweets WHERE id = $1\(scope.dialect.forUpdate)", id, as: Int64.self))
+            try permit(
+                try await scope.queryValue(
+                    "SELECT author_id FROM tweets WHERE id = $1\(scope.dialect.forUpdate)", id, as: Int64.self))
             try await scope.run("DELETE FROM tweets WHERE id = $1", id)
         }
     }
@@ -46,7 +54,8 @@ extension StorageEngine {
         try await reading { scope in
             guard let author = try await scope.userId(key: key) else { return nil }
             return try await Self.tweets(
-                scope, where: "t.author_id = $1 AND t.id < $2 ORDER BY t.id DESC LIMIT $3", viewer, author, cursor, limit)
+                scope, where: "t.author_id = $1 AND t.id < $2 ORDER BY t.id DESC LIMIT $3", viewer, author, cursor,
+                limit)
         }
     }
 

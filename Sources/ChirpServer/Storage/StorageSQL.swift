@@ -66,7 +66,8 @@ enum StorageSQL {
     }
 
     /// One row when recipient `$1` has a pending request from sender `$2`.
-    static let pendingRequestExists = "SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = $2 AND NOT accepted"
+    static let pendingRequestExists =
+        "SELECT 1 FROM message_requests WHERE recipient_id = $1 AND sender_id = $2 AND NOT accepted"
 
     /// The statements of an answer by recipient `$1` to their pending request from sender `$2`:
     /// an accept marks it accepted; a decline removes it and the recipient's conversation row
@@ -126,20 +127,21 @@ enum StorageSQL {
     /// that holds neither mark. A pin takes the owner's next `pin_order` (groups' included).
     static let markStatements: [ConversationMarkChange: String] = [
         .pin: """
-            INSERT INTO conversation_marks (owner_id, peer_id, pin_order)
-            VALUES ($1, $2, \(GroupSQL.nextPinOrder))
-            ON CONFLICT (owner_id, peer_id) DO UPDATE SET pin_order = EXCLUDED.pin_order
-            """,
+        INSERT INTO conversation_marks (owner_id, peer_id, pin_order)
+        VALUES ($1, $2, \(GroupSQL.nextPinOrder))
+        ON CONFLICT (owner_id, peer_id) DO UPDATE SET pin_order = EXCLUDED.pin_order
+        """,
         .unpin: "UPDATE conversation_marks SET pin_order = NULL WHERE owner_id = $1 AND peer_id = $2",
         .mute: """
-            INSERT INTO conversation_marks (owner_id, peer_id, muted) VALUES ($1, $2, TRUE)
-            ON CONFLICT (owner_id, peer_id) DO UPDATE SET muted = TRUE
-            """,
+        INSERT INTO conversation_marks (owner_id, peer_id, muted) VALUES ($1, $2, TRUE)
+        ON CONFLICT (owner_id, peer_id) DO UPDATE SET muted = TRUE
+        """,
         .unmute: "UPDATE conversation_marks SET muted = FALSE WHERE owner_id = $1 AND peer_id = $2",
     ]
 
     /// Removes the mark row of owner `$1` with peer `$2` when it holds neither mark.
-    static let cleanUpMarks = "DELETE FROM conversation_marks WHERE owner_id = $1 AND peer_id = $2 AND pin_order IS NULL AND NOT muted"
+    static let cleanUpMarks =
+        "DELETE FROM conversation_marks WHERE owner_id = $1 AND peer_id = $2 AND pin_order IS NULL AND NOT muted"
 
     /// The owner `$1`'s marks on the conversation with peer `$2`: whether pinned, whether muted,
     /// and how many conversations (groups included) the owner has pinned in all; no row when there is no such

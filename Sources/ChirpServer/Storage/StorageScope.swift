@@ -33,7 +33,8 @@ protocol StorageScope: Sendable {
     /// first, `lockUsers`) and returns them in the order of `userIds`. `shared`: the data is
     /// stored once and every event names it (a group's Group, whose size grows with it).
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws -> [AppendedEvent]
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws
+        -> [AppendedEvent]
 }
 
 extension StorageScope {
@@ -48,7 +49,9 @@ extension StorageScope {
     }
 
     /// The first column of the first row `sql` returns; nil when it returns no row.
-    func queryValue<T: ColumnValue>(_ sql: String, _ values: any SQLBindable..., as type: T.Type = T.self) async throws -> T? {
+    func queryValue<T: ColumnValue>(_ sql: String, _ values: any SQLBindable..., as type: T.Type = T.self) async throws
+        -> T?
+    {
         guard let row = try await query(sql, values.map(\.sqlValue)).first else { return nil }
         return try T(row, column: 0)
     }

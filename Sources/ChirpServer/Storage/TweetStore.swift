@@ -6,7 +6,8 @@ protocol TweetStore: Sendable {
     /// every follower's stream; when the author already used the client id, `replay` answers
     /// with the stored tweet or throws.
     func putTweet(
-        _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet, encode: @escaping @Sendable (Tweet) throws -> String
+        _ new: NewTweet, replay: @escaping @Sendable (Tweet) throws -> Tweet,
+        encode: @escaping @Sendable (Tweet) throws -> String
     ) async throws -> WriteOutcome<Tweet>
     /// Deletes the tweet after `permit(author id or nil when there is no such tweet)` returned.
     func deleteTweet(id: Int64, permit: @escaping @Sendable (Int64?) throws -> Void) async throws

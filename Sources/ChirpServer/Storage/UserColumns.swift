@@ -33,7 +33,9 @@ enum UserColumns {
 extension StorageScope {
     /// One user by id with the viewer flags for `viewer` (nil: without them).
     func user(id: Int64, viewer: Int64?) async throws -> User? {
-        try await queryRow("SELECT \(UserColumns.select("u", viewer: "$2")) FROM users u WHERE u.id = $1", id, viewer ?? 0)
-            .map { try UserColumns.user(from: $0, "u", withViewerFields: viewer != nil) }
+        try await queryRow(
+            "SELECT \(UserColumns.select("u", viewer: "$2")) FROM users u WHERE u.id = $1", id, viewer ?? 0
+        )
+        .map { try UserColumns.user(from: $0, "u", withViewerFields: viewer != nil) }
     }
 }

@@ -44,18 +44,23 @@ extension AppClient {
         client.report = { username, reason in try await holder.require().report(username, reason: reason) }
         client.sessions = { try await holder.require().sessions() }
         client.endSession = { id in try await holder.require().endSession(id) }
-        client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new) }
+        client.changePassword = { current, new in try await holder.require().changePassword(current: current, new: new)
+        }
         client.inspectFile = { path in try AttachmentFile.inspect(path: path) }
         client.download = { media, destination in
             // A folder typed at the prompt gets the file under its own name (never replaced).
             var target = destination
             var isFolder: ObjCBool = false
-            if let folder = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue {
+            if let folder = destination, FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder),
+                isFolder.boolValue
+            {
                 target = folder.appendingPathComponent(media.displayName)
             }
             return try await holder.require().download(media, to: target)
         }
-        client.react = { peer, id, emoji, remove in try await holder.require().react(emoji, to: id, with: peer, remove: remove) }
+        client.react = { peer, id, emoji, remove in
+            try await holder.require().react(emoji, to: id, with: peer, remove: remove)
+        }
         client.edit = { peer, id, text in try await holder.require().edit(id, with: peer, text: text) }
         client.unsend = { peer, id in try await holder.require().unsend(id, with: peer) }
         client.search = { query, peer in try await holder.require().searchMessages(query, peer: peer, limit: 50).items }
@@ -97,12 +102,15 @@ extension AppClient {
             },
             messages: { peer, limit, refresh in
                 let session = try holder.require()
-                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) { return (page.items, page.hasOlder) }
+                if refresh, let page = try? await session.messages(with: peer, limit: limit, refresh: true) {
+                    return (page.items, page.hasOlder)
+                }
                 let page = try await session.messages(with: peer, limit: limit, refresh: false)
                 return (page.items, page.hasOlder)
             },
             send: { peer, message in
-                _ = try await holder.require().enqueue(message.text, to: peer, attachments: message.attachments, replyTo: message.replyTo)
+                _ = try await holder.require().enqueue(
+                    message.text, to: peer, attachments: message.attachments, replyTo: message.replyTo)
             },
             retry: { id in _ = try await holder.require().retry(id) },
             markRead: { peer in try? await holder.get()?.markRead(peer) },
@@ -127,7 +135,9 @@ extension AppClient {
                     // … and how far attachments have moved.
                     let transfers = Task {
                         guard let session = holder.get() else { return }
-                        for await transfer in session.mediaTransfers() { continuation.yield(.transfer(TransferProgress(transfer))) }
+                        for await transfer in session.mediaTransfers() {
+                            continuation.yield(.transfer(TransferProgress(transfer)))
+                        }
                     }
                     continuation.onTermination = { _ in
                         app.liveSync.remove(listener)
@@ -161,10 +171,14 @@ extension TransferProgress {
         let total = transfer.total ?? max(transfer.bytesDone, 1)
         switch transfer.subject {
         case .upload(let messageId, let index, let clientMediaId):
-            self.init(id: clientMediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: true,
-                      messageId: messageId, index: index, failure: failure)
+            self.init(
+                id: clientMediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total,
+                isUpload: true,
+                messageId: messageId, index: index, failure: failure)
         case .download(let mediaId):
-            self.init(id: mediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: false, failure: failure)
+            self.init(
+                id: mediaId, filename: "", sent: finished ? total : transfer.bytesDone, total: total, isUpload: false,
+                failure: failure)
         }
     }
 }

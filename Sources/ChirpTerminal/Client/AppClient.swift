@@ -51,7 +51,10 @@ public struct AppClient: Sendable {
     public var conversations: @Sendable (_ refresh: Bool) async throws -> [ConversationSummary]
     /// The newest `limit` messages with a peer from the local database (refreshed first with
     /// `refresh`, when the server answers); `hasMore` when older ones exist.
-    public var messages: @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (messages: [LocalMessage], hasMore: Bool)
+    public var messages:
+        @Sendable (_ peer: String, _ limit: Int, _ refresh: Bool) async throws -> (
+            messages: [LocalMessage], hasMore: Bool
+        )
     /// Stores a message as pending and returns at once, before any network call (the screen
     /// shows it pending); the outbox uploads its attachments and sends it in the background,
     /// and the result arrives as a `.changed` update. Throws only when it cannot be stored (an
@@ -65,7 +68,9 @@ public struct AppClient: Sendable {
     public var timeline: @Sendable () async throws -> [TimelineEntry]
     public var tweet: @Sendable (_ text: String) async throws -> Void
     /// Blocks a user (their conversation and tweets leave the local lists).
-    public var block: @Sendable (_ username: String) async throws -> Void = { _ in throw UnexpectedCall(description: "AppClient.block was not expected") }
+    public var block: @Sendable (_ username: String) async throws -> Void = { _ in
+        throw UnexpectedCall(description: "AppClient.block was not expected")
+    }
     /// Pins, unpins, mutes or unmutes the conversation with `peer` (shown in the local list at
     /// once; the outbox sends it).
     public var markConversation: @Sendable (_ peer: String, _ mark: ConversationMark) async throws -> Void = { _, _ in
@@ -92,7 +97,8 @@ public struct AppClient: Sendable {
     }
     /// A change to group `id`'s members: `username` added, removed, made an admin or no longer
     /// one, or this user leaving.
-    public var changeGroup: @Sendable (_ id: String, _ username: String, _ change: GroupChange) async throws -> Void = { _, _, _ in
+    public var changeGroup: @Sendable (_ id: String, _ username: String, _ change: GroupChange) async throws -> Void = {
+        _, _, _ in
         throw UnexpectedCall(description: "AppClient.changeGroup was not expected")
     }
     /// Reports a user to the server's operators, with a reason.
@@ -100,9 +106,11 @@ public struct AppClient: Sendable {
         throw UnexpectedCall(description: "AppClient.report was not expected")
     }
     /// Adds (or, with `remove`, takes back) this user's reaction to a message (its local id).
-    public var react: @Sendable (_ peer: String, _ messageId: String, _ emoji: String, _ remove: Bool) async throws -> Void = { _, _, _, _ in
-        throw UnexpectedCall(description: "AppClient.react was not expected")
-    }
+    public var react:
+        @Sendable (_ peer: String, _ messageId: String, _ emoji: String, _ remove: Bool) async throws -> Void = {
+            _, _, _, _ in
+            throw UnexpectedCall(description: "AppClient.react was not expected")
+        }
     /// Replaces the text of one of this user's messages (within 15 minutes of sending it).
     public var edit: @Sendable (_ peer: String, _ messageId: String, _ text: String) async throws -> Void = { _, _, _ in
         throw UnexpectedCall(description: "AppClient.edit was not expected")
@@ -131,9 +139,13 @@ public struct AppClient: Sendable {
     /// The wall clock (the edit window is 15 minutes of it).
     public var wallClock: @Sendable () -> Timestamp = { Timestamp.now() }
     /// The user's sessions on the server, this one marked `current`.
-    public var sessions: @Sendable () async throws -> [SessionSummary] = { throw UnexpectedCall(description: "AppClient.sessions was not expected") }
+    public var sessions: @Sendable () async throws -> [SessionSummary] = {
+        throw UnexpectedCall(description: "AppClient.sessions was not expected")
+    }
     /// Ends one of the user's other sessions.
-    public var endSession: @Sendable (_ id: String) async throws -> Void = { _ in throw UnexpectedCall(description: "AppClient.endSession was not expected") }
+    public var endSession: @Sendable (_ id: String) async throws -> Void = { _ in
+        throw UnexpectedCall(description: "AppClient.endSession was not expected")
+    }
     /// Changes the password (current, new); the user's other sessions end.
     public var changePassword: @Sendable (_ current: String, _ new: String) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.changePassword was not expected")
@@ -191,8 +203,10 @@ public struct AppClient: Sendable {
         switch error {
         case let error as NetworkError:
             switch error {
-            case .transport, .timeout: return "Cannot reach the server: is it running? Your messages wait in the outbox."
-            case .server(401, "invalid_credentials", _, _): return "Wrong username or password: try again (Ctrl-R to register instead)."
+            case .transport, .timeout:
+                return "Cannot reach the server: is it running? Your messages wait in the outbox."
+            case .server(401, "invalid_credentials", _, _):
+                return "Wrong username or password: try again (Ctrl-R to register instead)."
             case .server(401, _, _, _): return "Your session has expired: log in again."
             case .server(_, _, let message, _): return message
             default: return error.description
@@ -212,13 +226,18 @@ public struct UnexpectedCall: Error, CustomStringConvertible {
 extension AppClient {
     /// Fails every call (and records which): tests override the ones a feature may use.
     public static var failing: AppClient {
-        @Sendable func fail(_ name: String) -> UnexpectedCall { UnexpectedCall(description: "AppClient.\(name) was not expected") }
+        @Sendable func fail(_ name: String) -> UnexpectedCall {
+            UnexpectedCall(description: "AppClient.\(name) was not expected")
+        }
         return AppClient(
             restore: { nil },
-            login: { _, _ in throw fail("login") }, register: { _, _ in throw fail("register") }, logout: { throw fail("logout") },
+            login: { _, _ in throw fail("login") }, register: { _, _ in throw fail("register") },
+            logout: { throw fail("logout") },
             conversations: { _ in throw fail("conversations") }, messages: { _, _, _ in throw fail("messages") },
-            send: { _, _ in throw fail("send") }, retry: { _ in throw fail("retry") }, markRead: { _ in }, typing: { _ in },
+            send: { _, _ in throw fail("send") }, retry: { _ in throw fail("retry") }, markRead: { _ in },
+            typing: { _ in },
             timeline: { throw fail("timeline") }, tweet: { _ in throw fail("tweet") },
-            updates: { AsyncStream { $0.finish() } }, saveTheme: { _ in }, now: { .now }, ticks: { AsyncStream { $0.finish() } })
+            updates: { AsyncStream { $0.finish() } }, saveTheme: { _ in }, now: { .now },
+            ticks: { AsyncStream { $0.finish() } })
     }
 }

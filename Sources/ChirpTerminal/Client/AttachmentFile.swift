@@ -20,7 +20,9 @@ public struct AttachmentFile: Sendable, Equatable {
     /// is missing, a folder, or unreadable.
     public static func inspect(path: String) throws -> AttachmentFile {
         let url = URL(fileURLWithPath: path)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { throw AttachmentError.missing }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            throw AttachmentError.missing
+        }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { throw AttachmentError.notAFile }
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw AttachmentError.unreadable }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0

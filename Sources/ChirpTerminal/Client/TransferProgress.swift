@@ -15,8 +15,11 @@ public struct TransferProgress: Sendable, Equatable {
     /// Why it stopped, when it did (the outbox retries an upload).
     public var failure: String?
 
-    public init(id: String, filename: String, sent: Int64, total: Int64, isUpload: Bool = true, messageId: String? = nil, index: Int = 0,
-                failure: String? = nil) {
+    public init(
+        id: String, filename: String, sent: Int64, total: Int64, isUpload: Bool = true, messageId: String? = nil,
+        index: Int = 0,
+        failure: String? = nil
+    ) {
         self.id = id
         self.filename = filename
         self.sent = sent

@@ -87,7 +87,9 @@ public struct AccountFeature: Reducer {
     /// Reads the session list (the page's first effect, and after ending one).
     func loadSessions() -> Effect<Action> {
         let client = self.client
-        return .run { send in await send(.sessionsLoaded(try await client.sessions())) } catch: { error, send in
+        return .run { send in
+            await send(.sessionsLoaded(try await client.sessions()))
+        } catch: { error, send in
             await send(.failed(Self.describe(error)))
         }
     }
@@ -141,7 +143,9 @@ public struct AccountFeature: Reducer {
         case .backTab, .up:
             state.focus = (state.focus + 2) % 3
         case .enter:
-            if state.passwords[state.focus].text.isEmpty || state.focus < 2 && state.passwords[state.focus + 1].text.isEmpty {
+            if state.passwords[state.focus].text.isEmpty
+                || state.focus < 2 && state.passwords[state.focus + 1].text.isEmpty
+            {
                 if state.focus < 2, !state.passwords[state.focus].text.isEmpty { state.focus += 1 }
                 return .none
             }

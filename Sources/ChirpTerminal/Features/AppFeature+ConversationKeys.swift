@@ -15,7 +15,8 @@ extension AppFeature {
         case .control("g") where ConversationKey.isGroup(peer):
             return openGroupMembers(ConversationKey.groupId(of: peer) ?? "", &state)
         case .control("x") where ConversationKey.isGroup(peer), .control("p") where ConversationKey.isGroup(peer):
-            state.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
+            state.banner = .init(
+                "A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         case .control("x"):
             state.safetyPrompt = .confirmBlock
         case .control("p"):
@@ -94,7 +95,8 @@ extension AppFeature {
         let client = self.client
         if case .edit(let id) = state.draftPurpose {
             guard !text.isEmpty else {
-                state.banner = .init("An edit needs some text: Esc keeps the message as it is, or unsend it with d.", isError: true)
+                state.banner = .init(
+                    "An edit needs some text: Esc keeps the message as it is, or unsend it with d.", isError: true)
                 return .none
             }
             state.draft = TextInput()
@@ -124,7 +126,9 @@ extension AppFeature {
 
     /// The key that answers a block or report question: `y` blocks; 1, 2, 3 report for spam,
     /// abuse, other; anything else (Esc) cancels.
-    func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<Action> {
+    func safetyAnswer(_ key: Key, to prompt: State.SafetyPrompt, about peer: String, _ state: inout State) -> Effect<
+        Action
+    > {
         state.safetyPrompt = nil
         let client = self.client
         switch (prompt, key) {

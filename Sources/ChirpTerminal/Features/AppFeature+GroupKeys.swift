@@ -7,7 +7,8 @@ extension AppFeature {
     /// this user may message (the direct conversations' peers and the followers listed).
     func openNewGroup(_ state: inout State) {
         var form = AppState.NewGroupForm()
-        form.candidates = state.conversations.filter { !$0.isGroup && !Validation.isDeletedAccountName($0.peerName) }.map(\.peerName)
+        form.candidates = state.conversations.filter { !$0.isGroup && !Validation.isDeletedAccountName($0.peerName) }
+            .map(\.peerName)
         state.newGroup = form
         state.screen = .newGroup
     }
@@ -49,7 +50,11 @@ extension AppFeature {
         case .character(" ") where state.newGroup.choosingMembers:
             guard state.newGroup.candidates.indices.contains(state.newGroup.selected) else { return .none }
             let name = state.newGroup.candidates[state.newGroup.selected]
-            if let index = state.newGroup.picked.firstIndex(of: name) { state.newGroup.picked.remove(at: index) } else { state.newGroup.picked.append(name) }
+            if let index = state.newGroup.picked.firstIndex(of: name) {
+                state.newGroup.picked.remove(at: index)
+            } else {
+                state.newGroup.picked.append(name)
+            }
         default:
             if !state.newGroup.choosingMembers { _ = state.newGroup.title.handle(key) }
         }
@@ -85,7 +90,8 @@ extension AppFeature {
             return .none
         }
         let members = group.members
-        let selected = members.indices.contains(state.selectedMember) ? members[state.selectedMember].user.username : nil
+        let selected =
+            members.indices.contains(state.selectedMember) ? members[state.selectedMember].user.username : nil
         if let name = state.confirmingRemoval {
             state.confirmingRemoval = nil
             guard key == .character("y") else { return .none }
@@ -122,8 +128,9 @@ extension AppFeature {
         case .character("a") where admin:
             guard let selected else { return .none }
             let makeAdmin = !group.isAdmin(selected)
-            return change(group.id, selected, makeAdmin ? .makeAdmin : .revokeAdmin,
-                          done: makeAdmin ? "\(selected) is an admin now." : "\(selected) is no longer an admin.")
+            return change(
+                group.id, selected, makeAdmin ? .makeAdmin : .revokeAdmin,
+                done: makeAdmin ? "\(selected) is an admin now." : "\(selected) is no longer an admin.")
         case .character("x") where admin:
             guard let selected, selected.lowercased() != state.username?.lowercased() else {
                 state.banner = .init("To leave the group yourself, press l.", isError: false)
@@ -140,7 +147,9 @@ extension AppFeature {
         return .none
     }
 
-    private func change(_ id: String, _ username: String, _ change: AppClient.GroupChange, done: String) -> Effect<Action> {
+    private func change(_ id: String, _ username: String, _ change: AppClient.GroupChange, done: String) -> Effect<
+        Action
+    > {
         let client = self.client
         return .run { send in
             try await client.changeGroup(id, username, change)

@@ -79,10 +79,12 @@ extension AppFeature {
             let row = state.conversations[state.selectedConversation]
             // A group is a conversation from joining it; a follower's row, only from a message.
             guard row.hasMessages || row.isGroup else {
-                state.banner = .init("No messages with \(row.shownName) yet: pin or mute a conversation once it has one.", isError: true)
+                state.banner = .init(
+                    "No messages with \(row.shownName) yet: pin or mute a conversation once it has one.", isError: true)
                 return .none
             }
-            let mark: AppClient.ConversationMark = key == .character("p") ? (row.pinned ? .unpin : .pin) : (row.muted ? .unmute : .mute)
+            let mark: AppClient.ConversationMark =
+                key == .character("p") ? (row.pinned ? .unpin : .pin) : (row.muted ? .unmute : .mute)
             let client = self.client
             // The list reads again when the local row changed (`.changed(.conversations)`).
             return .run { _ in

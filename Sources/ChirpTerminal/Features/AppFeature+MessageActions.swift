@@ -48,7 +48,9 @@ extension AppFeature {
         case .character("d") where mine && !row.deleted:
             state.messagePrompt = .confirmUnsend(messageId: id)
         case .character("d"):
-            state.banner = .init(row.deleted ? "This message is already unsent." : "Only your own messages can be unsent.", isError: true)
+            state.banner = .init(
+                row.deleted ? "This message is already unsent." : "Only your own messages can be unsent.", isError: true
+            )
         case .character("o") where !row.media.isEmpty:
             state.messagePrompt = .savePath(messageId: id, TextInput())
         case .character("o"):
@@ -66,14 +68,17 @@ extension AppFeature {
         guard mine else { return "Only your own messages can be edited." }
         guard !row.deleted else { return "This message was unsent." }
         guard let created = Timestamp(rfc3339: row.createdAt),
-              client.wallClock().millisecondsSince1970 - created.millisecondsSince1970 < AppState.editWindowMilliseconds else {
+            client.wallClock().millisecondsSince1970 - created.millisecondsSince1970 < AppState.editWindowMilliseconds
+        else {
             return "Messages can be edited for 15 minutes after sending; this one no longer."
         }
         return nil
     }
 
     /// The answer to a message question, or a key of the path being typed.
-    func messagePromptKey(_ key: Key, _ prompt: State.MessagePrompt, peer: String, _ state: inout State) -> Effect<Action> {
+    func messagePromptKey(_ key: Key, _ prompt: State.MessagePrompt, peer: String, _ state: inout State) -> Effect<
+        Action
+    > {
         let client = self.client
         switch prompt {
         case .react(let id):
@@ -121,7 +126,10 @@ extension AppFeature {
                     var saved: [URL] = []
                     for item in media { saved.append(try await client.download(item, destination)) }
                     let shown = saved.count == 1 ? saved[0].path : saved[0].deletingLastPathComponent().path
-                    await send(.saved(filename: saved.count == 1 ? media[0].displayName : "\(saved.count) attachments", to: shown))
+                    await send(
+                        .saved(
+                            filename: saved.count == 1 ? media[0].displayName : "\(saved.count) attachments", to: shown)
+                    )
                 } catch: { error, send in
                     await send(.failed(AppClient.describe(error)))
                 }
@@ -137,7 +145,8 @@ extension AppFeature {
     private func attach(path: String, _ state: inout State) -> Effect<Action> {
         guard !path.isEmpty else { return .none }
         guard state.attachments.count < Media.maxPerMessage else {
-            state.banner = .init("A message carries at most \(Media.maxPerMessage) attachments: send these first.", isError: true)
+            state.banner = .init(
+                "A message carries at most \(Media.maxPerMessage) attachments: send these first.", isError: true)
             return .none
         }
         do {

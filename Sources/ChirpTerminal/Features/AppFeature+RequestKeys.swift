@@ -7,8 +7,11 @@ extension AppFeature {
     /// then ↑↓ select, a accepts, d declines, x blocks (asks first), p reports (asks why),
     /// Enter reads the conversation, r refreshes, Esc goes back to the conversations.
     func requestsKey(_ key: Key, _ state: inout State) -> Effect<Action> {
-        let selected = state.requests.indices.contains(state.selectedRequest) ? state.requests[state.selectedRequest] : nil
-        if let prompt = state.safetyPrompt, let selected { return safetyAnswer(key, to: prompt, about: selected.peerName, &state) }
+        let selected =
+            state.requests.indices.contains(state.selectedRequest) ? state.requests[state.selectedRequest] : nil
+        if let prompt = state.safetyPrompt, let selected {
+            return safetyAnswer(key, to: prompt, about: selected.peerName, &state)
+        }
         state.safetyPrompt = nil
         if let effect = commonKey(key, &state) { return effect }
         switch key {
@@ -35,7 +38,8 @@ extension AppFeature {
                 await send(.failed(AppClient.describe(error)))
             }
         case .character("x") where selected?.isGroup == true, .character("p") where selected?.isGroup == true:
-            state.banner = .init("A group's members are blocked or reported one by one, from their own conversation.", isError: false)
+            state.banner = .init(
+                "A group's members are blocked or reported one by one, from their own conversation.", isError: false)
         case .character("x") where selected != nil:
             state.safetyPrompt = .confirmBlock
         case .character("p") where selected != nil:

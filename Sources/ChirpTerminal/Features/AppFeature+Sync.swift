@@ -13,7 +13,9 @@ extension AppFeature {
         case .transfer(var progress):
             if progress.filename.isEmpty { progress.filename = Self.filename(of: progress, in: state) }
             if let failure = progress.failure {
-                state.banner = .init("\(progress.filename) did not \(progress.isUpload ? "upload" : "download"): \(failure)", isError: true)
+                state.banner = .init(
+                    "\(progress.filename) did not \(progress.isUpload ? "upload" : "download"): \(failure)",
+                    isError: true)
             }
             if let index = state.transfers.firstIndex(where: { $0.id == progress.id }) {
                 if progress.isFinished { state.transfers.remove(at: index) } else { state.transfers[index] = progress }
@@ -25,7 +27,9 @@ extension AppFeature {
             let refused = client.refusedActions()
             if !refused.isEmpty { state.banner = .init("Not done: " + refused.joined(separator: "; "), isError: true) }
             // A send acknowledged or refused, a receipt: the open conversation reads again.
-            if state.screen == .conversation, state.peer?.lowercased() == peer { return reloadMessages(state, refresh: false) }
+            if state.screen == .conversation, state.peer?.lowercased() == peer {
+                return reloadMessages(state, refresh: false)
+            }
             return .none
         case .changed(.conversations):
             if state.screen == .conversations { return loadConversations(&state, refresh: false) }
@@ -37,7 +41,9 @@ extension AppFeature {
             switch event.payload {
             case .messageCreated(let message):
                 state.typing[Self.typingKey(message.sender, group: message.group)] = nil
-                if state.screen == .conversation { return reloadIfOpen(between: message.sender, and: message.recipient, state) }
+                if state.screen == .conversation {
+                    return reloadIfOpen(between: message.sender, and: message.recipient, state)
+                }
                 if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
             case .messageUpdated(let message):
@@ -46,7 +52,9 @@ extension AppFeature {
             case .messageDeleted(let notice):
                 return reloadIfOpen(between: notice.sender, and: notice.recipient, state)
             case .messageRead(let receipt):
-                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() { return reloadMessages(state, refresh: false) }
+                if state.screen == .conversation, state.peer?.lowercased() == receipt.reader.lowercased() {
+                    return reloadMessages(state, refresh: false)
+                }
                 return .none
             case .typing(let notice):
                 state.typing[Self.typingKey(notice.from, group: notice.group)] = state.now + .seconds(30)
@@ -79,7 +87,8 @@ extension AppFeature {
     /// Reads the open conversation again when it is the one between `sender` and `recipient`.
     func reloadIfOpen(between sender: String, and recipient: String, _ state: State) -> Effect<Action> {
         guard state.screen == .conversation, let peer = state.peer?.lowercased(),
-              [sender.lowercased(), recipient.lowercased()].contains(peer) else { return .none }
+            [sender.lowercased(), recipient.lowercased()].contains(peer)
+        else { return .none }
         return reloadMessages(state, refresh: false)
     }
 

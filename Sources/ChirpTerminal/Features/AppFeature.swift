@@ -64,14 +64,22 @@ public struct AppFeature: Reducer {
             if state.screen == .search { action = .search(.key(key)) }
         }
         return CombineReducers<State, Action>([
-            Scope(state: \State.login, action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
-                  child: LoginFeature(client: client)),
-            Scope(state: \State.compose, action: ActionLink(embed: Action.compose, extract: { if case .compose(let a) = $0 { a } else { nil } }),
-                  child: ComposeFeature(client: client)),
-            Scope(state: \State.account, action: ActionLink(embed: Action.account, extract: { if case .account(let a) = $0 { a } else { nil } }),
-                  child: AccountFeature(client: client)),
-            Scope(state: \State.search, action: ActionLink(embed: Action.search, extract: { if case .search(let a) = $0 { a } else { nil } }),
-                  child: SearchFeature(client: client, username: state.username ?? "")),
+            Scope(
+                state: \State.login,
+                action: ActionLink(embed: Action.login, extract: { if case .login(let a) = $0 { a } else { nil } }),
+                child: LoginFeature(client: client)),
+            Scope(
+                state: \State.compose,
+                action: ActionLink(embed: Action.compose, extract: { if case .compose(let a) = $0 { a } else { nil } }),
+                child: ComposeFeature(client: client)),
+            Scope(
+                state: \State.account,
+                action: ActionLink(embed: Action.account, extract: { if case .account(let a) = $0 { a } else { nil } }),
+                child: AccountFeature(client: client)),
+            Scope(
+                state: \State.search,
+                action: ActionLink(embed: Action.search, extract: { if case .search(let a) = $0 { a } else { nil } }),
+                child: SearchFeature(client: client, username: state.username ?? "")),
             Reduce { state, action in self.core(&state, action) },
         ]).reduce(into: &state, action: action)
     }
@@ -81,10 +89,13 @@ public struct AppFeature: Reducer {
         case .start:
             let client = self.client
             return .merge(
-                .run { send in await send(.restored(try await client.restore())) } catch: { error, send in
+                .run { send in
+                    await send(.restored(try await client.restore()))
+                } catch: { error, send in
                     await send(.startFailed(Self.startupBanner(error)))
                 },
-                .run { send in for await now in client.ticks() { await send(.tick(now)) } }.cancellable(id: CancelID.ticks))
+                .run { send in for await now in client.ticks() { await send(.tick(now)) } }.cancellable(
+                    id: CancelID.ticks))
         case .restored(let username):
             guard let username else {
                 state.screen = .login
@@ -98,7 +109,8 @@ public struct AppFeature: Reducer {
         case .login(.delegate(.loggedIn(let username))):
             return sessionStarted(&state, username)
         case .login, .compose(.key), .compose(.posted), .compose(.failed), .account(.key), .account(.sessionsLoaded),
-             .account(.sessionEnded), .account(.passwordChanged), .account(.failed), .search(.key), .search(.loaded), .search(.failed):
+            .account(.sessionEnded), .account(.passwordChanged), .account(.failed), .search(.key), .search(.loaded),
+            .search(.failed):
             return .none
         case .search(.delegate(.close)):
             state.screen = state.returnTo
@@ -129,9 +141,12 @@ public struct AppFeature: Reducer {
         case .conversationsLoaded(let rows):
             state.busySince = nil
             // The selection follows its conversation when the list reorders (a pin moves it).
-            let selected = state.conversations.indices.contains(state.selectedConversation) ? state.conversations[state.selectedConversation].id : nil
+            let selected =
+                state.conversations.indices.contains(state.selectedConversation)
+                ? state.conversations[state.selectedConversation].id : nil
             state.conversations = rows
-            state.selectedConversation = rows.firstIndex { $0.id == selected } ?? min(state.selectedConversation, max(rows.count - 1, 0))
+            state.selectedConversation =
+                rows.firstIndex { $0.id == selected } ?? min(state.selectedConversation, max(rows.count - 1, 0))
             return .none
         case .requestsLoaded(let rows):
             state.busySince = nil
@@ -150,17 +165,23 @@ public struct AppFeature: Reducer {
             return .none
         case .answered(let peer, let accepted):
             state.banner = .init(
-                accepted ? "Accepted \(peer)'s request: the conversation is in your list." : "Declined \(peer)'s request.", isError: false)
+                accepted
+                    ? "Accepted \(peer)'s request: the conversation is in your list." : "Declined \(peer)'s request.",
+                isError: false)
             return loadRequests(&state, refresh: false)
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }
             // Reads run at once and may answer out of order: one that lacks the newest message
             // shown was read before it was stored, and would take the view back.
-            if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) { return .none }
+            if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) {
+                return .none
+            }
             state.busySince = nil
             state.loadingOlder = false
             // Scrolled up, the view stays on its messages while newer ones arrive below.
-            if state.scroll > 0, let newest = state.messages.last?.id, let at = messages.lastIndex(where: { $0.id == newest }) {
+            if state.scroll > 0, let newest = state.messages.last?.id,
+                let at = messages.lastIndex(where: { $0.id == newest })
+            {
                 state.scroll += messages.count - 1 - at
             }
             state.scroll = min(state.scroll, max(messages.count - 1, 0))
@@ -192,7 +213,8 @@ public struct AppFeature: Reducer {
             return navigate(to: destination, &state)
         case .blocked(let peer):
             state.busySince = nil
-            state.banner = .init("Blocked \(peer): they cannot message or follow you. chirp unblock \(peer) undoes it.", isError: false)
+            state.banner = .init(
+                "Blocked \(peer): they cannot message or follow you. chirp unblock \(peer) undoes it.", isError: false)
             if state.screen == .conversation, state.peer?.lowercased() == peer.lowercased() {
                 return closeConversation(&state)
             }
@@ -220,7 +242,8 @@ public struct AppFeature: Reducer {
         guard let failure = error as? StartupFailure else { return AppClient.describe(error) }
         if failure.error is AccountError { return AppClient.describe(failure.error) }
         let title = failure.step.title
-        return "\(title.prefix(1).uppercased() + title.dropFirst()) failed: \(AppClient.describe(failure.error)) — \(failure.remedy)."
+        return
+            "\(title.prefix(1).uppercased() + title.dropFirst()) failed: \(AppClient.describe(failure.error)) — \(failure.remedy)."
     }
 
     private func sessionStarted(_ state: inout State, _ username: String) -> Effect<Action> {
@@ -229,7 +252,8 @@ public struct AppFeature: Reducer {
         state.connection = "connecting"
         let client = self.client
         var effects: [Effect<Action>] = [
-            .run { send in for await update in client.updates() { await send(.sync(update)) } }.cancellable(id: CancelID.sync, cancelInFlight: true),
+            .run { send in for await update in client.updates() { await send(.sync(update)) } }.cancellable(
+                id: CancelID.sync, cancelInFlight: true),
             loadConversations(&state),
         ]
         if let destination = state.pendingDestination {
@@ -270,7 +294,9 @@ public struct AppFeature: Reducer {
     func loadConversations(_ state: inout State, refresh: Bool = true) -> Effect<Action> {
         if refresh { state.busySince = state.busySince ?? state.now }
         let client = self.client
-        return .run { send in await send(.conversationsLoaded(try await client.conversations(refresh))) } catch: { error, send in
+        return .run { send in
+            await send(.conversationsLoaded(try await client.conversations(refresh)))
+        } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
         }
     }
@@ -279,7 +305,9 @@ public struct AppFeature: Reducer {
     func loadRequests(_ state: inout State, refresh: Bool = true) -> Effect<Action> {
         if refresh { state.busySince = state.busySince ?? state.now }
         let client = self.client
-        return .run { send in await send(.requestsLoaded(try await client.requests(refresh))) } catch: { error, send in
+        return .run { send in
+            await send(.requestsLoaded(try await client.requests(refresh)))
+        } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
         }
     }
@@ -352,7 +380,9 @@ public struct AppFeature: Reducer {
     func loadTimeline(_ state: inout State) -> Effect<Action> {
         state.busySince = state.now
         let client = self.client
-        return .run { send in await send(.timelineLoaded(try await client.timeline())) } catch: { error, send in
+        return .run { send in
+            await send(.timelineLoaded(try await client.timeline()))
+        } catch: { error, send in
             await send(.failed(AppClient.describe(error)))
         }
     }

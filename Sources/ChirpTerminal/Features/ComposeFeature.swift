@@ -33,7 +33,9 @@ public struct ComposeFeature: Reducer {
         case .key(.enter):
             guard !state.isPosting else { return .none }
             guard state.canPost else {
-                state.error = state.count == 0 ? "Type something first." : "A tweet is at most 280 characters: remove \(state.count - 280)."
+                state.error =
+                    state.count == 0
+                    ? "Type something first." : "A tweet is at most 280 characters: remove \(state.count - 280)."
                 return .none
             }
             state.isPosting = true

@@ -44,7 +44,11 @@ public struct LoginFeature: Reducer {
                 return submit(&state)
             default:
                 if state.focus == .username {
-                    if case .character(let character) = key, !(character.isLetter || character.isNumber || character == "_") { return .none }
+                    if case .character(let character) = key,
+                        !(character.isLetter || character.isNumber || character == "_")
+                    {
+                        return .none
+                    }
                     _ = state.username.handle(key)
                 } else {
                     _ = state.password.handle(key)
@@ -79,7 +83,8 @@ public struct LoginFeature: Reducer {
         let register = state.mode == .register
         let client = self.client
         return .run { send in
-            let name = register ? try await client.register(username, password) : try await client.login(username, password)
+            let name =
+                register ? try await client.register(username, password) : try await client.login(username, password)
             await send(.finished(username: name))
         } catch: { error, send in
             await send(.failed(AppClient.describe(error)))

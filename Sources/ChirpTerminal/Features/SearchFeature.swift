@@ -60,15 +60,21 @@ public struct SearchFeature: Reducer {
             let query = state.input.trimmed
             if query == state.searchedFor, state.results.indices.contains(state.selected) {
                 let message = state.results[state.selected]
-                return .send(.delegate(.open(peer: peer(of: message),
-                                             messageId: LocalMessage.key(sender: message.sender, clientMessageId: message.clientMessageId))))
+                return .send(
+                    .delegate(
+                        .open(
+                            peer: peer(of: message),
+                            messageId: LocalMessage.key(
+                                sender: message.sender, clientMessageId: message.clientMessageId))))
             }
             guard !query.isEmpty, !state.isSearching else { return .none }
             state.isSearching = true
             state.error = nil
             let client = self.client
             let peer = state.peer
-            return .run { send in await send(.loaded(query: query, results: try await client.search(query, peer))) } catch: { error, send in
+            return .run { send in
+                await send(.loaded(query: query, results: try await client.search(query, peer)))
+            } catch: { error, send in
                 await send(.failed(AppClient.describe(error)))
             }
         case .key(let key):

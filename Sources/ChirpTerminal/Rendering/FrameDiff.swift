@@ -11,7 +11,10 @@ public enum FrameDiff {
             var x = 0
             while x < new.width {
                 let cell = new[x, y]
-                if !full, old![x, y] == cell { x += 1; continue }
+                if !full, old![x, y] == cell {
+                    x += 1
+                    continue
+                }
                 // Start of a changed run: move there (the right half of a wide character is
                 // written by its left half).
                 var start = x

@@ -14,8 +14,10 @@ public struct CellStyle: Sendable, Hashable {
     public var reverse = false
 
     /// Creates a style; everything off by default.
-    public init(foreground: TerminalColor? = nil, background: TerminalColor? = nil, bold: Bool = false, dim: Bool = false,
-                underline: Bool = false, reverse: Bool = false) {
+    public init(
+        foreground: TerminalColor? = nil, background: TerminalColor? = nil, bold: Bool = false, dim: Bool = false,
+        underline: Bool = false, reverse: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold
@@ -34,8 +36,12 @@ public struct CellStyle: Sendable, Hashable {
         if dim { codes.append("2") }
         if underline { codes.append("4") }
         if reverse { codes.append("7") }
-        if let foreground { codes.append(foreground.rawValue < 8 ? "\(30 + foreground.rawValue)" : "\(90 + foreground.rawValue - 8)") }
-        if let background { codes.append(background.rawValue < 8 ? "\(40 + background.rawValue)" : "\(100 + background.rawValue - 8)") }
+        if let foreground {
+            codes.append(foreground.rawValue < 8 ? "\(30 + foreground.rawValue)" : "\(90 + foreground.rawValue - 8)")
+        }
+        if let background {
+            codes.append(background.rawValue < 8 ? "\(40 + background.rawValue)" : "\(100 + background.rawValue - 8)")
+        }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

@@ -10,7 +10,9 @@ public enum TextWidth {
         if first.value < 0x20 || first.value == 0x7F { return 0 }
         if first.isASCII { return 1 }
         // Emoji shown as pictures (by default, or with VS16), flags and keycaps are two wide.
-        if first.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji {
+        if first.properties.isEmojiPresentation
+            || scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji
+        {
             return 2
         }
         if first.properties.isEmojiModifier || first.properties.generalCategory == .nonspacingMark { return 0 }

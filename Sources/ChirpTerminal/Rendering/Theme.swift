@@ -29,23 +29,34 @@ public struct Theme: Sendable, Hashable {
                 title: CellStyle(foreground: .cyan, bold: true), selection: CellStyle(reverse: true),
                 muted: CellStyle(foreground: .brightBlack), accent: CellStyle(foreground: .yellow, bold: true),
                 mine: CellStyle(foreground: .green), theirs: CellStyle(foreground: .brightWhite),
-                error: CellStyle(foreground: .white, background: .red, bold: true), notice: CellStyle(foreground: .black, background: .yellow),
+                error: CellStyle(foreground: .white, background: .red, bold: true),
+                notice: CellStyle(foreground: .black, background: .yellow),
                 input: CellStyle(underline: true))
         case .light:
             theme = Theme(
-                name: name, base: CellStyle(foreground: .black, background: .brightWhite), statusBar: CellStyle(foreground: .white, background: .blue),
-                title: CellStyle(foreground: .blue, background: .brightWhite, bold: true), selection: CellStyle(foreground: .white, background: .blue),
-                muted: CellStyle(foreground: .brightBlack, background: .brightWhite), accent: CellStyle(foreground: .magenta, background: .brightWhite, bold: true),
-                mine: CellStyle(foreground: .green, background: .brightWhite), theirs: CellStyle(foreground: .black, background: .brightWhite),
-                error: CellStyle(foreground: .white, background: .red, bold: true), notice: CellStyle(foreground: .black, background: .yellow),
+                name: name, base: CellStyle(foreground: .black, background: .brightWhite),
+                statusBar: CellStyle(foreground: .white, background: .blue),
+                title: CellStyle(foreground: .blue, background: .brightWhite, bold: true),
+                selection: CellStyle(foreground: .white, background: .blue),
+                muted: CellStyle(foreground: .brightBlack, background: .brightWhite),
+                accent: CellStyle(foreground: .magenta, background: .brightWhite, bold: true),
+                mine: CellStyle(foreground: .green, background: .brightWhite),
+                theirs: CellStyle(foreground: .black, background: .brightWhite),
+                error: CellStyle(foreground: .white, background: .red, bold: true),
+                notice: CellStyle(foreground: .black, background: .yellow),
                 input: CellStyle(foreground: .black, background: .brightWhite, underline: true))
         case .highContrast:
             theme = Theme(
-                name: name, base: CellStyle(foreground: .brightWhite, background: .black), statusBar: CellStyle(foreground: .black, background: .brightWhite, bold: true),
-                title: CellStyle(foreground: .brightYellow, background: .black, bold: true), selection: CellStyle(foreground: .black, background: .brightYellow, bold: true),
-                muted: CellStyle(foreground: .brightWhite, background: .black), accent: CellStyle(foreground: .brightYellow, background: .black, bold: true),
-                mine: CellStyle(foreground: .brightGreen, background: .black, bold: true), theirs: CellStyle(foreground: .brightWhite, background: .black, bold: true),
-                error: CellStyle(foreground: .brightWhite, background: .red, bold: true), notice: CellStyle(foreground: .black, background: .brightYellow, bold: true),
+                name: name, base: CellStyle(foreground: .brightWhite, background: .black),
+                statusBar: CellStyle(foreground: .black, background: .brightWhite, bold: true),
+                title: CellStyle(foreground: .brightYellow, background: .black, bold: true),
+                selection: CellStyle(foreground: .black, background: .brightYellow, bold: true),
+                muted: CellStyle(foreground: .brightWhite, background: .black),
+                accent: CellStyle(foreground: .brightYellow, background: .black, bold: true),
+                mine: CellStyle(foreground: .brightGreen, background: .black, bold: true),
+                theirs: CellStyle(foreground: .brightWhite, background: .black, bold: true),
+                error: CellStyle(foreground: .brightWhite, background: .red, bold: true),
+                notice: CellStyle(foreground: .black, background: .brightYellow, bold: true),
                 input: CellStyle(foreground: .brightWhite, background: .black, underline: true))
         }
         if noColor { theme.stripColors() }
@@ -53,7 +64,10 @@ public struct Theme: Sendable, Hashable {
     }
 
     private mutating func stripColors() {
-        for path in [\Theme.base, \.statusBar, \.title, \.selection, \.muted, \.accent, \.mine, \.theirs, \.error, \.notice, \.input] as [WritableKeyPath<Theme, CellStyle>] {
+        for path in [
+            \Theme.base, \.statusBar, \.title, \.selection, \.muted, \.accent, \.mine, \.theirs, \.error, \.notice,
+            \.input,
+        ] as [WritableKeyPath<Theme, CellStyle>] {
             self[keyPath: path].foreground = nil
             self[keyPath: path].background = nil
         }

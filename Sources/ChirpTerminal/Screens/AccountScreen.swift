@@ -31,7 +31,9 @@ enum AccountScreen {
     private static func drawSessions(_ account: AccountFeature.State, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
         canvas.text("Sessions", x: 1, y: rows.lowerBound, style: theme.title)
-        canvas.text("Devices logged in to this account; the newest first.", x: 12, y: rows.lowerBound, style: theme.muted, maxX: canvas.width - 1)
+        canvas.text(
+            "Devices logged in to this account; the newest first.", x: 12, y: rows.lowerBound, style: theme.muted,
+            maxX: canvas.width - 1)
         let listRows = (rows.lowerBound + 2)..<(rows.upperBound - 2)
         guard !account.sessions.isEmpty || account.isWorking else {
             canvas.text("No sessions.", x: 1, y: listRows.lowerBound, style: theme.muted)
@@ -47,10 +49,12 @@ enum AccountScreen {
             var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
             let used = "last used " + when(session.lastUsedAt) + (session.current ? "  (this device)" : "")
             let usedWidth = TextWidth.of(used)
-            x = canvas.frame.draw(session.userAgent ?? "unknown client", x: x, y: y, style: selected ? base : theme.accent,
-                                  maxX: max(canvas.width - usedWidth - 3, x))
-            canvas.frame.draw(used, x: max(canvas.width - usedWidth - 1, x + 1), y: y,
-                              style: selected ? base : session.current ? theme.notice : theme.muted)
+            x = canvas.frame.draw(
+                session.userAgent ?? "unknown client", x: x, y: y, style: selected ? base : theme.accent,
+                maxX: max(canvas.width - usedWidth - 3, x))
+            canvas.frame.draw(
+                used, x: max(canvas.width - usedWidth - 1, x + 1), y: y,
+                style: selected ? base : session.current ? theme.notice : theme.muted)
         }
     }
 
@@ -59,15 +63,22 @@ enum AccountScreen {
         canvas.text("Change password", x: 1, y: rows.lowerBound, style: theme.title)
         let labels = ["Current password", "New password", "New, again"]
         for (index, label) in labels.enumerated() {
-            field(label, account.passwords[index], focused: account.focus == index, y: rows.lowerBound + 2 + index * 2, on: &canvas)
+            field(
+                label, account.passwords[index], focused: account.focus == index, y: rows.lowerBound + 2 + index * 2,
+                on: &canvas)
         }
-        canvas.text("Your other sessions end; this one stays.", x: 1, y: rows.lowerBound + 8, style: theme.muted, maxX: canvas.width - 1)
+        canvas.text(
+            "Your other sessions end; this one stays.", x: 1, y: rows.lowerBound + 8, style: theme.muted,
+            maxX: canvas.width - 1)
     }
 
-    private static func drawDelete(_ account: AccountFeature.State, username: String, in rows: Range<Int>, on canvas: inout Canvas) {
+    private static func drawDelete(
+        _ account: AccountFeature.State, username: String, in rows: Range<Int>, on canvas: inout Canvas
+    ) {
         let theme = canvas.theme
         canvas.text("Delete account", x: 1, y: rows.lowerBound, style: theme.title)
-        let warning = "Deleting \(username) removes its sessions, tweets and follows; the messages you sent become "
+        let warning =
+            "Deleting \(username) removes its sessions, tweets and follows; the messages you sent become "
             + "\"deleted\" for their recipients, and the name may be taken again. It cannot be undone."
         var y = rows.lowerBound + 2
         for line in Canvas.wrap(warning, width: canvas.width - 2).prefix(3) {
@@ -83,6 +94,8 @@ enum AccountScreen {
         let start = 20
         let end = min(canvas.width - 1, start + 40)
         canvas.frame.fill(row: y, from: start, to: end, style: theme.input)
-        canvas.text(String(repeating: "•", count: input.text.count) + (focused ? "▏" : ""), x: start, y: y, style: theme.input, maxX: end)
+        canvas.text(
+            String(repeating: "•", count: input.text.count) + (focused ? "▏" : ""), x: start, y: y, style: theme.input,
+            maxX: end)
     }
 }

@@ -11,7 +11,9 @@ public enum AppView {
         let theme = Theme.named(state.theme, noColor: noColor)
         var canvas = Canvas(width: width, height: height, theme: theme)
         guard width >= minimumSize.width, height >= minimumSize.height else {
-            canvas.text("Window too small: Chirp needs \(minimumSize.width)×\(minimumSize.height).", x: 0, y: 0, style: theme.error, maxX: width)
+            canvas.text(
+                "Window too small: Chirp needs \(minimumSize.width)×\(minimumSize.height).", x: 0, y: 0,
+                style: theme.error, maxX: width)
             return canvas.frame
         }
         statusBar(state, &canvas)
@@ -33,14 +35,22 @@ public enum AppView {
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
-        } else if state.screen == .requests, let prompt = state.safetyPrompt, state.requests.indices.contains(state.selectedRequest) {
-            canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.requests[state.selectedRequest].peerName), style: theme.notice)
+        } else if state.screen == .requests, let prompt = state.safetyPrompt,
+            state.requests.indices.contains(state.selectedRequest)
+        {
+            canvas.bar(
+                y: height - 2, left: " " + question(prompt, peer: state.requests[state.selectedRequest].peerName),
+                style: theme.notice)
         } else if state.screen == .conversation, let prompt = state.messagePrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt), style: theme.notice)
         } else if state.screen == .groupMembers, let input = state.newMember {
-            canvas.bar(y: height - 2, left: " Add to the group (someone you may message): " + input.text + "▏", style: theme.notice)
+            canvas.bar(
+                y: height - 2, left: " Add to the group (someone you may message): " + input.text + "▏",
+                style: theme.notice)
         } else if state.screen == .groupMembers, let name = state.confirmingRemoval {
-            canvas.bar(y: height - 2, left: " Remove \(name) from the group? They keep what they saw. y: remove", style: theme.notice)
+            canvas.bar(
+                y: height - 2, left: " Remove \(name) from the group? They keep what they saw. y: remove",
+                style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
             canvas.bar(y: height - 2, left: " " + question, style: theme.notice)
         } else if let banner = state.banner {
@@ -55,10 +65,14 @@ public enum AppView {
         var right = state.username == nil ? "" : (state.connection == "live" ? "● live" : "○ \(state.connection)")
         if state.showsSpinner {
             let elapsed = state.busySince.map { state.now - $0 } ?? .zero
-            let index = Int(elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000) % spinner.count
+            let index =
+                Int(elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000)
+                % spinner.count
             right = spinner[index] + " " + right
         }
-        canvas.bar(y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.conversationTitle))", right: right + " ", style: canvas.theme.statusBar)
+        canvas.bar(
+            y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.conversationTitle))", right: right + " ",
+            style: canvas.theme.statusBar)
     }
 
     static func title(_ screen: AppState.Screen, peer: String?) -> String {
@@ -85,7 +99,9 @@ public enum AppView {
         if account.confirmingDelete {
             return "Delete the account \(state.username ?? "") for good? This cannot be undone. y: delete"
         }
-        guard let id = account.confirmingEnd, let session = account.sessions.first(where: { $0.id == id }) else { return nil }
+        guard let id = account.confirmingEnd, let session = account.sessions.first(where: { $0.id == id }) else {
+            return nil
+        }
         return "End the session of \(session.userAgent ?? "an unknown client")? That device is logged out. y: end"
     }
 
@@ -98,13 +114,17 @@ public enum AppView {
         case .savePath: return "Enter save · Esc cancel"
         case nil: break
         }
-        if state.selectedMessage != nil { return "↑↓ select · + react · r reply · e edit · d unsend · o save file · Esc back" }
+        if state.selectedMessage != nil {
+            return "↑↓ select · + react · r reply · e edit · d unsend · o save file · Esc back"
+        }
         switch state.draftPurpose {
         case .edit: return "Enter save the edit · Esc cancel"
         case .reply: return "Enter send the reply · Ctrl-A attach · Esc cancel"
         case nil: break
         }
-        if let peer = state.peer, ConversationKey.isGroup(peer) { return "Enter send · ↑ select · Ctrl-G members · Ctrl-A attach · / search · Esc back" }
+        if let peer = state.peer, ConversationKey.isGroup(peer) {
+            return "Enter send · ↑ select · Ctrl-G members · Ctrl-A attach · / search · Esc back"
+        }
         return "Enter send · ↑ select · Ctrl-A attach · / search · Ctrl-R retry · Esc back"
     }
 
@@ -129,7 +149,9 @@ public enum AppView {
     static func question(_ prompt: AppState.MessagePrompt) -> String {
         switch prompt {
         case .react:
-            "React with: " + AppState.quickReactions.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ") + "  or type one"
+            "React with: "
+                + AppState.quickReactions.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ")
+                + "  or type one"
         case .confirmUnsend: "Unsend this message? It becomes \"message unsent\" for both of you. y: unsend"
         case .attachPath(let input): "Attach file: " + input.text + "▏"
         case .savePath(_, let input): "Save to (empty: the download cache): " + input.text + "▏"
@@ -138,28 +160,45 @@ public enum AppView {
 
     static func hints(for state: AppState) -> String {
         switch state.screen {
-        case .login: state.login.mode == .login ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
-            : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
+        case .login:
+            state.login.mode == .login
+                ? "Enter log in · Tab field · Ctrl-R register instead · Ctrl-C quit"
+                : "Enter create account · Tab field · Ctrl-R log in instead · Ctrl-C quit"
         case .conversations: "Enter open · n new · g group · R requests · / search · t timeline · ? help"
-        case .newGroup: state.newGroup.choosingMembers ? "↑↓ select · Space pick · Tab title · Enter create · Esc back"
-            : "type the title · Tab members · Enter create · Esc back"
-        case .groupMembers: state.newMember != nil ? "Enter add · Esc cancel" : state.confirmingRemoval != nil ? "y remove · any other key: cancel"
-            : state.group?.isAdmin(state.username ?? "") == true ? "↑↓ select · + add · a admin on/off · x remove · l leave · Esc back"
-            : "↑↓ select · l leave · Esc back"
-        case .requests: safetyHints(state) ?? "↑↓ select · a accept · d decline · x block · p report · Enter read · r refresh · Esc back"
+        case .newGroup:
+            state.newGroup.choosingMembers
+                ? "↑↓ select · Space pick · Tab title · Enter create · Esc back"
+                : "type the title · Tab members · Enter create · Esc back"
+        case .groupMembers:
+            state.newMember != nil
+                ? "Enter add · Esc cancel"
+                : state.confirmingRemoval != nil
+                    ? "y remove · any other key: cancel"
+                    : state.group?.isAdmin(state.username ?? "") == true
+                        ? "↑↓ select · + add · a admin on/off · x remove · l leave · Esc back"
+                        : "↑↓ select · l leave · Esc back"
+        case .requests:
+            safetyHints(state)
+                ?? "↑↓ select · a accept · d decline · x block · p report · Enter read · r refresh · Esc back"
         case .newConversation: "Enter open · Esc back"
         case .conversation: safetyHints(state) ?? conversationHints(state)
         case .timeline: "r refresh · c compose · ↑↓ scroll · Esc conversations · ? help · q quit"
         case .compose: "Enter post · Alt-Enter new line · Esc cancel"
-        case .search: "type words · Enter search, then open · ↑↓ choose" + (state.search.openedFrom == nil ? "" : " · Tab all/this chat") + " · Esc back"
+        case .search:
+            "type words · Enter search, then open · ↑↓ choose"
+                + (state.search.openedFrom == nil ? "" : " · Tab all/this chat") + " · Esc back"
         case .help: "any key: back"
         case .settings: "↑↓ choose · Enter apply or open · Esc back"
         case .account:
             switch state.account.page {
-            case .sessions: state.account.confirmingEnd != nil ? "y end the session · any other key: cancel"
-                : "↑↓ select · x end the selected session · r refresh · Esc back"
+            case .sessions:
+                state.account.confirmingEnd != nil
+                    ? "y end the session · any other key: cancel"
+                    : "↑↓ select · x end the selected session · r refresh · Esc back"
             case .password: "Tab next field · Enter change · Esc cancel"
-            case .delete: state.account.confirmingDelete ? "y delete the account · any other key: cancel" : "Enter continue · Esc cancel"
+            case .delete:
+                state.account.confirmingDelete
+                    ? "y delete the account · any other key: cancel" : "Enter continue · Esc cancel"
             }
         }
     }

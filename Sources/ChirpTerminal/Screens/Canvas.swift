@@ -20,7 +20,8 @@ struct Canvas {
     /// with the selection's style or the base one, its marker (` ▸ ` or blanks) drawn, then
     /// `row(&canvas, item, y, x after the marker, selected, the row's style)`.
     mutating func list<Item>(
-        _ items: [Item], selected: Int?, in rows: Range<Int>, _ row: (inout Canvas, Item, Int, Int, Bool, CellStyle) -> Void
+        _ items: [Item], selected: Int?, in rows: Range<Int>,
+        _ row: (inout Canvas, Item, Int, Int, Bool, CellStyle) -> Void
     ) {
         let first = max(0, (selected ?? 0) - rows.count + 1)
         for (offset, item) in items.dropFirst(first).prefix(rows.count).enumerated() {

@@ -5,7 +5,9 @@ enum ComposeScreen {
         let compose = state.compose
         canvas.text("New tweet", x: 1, y: rows.lowerBound, style: theme.title)
         let count = "\(compose.count)/280"
-        canvas.text(count, x: canvas.width - TextWidth.of(count) - 1, y: rows.lowerBound, style: compose.count > 280 ? theme.error : theme.muted)
+        canvas.text(
+            count, x: canvas.width - TextWidth.of(count) - 1, y: rows.lowerBound,
+            style: compose.count > 280 ? theme.error : theme.muted)
         let boxRows = (rows.lowerBound + 2)..<min(rows.lowerBound + 9, rows.upperBound - 2)
         let lines = Canvas.wrap(compose.input.text, width: canvas.width - 4)
         for (offset, y) in boxRows.enumerated() {

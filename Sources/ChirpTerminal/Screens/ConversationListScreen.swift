@@ -7,8 +7,10 @@ enum ConversationListScreen {
         let theme = canvas.theme
         canvas.text("Conversations and followers", x: 1, y: rows.lowerBound, style: theme.title)
         guard !state.conversations.isEmpty else {
-            canvas.text("No conversations or followers yet. Press n to message someone who follows you.", x: 1, y: rows.lowerBound + 2,
-                        style: theme.muted)
+            canvas.text(
+                "No conversations or followers yet. Press n to message someone who follows you.", x: 1,
+                y: rows.lowerBound + 2,
+                style: theme.muted)
             return
         }
         let listRows = (rows.lowerBound + 2)..<rows.upperBound
@@ -49,7 +51,8 @@ enum ConversationListScreen {
         canvas.text("To whom?", x: 1, y: rows.lowerBound + 2)
         canvas.frame.fill(row: rows.lowerBound + 2, from: 10, to: 30, style: theme.input)
         canvas.text(state.newPeer.text + "▏", x: 10, y: rows.lowerBound + 2, style: theme.input, maxX: 30)
-        canvas.text("They must follow you, or have messaged you, to receive it.", x: 1, y: rows.lowerBound + 4, style: theme.muted)
+        canvas.text(
+            "They must follow you, or have messaged you, to receive it.", x: 1, y: rows.lowerBound + 4,
+            style: theme.muted)
     }
 }
-

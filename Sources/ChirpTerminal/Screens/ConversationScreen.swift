@@ -5,7 +5,9 @@ import ChirpClient
 enum ConversationScreen {
     static func mark(_ message: LocalMessage) -> String {
         // In a group, how many of the others read it.
-        if message.group != nil, message.serverId != nil, message.readCount > 0 { return "✓✓ read by \(message.readCount)" }
+        if message.group != nil, message.serverId != nil, message.readCount > 0 {
+            return "✓✓ read by \(message.readCount)"
+        }
         return switch message.state {
         case .pending: "… sending"
         case .sent: "✓"
@@ -27,7 +29,9 @@ enum ConversationScreen {
             canvas.frame.fill(row: inputTop + offset, style: theme.input)
             let line = Array(draftLines.suffix(inputLines))
             let text = line.indices.contains(offset) ? line[offset] : ""
-            canvas.text((offset == 0 ? "> " : "  ") + text + (offset == inputLines - 1 ? "▏" : ""), x: 1, y: inputTop + offset, style: theme.input)
+            canvas.text(
+                (offset == 0 ? "> " : "  ") + text + (offset == inputLines - 1 ? "▏" : ""), x: 1, y: inputTop + offset,
+                style: theme.input)
         }
         // Over the input, bottom up: what the draft is for, the files going with it, transfers.
         var above: [(text: String, style: CellStyle)] = []
@@ -51,8 +55,12 @@ enum ConversationScreen {
         }
         let typingRow = inputTop - above.count - 1
         if let peer = state.peer, ConversationKey.isGroup(peer) {
-            let typing = state.typingPeers.filter { $0.hasPrefix(peer.lowercased() + "/") }.map { String($0.dropFirst(peer.count + 1)) }
-            if !typing.isEmpty { canvas.text("\(typing.joined(separator: ", ")) typing…", x: 1, y: typingRow, style: theme.muted) }
+            let typing = state.typingPeers.filter { $0.hasPrefix(peer.lowercased() + "/") }.map {
+                String($0.dropFirst(peer.count + 1))
+            }
+            if !typing.isEmpty {
+                canvas.text("\(typing.joined(separator: ", ")) typing…", x: 1, y: typingRow, style: theme.muted)
+            }
         } else if let peer = state.peer, state.typingPeers.contains(peer.lowercased()) {
             canvas.text("\(peer) is typing…", x: 1, y: typingRow, style: theme.muted)
         }
@@ -97,7 +105,8 @@ enum ConversationScreen {
         for (offset, line) in shown.enumerated() {
             let y = historyRows.lowerBound + offset
             if line.style == theme.selection { canvas.frame.fill(row: y, style: theme.selection) }
-            canvas.text(line.text, x: line.text.hasPrefix("▸ ") ? 0 : 1, y: y, style: line.style, maxX: canvas.width - 1)
+            canvas.text(
+                line.text, x: line.text.hasPrefix("▸ ") ? 0 : 1, y: y, style: line.style, maxX: canvas.width - 1)
         }
     }
 }

@@ -2,16 +2,36 @@
 enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [("Ctrl-C q", "quit (q: lists)"), ("? s", "this help, settings"), ("L", "log out")]),
-        ("Conversations", [("↑↓ j k", "select"), ("Enter", "open"), ("n R t Tab", "new, requests, timeline"),
-                           ("r /", "refresh, search messages"), ("p m", "pin, mute (again: undo)")]),
-        ("Conversation", [("Enter", "send · Alt-Enter new line"), ("↑ ↓", "select a message"), ("PgUp PgDn", "scroll, older messages"),
-                          ("Ctrl-A", "attach file (Bksp: drop)"), ("/", "search (input empty)"), ("Ctrl-R", "retry the failed message"),
-                          ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)")]),
-        ("Selected message", [("+", "react: 1–6 or an emoji"), ("r", "reply (quoted over input)"), ("e", "edit yours (15 minutes)"),
-                              ("d", "unsend yours (y: yes)"), ("o", "save its attachment"), ("Esc", "back to the input")]),
+        (
+            "Conversations",
+            [
+                ("↑↓ j k", "select"), ("Enter", "open"), ("n R t Tab", "new, requests, timeline"),
+                ("r /", "refresh, search messages"), ("p m", "pin, mute (again: undo)"),
+            ]
+        ),
+        (
+            "Conversation",
+            [
+                ("Enter", "send · Alt-Enter new line"), ("↑ ↓", "select a message"),
+                ("PgUp PgDn", "scroll, older messages"),
+                ("Ctrl-A", "attach file (Bksp: drop)"), ("/", "search (input empty)"),
+                ("Ctrl-R", "retry the failed message"),
+                ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)"),
+            ]
+        ),
+        (
+            "Selected message",
+            [
+                ("+", "react: 1–6 or an emoji"), ("r", "reply (quoted over input)"), ("e", "edit yours (15 minutes)"),
+                ("d", "unsend yours (y: yes)"), ("o", "save its attachment"), ("Esc", "back to the input"),
+            ]
+        ),
         ("Search", [("Enter", "search, then open result"), ("Tab", "this conversation or all")]),
         ("Timeline", [("r c", "refresh, compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
-        ("Settings", [("↑↓ Enter", "theme, account pages"), ("x", "end a session (y: yes)"), ("Tab", "next password field")]),
+        (
+            "Settings",
+            [("↑↓ Enter", "theme, account pages"), ("x", "end a session (y: yes)"), ("Tab", "next password field")]
+        ),
     ]
 
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {

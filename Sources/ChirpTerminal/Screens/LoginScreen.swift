@@ -9,9 +9,13 @@ enum LoginScreen {
         canvas.text("Chirp", x: x, y: y, style: theme.title)
         canvas.text(login.mode == .login ? "Log in" : "Create an account", x: x + 7, y: y, style: theme.accent)
         y += 2
-        field("Username", login.username.text, focused: login.focus == .username, x: x, y: y, width: boxWidth, on: &canvas)
+        field(
+            "Username", login.username.text, focused: login.focus == .username, x: x, y: y, width: boxWidth, on: &canvas
+        )
         y += 2
-        field("Password", String(repeating: "•", count: login.password.text.count), focused: login.focus == .password, x: x, y: y, width: boxWidth, on: &canvas)
+        field(
+            "Password", String(repeating: "•", count: login.password.text.count), focused: login.focus == .password,
+            x: x, y: y, width: boxWidth, on: &canvas)
         y += 2
         if login.isSubmitting {
             canvas.text(login.mode == .login ? "Logging in…" : "Creating the account…", x: x, y: y, style: theme.muted)
@@ -20,11 +24,15 @@ enum LoginScreen {
                 canvas.text(line, x: x, y: y + offset, style: theme.error)
             }
         } else {
-            canvas.text(login.mode == .login ? "No account yet? Ctrl-R to register." : "Have an account? Ctrl-R to log in.", x: x, y: y, style: theme.muted)
+            canvas.text(
+                login.mode == .login ? "No account yet? Ctrl-R to register." : "Have an account? Ctrl-R to log in.",
+                x: x, y: y, style: theme.muted)
         }
     }
 
-    private static func field(_ label: String, _ value: String, focused: Bool, x: Int, y: Int, width: Int, on canvas: inout Canvas) {
+    private static func field(
+        _ label: String, _ value: String, focused: Bool, x: Int, y: Int, width: Int, on canvas: inout Canvas
+    ) {
         let theme = canvas.theme
         canvas.text(label, x: x, y: y, style: focused ? theme.accent : theme.base)
         let start = x + 10

@@ -21,7 +21,8 @@ struct MessageLayout {
         if row.editedAt != nil, !row.deleted { header += " · edited" }
         let mark = mine ? ConversationScreen.mark(row) : ""
         if !mark.isEmpty { header += "  " + mark }
-        let headerStyle = selected ? theme.selection : row.state == .failed ? theme.error : (mine ? theme.mine : theme.accent)
+        let headerStyle =
+            selected ? theme.selection : row.state == .failed ? theme.error : (mine ? theme.mine : theme.accent)
         var lines: [Line] = [((selected ? "▸ " : "") + header, headerStyle)]
         if row.deleted {
             lines.append(("  " + row.tombstoneNote, quiet))
@@ -34,8 +35,13 @@ struct MessageLayout {
             lines.append(("  " + line, body))
         }
         for attachment in row.attachments {
-            let file = AttachmentFile.summary(name: attachment.name, contentType: attachment.contentType, size: attachment.size)
-            if attachment.mediaId == nil { lines.append(("  📎 " + file + " · to upload", quiet)) } else { lines.append(("  📎 " + file, body)) }
+            let file = AttachmentFile.summary(
+                name: attachment.name, contentType: attachment.contentType, size: attachment.size)
+            if attachment.mediaId == nil {
+                lines.append(("  📎 " + file + " · to upload", quiet))
+            } else {
+                lines.append(("  📎 " + file, body))
+            }
         }
         if !row.reactions.isEmpty {
             lines.append(("  " + row.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: "  "), quiet))
@@ -48,7 +54,8 @@ struct MessageLayout {
         guard let original = state.message(id) else { return "an earlier message" }
         let who = original.sender.lowercased() == state.username?.lowercased() ? "you" : original.sender
         if original.deleted { return "\(who): \(original.tombstoneNote)" }
-        let first = original.text.split(separator: "\n").first.map(String.init) ?? (original.attachments.first?.name ?? "")
+        let first =
+            original.text.split(separator: "\n").first.map(String.init) ?? (original.attachments.first?.name ?? "")
         return "\(who): \(first)"
     }
 }

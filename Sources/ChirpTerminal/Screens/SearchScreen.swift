@@ -25,16 +25,22 @@ enum SearchScreen {
             return
         }
         guard let words = search.searchedFor else {
-            canvas.text("Every word must appear; case and accents do not matter. Newest first.", x: 1, y: statusY, style: theme.muted,
-                        maxX: canvas.width - 1)
+            canvas.text(
+                "Every word must appear; case and accents do not matter. Newest first.", x: 1, y: statusY,
+                style: theme.muted,
+                maxX: canvas.width - 1)
             return
         }
         guard !search.results.isEmpty else {
-            canvas.text("No message holds every word of “\(words)”.", x: 1, y: statusY, style: theme.muted, maxX: canvas.width - 1)
+            canvas.text(
+                "No message holds every word of “\(words)”.", x: 1, y: statusY, style: theme.muted,
+                maxX: canvas.width - 1)
             return
         }
         let count = search.results.count
-        canvas.text("\(count) message\(count == 1 ? "" : "s") · Enter opens the selected one", x: 1, y: statusY, style: theme.muted)
+        canvas.text(
+            "\(count) message\(count == 1 ? "" : "s") · Enter opens the selected one", x: 1, y: statusY,
+            style: theme.muted)
         let listRows = (statusY + 1)..<rows.upperBound
         let first = max(0, search.selected - listRows.count + 1)
         let me = state.username?.lowercased() ?? ""
@@ -47,7 +53,8 @@ enum SearchScreen {
             let peer = mine ? message.recipient : message.sender
             var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
             x = canvas.frame.draw(peer, x: x, y: y, style: selected ? base : theme.accent, maxX: 19)
-            x = canvas.frame.draw(" " + AccountScreen.when(message.createdAt), x: max(x, 19), y: y, style: selected ? base : theme.muted)
+            x = canvas.frame.draw(
+                " " + AccountScreen.when(message.createdAt), x: max(x, 19), y: y, style: selected ? base : theme.muted)
             let text = (mine ? "you: " : "") + excerpt(message.text, around: words, width: canvas.width - x - 3)
             canvas.frame.draw(text, x: x + 2, y: y, style: base, maxX: canvas.width - 1)
         }
@@ -58,7 +65,8 @@ enum SearchScreen {
     static func excerpt(_ text: String, around words: String, width: Int) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         guard TextWidth.of(flat) > width, let word = words.split(separator: " ").first,
-              let found = flat.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) else { return flat }
+            let found = flat.range(of: word, options: [.caseInsensitive, .diacriticInsensitive])
+        else { return flat }
         let before = flat.distance(from: flat.startIndex, to: found.lowerBound)
         guard before > width / 3 else { return flat }
         return "…" + String(flat.dropFirst(before - width / 4))

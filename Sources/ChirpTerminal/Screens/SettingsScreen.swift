@@ -8,18 +8,23 @@ enum SettingsScreen {
         for (index, name) in Theme.Name.allCases.enumerated() {
             let selected = index == state.settingsSelection
             let current = name == state.theme ? "  (current)" : ""
-            canvas.text((selected ? " ▸ " : "   ") + name.rawValue + current, x: 1, y: rows.lowerBound + 3 + index,
-                        style: selected ? theme.selection : theme.base)
+            canvas.text(
+                (selected ? " ▸ " : "   ") + name.rawValue + current, x: 1, y: rows.lowerBound + 3 + index,
+                style: selected ? theme.selection : theme.base)
         }
         let themes = Theme.Name.allCases.count
         let accountTop = rows.lowerBound + 4 + themes
         canvas.text("Account", x: 1, y: accountTop, style: theme.accent)
         for (offset, item) in AppState.accountItems.enumerated() {
             let selected = themes + offset == state.settingsSelection
-            canvas.text((selected ? " ▸ " : "   ") + item.title, x: 1, y: accountTop + 1 + offset, style: selected ? theme.selection : theme.base)
+            canvas.text(
+                (selected ? " ▸ " : "   ") + item.title, x: 1, y: accountTop + 1 + offset,
+                style: selected ? theme.selection : theme.base)
         }
         if noColor {
-            canvas.text("NO_COLOR is set: themes keep only bold, underline and reverse.", x: 1, y: accountTop + 5, style: theme.muted)
+            canvas.text(
+                "NO_COLOR is set: themes keep only bold, underline and reverse.", x: 1, y: accountTop + 5,
+                style: theme.muted)
         }
     }
 }

@@ -8,8 +8,10 @@ enum TimelineScreen {
             canvas.text(notice, x: canvas.width - TextWidth.of(notice) - 1, y: rows.lowerBound, style: theme.notice)
         }
         guard !state.tweets.isEmpty else {
-            canvas.text(state.busySince == nil ? "Nothing here yet: follow someone (chirp follow USER), or press c to tweet." : "Loading…",
-                        x: 1, y: rows.lowerBound + 2, style: theme.muted)
+            canvas.text(
+                state.busySince == nil
+                    ? "Nothing here yet: follow someone (chirp follow USER), or press c to tweet." : "Loading…",
+                x: 1, y: rows.lowerBound + 2, style: theme.muted)
             return
         }
         var y = rows.lowerBound + 2

@@ -62,21 +62,22 @@ public struct KeyDecoder: Sendable {
             length += 1
             if (0x40...0x7E).contains(byte) {
                 let final = Character(Unicode.Scalar(byte))
-                let key: Key? = switch (final, parameters) {
-                case ("A", _): .up
-                case ("B", _): .down
-                case ("C", _): .right
-                case ("D", _): .left
-                case ("H", _): .home
-                case ("F", _): .end
-                case ("Z", _): .backTab
-                case ("~", "5"): .pageUp
-                case ("~", "6"): .pageDown
-                case ("~", "3"): .delete
-                case ("~", "1"), ("~", "7"): .home
-                case ("~", "4"), ("~", "8"): .end
-                default: nil
-                }
+                let key: Key? =
+                    switch (final, parameters) {
+                    case ("A", _): .up
+                    case ("B", _): .down
+                    case ("C", _): .right
+                    case ("D", _): .left
+                    case ("H", _): .home
+                    case ("F", _): .end
+                    case ("Z", _): .backTab
+                    case ("~", "5"): .pageUp
+                    case ("~", "6"): .pageDown
+                    case ("~", "3"): .delete
+                    case ("~", "1"), ("~", "7"): .home
+                    case ("~", "4"), ("~", "8"): .end
+                    default: nil
+                    }
                 return (key ?? .escape, 1 + length)
             }
             parameters.append(Character(Unicode.Scalar(byte)))

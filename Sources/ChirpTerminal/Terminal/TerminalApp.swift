@@ -9,7 +9,8 @@ public enum TerminalApp {
     /// Runs until the user quits; `open` is a `chirp://` link to show first, resolved by the
     /// client's `router` (see `AppCoordinator`).
     public static func run(
-        client: AppClient, router: Router, theme: Theme.Name, noColor: Bool, welcome: String? = nil, open link: URL? = nil
+        client: AppClient, router: Router, theme: Theme.Name, noColor: Bool, welcome: String? = nil,
+        open link: URL? = nil
     ) async {
         let device = TerminalDevice()
         var initial = AppState(now: client.now(), theme: theme)

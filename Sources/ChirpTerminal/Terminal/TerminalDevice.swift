@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real terminal: raw mode, the alternate screen, its size, keys as they are typed, and
@@ -55,7 +56,9 @@ public final class TerminalDevice: @unchecked Sendable {
         var data = Array(text.utf8)
         var offset = 0
         while offset < data.count {
-            let written = data.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = data.withUnsafeMutableBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 { break }
             offset += written
         }

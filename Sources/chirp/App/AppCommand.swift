@@ -28,7 +28,8 @@ struct AppOptions: ParsableArguments {
     @MainActor
     func runApp(_ app: ChirpClientApp, welcome: String? = nil, open link: URL? = nil) async {
         await TerminalApp.run(
-            client: .live(app: app), router: app.router, theme: resolvedTheme(for: app.context.currentUser), noColor: noColor,
+            client: .live(app: app), router: app.router, theme: resolvedTheme(for: app.context.currentUser),
+            noColor: noColor,
             welcome: welcome, open: link)
     }
 }

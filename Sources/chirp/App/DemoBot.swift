@@ -26,7 +26,8 @@ struct DemoBot {
             group.addTask {
                 await session.sync.run(onEvent: { event in
                     guard case .messageCreated(let message) = event.payload,
-                          message.sender.lowercased() != session.username.lowercased() else { return }
+                        message.sender.lowercased() != session.username.lowercased()
+                    else { return }
                     if let group = message.group {
                         await reply(to: message, inGroup: group)
                     } else if message.recipient.lowercased() == session.username.lowercased() {

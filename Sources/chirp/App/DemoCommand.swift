@@ -10,7 +10,8 @@ import Foundation
 /// alice. Everything lives in temporary directories and is gone when the app quits.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Try Chirp: a demo server with alice, bob (a bot) and carol, and the app as alice.")
+        commandName: "demo",
+        abstract: "Try Chirp: a demo server with alice, bob (a bot) and carol, and the app as alice.")
 
     @OptionGroup var options: AppOptions
 
@@ -32,7 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
         let url = server.baseURL.absoluteString
         let hint = "As someone else, from another terminal: chirp login carol --server \(url) (password chirp-demo)"
         print(hint)
-        let diagnostics = ClientProcess.diagnostics(context: seeded.alice.context, server: seeded.alice.server, console: .none)
+        let diagnostics = ClientProcess.diagnostics(
+            context: seeded.alice.context, server: seeded.alice.server, console: .none)
         let app = try ChirpClientApp(accounts: seeded.alice, diagnostics: diagnostics)
         await options.runApp(
             app,

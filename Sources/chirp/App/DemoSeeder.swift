@@ -24,12 +24,15 @@ struct DemoSeeder {
         var managers: [String: AccountManager] = [:]
         var sessions: [String: UserSession] = [:]
         for (name, display) in [("alice", "Alice Liddell"), ("bob", "Bob the Bot"), ("carol", "Carol Danvers")] {
-            let manager = AccountManager(context: try AppContext(root: homes.appendingPathComponent(name)), server: Server(baseURL: server))
+            let manager = AccountManager(
+                context: try AppContext(root: homes.appendingPathComponent(name)), server: Server(baseURL: server))
             managers[name] = manager
             sessions[name] = try await manager.register(name, password: Self.password, displayName: display)
         }
         for (name, session) in sessions {
-            for other in sessions.keys where other != name { _ = try await session.api.send(ChirpEndpoints.Follow(other)) }
+            for other in sessions.keys where other != name {
+                _ = try await session.api.send(ChirpEndpoints.Follow(other))
+            }
         }
         let history: [(String, String, String)] = [
             ("bob", "alice", "Hi Alice! I'm bob, the demo bot. Send me a message and I'll answer."),

@@ -13,7 +13,8 @@ enum WebDemo {
         let demoBot = DemoBot(session: seeded.bob)
         await demoBot.catchUp()
         let bot = Task { await demoBot.run() }
-        say("""
+        say(
+            """
             Open \(server.baseURL.absoluteString)/ in a browser and log in as alice, password \(DemoSeeder.password).
             (carol has the same password; bob is the bot that answers.) Ctrl-C stops the demo.
             """)

@@ -7,7 +7,8 @@ import Foundation
 /// `chirp register USER`: creates an account and logs in as it.
 struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "register", abstract: "Create an account and log in (password from a prompt, or one line on stdin).")
+        commandName: "register",
+        abstract: "Create an account and log in (password from a prompt, or one line on stdin).")
 
     @Argument(help: "Username: 3–15 letters, digits or underscores.") var username: String
     @Option(help: "Name shown to others (default: the username).") var displayName: String?
@@ -16,7 +17,9 @@ struct RegisterCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try ClientRuntime(client)
         let password = try PasswordReader.read()
-        let session = try await runtime.run { try await runtime.manager.register(username, password: password, displayName: displayName) }
+        let session = try await runtime.run {
+            try await runtime.manager.register(username, password: password, displayName: displayName)
+        }
         printLine("registered and logged in as \(session.username)")
     }
 }
@@ -34,7 +37,9 @@ struct LoginCommand: AsyncParsableCommand {
         let password = try PasswordReader.read()
         let session = try await runtime.run { try await runtime.manager.login(username, password: password) }
         let pending = try await session.pendingMessages().count
-        printLine("logged in as \(session.username)" + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
+        printLine(
+            "logged in as \(session.username)"
+                + (pending > 0 ? " (\(pending) queued messages: chirp sync sends them)" : ""))
     }
 }
 
@@ -55,11 +60,14 @@ struct LogoutCommand: AsyncParsableCommand {
             let queued = try await session.pendingMessages().count
             if queued > 0, !discardQueued {
                 throw CommandFailure(
-                    "\(queued) queued message(s) have not reached the server: run chirp sync when it can be reached, or chirp logout --discard-queued")
+                    "\(queued) queued message(s) have not reached the server: run chirp sync when it can be reached, or chirp logout --discard-queued"
+                )
             }
         }
         let (username, revoked) = try await runtime.run { try await runtime.manager.logout() }
-        printLine("logged out \(username); local data deleted" + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
+        printLine(
+            "logged out \(username); local data deleted"
+                + (revoked ? "" : " (the server could not be reached: the token expires on its own)"))
     }
 }
 
@@ -72,6 +80,8 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, me) = try await ClientRuntime(client).withConnectedSession { session in try await session.me() }
-        try output.emit(me) { ["\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"] }
+        try output.emit(me) {
+            ["\(me.username) (\(me.displayName)) · \(me.followersCount) followers · following \(me.followingCount)"]
+        }
     }
 }

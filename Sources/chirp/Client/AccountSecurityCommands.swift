@@ -30,7 +30,10 @@ struct SessionsCommand: AsyncParsableCommand {
     static func table(_ sessions: [SessionSummary]) -> [String] {
         let header = ["", "ID", "CREATED", "LAST USED", "USER AGENT"]
         let rows = sessions.map { session in
-            [session.current ? "*" : "", session.id, session.createdAt.rfc3339, session.lastUsedAt.rfc3339, session.userAgent ?? "-"]
+            [
+                session.current ? "*" : "", session.id, session.createdAt.rfc3339, session.lastUsedAt.rfc3339,
+                session.userAgent ?? "-",
+            ]
         }
         let all = [header] + rows
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
@@ -46,7 +49,9 @@ struct SessionsCommand: AsyncParsableCommand {
 struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "password",
-        abstract: "Change your password; your other sessions end (current and new password from prompts, or two lines on stdin).")
+        abstract:
+            "Change your password; your other sessions end (current and new password from prompts, or two lines on stdin)."
+    )
 
     @OptionGroup var client: ClientOptions
 
@@ -57,7 +62,9 @@ struct PasswordCommand: AsyncParsableCommand {
         if PasswordReader.isInteractive, try PasswordReader.read(prompt: "New password again: ") != new {
             throw CommandFailure("the new passwords differ: nothing changed")
         }
-        _ = try await runtime.withConnectedSession { session in try await session.changePassword(current: current, new: new) }
+        _ = try await runtime.withConnectedSession { session in
+            try await session.changePassword(current: current, new: new)
+        }
         printLine("password changed; your other sessions have ended")
     }
 }
@@ -66,7 +73,8 @@ struct PasswordCommand: AsyncParsableCommand {
 struct DeleteAccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete-account",
-        abstract: "Delete your account for good (password from a prompt, or one line on stdin) and this user's local data.")
+        abstract:
+            "Delete your account for good (password from a prompt, or one line on stdin) and this user's local data.")
 
     @OptionGroup var client: ClientOptions
 
@@ -74,10 +82,14 @@ struct DeleteAccountCommand: AsyncParsableCommand {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.session()
         if PasswordReader.isInteractive {
-            printLine("This deletes \(session.username) for good: messages you sent become tombstones, tweets and follows go.")
+            printLine(
+                "This deletes \(session.username) for good: messages you sent become tombstones, tweets and follows go."
+            )
         }
         let password = try PasswordReader.read(prompt: "Password for \(session.username): ")
-        let username = try await runtime.run(username: session.username) { try await runtime.manager.deleteAccount(password: password) }
+        let username = try await runtime.run(username: session.username) {
+            try await runtime.manager.deleteAccount(password: password)
+        }
         printLine("deleted the account \(username); local data deleted")
     }
 }

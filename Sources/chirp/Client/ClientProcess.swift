@@ -25,8 +25,9 @@ enum ClientProcess {
     static func diagnostics(context: AppContext, server: Server, console: Console) -> ClientDiagnostics? {
         current.withLock { current in
             if let current { return current }
-            guard let diagnostics = try? ClientDiagnostics.product(
-                context: context, server: server, consoleLevel: console == .none ? nil : .warning)
+            guard
+                let diagnostics = try? ClientDiagnostics.product(
+                    context: context, server: server, consoleLevel: console == .none ? nil : .warning)
             else { return nil }
             diagnostics.start(catchCrashes: true, uploadLeftovers: false)
             current = diagnostics

@@ -20,7 +20,8 @@ struct ClientRuntime {
     init(_ options: ClientOptions, console: ClientProcess.Console = .standardError) throws {
         self.options = options
         let accounts = try AccountManager(home: URL(fileURLWithPath: options.home), serverURL: try options.serverURL)
-        let diagnostics = ClientProcess.diagnostics(context: accounts.context, server: accounts.server, console: console)
+        let diagnostics = ClientProcess.diagnostics(
+            context: accounts.context, server: accounts.server, console: console)
         app = try ChirpClientApp(accounts: accounts, token: options.sessionToken, diagnostics: diagnostics)
     }
 
@@ -40,7 +41,8 @@ struct ClientRuntime {
             let report = try await session.drainOutbox()
             if report.stillPending > 0, let blocked = report.blockedBy { throw blocked }
             for failed in report.failed {
-                printError("message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
+                printError(
+                    "message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
             }
         } catch {
             throw explain(error, username: session.username)
@@ -49,7 +51,9 @@ struct ClientRuntime {
     }
 
     /// The session with its outbox sent, then `body` on it; every error explained for that user.
-    func withConnectedSession<T>(_ body: (UserSession) async throws -> T) async throws -> (session: UserSession, value: T) {
+    func withConnectedSession<T>(_ body: (UserSession) async throws -> T) async throws -> (
+        session: UserSession, value: T
+    ) {
         let session = try await connectedSession()
         return (session, try await run(username: session.username) { try await body(session) })
     }
@@ -73,7 +77,9 @@ struct ClientRuntime {
     func explain(_ error: any Error, username: String? = nil) -> any Error {
         if error is CommandFailure || error is ExitCode || error is ArgumentParser.ValidationError { return error }
         if let failure = error as? StartupFailure {
-            if failure.error is AccountError || failure.error is NetworkError { return explain(failure.error, username: username) }
+            if failure.error is AccountError || failure.error is NetworkError {
+                return explain(failure.error, username: username)
+            }
             return CommandFailure(failure.description)
         }
         if let error = error as? AccountError { return CommandFailure(error.description) }
@@ -81,7 +87,9 @@ struct ClientRuntime {
         guard let error = error as? NetworkError else { return CommandFailure(String(describing: error)) }
         switch error {
         case .transport, .timeout:
-            return CommandFailure("cannot reach the server at \(options.server) (\(error)): start it with chirp serve, or pass --server URL")
+            return CommandFailure(
+                "cannot reach the server at \(options.server) (\(error)): start it with chirp serve, or pass --server URL"
+            )
         case .server(401, "invalid_credentials", let message, _):  // a wrong password, not a dead session
             return CommandFailure(message)
         case .server(401, _, _, _):

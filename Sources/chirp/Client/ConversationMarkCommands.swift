@@ -29,14 +29,16 @@ extension ConversationMarkCommand {
 /// (`refreshingWhen` the kit's error), `refresh` reads it once and the action is queued again;
 /// the kit's refusal to queue becomes the command's error.
 func runConversationAction(
-    _ client: ClientOptions, done: String, peer: String, queue: @escaping @Sendable (UserSession) -> (String) async throws -> Void,
-    refreshingWhen unknown: @escaping @Sendable (any Error) -> Bool, refresh: @escaping @Sendable (UserSession) async throws -> Void
+    _ client: ClientOptions, done: String, peer: String,
+    queue: @escaping @Sendable (UserSession) -> (String) async throws -> Void,
+    refreshingWhen unknown: @escaping @Sendable (any Error) -> Bool,
+    refresh: @escaping @Sendable (UserSession) async throws -> Void
 ) async throws {
     try await runAction(client, done: done) { session in
         do {
             do {
                 try await queue(session)(peer)
-            } catch where unknown(error) {
+            } catch  where unknown(error) {
                 try await refresh(session)
                 try await queue(session)(peer)
             }
@@ -55,17 +57,20 @@ struct PinCommand: ConversationMarkCommand {
     static let done = "pinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.pin }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    var username: String
     @OptionGroup var client: ClientOptions
 }
 
 /// `chirp unpin USER`.
 struct UnpinCommand: ConversationMarkCommand {
-    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Unpin your conversation with someone.")
+    static let configuration = CommandConfiguration(
+        commandName: "unpin", abstract: "Unpin your conversation with someone.")
     static let done = "unpinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unpin }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -76,16 +81,19 @@ struct MuteCommand: ConversationMarkCommand {
     static let done = "muted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.mute }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    var username: String
     @OptionGroup var client: ClientOptions
 }
 
 /// `chirp unmute USER`.
 struct UnmuteCommand: ConversationMarkCommand {
-    static let configuration = CommandConfiguration(commandName: "unmute", abstract: "Unmute your conversation with someone.")
+    static let configuration = CommandConfiguration(
+        commandName: "unmute", abstract: "Unmute your conversation with someone.")
     static let done = "unmuted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unmute }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).") var username: String
+    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    var username: String
     @OptionGroup var client: ClientOptions
 }

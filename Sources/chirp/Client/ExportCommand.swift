@@ -19,7 +19,8 @@ struct ExportCommand: AsyncParsableCommand {
         _ = try await ClientRuntime(client).withConnectedSession { session in
             try await session.exportData(to: destination, waiting: .seconds(max(wait, 1)))
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
         printLine("exported your data to \(destination.path) (\(size) bytes)")
     }
 }

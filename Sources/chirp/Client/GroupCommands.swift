@@ -6,7 +6,9 @@ import Foundation
 
 /// `--group ID`: the group a conversation command is about instead of a user.
 struct GroupOption: ParsableArguments {
-    @Option(name: .customLong("group"), help: ArgumentHelp("A group's id (chirp group list shows it) instead of a user.", valueName: "group-id"))
+    @Option(
+        name: .customLong("group"),
+        help: ArgumentHelp("A group's id (chirp group list shows it) instead of a user.", valueName: "group-id"))
     var id: String?
 
     /// The group's conversation key (`group:ID`); nil without `--group`.
@@ -59,7 +61,9 @@ struct GroupCreateCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard !members.isEmpty else { throw ValidationError("name at least one other member: chirp group create TITLE USER…") }
+        guard !members.isEmpty else {
+            throw ValidationError("name at least one other member: chirp group create TITLE USER…")
+        }
     }
 
     func run() async throws {
@@ -71,7 +75,8 @@ struct GroupCreateCommand: AsyncParsableCommand {
 
 /// `chirp group list`.
 struct GroupListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "The groups you are in (and those you left).")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "The groups you are in (and those you left).")
 
     @OptionGroup var client: ClientOptions
 
@@ -80,7 +85,9 @@ struct GroupListCommand: AsyncParsableCommand {
             _ = try await session.synchronize()
             return try await session.groups()
         }
-        let lines = groups.isEmpty ? ["no groups yet: chirp group create TITLE USER… starts one"] : groups.flatMap(GroupLines.lines)
+        let lines =
+            groups.isEmpty
+            ? ["no groups yet: chirp group create TITLE USER… starts one"] : groups.flatMap(GroupLines.lines)
         lines.forEach(printLine)
     }
 }
@@ -103,7 +110,8 @@ struct GroupShowCommand: AsyncParsableCommand {
 
 /// `chirp group rename ID TITLE`.
 struct GroupRenameCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give a group a new title (admins only).")
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Give a group a new title (admins only).")
 
     @Argument(help: "The group's id.") var id: String
     @Argument(help: "The new title.") var title: String
@@ -141,20 +149,26 @@ extension GroupMemberCommand {
 
 /// `chirp group add ID USER`.
 struct GroupAddCommand: GroupMemberCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add someone you may message to a group (admins only).")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add someone you may message to a group (admins only).")
     @OptionGroup var target: GroupMemberArguments
     @OptionGroup var client: ClientOptions
     var done: String { "added \(target.username) to group \(target.id)" }
-    func change(_ session: UserSession, _ id: String, _ username: String) async throws { try await session.addMember(username, to: id) }
+    func change(_ session: UserSession, _ id: String, _ username: String) async throws {
+        try await session.addMember(username, to: id)
+    }
 }
 
 /// `chirp group remove ID USER`.
 struct GroupRemoveCommand: GroupMemberCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove someone from a group (admins only).")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove someone from a group (admins only).")
     @OptionGroup var target: GroupMemberArguments
     @OptionGroup var client: ClientOptions
     var done: String { "removed \(target.username) from group \(target.id)" }
-    func change(_ session: UserSession, _ id: String, _ username: String) async throws { try await session.removeMember(username, from: id) }
+    func change(_ session: UserSession, _ id: String, _ username: String) async throws {
+        try await session.removeMember(username, from: id)
+    }
 }
 
 /// `chirp group admin ID USER [--revoke]`.
@@ -165,13 +179,18 @@ struct GroupAdminCommand: GroupMemberCommand {
     @Flag(help: "Take the admin role back instead.") var revoke = false
     @OptionGroup var client: ClientOptions
     var done: String { "\(target.username) \(revoke ? "is no longer" : "is") an admin of group \(target.id)" }
-    func change(_ session: UserSession, _ id: String, _ username: String) async throws { try await session.setAdmin(username, in: id, !revoke) }
+    func change(_ session: UserSession, _ id: String, _ username: String) async throws {
+        try await session.setAdmin(username, in: id, !revoke)
+    }
 }
 
 /// `chirp group leave ID`.
 struct GroupLeaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "leave", abstract: "Leave a group (what you saw stays readable; the longest-standing member becomes admin if you were the last).")
+        commandName: "leave",
+        abstract:
+            "Leave a group (what you saw stays readable; the longest-standing member becomes admin if you were the last)."
+    )
 
     @Argument(help: "The group's id.") var id: String
     @OptionGroup var client: ClientOptions

@@ -15,14 +15,18 @@ struct MediaGetCommand: AsyncParsableCommand {
         commandName: "get", abstract: "Download an attachment (its id is shown by chirp messages USER).")
 
     @Argument(help: "The media id.") var id: String
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write it (default: its name in the current directory).", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write it (default: its name in the current directory).", valueName: "path"))
     var output: String?
     @OptionGroup var client: ClientOptions
 
     func run() async throws {
         let (_, saved) = try await ClientRuntime(client).withConnectedSession { session -> URL in
             guard let media = try await session.knownMedia(id: id) else {
-                throw CommandFailure("no attachment \(id) in your stored messages: run chirp messages USER first to fetch the conversation")
+                throw CommandFailure(
+                    "no attachment \(id) in your stored messages: run chirp messages USER first to fetch the conversation"
+                )
             }
             let name = (media.filename ?? "media-\(media.id)").replacingOccurrences(of: "/", with: "_")
             let destination = URL(fileURLWithPath: output ?? name).standardizedFileURL
@@ -54,7 +58,8 @@ enum TransferProgress {
                     if tty {
                         let filled = Int(fraction * 30)
                         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-                        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(Int(fraction * 100))% \(done)   ".utf8))
+                        FileHandle.standardError.write(
+                            Data("\r\(label) [\(bar)] \(Int(fraction * 100))% \(done)   ".utf8))
                     } else {
                         let quarter = Int(fraction * 4)
                         if quarter > lastQuarter[transfer.subject, default: -1] {
@@ -63,9 +68,13 @@ enum TransferProgress {
                         }
                     }
                 case .finished:
-                    FileHandle.standardError.write(Data("\(tty ? "\r" : "")\(label): done \(done)\(tty ? String(repeating: " ", count: 30) : "")\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "\(tty ? "\r" : "")\(label): done \(done)\(tty ? String(repeating: " ", count: 30) : "")\n"
+                                .utf8))
                 case .failed(let reason):
-                    FileHandle.standardError.write(Data("\(tty ? "\r" : "")\(label): stopped (\(TerminalText.escaped(reason)))\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("\(tty ? "\r" : "")\(label): stopped (\(TerminalText.escaped(reason)))\n".utf8))
                 }
             }
         }

@@ -33,7 +33,9 @@ struct MessageReference: ExpressibleByArgument {
     /// which conversation.
     func `in`(_ option: GroupOption) throws -> MessageReference {
         guard let key = option.key else {
-            guard !peer.isEmpty else { throw CommandFailure("say whose message \(id) is: USER/\(id), or --group GROUP-ID \(id)") }
+            guard !peer.isEmpty else {
+                throw CommandFailure("say whose message \(id) is: USER/\(id), or --group GROUP-ID \(id)")
+            }
             return self
         }
         return MessageReference(peer: key, id: id)
@@ -50,7 +52,8 @@ struct MessageReference: ExpressibleByArgument {
 
 /// Queues an action through `body`, sends the outbox, and says what happened (`done`, or that
 /// it is queued, or the server's refusal).
-func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSession) async throws -> Void) async throws {
+func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSession) async throws -> Void) async throws
+{
     let (_, (report, refusals)) = try await ClientRuntime(client).withSession { session in
         try await body(session)
         let report = try await session.drainOutbox()
@@ -66,9 +69,11 @@ func runAction(_ client: ClientOptions, done: String, _ body: @escaping (UserSes
 
 /// `chirp react PEER/ID EMOJI [--remove]`.
 struct ReactCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "react", abstract: "React to a message with an emoji (or take it back).")
+    static let configuration = CommandConfiguration(
+        commandName: "react", abstract: "React to a message with an emoji (or take it back).")
 
-    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference:
+        MessageReference
     @OptionGroup var group: GroupOption
     @Argument(help: "One emoji.") var emoji: String
     @Flag(help: "Take your reaction back.") var remove = false
@@ -77,16 +82,19 @@ struct ReactCommand: AsyncParsableCommand {
     func run() async throws {
         let message = try reference.in(group)
         try await runAction(client, done: remove ? "removed \(emoji)" : "reacted \(emoji)") { session in
-            try await session.react(emoji, to: try await message.localId(in: session), with: message.peer, remove: remove)
+            try await session.react(
+                emoji, to: try await message.localId(in: session), with: message.peer, remove: remove)
         }
     }
 }
 
 /// `chirp edit PEER/ID TEXT…`.
 struct EditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change the text of your message (within 15 minutes).")
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change the text of your message (within 15 minutes).")
 
-    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference:
+        MessageReference
     @OptionGroup var group: GroupOption
     @Argument(parsing: .remaining, help: "The new text.") var words: [String]
     @OptionGroup var client: ClientOptions
@@ -102,9 +110,11 @@ struct EditCommand: AsyncParsableCommand {
 
 /// `chirp unsend PEER/ID`.
 struct UnsendCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unsend", abstract: "Unsend your message, for both of you.")
+    static let configuration = CommandConfiguration(
+        commandName: "unsend", abstract: "Unsend your message, for both of you.")
 
-    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference: MessageReference
+    @Argument(help: "The message: USER/ID (or with --group, ID), ID as chirp messages shows it (#ID).") var reference:
+        MessageReference
     @OptionGroup var group: GroupOption
     @OptionGroup var client: ClientOptions
 
@@ -122,7 +132,8 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search", abstract: "Find your messages holding every word (case and accents ignored).")
 
     @Argument(parsing: .remaining, help: "The words to find.") var words: [String]
-    @Option(name: .customLong("with"), help: "Only the conversation with this user (or group:ID, that group).") var peer: String?
+    @Option(name: .customLong("with"), help: "Only the conversation with this user (or group:ID, that group).")
+    var peer: String?
     @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -133,9 +144,11 @@ struct SearchCommand: AsyncParsableCommand {
             try await session.searchMessages(query, peer: peer, limit: page.limit)
         }
         try output.emit(found) {
-            found.items.isEmpty ? ["no messages match \(query)"] : found.items.map { message in
-                "\(message.createdAt.rfc3339) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): \(message.text)  #\(message.id)"
-            }
+            found.items.isEmpty
+                ? ["no messages match \(query)"]
+                : found.items.map { message in
+                    "\(message.createdAt.rfc3339) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): \(message.text)  #\(message.id)"
+                }
         }
     }
 }

@@ -12,8 +12,12 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send", abstract: "Send a direct or group message (queued if the server cannot be reached).")
 
     @Argument(help: "Who to send it to (with --group, the first word of the message).") var username: String
-    @Option(name: .customLong("reply-to"), help: "The #ID (as chirp messages USER shows it) of the message this answers.") var replyTo: String?
-    @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (repeatable, at most 4; before the text).", valueName: "path"))
+    @Option(
+        name: .customLong("reply-to"), help: "The #ID (as chirp messages USER shows it) of the message this answers.")
+    var replyTo: String?
+    @Option(
+        name: .customLong("attach"),
+        help: ArgumentHelp("A file to attach (repeatable, at most 4; before the text).", valueName: "path"))
     var attachments: [String] = []
     @Argument(parsing: .remaining, help: "The message (may be empty with attachments).") var words: [String] = []
     @OptionGroup var group: GroupOption
@@ -36,10 +40,15 @@ struct SendCommand: AsyncParsableCommand {
         }
         switch message.state {
         case .failed:
-            throw CommandFailure("not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
+            throw CommandFailure(
+                "not sent: \(message.failure ?? "refused by the server") (fix it, then chirp retry \(message.id))")
         case .pending:
-            let reason = report.blockedBy.map { $0.status == nil ? "server unreachable: \($0)" : "server busy: \($0)" } ?? "waiting"
-            try output.emit(message) { ["queued: \(message.text) → \(message.destination) (\(reason)); chirp sync sends it"] }
+            let reason =
+                report.blockedBy.map { $0.status == nil ? "server unreachable: \($0)" : "server busy: \($0)" }
+                ?? "waiting"
+            try output.emit(message) {
+                ["queued: \(message.text) → \(message.destination) (\(reason)); chirp sync sends it"]
+            }
         default:
             try output.emit(message) { ["sent: \(message.text) → \(message.destination)"] }
         }
@@ -48,7 +57,8 @@ struct SendCommand: AsyncParsableCommand {
 
 /// `chirp retry ID`: puts a failed message back in the outbox and sends it.
 struct RetryCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Send a failed message again (its id is shown by chirp messages).")
+    static let configuration = CommandConfiguration(
+        commandName: "retry", abstract: "Send a failed message again (its id is shown by chirp messages).")
 
     @Argument(help: "The failed message's id (sender/clientMessageId).") var id: String
     @OptionGroup var client: ClientOptions
@@ -58,7 +68,9 @@ struct RetryCommand: AsyncParsableCommand {
         if let failed = report.failed.first(where: { $0.id == id }) {
             throw CommandFailure("not sent again: \(failed.failure ?? "refused")")
         }
-        printLine(report.sent.contains { $0.id == id } ? "sent" : "queued: the server cannot be reached now; chirp sync sends it")
+        printLine(
+            report.sent.contains { $0.id == id }
+                ? "sent" : "queued: the server cannot be reached now; chirp sync sends it")
     }
 }
 
@@ -75,7 +87,9 @@ struct MessagesCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard (person == nil) != (group.key == nil) else { throw ValidationError("name one conversation: a USER, or --group ID") }
+        guard (person == nil) != (group.key == nil) else {
+            throw ValidationError("name one conversation: a USER, or --group ID")
+        }
     }
 
     func run() async throws {
@@ -86,7 +100,9 @@ struct MessagesCommand: AsyncParsableCommand {
             return messages
         }
         try output.emit(messages) {
-            messages.isEmpty ? ["no messages with \(username) yet"] : messages.flatMap { MessageLine.lines($0, viewer: session.username) }
+            messages.isEmpty
+                ? ["no messages with \(username) yet"]
+                : messages.flatMap { MessageLine.lines($0, viewer: session.username) }
         }
     }
 }
@@ -94,7 +110,9 @@ struct MessagesCommand: AsyncParsableCommand {
 /// `chirp conversations`.
 struct ConversationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "conversations", abstract: "Your conversations, pinned ones first (📌), then latest first, with unread counts; muted ones marked (🔕).")
+        commandName: "conversations",
+        abstract:
+            "Your conversations, pinned ones first (📌), then latest first, with unread counts; muted ones marked (🔕).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -127,19 +145,26 @@ enum MessageLine {
     /// printed escaped (`printLine`), so a message cannot pass for the lines after it.
     static func lines(_ message: LocalMessage, viewer: String) -> [String] {
         let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
-        let content = message.deleted ? "(\(message.tombstoneNote))" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
+        let content =
+            message.deleted
+            ? "(\(message.tombstoneNote))" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
         var base = "\(message.createdAt) \(message.sender): \(content)"
-        base += state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
-            + (message.reactions.isEmpty ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
-        return [base] + message.attachments.map { attachment in
-            "    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
-                + (attachment.mediaId.map { " — chirp media get \($0)" } ?? "")
-        }
+        base +=
+            state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")
+            + (message.reactions.isEmpty
+                ? "" : "  " + message.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: " "))
+        return [base]
+            + message.attachments.map { attachment in
+                "    📎 \(attachment.name) (\(attachment.contentType), \(ByteCount.text(attachment.size)))"
+                    + (attachment.mediaId.map { " — chirp media get \($0)" } ?? "")
+            }
     }
 
     private static func state(_ message: LocalMessage, viewer: String) -> String {
         guard message.isOutgoing(for: viewer) else { return "" }
-        if message.group != nil, message.serverId != nil, !message.deleted, message.readCount > 0 { return "  ✓✓ read by \(message.readCount)" }
+        if message.group != nil, message.serverId != nil, !message.deleted, message.readCount > 0 {
+            return "  ✓✓ read by \(message.readCount)"
+        }
         switch message.state {
         case .pending: return "  … pending"
         case .sent: return "  ✓ sent"

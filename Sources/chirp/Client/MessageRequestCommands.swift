@@ -5,7 +5,8 @@ import ChirpModels
 /// `chirp requests`: the message requests waiting for your answer.
 struct RequestsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "requests", abstract: "Message requests waiting for your answer (chirp accept USER or chirp decline USER).")
+        commandName: "requests",
+        abstract: "Message requests waiting for your answer (chirp accept USER or chirp decline USER).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -49,18 +50,21 @@ struct AcceptCommand: RequestAnswerCommand {
     static let done = "accepted"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.accept }
 
-    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username: String
+    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username:
+        String
     @OptionGroup var client: ClientOptions
 }
 
 /// `chirp decline USER`.
 struct DeclineCommand: RequestAnswerCommand {
     static let configuration = CommandConfiguration(
-        commandName: "decline", abstract: "Decline someone's message request: it leaves your lists (a later message is a new request).")
+        commandName: "decline",
+        abstract: "Decline someone's message request: it leaves your lists (a later message is a new request).")
     static let done = "declined"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.decline }
 
-    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username: String
+    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username:
+        String
     @OptionGroup var client: ClientOptions
 }
 
@@ -70,7 +74,10 @@ struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings", abstract: "Show your settings, or change who may start a conversation with you.")
 
-    @Option(help: "Who may message you first: followers (people you follow or have messaged; the default) or everyone (others' messages arrive as requests).")
+    @Option(
+        help:
+            "Who may message you first: followers (people you follow or have messaged; the default) or everyone (others' messages arrive as requests)."
+    )
     var messageRequests: MessageRequestPolicy?
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -82,7 +89,8 @@ struct SettingsCommand: AsyncParsableCommand {
             return try await session.settings()
         }
         try output.emit(settings) {
-            let who = settings.messageRequests == .everyone
+            let who =
+                settings.messageRequests == .everyone
                 ? "everyone (messages from people you do not follow arrive as requests: chirp requests)"
                 : "followers (people you follow or have messaged)"
             return ["message requests: \(who)"]

@@ -1,7 +1,8 @@
 import ChirpCommandSupport
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a password: from a prompt with echo off on a terminal, else one line of standard

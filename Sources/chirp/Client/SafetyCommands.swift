@@ -7,7 +7,10 @@ import Foundation
 /// `chirp block USER`.
 struct BlockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "block", abstract: "Block someone: follows between you end, they cannot follow or message you, their tweets and your conversation leave your lists.")
+        commandName: "block",
+        abstract:
+            "Block someone: follows between you end, they cannot follow or message you, their tweets and your conversation leave your lists."
+    )
 
     @Argument(help: "Who to block.") var username: String
     @OptionGroup var client: ClientOptions
@@ -20,7 +23,8 @@ struct BlockCommand: AsyncParsableCommand {
 
 /// `chirp unblock USER`.
 struct UnblockCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unblock", abstract: "Unblock someone (your conversation and their tweets come back).")
+    static let configuration = CommandConfiguration(
+        commandName: "unblock", abstract: "Unblock someone (your conversation and their tweets come back).")
 
     @Argument(help: "Who to unblock.") var username: String
     @OptionGroup var client: ClientOptions
@@ -52,10 +56,13 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report", abstract: "Report someone (and one of their messages) to the server's operators.")
 
     @Argument(help: "Who to report.") var username: String
-    @Option(help: ArgumentHelp("A message of your conversation with them (its id, as `chirp messages --json` shows).", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "A message of your conversation with them (its id, as `chirp messages --json` shows).", valueName: "id"))
     var message: String?
     @Option(help: ArgumentHelp("Why: spam, abuse or other.", valueName: "reason")) var reason: ReportReason
-    @Option(help: ArgumentHelp("What the operators should know (at most 1,000 characters).", valueName: "text")) var note: String?
+    @Option(help: ArgumentHelp("What the operators should know (at most 1,000 characters).", valueName: "text"))
+    var note: String?
     @OptionGroup var client: ClientOptions
 
     func validate() throws {

@@ -6,7 +6,8 @@ import Foundation
 
 /// `chirp sync`: sends the outbox, applies every missed event, exits.
 struct SyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync", abstract: "Send queued messages, catch up with events, and exit.")
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Send queued messages, catch up with events, and exit.")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
@@ -20,15 +21,20 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (session, (report, events)) = try await ClientRuntime(client).withSession { session in try await session.synchronize() }
+        let (session, (report, events)) = try await ClientRuntime(client).withSession { session in
+            try await session.synchronize()
+        }
         for failed in report.failed {
-            printError("message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
+            printError(
+                "message to \(failed.recipient) failed: \(failed.failure ?? "refused") (chirp retry \(failed.id))")
         }
         let summary = Summary(
             sent: report.sent.count, failed: report.failed.count, queued: report.stillPending, events: events,
             lastSeq: try await session.sync.lastSeq())
         try output.emit(summary) {
-            ["synced: \(summary.sent) sent, \(summary.failed) failed, \(summary.queued) still queued, \(summary.events) new events"]
+            [
+                "synced: \(summary.sent) sent, \(summary.failed) failed, \(summary.queued) still queued, \(summary.events) new events"
+            ]
         }
     }
 }
@@ -68,11 +74,14 @@ enum EventLine {
         case .messageCreated(let message):
             return "\(seq)message \(message.sender) → \(to(message.recipient, group: message.group)): \(message.text)"
         case .messageUpdated(let message):
-            return "\(seq)updated \(message.sender) → \(to(message.recipient, group: message.group)) #\(message.id): \(message.text)"
+            return
+                "\(seq)updated \(message.sender) → \(to(message.recipient, group: message.group)) #\(message.id): \(message.text)"
         case .messageDeleted(let notice):
             return "\(seq)unsent \(notice.sender) → \(to(notice.recipient, group: notice.group)) #\(notice.id)"
         case .messageRead(let receipt):
-            if let group = receipt.group { return "\(seq)read \(receipt.reader) read group \(group) up to \(receipt.upTo)" }
+            if let group = receipt.group {
+                return "\(seq)read \(receipt.reader) read group \(group) up to \(receipt.upTo)"
+            }
             return "\(seq)read \(receipt.reader) read your messages up to \(receipt.upTo)"
         case .typing(let notice):
             return "typing \(notice.from) is typing…" + (notice.group.map { " in group \($0)" } ?? "")
@@ -91,9 +100,11 @@ enum EventLine {
             let with = conversation.group.map { "group \($0.id) (\($0.title))" } ?? conversation.peer.username
             return "\(seq)conversation with \(with): \(marks.joined(separator: ", "))"
         case .groupCreated(let group):
-            return "\(seq)group you are in group \(group.id) (\(group.title)): \(group.members.map(\.user.username).joined(separator: ", "))"
+            return
+                "\(seq)group you are in group \(group.id) (\(group.title)): \(group.members.map(\.user.username).joined(separator: ", "))"
         case .groupUpdated(let group):
-            return "\(seq)group group \(group.id) is now \(group.title): \(group.members.map(\.user.username).joined(separator: ", "))"
+            return
+                "\(seq)group group \(group.id) is now \(group.title): \(group.members.map(\.user.username).joined(separator: ", "))"
         case .groupRemoved(let notice):
             return "\(seq)group you are no longer in group \(notice.group)"
         case .eventsPruned(let notice):

@@ -18,8 +18,12 @@ extension APIHarness {
         return (session, others)
     }
 
-    func createGroup(_ creator: Session, _ title: String, _ members: [String], clientId: String = UUID().uuidString) async throws -> Reply {
-        try await send(.PUT, "/v1/groups/\(clientId)", token: creator.token, json: CreateGroupRequest(title: title, members: members))
+    func createGroup(_ creator: Session, _ title: String, _ members: [String], clientId: String = UUID().uuidString)
+        async throws -> Reply
+    {
+        try await send(
+            .PUT, "/v1/groups/\(clientId)", token: creator.token,
+            json: CreateGroupRequest(title: title, members: members))
     }
 
     /// Creates a group and requires it created.
@@ -33,14 +37,18 @@ extension APIHarness {
         try await send(.GET, "/v1/groups/\(id)", token: viewer.token)
     }
 
-    func groupMember(_ viewer: Session, _ method: HTTPMethod, _ id: String, _ username: String, _ what: String = "members") async throws -> Reply {
+    func groupMember(
+        _ viewer: Session, _ method: HTTPMethod, _ id: String, _ username: String, _ what: String = "members"
+    ) async throws -> Reply {
         try await send(method, "/v1/groups/\(id)/\(what)/\(username)", token: viewer.token)
     }
 
     func sendToGroup(
         _ from: Session, _ id: String, _ text: String, clientId: String = UUID().uuidString, replyTo: String? = nil
     ) async throws -> Reply {
-        try await send(.PUT, "/v1/groups/\(id)/messages/\(clientId)", token: from.token, json: SendMessageRequest(text: text, replyTo: replyTo))
+        try await send(
+            .PUT, "/v1/groups/\(id)/messages/\(clientId)", token: from.token,
+            json: SendMessageRequest(text: text, replyTo: replyTo))
     }
 
     /// Sends to the group and requires it stored.

@@ -20,14 +20,18 @@ extension APIHarness {
     }
 
     /// `emoji` goes into the path percent-encoded, as clients send it.
-    func react(_ viewer: Session, with peer: String, _ messageId: String, _ emoji: String, remove: Bool = false) async throws -> Reply {
+    func react(_ viewer: Session, with peer: String, _ messageId: String, _ emoji: String, remove: Bool = false)
+        async throws -> Reply
+    {
         let encoded = emoji.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? emoji
         return try await send(
-            remove ? .DELETE : .PUT, "/v1/conversations/\(peer)/messages/\(messageId)/reactions/\(encoded)", token: viewer.token)
+            remove ? .DELETE : .PUT, "/v1/conversations/\(peer)/messages/\(messageId)/reactions/\(encoded)",
+            token: viewer.token)
     }
 
     func edit(_ viewer: Session, with peer: String, _ messageId: String, _ text: String) async throws -> Reply {
-        try await send(.PATCH, "/v1/conversations/\(peer)/messages/\(messageId)", token: viewer.token, json: TextBody(text: text))
+        try await send(
+            .PATCH, "/v1/conversations/\(peer)/messages/\(messageId)", token: viewer.token, json: TextBody(text: text))
     }
 
     func unsend(_ viewer: Session, with peer: String, _ messageId: String) async throws -> Reply {
@@ -35,7 +39,8 @@ extension APIHarness {
     }
 
     func search(
-        _ viewer: Session, _ q: String?, peer: String? = nil, group: String? = nil, limit: Int? = nil, cursor: String? = nil
+        _ viewer: Session, _ q: String?, peer: String? = nil, group: String? = nil, limit: Int? = nil,
+        cursor: String? = nil
     ) async throws -> Reply {
         var items: [URLQueryItem] = []
         if let q { items.append(URLQueryItem(name: "q", value: q)) }

@@ -73,8 +73,12 @@ struct APIHarness: Sendable {
 
     // MARK: helpers
 
-    func register(_ username: String, password: String = "correct horse", displayName: String? = nil) async throws -> Session {
-        let reply = try await send(.POST, "/v1/accounts", json: RegisterRequest(username: username, password: password, displayName: displayName))
+    func register(_ username: String, password: String = "correct horse", displayName: String? = nil) async throws
+        -> Session
+    {
+        let reply = try await send(
+            .POST, "/v1/accounts",
+            json: RegisterRequest(username: username, password: password, displayName: displayName))
         try #require(reply.status == 201, "register \(username): \(reply.status) \(reply.text)")
         let auth: AuthResponse = try reply.decode()
         return Session(user: auth.user, token: auth.token)
@@ -89,8 +93,11 @@ struct APIHarness: Sendable {
         try #require(reply.status == 204, "follow: \(reply.status) \(reply.text)")
     }
 
-    func sendMessage(_ from: Session, to username: String, _ text: String, clientId: String = UUID().uuidString) async throws -> Reply {
-        try await send(.PUT, "/v1/conversations/\(username)/messages/\(clientId)", token: from.token, json: TextBody(text: text))
+    func sendMessage(_ from: Session, to username: String, _ text: String, clientId: String = UUID().uuidString)
+        async throws -> Reply
+    {
+        try await send(
+            .PUT, "/v1/conversations/\(username)/messages/\(clientId)", token: from.token, json: TextBody(text: text))
     }
 
     func messages(_ viewer: Session, with username: String, query: String = "") async throws -> Page<Message> {
@@ -99,7 +106,8 @@ struct APIHarness: Sendable {
         return try reply.decode()
     }
 
-    func events(_ viewer: Session, since: Int64 = 0, limit: Int = 1000, wait: Int? = nil) async throws -> EventsResponse {
+    func events(_ viewer: Session, since: Int64 = 0, limit: Int = 1000, wait: Int? = nil) async throws -> EventsResponse
+    {
         let waitQuery = wait.map { "&wait=\($0)" } ?? ""
         let reply = try await send(.GET, "/v1/events?since=\(since)&limit=\(limit)\(waitQuery)", token: viewer.token)
         try #require(reply.status == 200, "events: \(reply.status) \(reply.text)")
@@ -121,7 +129,9 @@ struct APIHarness: Sendable {
     /// The answer of a long poll of the viewer's events after `since`, while `repeating` is
     /// sent every 200 ms (and expected to answer 204) until the poll answers: a live-only event
     /// (typing) sent before the poll listens is gone.
-    func liveEvents(_ viewer: Session, since: Int64, whileRepeating repeating: @escaping @Sendable () async throws -> Reply) async throws -> EventsResponse {
+    func liveEvents(
+        _ viewer: Session, since: Int64, whileRepeating repeating: @escaping @Sendable () async throws -> Reply
+    ) async throws -> EventsResponse {
         let listening = Task { try await events(viewer, since: since, wait: 10) }
         let answered = Mutex(false)
         let sending = Task {

@@ -24,14 +24,18 @@ extension APIHarness {
 
     /// Sends `bytes` as a part declared `declaredLength` long, and breaks the connection after
     /// the bytes (the server never sees the rest).
-    func putMediaCut(_ session: Session, _ clientId: String, _ bytes: Data, first: Int64, declaredLength: Int64, total: Int64) async {
+    func putMediaCut(
+        _ session: Session, _ clientId: String, _ bytes: Data, first: Int64, declaredLength: Int64, total: Int64
+    ) async {
         var request = HTTPClientRequest(url: baseURL + "/v1/media/\(clientId)")
         request.method = .PUT
         request.headers.add(name: "Authorization", value: "Bearer \(session.token)")
         request.headers.add(name: "Content-Type", value: "application/octet-stream")
         request.headers.add(name: "Content-Range", value: "bytes \(first)-\(first + declaredLength - 1)/\(total)")
         let bytes = Data(bytes)
-        let chunks = stride(from: 0, to: bytes.count, by: 64 * 1024).map { bytes[$0..<min($0 + 64 * 1024, bytes.count)] }
+        let chunks = stride(from: 0, to: bytes.count, by: 64 * 1024).map {
+            bytes[$0..<min($0 + 64 * 1024, bytes.count)]
+        }
         let stream = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
             Task {
                 for chunk in chunks {
@@ -62,7 +66,9 @@ extension APIHarness {
         try await send(.GET, "/v1/media/\(id)", token: session.token, headers: headers)
     }
 
-    func sendMessage(_ from: Session, to username: String, _ text: String, mediaIds: [String], clientId: String = UUID().uuidString) async throws -> Reply {
+    func sendMessage(
+        _ from: Session, to username: String, _ text: String, mediaIds: [String], clientId: String = UUID().uuidString
+    ) async throws -> Reply {
         try await send(
             .PUT, "/v1/conversations/\(username)/messages/\(clientId)", token: from.token,
             json: SendMessageRequest(text: text, mediaIds: mediaIds))

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Synchronization
+
+@testable import ChirpServer
 
 /// A `MessageStore` with facts set by the test: it asks the send's decisions as both storages
 /// do, stores what they allow in memory, and records which calls reached it.
@@ -29,7 +30,9 @@ final class MessageStoreDouble: MessageStore {
         record("sendMessage")
         return try state.withLock { state in
             let facts = state.recipients[Validation.usernameKey(new.recipient)]
-            let earlier = state.stored.first { $0.sender == new.sender.username && $0.clientMessageId == new.clientMessageId }
+            let earlier = state.stored.first {
+                $0.sender == new.sender.username && $0.clientMessageId == new.clientMessageId
+            }
             if case .replay(let message) = try decisions.decide(facts, for: new, earlier: { earlier }) {
                 return WriteOutcome(value: message, created: false)
             }
@@ -41,7 +44,11 @@ final class MessageStoreDouble: MessageStore {
             state.stored.append(message)
             let json = decisions.encode(message)
             let appended = [new.sender.id, recipient.id].map {
-                AppendedEvent(userId: $0, event: StoredEvent(seq: Int64(state.stored.count), type: EventType.messageCreated, createdAt: new.createdAt, json: json))
+                AppendedEvent(
+                    userId: $0,
+                    event: StoredEvent(
+                        seq: Int64(state.stored.count), type: EventType.messageCreated, createdAt: new.createdAt,
+                        json: json))
             }
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
@@ -57,20 +64,25 @@ final class MessageStoreDouble: MessageStore {
         return state.withLock { $0.recipients[recipientKey] }
     }
 
-    func messages(viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int) async throws -> [Message]? {
+    func messages(viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int) async throws
+        -> [Message]?
+    {
         record("messages")
         guard state.withLock({ $0.recipients[peerKey] }) != nil else { return nil }
         let between = stored.filter { Int64($0.id)! > after && Int64($0.id)! < before }
         return Array((ascending ? between : between.reversed()).prefix(limit))
     }
 
-    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<Conversation>] {
+    func conversations(viewer: Int64, before cursor: Int64, limit: Int, requests: Bool) async throws -> [Listed<
+        Conversation
+    >] {
         record("conversations")
         return []
     }
 
     func markRead(
-        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp, receipt: @escaping @Sendable (String, Bool) throws -> String?
+        reader: Int64, peerKey: String, upTo: Int64, at: Timestamp,
+        receipt: @escaping @Sendable (String, Bool) throws -> String?
     ) async throws -> MarkReadOutcome {
         record("markRead")
         return state.withLock { $0.markRead }

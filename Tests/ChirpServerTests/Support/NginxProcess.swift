@@ -1,7 +1,8 @@
-import Foundation
 import ChirpTestSupport
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// nginx in front of Chirp instances on loopback, run in the foreground as a child process
@@ -12,7 +13,8 @@ final class NginxProcess: @unchecked Sendable {
     /// The nginx binary: `$NGINX`, else the first of /usr/sbin/nginx and `$PATH` that exists.
     static var binaryPath: String? {
         if let path = ProcessInfo.processInfo.environment["NGINX"] { return path }
-        let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx"]
+        let candidates =
+            ["/usr/sbin/nginx", "/usr/local/sbin/nginx"]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/nginx" }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -20,7 +22,8 @@ final class NginxProcess: @unchecked Sendable {
     /// The example configuration the documentation shows.
     static var exampleConfigURL: URL {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/chirp-nginx.conf")
     }
 
@@ -36,12 +39,16 @@ final class NginxProcess: @unchecked Sendable {
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
         let example = try String(contentsOf: Self.exampleConfigURL, encoding: .utf8)
-        let site = example
+        let site =
+            example
             .replacingOccurrences(of: "listen 127.0.0.1:8080;", with: "listen 127.0.0.1:\(port);")
             .replacingOccurrences(of: "server 127.0.0.1:8081 ", with: "server 127.0.0.1:\(upstreams[0]) ")
             .replacingOccurrences(of: "server 127.0.0.1:8082 ", with: "server 127.0.0.1:\(upstreams[1]) ")
-            .replacingOccurrences(of: "/var/log/nginx/chirp-access.log", with: prefix.appendingPathComponent("access.log").path)
-        guard site != example else { throw StartError(description: "docs/chirp-nginx.conf no longer has the expected ports") }
+            .replacingOccurrences(
+                of: "/var/log/nginx/chirp-access.log", with: prefix.appendingPathComponent("access.log").path)
+        guard site != example else {
+            throw StartError(description: "docs/chirp-nginx.conf no longer has the expected ports")
+        }
         try site.write(to: prefix.appendingPathComponent("chirp.conf"), atomically: true, encoding: .utf8)
         let root = prefix.path
         let main = """
@@ -64,7 +71,8 @@ final class NginxProcess: @unchecked Sendable {
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(devNull) }
         let process = try SpawnedProcess(
-            executable: URL(fileURLWithPath: binary), arguments: ["-p", root, "-c", "\(root)/nginx.conf", "-g", "daemon off;"],
+            executable: URL(fileURLWithPath: binary),
+            arguments: ["-p", root, "-c", "\(root)/nginx.conf", "-g", "daemon off;"],
             environment: ProcessInfo.processInfo.environment, output: devNull)
         self.process = process
         // Ready once it accepts connections.
@@ -80,9 +88,13 @@ final class NginxProcess: @unchecked Sendable {
     }
 
     /// What nginx wrote to its access log (the example's format).
-    var accessLog: String { (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
+    var accessLog: String {
+        (try? String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    }
 
-    var errorLog: String { (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
+    var errorLog: String {
+        (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    }
 
     static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -93,7 +105,9 @@ final class NginxProcess: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 

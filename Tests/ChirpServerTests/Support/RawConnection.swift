@@ -16,7 +16,9 @@ struct RawConnection {
         let channel = try await ClientBootstrap(group: group)
             .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .bind(to: try SocketAddress(ipAddress: source, port: 0))
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) } }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+            }
             .connect(host: "127.0.0.1", port: port).get()
         return RawConnection(channel: channel, collector: collector)
     }
@@ -36,7 +38,9 @@ struct RawConnection {
     /// answer); false if it did not come within `timeout`.
     func receivedHealthAnswers(_ count: Int, within timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while answers < count, !collector.ended, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while answers < count, !collector.ended, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return answers >= count
     }
 

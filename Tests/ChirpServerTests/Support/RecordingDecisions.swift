@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import ChirpModels
 import Synchronization
+
+@testable import ChirpServer
 
 /// `SendDecisions` for storage tests, with no API in them: inserts whatever has a recipient,
 /// answers a taken client id with the stored message, and records what each storage asked.
@@ -34,7 +35,9 @@ final class RecordingDecisions: SendDecisions {
         }
     }
 
-    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws -> SendDecision {
+    func decide(_ recipient: RecipientFacts?, for new: NewMessage, earlier: () throws -> Message?) throws
+        -> SendDecision
+    {
         asked.withLock { $0.append(Asked(recipient: recipient)) }
         guard recipient != nil else { throw NoRecipient() }
         guard refuseAll else { return .insert(.unchanged) }

@@ -1,6 +1,7 @@
-@testable import ChirpServer
 import Foundation
 import GRDB
+
+@testable import ChirpServer
 
 /// Damages a SQLite database on disk the way a failing disk might: every page of some tables
 /// (and their indexes) overwritten, after the log was copied into the file, with the readers'
@@ -22,9 +23,12 @@ enum SQLiteDamage {
         let (roots, pageSize) = try await storage.pool.read { db in
             (
                 try Int.fetchAll(
-                    db, sql: "SELECT rootpage FROM sqlite_master WHERE tbl_name IN (SELECT value FROM json_each(?)) AND rootpage > 0",
+                    db,
+                    sql:
+                        "SELECT rootpage FROM sqlite_master WHERE tbl_name IN (SELECT value FROM json_each(?)) AND rootpage > 0",
                     arguments: [String(decoding: try JSONEncoder().encode(tables), as: UTF8.self)]),
-                try Int.fetchOne(db, sql: "PRAGMA page_size")!)
+                try Int.fetchOne(db, sql: "PRAGMA page_size")!
+            )
         }
         let handle = try FileHandle(forWritingTo: file)
         for root in roots {

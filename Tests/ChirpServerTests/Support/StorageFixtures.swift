@@ -1,5 +1,6 @@
-@testable import ChirpServer
 import ChirpModels
+
+@testable import ChirpServer
 
 /// Storage calls as the services make them, for tests that drive a storage directly.
 extension ChirpStorage {
@@ -8,7 +9,8 @@ extension ChirpStorage {
         let user = try await createAccount(
             NewAccount(username: name, displayName: name, passwordHash: "x", createdAt: now),
             session: NewSession(
-                userId: 0, tokenHash: tokenHash, createdAt: now, expiresAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 86_400_000)))
+                userId: 0, tokenHash: tokenHash, createdAt: now,
+                expiresAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + 86_400_000)))
         guard let user else { throw FixtureError.usernameTaken(name) }
         return Viewer(id: Int64(user.id)!, username: user.username, tokenHash: tokenHash)
     }
@@ -30,13 +32,15 @@ extension ChirpStorage {
         _ id: Int64, viewer: Int64, peerKey: String, at: Timestamp,
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
-        try await changeMessage(id, viewer: viewer, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
+        try await changeMessage(
+            id, viewer: viewer, peerKey: peerKey, at: at, encoding: MessageChangeJSON(), change: change)
     }
 
     /// The newest `limit` messages between `viewer` and `peer`, oldest first.
     func latestMessages(_ viewer: Viewer, _ peer: String, limit: Int = 10) async throws -> [Message] {
         let found = try await messages(
-            viewer: viewer.id, peerKey: Validation.usernameKey(peer), after: 0, before: Int64.max, ascending: false, limit: limit)
+            viewer: viewer.id, peerKey: Validation.usernameKey(peer), after: 0, before: Int64.max, ascending: false,
+            limit: limit)
         return (found ?? []).reversed()
     }
 }
@@ -49,7 +53,8 @@ extension NewMessage {
     /// A message to `recipient`, looked up by that name's key.
     init(sender: Viewer, recipient: String, clientMessageId: String, text: String, createdAt: Timestamp) {
         self.init(
-            sender: sender, recipient: recipient, recipientKey: Validation.usernameKey(recipient), clientMessageId: clientMessageId,
+            sender: sender, recipient: recipient, recipientKey: Validation.usernameKey(recipient),
+            clientMessageId: clientMessageId,
             text: text, createdAt: createdAt)
     }
 }

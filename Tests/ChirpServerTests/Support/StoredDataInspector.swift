@@ -26,7 +26,9 @@ struct StoredDataInspector {
                 let tables = try await connection.query(
                     "SELECT tablename FROM pg_tables WHERE schemaname = 'public'", logger: logger)
                 var names: [String] = []
-                for try await name in tables.decode(String.self) where only == nil || only == name { names.append(name) }
+                for try await name in tables.decode(String.self) where only == nil || only == name {
+                    names.append(name)
+                }
                 for table in names {
                     let rows = try await connection.query(
                         PostgresQuery(unsafeSQL: "SELECT row_to_json(t)::text FROM \(table) t"), logger: logger)
@@ -46,7 +48,9 @@ struct StoredDataInspector {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table)") {
                     out += row.description + "\n"
                     for (_, value) in row {
-                        if let data = Data.fromDatabaseValue(value) { out += String(decoding: data, as: UTF8.self) + "\n" }
+                        if let data = Data.fromDatabaseValue(value) {
+                            out += String(decoding: data, as: UTF8.self) + "\n"
+                        }
                     }
                 }
             }

@@ -16,8 +16,12 @@ enum TarArchiveReader {
             if header.allSatisfy({ $0 == 0 }) { return found }
             let stored = Int(field(header, 148, 8).trimmingCharacters(in: .whitespaces), radix: 8)
             let sum = header.enumerated().reduce(0) { $0 + (148..<156 ~= $1.offset ? 32 : Int($1.element)) }
-            guard stored == sum, field(header, 257, 5) == "ustar" else { throw Malformed(description: "bad header at \(offset)") }
-            guard let size = Int(field(header, 124, 12), radix: 8) else { throw Malformed(description: "bad size at \(offset)") }
+            guard stored == sum, field(header, 257, 5) == "ustar" else {
+                throw Malformed(description: "bad header at \(offset)")
+            }
+            guard let size = Int(field(header, 124, 12), radix: 8) else {
+                throw Malformed(description: "bad size at \(offset)")
+            }
             let start = offset + 512
             guard start + size <= bytes.count else { throw Malformed(description: "truncated at \(offset)") }
             found.append((field(header, 0, 100), Data(bytes[start..<start + size])))

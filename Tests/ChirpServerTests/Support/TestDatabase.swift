@@ -47,7 +47,8 @@ enum TestDatabase {
     static func create(_ settings: PostgresSettings) async throws {
         try await withAdminConnection(settings) { connection, logger in
             do {
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(settings.database)"), logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE DATABASE \(settings.database)"), logger: logger)
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
                 // Already there: a restart of the same server.
             }

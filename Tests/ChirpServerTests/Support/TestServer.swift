@@ -1,8 +1,9 @@
-@testable import ChirpServer
 import Foundation
-import ServiceLifecycle
 import Logging
+import ServiceLifecycle
 import Testing
+
+@testable import ChirpServer
 
 /// Runs a Chirp server in this process on a real loopback socket with its own temporary data directory (or, with `CHIRP_TEST_DATABASE=postgres`, its
 /// own PostgreSQL database), and hands the test an `APIHarness` for it.
@@ -16,8 +17,11 @@ enum TestServer {
         // Every test registers from 127.0.0.1; the account limit's own tests set it low.
         configuration.accountCreationLimit = RateLimit(count: 10_000, window: .seconds(3_600))
         if TestDatabase.usesPostgres {
-            guard let settings = TestDatabase.postgresSettings(key: configuration.dataDirectory.lastPathComponent) else {
-                fatalError("CHIRP_TEST_DATABASE=postgres needs CHIRP_TEST_POSTGRES_URL (scripts/postgres-test-cluster prints it)")
+            guard let settings = TestDatabase.postgresSettings(key: configuration.dataDirectory.lastPathComponent)
+            else {
+                fatalError(
+                    "CHIRP_TEST_DATABASE=postgres needs CHIRP_TEST_POSTGRES_URL (scripts/postgres-test-cluster prints it)"
+                )
             }
             configuration.postgres = settings
         }
@@ -58,20 +62,27 @@ enum TestServer {
     }
 
     /// Runs a server over services the test assembled (its own clock, a look at their state).
-    static func run<T: Sendable>(services: ServerServices, _ body: @Sendable (APIHarness) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(services: ServerServices, _ body: @Sendable (APIHarness) async throws -> T)
+        async throws -> T
+    {
         var logger = Logger(label: "chirp.test")
         logger.logLevel = .critical
-        return try await serve(logger: logger, makeApp: { onListening in
-            ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
-        }, body)
+        return try await serve(
+            logger: logger,
+            makeApp: { onListening in
+                ChirpServerApplication.make(services: services, logger: logger, onListening: onListening)
+            }, body)
     }
 
     private static func serve<T: Sendable>(
         _ configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (APIHarness) async throws -> T
     ) async throws -> T {
-        try await serve(logger: logger, makeApp: { onListening in
-            try await ChirpServerApplication.make(configuration: configuration, logger: logger, onListening: onListening)
-        }, body)
+        try await serve(
+            logger: logger,
+            makeApp: { onListening in
+                try await ChirpServerApplication.make(
+                    configuration: configuration, logger: logger, onListening: onListening)
+            }, body)
     }
 
     /// Runs the application in a service group of its own until `body` is done, then shuts it
@@ -127,7 +138,9 @@ enum TestServer {
         await group.triggerGracefulShutdown()
         defer {
             if ContinuousClock.now - started >= shutdownLimit {
-                Issue.record("the server did not shut down within \(shutdownLimit) after the test: something it opened (a stream, a long poll, a raw connection) was still open")
+                Issue.record(
+                    "the server did not shut down within \(shutdownLimit) after the test: something it opened (a stream, a long poll, a raw connection) was still open"
+                )
             }
         }
         try await tasks.waitForAll()

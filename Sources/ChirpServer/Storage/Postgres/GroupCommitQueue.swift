@@ -104,7 +104,8 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
             guard state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil else { return }
             for (index, waiting) in batch.enumerated() {
                 waiting.continuation.resume(
-                    with: index < results.count ? results[index] : .failure(StorageError.inconsistent("a batch returned too few results")))
+                    with: index < results.count
+                        ? results[index] : .failure(StorageError.inconsistent("a batch returned too few results")))
             }
         }
     }
@@ -115,7 +116,8 @@ final class GroupCommitQueue<Item: Sendable, Output: Sendable>: Sendable {
         while true {
             try? await Task.sleep(for: deadline / 4)
             let now = ContinuousClock.now
-            let (expired, restarts, done) = state.withLock { state -> ([(batch: InFlight, drain: Task<Void, Never>?)], Int, Bool) in
+            let (expired, restarts, done) = state.withLock {
+                state -> ([(batch: InFlight, drain: Task<Void, Never>?)], Int, Bool) in
                 let late = state.inFlight.filter { now - $0.value.started >= deadline }
                 for id in late.keys { state.inFlight[id] = nil }
                 state.running -= late.count

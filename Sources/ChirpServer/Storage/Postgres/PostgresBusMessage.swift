@@ -59,8 +59,11 @@ struct PostgresBusMessage: Equatable {
             content = .sessionsEnded(userId: userId)
         case "l" where parts.count == 6:
             guard let userId = Int64(parts[2]), let milliseconds = Int64(parts[3]) else { return nil }
-            content = .live(userId: userId, event: StoredEvent(
-                seq: 0, type: String(parts[4]), createdAt: Timestamp(millisecondsSince1970: milliseconds), json: String(parts[5])))
+            content = .live(
+                userId: userId,
+                event: StoredEvent(
+                    seq: 0, type: String(parts[4]), createdAt: Timestamp(millisecondsSince1970: milliseconds),
+                    json: String(parts[5])))
         default:
             return nil
         }
@@ -81,7 +84,8 @@ struct PostgresBusMessage: Equatable {
         case .appended(let type, let messages, let heads):
             let users = heads.keys.sorted()
             return Self.appendedPrefix(origin: origin, type: type, messages: messages)
-                + users.map(String.init).joined(separator: ",") + "|" + users.map { String(heads[$0]!) }.joined(separator: ",")
+                + users.map(String.init).joined(separator: ",") + "|"
+                + users.map { String(heads[$0]!) }.joined(separator: ",")
         }
     }
 
@@ -100,7 +104,9 @@ struct PostgresBusMessage: Equatable {
     }
 
     private static func appendedPrefix(origin: String, type: String, messages: [NotifiedMessage]) -> String {
-        let headers = messages.map { "\($0.sender),\($0.recipient),\($0.createdAt.millisecondsSince1970),\($0.json.utf8.count)" }
+        let headers = messages.map {
+            "\($0.sender),\($0.recipient),\($0.createdAt.millisecondsSince1970),\($0.json.utf8.count)"
+        }
         return "e|\(origin)|\(type)|" + headers.joined(separator: ",") + "|" + messages.map(\.json).joined() + "|"
     }
 
@@ -115,9 +121,10 @@ struct PostgresBusMessage: Equatable {
             let length = Int(numbers[start + 3]!)
             guard length >= 0, rest.count >= length, let json = String(rest.prefix(length)) else { return nil }
             rest = rest.dropFirst(length)
-            messages.append(NotifiedMessage(
-                sender: numbers[start]!, recipient: numbers[start + 1]!,
-                createdAt: Timestamp(millisecondsSince1970: numbers[start + 2]!), json: json))
+            messages.append(
+                NotifiedMessage(
+                    sender: numbers[start]!, recipient: numbers[start + 1]!,
+                    createdAt: Timestamp(millisecondsSince1970: numbers[start + 2]!), json: json))
         }
         let tail = Substring(rest).split(separator: "|", omittingEmptySubsequences: false)
         guard tail.count == 3, tail[0].isEmpty else { return nil }
@@ -127,7 +134,8 @@ struct PostgresBusMessage: Equatable {
         let headOf = Dictionary(zip(users.map { $0! }, heads.map { $0! }), uniquingKeysWith: { first, _ in first })
         // Every user of the batch has a head, so `appendedEvents` can number them all.
         guard messages.allSatisfy({ headOf[$0.sender] != nil && headOf[$0.recipient] != nil }) else { return nil }
-        return PostgresBusMessage(origin: String(parts[1]), content: .appended(type: String(parts[2]), messages: messages, heads: headOf))
+        return PostgresBusMessage(
+            origin: String(parts[1]), content: .appended(type: String(parts[2]), messages: messages, heads: headOf))
     }
 
     /// The events of an `.appended` message, numbered; nil for other content, or when a user

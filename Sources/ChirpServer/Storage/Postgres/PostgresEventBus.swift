@@ -42,7 +42,9 @@ final class PostgresEventBus: Service, ClusterEventBus {
                     try await self.listenOnce { delay = .milliseconds(100) }
                 } catch {
                     if Task.isCancelled { break }
-                    self.logger.warning("event notifications lost; reconnecting", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+                    self.logger.warning(
+                        "event notifications lost; reconnecting",
+                        metadata: ["error": "\(DatabaseFailure.describe(error))"])
                     // The database may have failed over: the pool, whose waiting requests
                     // see no error while it reconnects, moves to the new primary too.
                     self.storage.lookForPrimary()
@@ -57,7 +59,8 @@ final class PostgresEventBus: Service, ClusterEventBus {
     private func listenOnce(onListening: () -> Void) async throws {
         // The primary's host: LISTEN is refused on a standby, and after a failover only the
         // promoted standby's commits notify.
-        let (connection, _) = try await PostgresPrimary.connect(storage.settings, applicationName: "chirp-listener", logger: logger)
+        let (connection, _) = try await PostgresPrimary.connect(
+            storage.settings, applicationName: "chirp-listener", logger: logger)
         defer { Task { try? await connection.close() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -110,17 +113,21 @@ final class PostgresEventBus: Service, ClusterEventBus {
         do {
             try await storage.client.query("SELECT pg_notify(\(PostgresStorage.channel), \(payload))")
         } catch {
-            logger.warning("ended sessions not announced to other instances", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+            logger.warning(
+                "ended sessions not announced to other instances",
+                metadata: ["error": "\(DatabaseFailure.describe(error))"])
         }
     }
 
     func publishLive(userId: Int64, event: StoredEvent) async {
-        let payload = PostgresBusMessage(origin: storage.instanceId, content: .live(userId: userId, event: event)).payload
+        let payload = PostgresBusMessage(origin: storage.instanceId, content: .live(userId: userId, event: event))
+            .payload
         guard payload.utf8.count <= PostgresStorage.maxPayload else { return }
         do {
             try await storage.client.query("SELECT pg_notify(\(PostgresStorage.channel), \(payload))")
         } catch {
-            logger.debug("live event not sent to other instances", metadata: ["error": "\(DatabaseFailure.describe(error))"])
+            logger.debug(
+                "live event not sent to other instances", metadata: ["error": "\(DatabaseFailure.describe(error))"])
         }
     }
 }

@@ -3,17 +3,20 @@
 /// request rows written (`PostgresSendBatchSchema.requestMigrations`).
 enum PostgresMessageRequestsSchema {
     static let migrations: [(name: String, sql: [String])] = [
-        ("v15-message-requests", [
-            "ALTER TABLE users ADD COLUMN takes_message_requests BOOLEAN NOT NULL DEFAULT FALSE",
-            """
-            CREATE TABLE message_requests (
-                recipient_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                sender_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                accepted BOOLEAN NOT NULL DEFAULT FALSE,
-                PRIMARY KEY (recipient_id, sender_id)
-            )
-            """,
-            "CREATE INDEX message_requests_by_sender ON message_requests(sender_id)",
-        ]),
+        (
+            "v15-message-requests",
+            [
+                "ALTER TABLE users ADD COLUMN takes_message_requests BOOLEAN NOT NULL DEFAULT FALSE",
+                """
+                CREATE TABLE message_requests (
+                    recipient_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    sender_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    accepted BOOLEAN NOT NULL DEFAULT FALSE,
+                    PRIMARY KEY (recipient_id, sender_id)
+                )
+                """,
+                "CREATE INDEX message_requests_by_sender ON message_requests(sender_id)",
+            ]
+        )
     ]
 }

@@ -6,12 +6,15 @@ import PostgresNIO
 /// used without asking.
 enum PostgresPrimary {
     /// A connection to the primary, and the index of its host in `settings.endpoints`.
-    static func connect(_ settings: PostgresSettings, applicationName: String, logger: Logger) async throws -> (PostgresConnection, Int) {
+    static func connect(_ settings: PostgresSettings, applicationName: String, logger: Logger) async throws -> (
+        PostgresConnection, Int
+    ) {
         var lastError: any Error = StorageError.unavailable(cause: "no host of the database URL accepts writes")
         for index in settings.endpoints.indices {
             do {
                 let connection = try await PostgresConnection.connect(
-                    configuration: PostgresStorage.connectionConfiguration(settings, endpoint: index, applicationName: applicationName),
+                    configuration: PostgresStorage.connectionConfiguration(
+                        settings, endpoint: index, applicationName: applicationName),
                     id: index, logger: logger)
                 guard settings.endpoints.count > 1 else { return (connection, index) }
                 var standby = true
@@ -26,7 +29,8 @@ enum PostgresPrimary {
                 if !standby { return (connection, index) }
                 try? await connection.close()
                 let endpoint = settings.endpoints[index]
-                lastError = StorageError.unavailable(cause: "\(endpoint.host):\(endpoint.port) is a standby (in recovery)")
+                lastError = StorageError.unavailable(
+                    cause: "\(endpoint.host):\(endpoint.port) is a standby (in recovery)")
             } catch {
                 lastError = error
             }

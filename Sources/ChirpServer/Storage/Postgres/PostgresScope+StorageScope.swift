@@ -10,7 +10,9 @@ extension PostgresScope: StorageScope {
 
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) async throws -> Int {
-        let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)), logger: logger).get()
+        let result = try await connection.query(
+            PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)), logger: logger
+        ).get()
         return result.metadata.rows ?? 0
     }
 

@@ -67,14 +67,17 @@ final class PostgresScope: Sendable {
     /// become visible in order.
     @discardableResult
     func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> AppendedEvent {
-        guard let seq = try await value(
-            "UPDATE users SET last_seq = last_seq + 1 WHERE id = \(userId) RETURNING last_seq", as: Int64.self)
+        guard
+            let seq = try await value(
+                "UPDATE users SET last_seq = last_seq + 1 WHERE id = \(userId) RETURNING last_seq", as: Int64.self)
         else { throw StorageError.inconsistent("user \(userId) is missing") }
-        try await execute("""
+        try await execute(
+            """
             INSERT INTO events (user_id, seq, type, created_at, data)
             VALUES (\(userId), \(seq), \(type), \(at.millisecondsSince1970), \(json))
             """)
-        let appended = AppendedEvent(userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
+        let appended = AppendedEvent(
+            userId: userId, event: StoredEvent(seq: seq, type: type, createdAt: at, json: json))
         grown.withLock { $0.append(appended) }
         return appended
     }
@@ -84,16 +87,21 @@ final class PostgresScope: Sendable {
     /// `shared`: the data is stored once (`event_payloads`) and every row names it, so that
     /// what it stores grows with the users, not the users times the data (a group's Group).
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool = false) async throws -> [AppendedEvent] {
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool = false) async throws
+        -> [AppendedEvent]
+    {
         if userIds.isEmpty { return [] }
         var seqs: [Int64: Int64] = [:]
-        let query: PostgresQuery = shared && userIds.count > 1 ? """
+        let query: PostgresQuery =
+            shared && userIds.count > 1
+            ? """
             WITH payload AS (INSERT INTO event_payloads (data) VALUES (\(json)) RETURNING id),
                 grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY(\(userIds)) RETURNING id, last_seq)
             INSERT INTO events (user_id, seq, type, created_at, data, payload_id)
             SELECT grown.id, grown.last_seq, \(type), \(at.millisecondsSince1970), '', payload.id FROM grown, payload
             RETURNING user_id, seq
-            """ : """
+            """
+            : """
             WITH grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY(\(userIds)) RETURNING id, last_seq)
             INSERT INTO events (user_id, seq, type, created_at, data)
             SELECT id, last_seq, \(type), \(at.millisecondsSince1970), \(json) FROM grown

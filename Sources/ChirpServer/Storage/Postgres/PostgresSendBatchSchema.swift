@@ -222,9 +222,12 @@ enum PostgresSendBatchSchema {
     /// the request facts; it still drops them (the ones a database of v11 holds), and `install`
     /// makes today's.
     static let requestMigrations: [(name: String, sql: [String])] = [
-        ("v16-send-batch-requests", [
-            "DROP FUNCTION IF EXISTS chirp_send_batch_confirming",
-            "DROP FUNCTION IF EXISTS chirp_send_batch",
-        ]),
+        (
+            "v16-send-batch-requests",
+            [
+                "DROP FUNCTION IF EXISTS chirp_send_batch_confirming",
+                "DROP FUNCTION IF EXISTS chirp_send_batch",
+            ]
+        )
     ]
 }

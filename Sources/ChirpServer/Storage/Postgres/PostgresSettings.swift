@@ -41,7 +41,7 @@ public struct PostgresSettings: Sendable, Equatable {
             }
         }
         guard let components = URLComponents(string: single),
-              ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
+            ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
         else {
             throw PostgresSettingsError("the database URL must look like postgres://USER:PASSWORD@HOST:PORT/DATABASE")
         }
@@ -49,7 +49,8 @@ public struct PostgresSettings: Sendable, Equatable {
             throw PostgresSettingsError("the database URL has no host: postgres://USER:PASSWORD@HOST:PORT/DATABASE")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw PostgresSettingsError("the database URL has no user name: postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+            throw PostgresSettingsError(
+                "the database URL has no user name: postgres://USER:PASSWORD@HOST:PORT/DATABASE")
         }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else {
@@ -58,13 +59,15 @@ public struct PostgresSettings: Sendable, Equatable {
         guard (1...1000).contains(poolSize) else {
             throw PostgresSettingsError("the pool size must be from 1 to 1000")
         }
-        for item in components.queryItems ?? [] where item.name == "target_session_attrs" && item.value != "read-write" {
+        for item in components.queryItems ?? [] where item.name == "target_session_attrs" && item.value != "read-write"
+        {
             throw PostgresSettingsError("target_session_attrs takes read-write (the only mode Chirp supports)")
         }
         var endpoints = [Endpoint(host: host, port: components.port ?? 5432)]
         for extra in hostList.dropFirst() {
             let parts = extra.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), !parts[0].isEmpty, let port = parts.count == 2 ? Int(parts[1]) : 5432, (1...65535).contains(port)
+            guard (1...2).contains(parts.count), !parts[0].isEmpty, let port = parts.count == 2 ? Int(parts[1]) : 5432,
+                (1...65535).contains(port)
             else {
                 throw PostgresSettingsError("the database URL's host list must look like HOST1:PORT1,HOST2:PORT2")
             }

@@ -3,26 +3,39 @@ import PostgresNIO
 
 /// Account deletion on PostgreSQL (its tombstones and events are still written the engine's own way).
 extension PostgresStorage {
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws
+        -> WriteOutcome<Void>?
+    {
         try await write { scope in
-            guard let username = try await scope.value(
-                "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self)
+            guard
+                let username = try await scope.value(
+                    "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self)
             else { return nil }
             // The groups' rows first, as every group write takes them before users'.
             let memberOf = try await Self.lockGroups(scope, ofMember: userId)
-            let groupPeers = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.groupPeers, binds: Self.binds(userId)))
-                .map { try $0.value(0, as: Int64.self) }
-            let audience = Array(Set(try await scope.rows(PostgresQuery(unsafeSQL: AccountDeletionSQL.directAudience, binds: Self.binds(userId)))
-                .map { try $0.value(0, as: Int64.self) } + groupPeers)).filter { $0 != userId }
+            let groupPeers = try await scope.rows(
+                PostgresQuery(unsafeSQL: GroupSQL.groupPeers, binds: Self.binds(userId))
+            )
+            .map { try $0.value(0, as: Int64.self) }
+            let audience = Array(
+                Set(
+                    try await scope.rows(
+                        PostgresQuery(unsafeSQL: AccountDeletionSQL.directAudience, binds: Self.binds(userId))
+                    )
+                    .map { try $0.value(0, as: Int64.self) } + groupPeers)
+            ).filter { $0 != userId }
             let followees = try await scope.rows("SELECT followee_id FROM follows WHERE follower_id = \(userId)")
                 .map { try $0.value(0, as: Int64.self) }
             // Every user whose row this changes, in id order, like every other writer.
             try await scope.lockUsers(audience + followees + [userId])
             try await scope.execute(FollowSQL.deleteAccount, Self.binds(userId))
-            try await scope.execute("UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL")
+            try await scope.execute(
+                "UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL"
+            )
             // Stored `message.created` events and edits hold the message's JSON: the recipients'
             // copies become tombstones too, so reading the stream again shows no text.
-            try await scope.execute("""
+            try await scope.execute(
+                """
                 UPDATE events SET data = \(unescaped: Self.tombstonePatch)
                 WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId) AND group_id IS NULL)
                   AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'sender' = \(username)
@@ -31,7 +44,8 @@ extension PostgresStorage {
             // events, built from the message rows, do).
             let placeholder = Validation.deletedAccountPrefix + String(userId)
             for side in ["sender", "recipient"] {
-                try await scope.execute("""
+                try await scope.execute(
+                    """
                     UPDATE events SET data = (data::jsonb || jsonb_build_object(\(side)::text, \(placeholder)::text))::text
                     WHERE user_id IN (SELECT owner_id FROM conversations WHERE peer_id = \(userId))
                       AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> \(side) = \(username)
@@ -41,7 +55,8 @@ extension PostgresStorage {
             try await scope.execute([AccountDeletionSQL.anonymize], Self.binds(userId, at.millisecondsSince1970))
             try await scope.execute(StorageSQL.deleteAccountRequests, Self.binds(userId))
             try await Self.deleteGroupPart(
-                scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
+                scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId),
+                at: at,
                 decisions: groups)
             for peer in audience.sorted() {
                 try await scope.appendEvent(userId: peer, type: EventType.userDeleted, json: notice, at: at)

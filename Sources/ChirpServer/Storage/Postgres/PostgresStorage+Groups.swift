@@ -5,8 +5,10 @@ extension PostgresStorage {
     /// Locks the rows of the groups user `userId` is a current member of, in id order (a
     /// group's row before any user's, as every group write), and returns their ids.
     static func lockGroups(_ scope: PostgresScope, ofMember userId: Int64) async throws -> [Int64] {
-        try await scope.rows(PostgresQuery(
-            unsafeSQL: "SELECT id FROM chat_groups WHERE id IN (\(GroupSQL.groupsOfMember)) ORDER BY id FOR UPDATE", binds: binds(userId))
+        try await scope.rows(
+            PostgresQuery(
+                unsafeSQL: "SELECT id FROM chat_groups WHERE id IN (\(GroupSQL.groupsOfMember)) ORDER BY id FOR UPDATE",
+                binds: binds(userId))
         ).map { try $0.value(0, as: Int64.self) }
     }
 
@@ -16,7 +18,8 @@ extension PostgresStorage {
     /// now on); the user leaves each of `groups` as a leave does (`GroupChange.accountDeleted`),
     /// the members who stay told with `group.updated`; their pins and mutes of groups go.
     static func deleteGroupPart(
-        _ scope: PostgresScope, userId: Int64, groups: [Int64], placeholder: String, at: Timestamp, decisions: some GroupDecisions
+        _ scope: PostgresScope, userId: Int64, groups: [Int64], placeholder: String, at: Timestamp,
+        decisions: some GroupDecisions
     ) async throws {
         try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId, sender: placeholder)
         try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMarks, binds: binds(userId)))
@@ -30,10 +33,12 @@ extension PostgresStorage {
     static func takeDownGroupMessage(
         _ scope: PostgresScope, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
     ) async throws -> WriteOutcome<Message>? {
-        guard let ids = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageGroupAndSender, binds: binds(id))) else { return nil }
-        let groupId = try ids.value(0, as: Int64.self), sender = try ids.value(1, as: Int64.self)
+        guard let ids = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageGroupAndSender, binds: binds(id)))
+        else { return nil }
+        let groupId = try ids.value(0, as: Int64.self)
+        let sender = try ids.value(1, as: Int64.self)
         guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: binds(groupId))) != nil,
-              let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
+            let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
         else { return nil }
         let message = try groupMessage(from: row)
         guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
@@ -43,7 +48,8 @@ extension PostgresStorage {
         try await appendGroupMessageEvents(
             scope, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
         ) { _ in notice }
-        try await audit(scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+        try await audit(
+            scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
         return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
     }
 
@@ -52,7 +58,8 @@ extension PostgresStorage {
     /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
     /// them taken down, `sender` names their sender anew in those events.
     static func tombstoneGroupMessages(
-        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false, sender: String? = nil
+        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false,
+        sender: String? = nil
     ) async throws {
         var patch = byOperators ? takenDownPatch : tombstonePatch
         var bindings = Self.binds(argument)
@@ -60,45 +67,63 @@ extension PostgresStorage {
             patch = "(\(patch)::jsonb || jsonb_build_object('sender', $2::text))::text"
             bindings.append(sender)
         }
-        try await scope.execute(PostgresQuery(
-            unsafeSQL: "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
-            binds: bindings))
-        try await scope.execute(PostgresQuery(
-            unsafeSQL: GroupSQL.tombstone(where: messages, byOperators: byOperators, alsoClear: ", search_words = '{}'"), binds: Self.binds(argument)))
+        try await scope.execute(
+            PostgresQuery(
+                unsafeSQL:
+                    "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
+                binds: bindings))
+        try await scope.execute(
+            PostgresQuery(
+                unsafeSQL: GroupSQL.tombstone(
+                    where: messages, byOperators: byOperators, alsoClear: ", search_words = '{}'"),
+                binds: Self.binds(argument)))
     }
 
-    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
+    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>?
+    {
         try await write { scope in
             let sender = new.sender
             // The group's row, then its members' in id order: the membership cannot change under
             // the send, and every member's stream gets its event gap-free.
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(new.groupId))) != nil,
-                  let membership = try await scope.row(
-                      PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(new.groupId, sender.id))),
-                  try membership.value(0, as: Bool.self)
+            guard
+                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(new.groupId)))
+                    != nil,
+                let membership = try await scope.row(
+                    PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(new.groupId, sender.id))),
+                try membership.value(0, as: Bool.self)
             else { return nil }
-            if let existing = try await Self.groupMessage(scope, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
+            if let existing = try await Self.groupMessage(
+                scope, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId)
+            {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
-            guard let id = try await scope.value("""
-                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words)
-                VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
-                    \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(new.mediaJSON),
-                    \(SearchTerms.words(new.text)))
-                RETURNING id
-                """, as: Int64.self)
+            guard
+                let id = try await scope.value(
+                    """
+                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words)
+                    VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
+                        \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(new.mediaJSON),
+                        \(SearchTerms.words(new.text)))
+                    RETURNING id
+                    """, as: Int64.self)
             else { throw StorageError.inconsistent("a group message insert returned no id") }
             for (position, item) in new.media.enumerated() {
-                guard let mediaId = Int64(item.id) else { throw StorageError.inconsistent("media id \(item.id) is not a number") }
-                try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.attachMedia, binds: Self.binds(id, Int32(position), mediaId)))
+                guard let mediaId = Int64(item.id) else {
+                    throw StorageError.inconsistent("media id \(item.id) is not a number")
+                }
+                try await scope.execute(
+                    PostgresQuery(unsafeSQL: GroupSQL.attachMedia, binds: Self.binds(id, Int32(position), mediaId)))
             }
             let message = Message(
-                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
-                createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) },
+                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "",
+                text: new.text,
+                createdAt: new.createdAt, readByRecipient: false, media: new.media,
+                replyTo: new.replyTo.map { String($0) },
                 group: String(new.groupId))
             let json = decisions.encode(message)
             try await Self.appendGroupMessageEvents(
-                scope, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+                scope, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message,
+                at: new.createdAt
             ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
         }
@@ -110,15 +135,20 @@ extension PostgresStorage {
     ) async throws -> MessageChangeOutcome {
         try await write { scope in
             guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
-                  let membership = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
-                  try membership.value(0, as: Bool.self)
+                let membership = try await scope.row(
+                    PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
+                try membership.value(0, as: Bool.self)
             else { return .noSuchPeer }
             @Sendable func read() async throws -> Message? {
-                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, id)))
-                    .map(Self.groupMessage(from:))
+                try await scope.row(
+                    PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, id))
+                )
+                .map(Self.groupMessage(from:))
             }
             guard let message = try await read(),
-                  let sender = try await scope.value("SELECT sender_id FROM messages WHERE id = \(id) AND group_id IS NOT NULL FOR UPDATE", as: Int64.self)
+                let sender = try await scope.value(
+                    "SELECT sender_id FROM messages WHERE id = \(id) AND group_id IS NOT NULL FOR UPDATE",
+                    as: Int64.self)
             else { return .noSuchMessage }
             guard let action = try decide(message, sender) else {
                 return .unchanged(message)
@@ -127,31 +157,44 @@ extension PostgresStorage {
                 let editedAt = updated.editedAt?.millisecondsSince1970
                 let reactions = encoding.reactionsColumn(updated.reactions)
                 let words = SearchTerms.words(updated.text)
-                try await scope.execute("""
+                try await scope.execute(
+                    """
                     UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words)
                     WHERE id = \(id) AND group_id IS NOT NULL
                     """)
             } else {
                 try await Self.tombstoneGroupMessages(scope, where: "id = $1", id)
             }
-            guard let stored = try await read() else { throw StorageError.inconsistent("group message \(id) is missing") }
+            guard let stored = try await read() else {
+                throw StorageError.inconsistent("group message \(id) is missing")
+            }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            try await Self.appendGroupMessageEvents(scope, groupId: groupId, sender: sender, type: action.type, stored, at: at) {
+            try await Self.appendGroupMessageEvents(
+                scope, groupId: groupId, sender: sender, type: action.type, stored, at: at
+            ) {
                 deleted ?? encoding.updated($0)
             }
             return .changed(stored, scope.appended)
         }
     }
 
-    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
+    {
         try await read { scope in
-            if let group, try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(group, viewer))) == nil {
+            if let group,
+                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(group, viewer)))
+                    == nil
+            {
                 return nil
             }
             guard !words.isEmpty else { return [] }
-            return try await scope.rows(PostgresQuery(
-                unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition), binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words)))
-                .map(Self.groupMessage(from:))
+            return try await scope.rows(
+                PostgresQuery(
+                    unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition),
+                    binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words))
+            )
+            .map(Self.groupMessage(from:))
         }
     }
 
@@ -166,35 +209,46 @@ extension PostgresStorage {
     ) async throws {
         let members = try await memberIds(scope, groupId: groupId)
         try await scope.lockUsers(members)
-        let blockers = Set(try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: binds(groupId, sender)))
-            .map { try $0.value(0, as: Int64.self) })
+        let blockers = Set(
+            try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: binds(groupId, sender)))
+                .map { try $0.value(0, as: Int64.self) })
         var plain = message
         plain.fromBlocked = false
         var hidden = message
         hidden.fromBlocked = true
-        try await scope.appendEvents(userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
+        try await scope.appendEvents(
+            userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
         try await scope.appendEvents(userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
     }
 
     /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
     static func groupConversations(
-        _ scope: PostgresScope, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
+        _ scope: PostgresScope, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList,
+        group: Int64?
     ) async throws -> [Listed<Conversation>] {
         let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
         var listed: [Listed<Conversation>] = []
-        for row in try await scope.rows(PostgresQuery(
-            unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order), binds: binds(viewer, cursor, Int64(limit)))) {
+        for row in try await scope.rows(
+            PostgresQuery(
+                unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order),
+                binds: binds(viewer, cursor, Int64(limit))))
+        {
             let groupId = try row.value(1, as: Int64.self)
             guard var group = try await storedGroup(scope, id: groupId)?.group else { continue }
-            if try row.value(8, as: Bool.self) { group = FormerGroupColumn.decode(try row.value(9, as: String?.self), fallback: group) }
+            if try row.value(8, as: Bool.self) {
+                group = FormerGroupColumn.decode(try row.value(9, as: String?.self), fallback: group)
+            }
             var last: Message?
             if let lastId = try row.value(7, as: Int64?.self),
-               let found = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId))) {
+                let found = try await scope.row(
+                    PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId)))
+            {
                 last = try groupMessage(from: found)
             }
             let conversation = Conversation(
                 peer: Conversation.noPeer, lastMessage: last, unreadCount: Int(try row.value(5, as: Int64.self)),
-                kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3), muted: try row.value(4),
+                kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3),
+                muted: try row.value(4),
                 group: group)
             listed.append(Listed(cursor: try row.value(list == .pinned ? 6 : 0, as: Int64.self), item: conversation))
         }
@@ -211,7 +265,9 @@ extension PostgresStorage {
     /// The viewer's conversation of one group, whichever list it is in.
     static func groupConversation(_ scope: PostgresScope, viewer: Int64, group: Int64) async throws -> Conversation? {
         for list in [GroupConversationList.listed, .requests, .pinned] {
-            if let found = try await groupConversations(scope, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+            if let found = try await groupConversations(
+                scope, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group
+            ).first {
                 return found.item
             }
         }
@@ -219,11 +275,16 @@ extension PostgresStorage {
     }
 
     /// The group with its current members, the creating call's key and whether it ended.
-    static func storedGroup(_ scope: PostgresScope, id: Int64) async throws -> (group: Group, requestKey: String, ended: Bool)? {
-        guard let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.group, binds: binds(id))) else { return nil }
+    static func storedGroup(_ scope: PostgresScope, id: Int64) async throws -> (
+        group: Group, requestKey: String, ended: Bool
+    )? {
+        guard let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.group, binds: binds(id))) else {
+            return nil
+        }
         let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.members, binds: binds(id))).map {
             GroupMember(
-                user: try user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: try $0.value(6)) ?? .member,
+                user: try user(from: $0, at: 0, withViewerFields: false),
+                role: GroupRole(rawValue: try $0.value(6)) ?? .member,
                 joinedAt: Timestamp(millisecondsSince1970: try $0.value(7)))
         }
         let group = Group(
@@ -235,30 +296,43 @@ extension PostgresStorage {
     /// The current members of the group as its changes decide on them, longest-standing first.
     static func memberFacts(_ scope: PostgresScope, groupId: Int64) async throws -> [GroupMemberFacts] {
         try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: binds(groupId))).map {
-            GroupMemberFacts(userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2))
+            GroupMemberFacts(
+                userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2)
+            )
         }
     }
 
     /// How many groups the user is a current member of.
     static func groupCount(_ scope: PostgresScope, userId: Int64) async throws -> Int {
-        Int(try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.groupCount, binds: binds(userId)), as: Int64.self) ?? 0)
+        Int(
+            try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.groupCount, binds: binds(userId)), as: Int64.self)
+                ?? 0)
     }
 
     static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {
-        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberIds, binds: binds(groupId))).map { try $0.value(0) }
+        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberIds, binds: binds(groupId))).map {
+            try $0.value(0)
+        }
     }
 
-    static func groupMessage(_ scope: PostgresScope, groupId: Int64, sender: Int64, clientMessageId: String) async throws -> Message? {
-        try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageByClientId, binds: binds(groupId, sender, clientMessageId)))
-            .map(groupMessage(from:))
+    static func groupMessage(_ scope: PostgresScope, groupId: Int64, sender: Int64, clientMessageId: String)
+        async throws -> Message?
+    {
+        try await scope.row(
+            PostgresQuery(unsafeSQL: GroupSQL.messageByClientId, binds: binds(groupId, sender, clientMessageId))
+        )
+        .map(groupMessage(from:))
     }
 
     /// Decodes the columns of `GroupSQL.messageColumns`.
     static func groupMessage(from row: PostgresRandomAccessRow) throws -> Message {
         Message(
-            id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2), recipient: "",
-            text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)), readByRecipient: false,
-            deleted: try row.value(11), media: try row.value(11, as: Bool.self) ? [] : MediaJSON.decode(try row.value(12, as: String.self)),
+            id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2),
+            recipient: "",
+            text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)),
+            readByRecipient: false,
+            deleted: try row.value(11),
+            media: try row.value(11, as: Bool.self) ? [] : MediaJSON.decode(try row.value(12, as: String.self)),
             replyTo: try row.value(5, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
             editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),

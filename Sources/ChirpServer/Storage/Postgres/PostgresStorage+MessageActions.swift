@@ -4,7 +4,8 @@ import PostgresNIO
 extension PostgresStorage {
     /// A stored message's JSON made a tombstone (unsend, account deletion): no text, media or
     /// reactions left.
-    static let tombstonePatch = #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text"#
+    static let tombstonePatch =
+        #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text"#
     /// The same for a take-down, marked `removedByOperators`.
     static let takenDownPatch =
         #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": [], "removedByOperators": true}'::jsonb)::text"#
@@ -12,16 +13,19 @@ extension PostgresStorage {
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { scope in
             guard let recipient = try await Self.userId(scope, key: recipientKey) else { return .noSuchRecipient }
-            let found = try await scope.execute("""
-                SELECT 1 FROM messages WHERE id = \(id) AND user_lo = \(min(sender, recipient)) AND user_hi = \(max(sender, recipient))
-                """) > 0
+            let found =
+                try await scope.execute(
+                    """
+                    SELECT 1 FROM messages WHERE id = \(id) AND user_lo = \(min(sender, recipient)) AND user_hi = \(max(sender, recipient))
+                    """) > 0
             return found ? .valid : .notInConversation
         }
     }
 
     func replyTarget(_ id: Int64, viewer: Int64, groupId: Int64) async throws -> ReplyTargetCheck {
         try await read { scope in
-            try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.visibleMessageExists, binds: Self.binds(groupId, viewer, id))) > 0
+            try await scope.execute(
+                PostgresQuery(unsafeSQL: GroupSQL.visibleMessageExists, binds: Self.binds(groupId, viewer, id))) > 0
                 ? .valid : .notInConversation
         }
     }
@@ -35,14 +39,18 @@ extension PostgresStorage {
         try await write { scope in
             guard let peer = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
             try await scope.lockUsers([viewer, peer])
-            guard let row = try await scope.row(PostgresQuery(unsafeSQL: """
-                SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("$2", "$3"))
-                FROM messages m WHERE m.id = $1 AND m.user_lo = $4 AND m.user_hi = $5
-                FOR UPDATE
-                """, binds: Self.binds(id, viewer, peer, min(viewer, peer), max(viewer, peer)))),
+            guard
+                let row = try await scope.row(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("$2", "$3"))
+                            FROM messages m WHERE m.id = $1 AND m.user_lo = $4 AND m.user_hi = $5
+                            FOR UPDATE
+                            """, binds: Self.binds(id, viewer, peer, min(viewer, peer), max(viewer, peer)))),
                 let message = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first
             else { return .noSuchMessage }
-            let sender: Int64 = try row.value(0), recipient: Int64 = try row.value(1)
+            let sender: Int64 = try row.value(0)
+            let recipient: Int64 = try row.value(1)
             let facts = MessageFacts(
                 message: message, viewerIsSender: sender == viewer,
                 viewerBlockedPeer: try row.value(2), peerBlockedViewer: try row.value(3))
@@ -50,7 +58,8 @@ extension PostgresStorage {
             case .none:
                 return .unchanged(message)
             case .update(let updated):
-                try await scope.execute("""
+                try await scope.execute(
+                    """
                     UPDATE messages SET text = \(updated.text), edited_at = \(updated.editedAt?.millisecondsSince1970),
                         reactions = \(encoding.reactionsColumn(updated.reactions)),
                         search_words = string_to_array(\(SearchTerms.indexed(updated.text)), ' ')
@@ -65,7 +74,8 @@ extension PostgresStorage {
             case .unsend:
                 let tombstone = message.tombstone()
                 try await Self.storeTombstone(
-                    scope, id: id, sender: sender, recipient: recipient, byOperators: false, notice: try encoding.deleted(tombstone), at: at)
+                    scope, id: id, sender: sender, recipient: recipient, byOperators: false,
+                    notice: try encoding.deleted(tombstone), at: at)
                 return .changed(tombstone, scope.appended)
             }
         }
@@ -76,15 +86,18 @@ extension PostgresStorage {
     /// edits their content (they hold the message's JSON), and both streams get
     /// `message.deleted` with `notice`.
     static func storeTombstone(
-        _ scope: PostgresScope, id: Int64, sender: Int64, recipient: Int64, byOperators: Bool, notice: String, at: Timestamp
+        _ scope: PostgresScope, id: Int64, sender: Int64, recipient: Int64, byOperators: Bool, notice: String,
+        at: Timestamp
     ) async throws {
-        try await scope.execute("""
+        try await scope.execute(
+            """
             UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}',
                 removed_by_operators = removed_by_operators OR \(byOperators)
             WHERE id = \(id)
             """)
         let patch = byOperators ? takenDownPatch : tombstonePatch
-        try await scope.execute("""
+        try await scope.execute(
+            """
             UPDATE events SET data = \(unescaped: patch)
             WHERE user_id IN (\(sender), \(recipient))
               AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
@@ -94,7 +107,9 @@ extension PostgresStorage {
         }
     }
 
-    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
+    {
         try await read { scope in
             var pair = ""
             if let peerKey {
@@ -103,7 +118,8 @@ extension PostgresStorage {
             }
             guard !words.isEmpty else { return [] }
             return try await Self.fetchMessages(
-                scope, where: """
+                scope,
+                where: """
                     m.search_words @> $1::text[] AND (m.sender_id = $2 OR m.recipient_id = $2) AND NOT m.deleted
                         AND m.id < $3\(pair) ORDER BY m.id DESC LIMIT $4
                     """,

@@ -14,7 +14,8 @@ extension PostgresStorage {
             id: try row.value(index), username: try row.value(index + 1), followsSender: try row.value(index + 2),
             hasWrittenToSender: try row.value(index + 3), blockedSender: try row.value(index + 4),
             blockedBySender: try row.value(index + 5), takesRequests: try row.value(index + 6),
-            request: RequestState(accepted: try row.value(index + 7, as: Bool?.self)), senderHasPendingRequest: try row.value(index + 8))
+            request: RequestState(accepted: try row.value(index + 7, as: Bool?.self)),
+            senderHasPendingRequest: try row.value(index + 8))
     }
 
     func messages(
@@ -23,7 +24,8 @@ extension PostgresStorage {
         try await read { scope in
             guard let peerId = try await Self.userId(scope, key: peerKey) else { return nil }
             let binds = Self.binds(min(viewer, peerId), max(viewer, peerId), after, before, limit)
-            let rows = ascending
+            let rows =
+                ascending
                 ? try await scope.rows(PreparedQuery(MessagePageAscending.self, binds))
                 : try await scope.rows(PreparedQuery(MessagePageDescending.self, binds))
             return try rows.map { try Self.message(from: $0, at: 0) }
@@ -35,7 +37,9 @@ extension PostgresStorage {
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
     static var messageColumns: String { StorageSQL.messageColumns }
 
-    static func fetchMessages(_ scope: PostgresScope, where condition: String, _ binds: PostgresBindings) async throws -> [Message] {
+    static func fetchMessages(_ scope: PostgresScope, where condition: String, _ binds: PostgresBindings) async throws
+        -> [Message]
+    {
         try await scope.rows(PostgresQuery(unsafeSQL: "SELECT \(messageColumns) WHERE \(condition)", binds: binds))
             .map { try message(from: $0, at: 0) }
     }
@@ -45,9 +49,11 @@ extension PostgresStorage {
         Message(
             id: String(try row.value(index, as: Int64.self)), clientMessageId: try row.value(index + 1),
             sender: try row.value(index + 2), recipient: try row.value(index + 3), text: try row.value(index + 4),
-            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)), readByRecipient: try row.value(index + 6),
+            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 5)),
+            readByRecipient: try row.value(index + 6),
             deleted: try row.value(index + 7),
-            media: try row.value(index + 7, as: Bool.self) ? [] : MediaJSON.decode(try row.value(index + 11, as: String.self)),
+            media: try row.value(index + 7, as: Bool.self)
+                ? [] : MediaJSON.decode(try row.value(index + 11, as: String.self)),
             replyTo: try row.value(index + 8, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(index + 10, as: String?.self)),
             editedAt: try row.value(index + 9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
@@ -58,7 +64,8 @@ extension PostgresStorage {
 /// A page of a conversation, oldest first: the pair (`$1` < `$2`), ids between `$3` and `$4`,
 /// at most `$5`.
 private enum MessagePageAscending: PreparedSQL {
-    static let sql = "SELECT \(StorageSQL.messageColumns) WHERE \(MessagePageDescending.condition) ORDER BY m.id ASC LIMIT $5"
+    static let sql =
+        "SELECT \(StorageSQL.messageColumns) WHERE \(MessagePageDescending.condition) ORDER BY m.id ASC LIMIT $5"
 }
 
 /// A page of a conversation, newest first (parameters as `MessagePageAscending`).

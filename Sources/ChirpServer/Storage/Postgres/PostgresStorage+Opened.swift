@@ -10,10 +10,14 @@ extension PostgresStorage {
         do {
             storage = try await PostgresStorage.open(settings: settings, logger: logger)
         } catch {
-            throw AdministrationError("cannot use the PostgreSQL database \(settings.redactedURL): \(DatabaseFailure.describe(error))")
+            throw AdministrationError(
+                "cannot use the PostgreSQL database \(settings.redactedURL): \(DatabaseFailure.describe(error))")
         }
         return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { await storage.run(); return nil }
+            group.addTask {
+                await storage.run()
+                return nil
+            }
             group.addTask { try await body(storage) }
             defer { group.cancelAll() }
             while let result = try await group.next() {

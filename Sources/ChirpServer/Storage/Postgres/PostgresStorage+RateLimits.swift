@@ -10,7 +10,8 @@ extension PostgresStorage: RateCounterStore {
         let limit = Int64(limit)
         let weight = window.previousWeight
         return try await read { scope in
-            try await scope.execute("""
+            try await scope.execute(
+                """
                 WITH previous AS (
                     SELECT COALESCE(MAX(count), 0)::float8 * \(weight) AS estimate FROM rate_limit_counters
                     WHERE key = \(counter) AND window_start = \(window.previousStart))
@@ -28,10 +29,12 @@ extension PostgresStorage: RateCounterStore {
         try await read { scope in
             var previous = 0
             var current = 0
-            for row in try await scope.rows("""
+            for row in try await scope.rows(
+                """
                 SELECT window_start, count FROM rate_limit_counters
                 WHERE key = \(counter) AND window_start IN (\(window.previousStart), \(window.start))
-                """) {
+                """)
+            {
                 let count = Int(try row.value(1, as: Int64.self))
                 if try row.value(0, as: Int64.self) == window.start { current = count } else { previous = count }
             }
@@ -40,6 +43,8 @@ extension PostgresStorage: RateCounterStore {
     }
 
     func sweepRateCounters(now: Int64) async throws {
-        _ = try await read { scope in try await scope.execute("DELETE FROM rate_limit_counters WHERE expires_at < \(now)") }
+        _ = try await read { scope in
+            try await scope.execute("DELETE FROM rate_limit_counters WHERE expires_at < \(now)")
+        }
     }
 }

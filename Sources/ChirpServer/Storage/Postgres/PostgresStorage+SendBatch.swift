@@ -22,7 +22,8 @@ struct PendingSend: Sendable {
     func message(id: Int64, recipient: String) -> Message {
         Message(
             id: String(id), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: recipient,
-            text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) })
+            text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
+            replyTo: new.replyTo.map { String($0) })
     }
 }
 
@@ -54,7 +55,8 @@ extension PostgresStorage {
             attempt += 1
             do {
                 let locked = staleRounds >= Self.optimisticAttempts
-                let written = try await client.withConnection { connection -> [Result<WriteOutcome<Message>, any Error>]? in
+                let written = try await client.withConnection {
+                    connection -> [Result<WriteOutcome<Message>, any Error>]? in
                     let scope = PostgresScope(connection: connection, logger: logger)
                     guard locked else {
                         if staleRounds == 0, let written = try await writeFromCache(scope, sends) { return written }
@@ -62,8 +64,11 @@ extension PostgresStorage {
                     }
                     try await connection.query("BEGIN", logger: logger)
                     do {
-                        _ = try await scope.rows(PreparedQuery(BatchLock.self, Self.binds(
-                            sends.map(\.new.sender.id), sends.map(\.new.recipientKey))))
+                        _ = try await scope.rows(
+                            PreparedQuery(
+                                BatchLock.self,
+                                Self.binds(
+                                    sends.map(\.new.sender.id), sends.map(\.new.recipientKey))))
                         guard let results = try await writeBatch(scope, sends) else {
                             throw StorageError.inconsistent("a batch's facts changed under its locks")
                         }
@@ -105,20 +110,32 @@ extension PostgresStorage {
 
     /// Reads the batch's facts, decides every send and writes the allowed ones; nil when a fact
     /// changed before the write (nothing was written).
-    private func writeBatch(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
+    private func writeBatch(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<
+        WriteOutcome<Message>, any Error
+    >]? {
         let senderIds = sends.map(\.new.sender.id)
         let keys = sends.map(\.new.recipientKey)
         let clientIds = sends.map(\.new.clientMessageId)
-        let sessions = sends.map { ByteBuffer(bytes: $0.new.sender.sessionConfirmation == .bySendWrite ? $0.new.sender.tokenHash : []) }
-        let factRows = try await scope.rows(PreparedQuery(BatchFacts.self, Self.binds(
-            senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
-        guard factRows.count == sends.count else { throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)") }
+        let sessions = sends.map {
+            ByteBuffer(bytes: $0.new.sender.sessionConfirmation == .bySendWrite ? $0.new.sender.tokenHash : [])
+        }
+        let factRows = try await scope.rows(
+            PreparedQuery(
+                BatchFacts.self,
+                Self.binds(
+                    senderIds, keys, clientIds, sessions, sends.map(\.new.createdAt.millisecondsSince1970))))
+        guard factRows.count == sends.count else {
+            throw StorageError.inconsistent("a batch's facts came back \(factRows.count) for \(sends.count)")
+        }
         let at = StorageSQL.recipientFactCount
         let earlierIds = try factRows.map { try $0.value(at, as: Int64?.self) }
         let found = earlierIds.compactMap { $0 }
-        let earlierById = found.isEmpty ? [:] : Dictionary(
-            try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(found)).map { ($0.id, $0) },
-            uniquingKeysWith: { first, _ in first })
+        let earlierById =
+            found.isEmpty
+            ? [:]
+            : Dictionary(
+                try await Self.fetchMessages(scope, where: "m.id = ANY($1)", Self.binds(found)).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
         let facts = try factRows.map { row in
             try row.value(0, as: Int64?.self) == nil ? nil : try Self.recipientFacts(from: row, at: 0)
         }
@@ -133,7 +150,9 @@ extension PostgresStorage {
     /// The batch decided from `factsCache` alone, and written; nil (nothing written) when a
     /// send's facts or an id are not at hand, when a send is not a plain insert (a refusal or a
     /// retry needs the stored earlier message), or when a fact changed.
-    private func writeFromCache(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<WriteOutcome<Message>, any Error>]? {
+    private func writeFromCache(_ scope: PostgresScope, _ sends: [PendingSend]) async throws -> [Result<
+        WriteOutcome<Message>, any Error
+    >]? {
         guard let (facts, ids) = factsCache.take(for: sends) else { return nil }
         let (plan, results) = Self.decide(
             sends, facts: facts, earlier: Array(repeating: nil, count: sends.count), ids: ids, sessionsLive: nil)
@@ -167,8 +186,11 @@ extension PostgresStorage {
                 var facts = known
                 facts.hasWrittenToSender = known.hasWrittenToSender || plan.wrote(from: known.id, to: new.sender.id)
                 facts.request = plan.request(recipient: known.id, sender: new.sender.id) ?? known.request
-                if let sent = plan.request(recipient: new.sender.id, sender: known.id) { facts.senderHasPendingRequest = sent == .pending }
-                let existing = plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? earlier[index]
+                if let sent = plan.request(recipient: new.sender.id, sender: known.id) {
+                    facts.senderHasPendingRequest = sent == .pending
+                }
+                let existing =
+                    plan.message(sender: new.sender.id, clientMessageId: new.clientMessageId) ?? earlier[index]
                 let requestChange: RequestChange
                 switch try send.decisions.decide(facts, for: new, earlier: { existing }) {
                 case .replay(let answer):
@@ -178,14 +200,19 @@ extension PostgresStorage {
                     requestChange = change
                 }
                 if let existing {
-                    results[index] = .success(WriteOutcome(value: try send.decisions.replay(existing, for: new), created: false))
+                    results[index] = .success(
+                        WriteOutcome(value: try send.decisions.replay(existing, for: new), created: false))
                     continue
                 }
-                guard let messageId = freeIds.popFirst() else { throw StorageError.inconsistent("a batch ran out of reserved message ids") }
+                guard let messageId = freeIds.popFirst() else {
+                    throw StorageError.inconsistent("a batch ran out of reserved message ids")
+                }
                 let message = send.message(id: messageId, recipient: known.username)
                 plan.add(
-                    index: index, message: message, of: send, id: messageId, decidedOn: known, json: send.decisions.encode(message),
-                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmation == .bySendWrite, request: requestChange)
+                    index: index, message: message, of: send, id: messageId, decidedOn: known,
+                    json: send.decisions.encode(message),
+                    confirmingSession: sessionsLive == nil && new.sender.sessionConfirmation == .bySendWrite,
+                    request: requestChange)
             } catch {
                 results[index] = .failure(error)
             }
@@ -205,10 +232,12 @@ extension PostgresStorage {
 
         let type = EventType.messageCreated
         // Other instances' streams get the events themselves when they fit in a notification.
-        let payload = PostgresBusMessage.appendedPayload(origin: instanceId, type: type, messages: plan.notified)
+        let payload =
+            PostgresBusMessage.appendedPayload(origin: instanceId, type: type, messages: plan.notified)
             ?? PostgresBusMessage(origin: instanceId, content: .wake(users: plan.users)).payload
         let reserve = Int32(min(256, max(16, 2 * plan.ids.count)))
-        let arguments = SendBatchArguments(plan: plan, type: type, channel: Self.channel, payload: payload, reserve: reserve)
+        let arguments = SendBatchArguments(
+            plan: plan, type: type, channel: Self.channel, payload: payload, reserve: reserve)
         let rows = try await scope.rows(PreparedQuery(BatchWrite.self, arguments.bindings))
         // The rows arrive before the autocommit: in the extended protocol PostgreSQL sends them
         // and CommandComplete at Execute, and commits (and waits for the synchronous standby)
@@ -220,7 +249,9 @@ extension PostgresStorage {
         var base: [Int64: Int64] = [:]
         var reserved: [Int64] = []
         for row in rows {
-            guard let user = try row.value(0, as: Int64?.self), let value = try row.value(1, as: Int64?.self) else { return nil }
+            guard let user = try row.value(0, as: Int64?.self), let value = try row.value(1, as: Int64?.self) else {
+                return nil
+            }
             if user == 0 { reserved.append(value) } else { base[user] = value }
         }
         factsCache.reserve(reserved)
@@ -243,10 +274,11 @@ struct SendBatchPlan {
     private(set) var recipientKeys: [String] = []
     /// The stored facts each message was decided on (`RecipientFacts`, without the batch's own
     /// earlier sends), which `chirp_send_batch` checks again under its locks.
-    private(set) var decidedOn: (
-        follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool],
-        takesRequests: [Bool], requests: [Int32], senderPending: [Bool]
-    ) = ([], [], [], [], [], [], [])
+    private(set) var decidedOn:
+        (
+            follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool],
+            takesRequests: [Bool], requests: [Int32], senderPending: [Bool]
+        ) = ([], [], [], [], [], [], [])
     private(set) var clientIds: [String] = []
     private(set) var texts: [String] = []
     private(set) var createdAts: [Int64] = []
@@ -304,7 +336,8 @@ struct SendBatchPlan {
     }
 
     mutating func add(
-        index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String, confirmingSession: Bool,
+        index: Int, message: Message, of send: PendingSend, id: Int64, decidedOn facts: RecipientFacts, json: String,
+        confirmingSession: Bool,
         request: RequestChange
     ) {
         let sender = send.new.sender.id
@@ -326,8 +359,11 @@ struct SendBatchPlan {
         decidedOn.senderPending.append(facts.senderHasPendingRequest)
         if let row = request.row(sender: sender, recipient: facts.id) {
             let key = [row.recipient, row.sender]
-            if requestStates.updateValue(row.accepted ? .accepted : .pending, forKey: key) == nil { requestOrder.append(key) }
-            requestPairs.append((sender, send.new.recipientKey, facts.id, Validation.usernameKey(send.new.sender.username)))
+            if requestStates.updateValue(row.accepted ? .accepted : .pending, forKey: key) == nil {
+                requestOrder.append(key)
+            }
+            requestPairs.append(
+                (sender, send.new.recipientKey, facts.id, Validation.usernameKey(send.new.sender.username)))
         }
         clientIds.append(message.clientMessageId)
         texts.append(message.text)
@@ -348,7 +384,11 @@ struct SendBatchPlan {
 
     /// The messages as the batch's events notification carries them.
     var notified: [PostgresBusMessage.NotifiedMessage] {
-        entries.indices.map { .init(sender: senders[$0], recipient: recipients[$0], createdAt: entries[$0].message.createdAt, json: jsons[$0]) }
+        entries.indices.map {
+            .init(
+                sender: senders[$0], recipient: recipients[$0], createdAt: entries[$0].message.createdAt,
+                json: jsons[$0])
+        }
     }
 
     /// Each inserted send's outcome, its events numbered from each user's `bases` (the stream's
@@ -358,7 +398,9 @@ struct SendBatchPlan {
         return try zip(entries, notified).enumerated().map { k, pair in
             // Sender first, as SQLite orders them.
             let appended = try numbering.events(of: pair.1, type: type)
-            return (pair.0.index, WriteOutcome(value: pair.0.message, created: true, appended: appended, json: jsons[k]))
+            return (
+                pair.0.index, WriteOutcome(value: pair.0.message, created: true, appended: appended, json: jsons[k])
+            )
         }
     }
 }

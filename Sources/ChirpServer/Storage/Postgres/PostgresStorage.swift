@@ -57,7 +57,8 @@ final class PostgresStorage: ChirpStorage, Service {
     static func open(
         settings: PostgresSettings, logger: Logger, reservedIdLifetime: Duration = .milliseconds(50)
     ) async throws -> PostgresStorage {
-        let (connection, endpoint) = try await PostgresPrimary.connect(settings, applicationName: "chirp", logger: logger)
+        let (connection, endpoint) = try await PostgresPrimary.connect(
+            settings, applicationName: "chirp", logger: logger)
         do {
             let applied = try await PostgresSchema.migrate(connection, logger: logger)
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["migrations": "\(applied)"]) }
@@ -66,7 +67,8 @@ final class PostgresStorage: ChirpStorage, Service {
             try? await connection.close()
             throw error
         }
-        return PostgresStorage(settings: settings, endpoint: endpoint, logger: logger, reservedIdLifetime: reservedIdLifetime)
+        return PostgresStorage(
+            settings: settings, endpoint: endpoint, logger: logger, reservedIdLifetime: reservedIdLifetime)
     }
 
     private init(settings: PostgresSettings, endpoint: Int, logger: Logger, reservedIdLifetime: Duration) {
@@ -126,7 +128,10 @@ final class PostgresStorage: ChirpStorage, Service {
     /// old pool fail as unavailable, and clients retry them with the same ids.
     func lookForPrimary() {
         guard settings.endpoints.count > 1,
-              lookingForPrimary.withLock({ looking in defer { looking = true }; return !looking })
+            lookingForPrimary.withLock({ looking in
+                defer { looking = true }
+                return !looking
+            })
         else { return }
         Task {
             defer { lookingForPrimary.withLock { $0 = false } }
@@ -184,7 +189,8 @@ final class PostgresStorage: ChirpStorage, Service {
     }
 
     private static func transaction<T: Sendable>(
-        _ connection: PostgresConnection, logger: Logger, instanceId: String, _ body: @Sendable (PostgresScope) async throws -> T
+        _ connection: PostgresConnection, logger: Logger, instanceId: String,
+        _ body: @Sendable (PostgresScope) async throws -> T
     ) async throws -> T {
         try await connection.query("BEGIN", logger: logger)
         let scope = PostgresScope(connection: connection, logger: logger)
@@ -216,7 +222,9 @@ final class PostgresStorage: ChirpStorage, Service {
             let state = error.serverInfo?[.sqlState] ?? ""
             // Server-side: 08 connection, 53 resources, 57 operator intervention (shutdown).
             // Read-only (25006): a primary demoted to a standby.
-            if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57") || state == "25006" {
+            if error.code != .server || state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57")
+                || state == "25006"
+            {
                 lookForPrimary()
                 return StorageError.unavailable(cause: DatabaseFailure.describe(error))
             }
@@ -225,7 +233,8 @@ final class PostgresStorage: ChirpStorage, Service {
             if state == "22021" || state == "22P05" {
                 return StorageError.unstorableText
             }
-            logger.error("database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
+            logger.error(
+                "database error", metadata: ["sqlState": "\(state)", "message": "\(DatabaseFailure.describe(error))"])
         }
         // The pool that a failover replaced fails the requests it still held with its own
         // error type (in a module postgres-nio does not export).
@@ -251,11 +260,11 @@ final class PostgresStorage: ChirpStorage, Service {
     /// `userColumns` with the viewer's id given as SQL (a parameter such as `$1`).
     static func userColumns(_ alias: String, viewerSQL viewer: String) -> String {
         """
-            \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
-            \(alias).followers_count, \(alias).following_count, \
-            EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = \(viewer)), \
-            EXISTS (SELECT 1 FROM follows WHERE follower_id = \(viewer) AND followee_id = \(alias).id)
-            """
+        \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
+        \(alias).followers_count, \(alias).following_count, \
+        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = \(viewer)), \
+        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(viewer) AND followee_id = \(alias).id)
+        """
     }
 
     /// Number of columns `userColumns` yields.
@@ -276,9 +285,10 @@ final class PostgresStorage: ChirpStorage, Service {
 
     /// Reads one user by id with viewer fields for `viewer` (nil: without them).
     static func fetchUser(_ scope: PostgresScope, id: Int64, viewer: Int64?) async throws -> User? {
-        try await scope.row(PostgresQuery(
-            unsafeSQL: "SELECT \(userColumns("u", viewer: viewer)) FROM users u WHERE u.id = $1",
-            binds: binds(id))
+        try await scope.row(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(userColumns("u", viewer: viewer)) FROM users u WHERE u.id = $1",
+                binds: binds(id))
         ).map { try user(from: $0, at: 0, withViewerFields: viewer != nil) }
     }
 
@@ -299,9 +309,10 @@ final class PostgresStorage: ChirpStorage, Service {
             for row in rows {
                 head = max(head, try row.value(0, as: Int64.self))
                 guard let seq = try row.value(1, as: Int64?.self) else { continue }
-                events.append(EventRow(
-                    seq: seq, type: try row.value(2), createdAt: Timestamp(millisecondsSince1970: try row.value(3)),
-                    data: .json(try row.value(4))))
+                events.append(
+                    EventRow(
+                        seq: seq, type: try row.value(2), createdAt: Timestamp(millisecondsSince1970: try row.value(3)),
+                        data: .json(try row.value(4))))
                 head = max(head, seq)
             }
             return EventRows(events: events, head: head)
@@ -322,14 +333,19 @@ extension PostgresStorage {
 
     func pruneEvents(before cutoff: Timestamp, usersAfter: Int64, limit: Int) async throws -> EventPruning {
         try await write { scope in
-            let users = try await scope.rows(PostgresQuery(unsafeSQL: EventPruningSQL.users, binds: Self.binds(usersAfter, Int64(limit))))
-                .map { try $0.value(0, as: Int64.self) }
+            let users = try await scope.rows(
+                PostgresQuery(unsafeSQL: EventPruningSQL.users, binds: Self.binds(usersAfter, Int64(limit)))
+            )
+            .map { try $0.value(0, as: Int64.self) }
             var deleted = 0
             for user in users {
-                deleted += try await scope.execute(PostgresQuery(
-                    unsafeSQL: EventPruningSQL.pruneStream + " RETURNING 1", binds: Self.binds(user, cutoff.millisecondsSince1970)))
+                deleted += try await scope.execute(
+                    PostgresQuery(
+                        unsafeSQL: EventPruningSQL.pruneStream + " RETURNING 1",
+                        binds: Self.binds(user, cutoff.millisecondsSince1970)))
             }
-            try await scope.execute(PostgresQuery(unsafeSQL: EventPruningSQL.orphanPayloads, binds: Self.binds(Int64(limit * 10))))
+            try await scope.execute(
+                PostgresQuery(unsafeSQL: EventPruningSQL.orphanPayloads, binds: Self.binds(Int64(limit * 10))))
             return EventPruning(lastUserId: users.last, deleted: deleted)
         }
     }

@@ -26,4 +26,3 @@ struct PreparedQuery<Statement: PreparedSQL>: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> PostgresRandomAccessRow { row.makeRandomAccess() }
 }
-

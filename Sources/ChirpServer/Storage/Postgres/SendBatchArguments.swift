@@ -21,7 +21,9 @@ struct SendBatchArguments {
         self.init(plan: plan, type: type, channel: channel, payload: payload, reserve: reserve, notation: nil)
     }
 
-    private init(plan: SendBatchPlan, type: String, channel: String, payload: String, reserve: Int32, notation: [String]?) {
+    private init(
+        plan: SendBatchPlan, type: String, channel: String, payload: String, reserve: Int32, notation: [String]?
+    ) {
         self.notation = notation
         bind("p_sessions", "bytea[]", plan.sessions.hashes)
         bind("p_session_users", "int8[]", plan.sessions.users)
@@ -66,7 +68,9 @@ struct SendBatchArguments {
 
     /// The call, as every batch makes it: the arguments of an empty plan name the same
     /// parameters in the same order.
-    static let sql = "SELECT * FROM chirp_send_batch_confirming("
-        + SendBatchArguments(plan: SendBatchPlan(), type: "", channel: "", payload: "", reserve: 0, notation: []).notation!.joined(separator: ", ")
+    static let sql =
+        "SELECT * FROM chirp_send_batch_confirming("
+        + SendBatchArguments(plan: SendBatchPlan(), type: "", channel: "", payload: "", reserve: 0, notation: [])
+        .notation!.joined(separator: ", ")
         + ")"
 }

@@ -37,7 +37,8 @@ final class SendFactsCache: Sendable {
             var facts: [RecipientFacts] = []
             facts.reserveCapacity(sends.count)
             for send in sends {
-                guard let known = state.facts[Key(sender: send.new.sender.id, recipientKey: send.new.recipientKey)] else { return nil }
+                guard let known = state.facts[Key(sender: send.new.sender.id, recipientKey: send.new.recipientKey)]
+                else { return nil }
                 facts.append(known)
             }
             let ids = Array(state.ids.prefix(sends.count))

@@ -13,7 +13,9 @@ struct StreamNumbering {
     /// either user has no head.
     mutating func events(of message: PostgresBusMessage.NotifiedMessage, type: String) throws -> [AppendedEvent] {
         try [message.sender, message.recipient].map { user in
-            AppendedEvent(userId: user, event: StoredEvent(seq: try next(user), type: type, createdAt: message.createdAt, json: message.json))
+            AppendedEvent(
+                userId: user,
+                event: StoredEvent(seq: try next(user), type: type, createdAt: message.createdAt, json: message.json))
         }
     }
 

@@ -16,7 +16,9 @@ final class ColumnCursor<Element>: DatabaseCursor {
 
     /// Binds `arguments` (checked against the statement, as `Row.fetchOne` does) and reads
     /// each row with `read`.
-    init(_ statement: Statement, arguments: StatementArguments, read: @escaping (StatementColumns) throws -> Element) throws {
+    init(_ statement: Statement, arguments: StatementArguments, read: @escaping (StatementColumns) throws -> Element)
+        throws
+    {
         _statement = statement
         self.read = read
         try statement.setArguments(arguments)

@@ -7,11 +7,12 @@ enum SQLiteMessageActionsSchema {
             // A message's reply link, last edit and reactions (`ReactionsColumn`). (Databases
             // that ran an earlier form of this migration also got a search table, which v9
             // replaces.)
-            try db.execute(sql: """
-                ALTER TABLE messages ADD COLUMN reply_to INTEGER;
-                ALTER TABLE messages ADD COLUMN edited_at INTEGER;
-                ALTER TABLE messages ADD COLUMN reactions TEXT;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE messages ADD COLUMN reply_to INTEGER;
+                    ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+                    ALTER TABLE messages ADD COLUMN reactions TEXT;
+                    """)
         }
         migrator.registerMigration("v9-search-lean") { db in
             // The search index (`SQLiteMessageSearch`): the message's `SearchTerms` for each of
@@ -19,10 +20,11 @@ enum SQLiteMessageActionsSchema {
             // edits or unsends the message. Whole words only: the terms are already folded,
             // unicode61 with remove_diacritics 2 folds the query the same way.
             try db.execute(sql: "DROP TABLE IF EXISTS message_search")
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE message_search USING fts5(
-                    terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2')
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE message_search USING fts5(
+                        terms, content = '', detail = none, columnsize = 0, tokenize = 'unicode61 remove_diacritics 2')
+                    """)
             try indexEveryMessage(db)
         }
         migrator.registerMigration("v10-search-ascii") { db in
@@ -48,7 +50,8 @@ enum SQLiteMessageActionsSchema {
     }
 
     private static func indexEveryMessage(_ db: Database) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT id, text, sender_id, recipient_id FROM messages WHERE deleted = 0")
         while let row = try rows.next() {
             try SQLiteMessageSearch.add(db, messageId: row[0], text: row[1], sender: row[2], recipient: row[3])
         }

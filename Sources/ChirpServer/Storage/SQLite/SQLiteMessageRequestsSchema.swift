@@ -8,16 +8,17 @@ enum SQLiteMessageRequestsSchema {
             // anyway (1: `everyone`). A request is one row per (recipient, sender) of two users
             // who exist, made by a send: pending, then accepted (by an accept or a reply);
             // declining removes it.
-            try db.execute(sql: """
-                ALTER TABLE users ADD COLUMN takes_message_requests INTEGER NOT NULL DEFAULT 0;
-                CREATE TABLE message_requests (
-                    recipient_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    sender_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    accepted INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (recipient_id, sender_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX message_requests_by_sender ON message_requests(sender_id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE users ADD COLUMN takes_message_requests INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE message_requests (
+                        recipient_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        sender_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        accepted INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (recipient_id, sender_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX message_requests_by_sender ON message_requests(sender_id);
+                    """)
         }
     }
 }

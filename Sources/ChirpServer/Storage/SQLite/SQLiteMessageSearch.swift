@@ -85,9 +85,10 @@ enum SQLiteMessageSearch {
     /// it was added with); a message without words has none.
     private static func write(_ db: Database, messageId: Int64, words: [String], owner: Owner, removing: Bool) throws {
         guard !words.isEmpty else { return }
-        try db.cachedStatement(sql: removing
-            ? "INSERT INTO message_search (message_search, rowid, terms) VALUES ('delete', ?, ?)"
-            : "INSERT INTO message_search (rowid, terms) VALUES (?, ?)"
+        try db.cachedStatement(
+            sql: removing
+                ? "INSERT INTO message_search (message_search, rowid, terms) VALUES ('delete', ?, ?)"
+                : "INSERT INTO message_search (rowid, terms) VALUES (?, ?)"
         ).execute(arguments: [messageId, terms(words: words, owner: owner)])
     }
 
@@ -113,15 +114,19 @@ enum SQLiteMessageSearch {
     /// mark). Group messages leave the index as they become tombstones (`groupEntries`).
     static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
         try Row.fetchAll(
-            db, sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0 AND group_id IS NULL", arguments: [sender]
+            db,
+            sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0 AND group_id IS NULL",
+            arguments: [sender]
         ).map { Entry(messageId: $0[0], text: $0[1], owner: .people(sender: sender, recipient: $0[2])) }
     }
 
     /// The group messages matching `condition` (SQL over `messages`, its arguments
     /// `arguments`) that the index holds: not unsent, at or below the mark.
-    static func groupEntries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry] {
+    static func groupEntries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry]
+    {
         try Row.fetchAll(
-            db, sql: """
+            db,
+            sql: """
                 SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0
                     AND id <= (SELECT indexed_through FROM search_index_mark) AND (\(condition))
                 """,
@@ -144,13 +149,18 @@ enum SQLiteMessageSearch {
     /// FTS5 writes them as one segment.
     static func indexNext(_ db: Database, limit: Int) throws -> Int {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT id, text, sender_id, recipient_id, group_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"),
+            db.cachedStatement(
+                sql:
+                    "SELECT id, text, sender_id, recipient_id, group_id, deleted FROM messages WHERE id > ? ORDER BY id LIMIT ?"
+            ),
             arguments: [try indexedThrough(db), limit])
         guard let last = rows.last else { return 0 }
         for row in rows where row[5] as Bool == false {
             try add(db, messageId: row[0], text: row[1], owner: Owner(sender: row[2], recipient: row[3], group: row[4]))
         }
-        try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [last[0] as Int64])
+        try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [
+            last[0] as Int64
+        ])
         return rows.count
     }
 
@@ -159,10 +169,11 @@ enum SQLiteMessageSearch {
     /// Built as bytes: string interpolation per word cost about 15,000 instructions a message
     /// (`scripts/count-send-instructions`), on the writer's thread.
     static func terms(words: [String], owner: Owner) -> String {
-        let prefixes = switch owner {
-        case .people(let sender, let recipient): [Array("u\(sender)x".utf8), Array("u\(recipient)x".utf8)]
-        case .group(let group): [Array("g\(group)x".utf8)]
-        }
+        let prefixes =
+            switch owner {
+            case .people(let sender, let recipient): [Array("u\(sender)x".utf8), Array("u\(recipient)x".utf8)]
+            case .group(let group): [Array("g\(group)x".utf8)]
+            }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(words.reduce(0) { $0 + $1.utf8.count + 12 } * prefixes.count)
         for word in words {
@@ -192,7 +203,8 @@ enum SQLiteMessageSearch {
         var found: [Message] = []
         if before > mark + 1 {
             let wanted = Set(words)
-            found = try aboveMark(mark).lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit).map { $0 }
+            found = try aboveMark(mark).lazy.filter { wanted.isSubset(of: SearchTerms.words($0.text)) }.prefix(limit)
+                .map { $0 }
         }
         guard found.count < limit else { return found }
         return found + (try indexed(min(before, mark + 1), limit - found.count))
@@ -219,7 +231,9 @@ extension SQLiteStorage {
     /// The viewer's messages (with `peerKey` when given) holding every one of `words`, newest
     /// first, ids below `before`: those above the index's mark read from `messages` and matched
     /// here, then the index's answer for the rest, in one read.
-    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+    func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
+    {
         try await read { db in
             var peer: Int64?
             if let peerKey {
@@ -232,16 +246,21 @@ extension SQLiteStorage {
             // than through the people's indexes).
             let people = peer.map { [min(viewer, $0), max(viewer, $0)] } ?? [viewer, viewer]
             func whose(_ prefix: String) -> String {
-                peer == nil ? "(\(prefix)m.sender_id = ? OR \(prefix)m.recipient_id = ?)" : "\(prefix)m.user_lo = ? AND \(prefix)m.user_hi = ?"
+                peer == nil
+                    ? "(\(prefix)m.sender_id = ? OR \(prefix)m.recipient_id = ?)"
+                    : "\(prefix)m.user_lo = ? AND \(prefix)m.user_hi = ?"
             }
             return try SQLiteMessageSearch.search(db, words: words, before: before, limit: limit) { mark in
                 try Self.fetchMessages(
                     db, where: "m.id > ? AND m.id < ? AND \(whose("+")) AND m.deleted = 0 ORDER BY m.id DESC",
                     StatementArguments([mark, before] + people))
             } indexed: { below, remaining in
-                let match: [(any DatabaseValueConvertible)?] = [SQLiteMessageSearch.match(words: words, viewer: viewer), below]
+                let match: [(any DatabaseValueConvertible)?] = [
+                    SQLiteMessageSearch.match(words: words, viewer: viewer), below,
+                ]
                 return try Self.fetchMessages(
-                    db, where: """
+                    db,
+                    where: """
                         m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ? AND rowid < ?)
                         AND \(whose(""))
                         AND m.deleted = 0 ORDER BY m.id DESC LIMIT ?

@@ -25,7 +25,9 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
     func lockUsers(_ ids: [Int64]) async throws {}
 
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws -> [AppendedEvent] {
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws
+        -> [AppendedEvent]
+    {
         shared
             ? try SQLiteStorage.appendSharedEvents(db, userIds: userIds, type: type, json: json, at: at)
             : try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at)
@@ -33,16 +35,17 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
 
     /// GRDB's arguments for `values`, a list of ids as a JSON array (`SQLDialect.isAny`).
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
-            switch value {
-            case .integer(let integer): integer
-            case .text(let text): text
-            case .boolean(let boolean): boolean
-            case .integers(let integers): "[" + integers.map(String.init).joined(separator: ",") + "]"
-            case .bytes(let bytes): Data(bytes)
-            case .null: nil
-            }
-        })
+        StatementArguments(
+            values.map { value -> (any DatabaseValueConvertible)? in
+                switch value {
+                case .integer(let integer): integer
+                case .text(let text): text
+                case .boolean(let boolean): boolean
+                case .integers(let integers): "[" + integers.map(String.init).joined(separator: ",") + "]"
+                case .bytes(let bytes): Data(bytes)
+                case .null: nil
+                }
+            })
     }
 }
 
@@ -55,7 +58,9 @@ extension Row: StorageRow {
     }
 
     private func required<T: DatabaseValueConvertible>(_ column: String) throws -> T {
-        guard let value = self[try checked(column)] as T? else { throw StorageError.inconsistent("column \(column) is NULL") }
+        guard let value = self[try checked(column)] as T? else {
+            throw StorageError.inconsistent("column \(column) is NULL")
+        }
         return value
     }
 

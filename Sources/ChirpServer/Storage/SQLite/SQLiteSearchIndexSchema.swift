@@ -8,13 +8,14 @@ enum SQLiteSearchIndexSchema {
             // indexed unless unsent); a message above it is not in the index yet, and search
             // reads it from `messages`. Until now messages were indexed as they were stored,
             // so all are.
-            try db.execute(sql: """
-                CREATE TABLE search_index_mark (
-                    only INTEGER PRIMARY KEY CHECK (only = 1),
-                    indexed_through INTEGER NOT NULL
-                );
-                INSERT INTO search_index_mark (only, indexed_through) VALUES (1, COALESCE((SELECT MAX(id) FROM messages), 0));
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE search_index_mark (
+                        only INTEGER PRIMARY KEY CHECK (only = 1),
+                        indexed_through INTEGER NOT NULL
+                    );
+                    INSERT INTO search_index_mark (only, indexed_through) VALUES (1, COALESCE((SELECT MAX(id) FROM messages), 0));
+                    """)
         }
     }
 }

@@ -4,14 +4,21 @@ import GRDB
 
 /// Account deletion on SQLite (its tombstones and events are still written the engine's own way).
 extension SQLiteStorage {
-    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws -> WriteOutcome<Void>? {
+    func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws
+        -> WriteOutcome<Void>?
+    {
         let writer = self.writer
         return try await write { db in
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"), arguments: [userId]) == true
+            guard
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NULL"),
+                    arguments: [userId]) == true
             else { return nil }
             let audience = try Int64.fetchAll(
-                db.cachedStatement(sql: Self.sharedSQL(AccountDeletionSQL.directAudience + " UNION " + GroupSQL.groupPeers)),
-                arguments: [userId]).filter { $0 != userId }.sorted()
+                db.cachedStatement(
+                    sql: Self.sharedSQL(AccountDeletionSQL.directAudience + " UNION " + GroupSQL.groupPeers)),
+                arguments: [userId]
+            ).filter { $0 != userId }.sorted()
             // Out of the index at the end of the batch, after the entries of sends before it.
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
             let mark = try SQLiteMessageSearch.indexedThrough(db)
@@ -20,13 +27,17 @@ extension SQLiteStorage {
             try Self.tombstoneStoredEdits(
                 db, streams: Array(Set(indexed.compactMap(\.recipient))), messageIds: indexed.map(\.messageId))
             try Self.run(db, FollowSQL.deleteAccount, [userId])
-            try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL")
-                .execute(arguments: [userId])
+            try db.cachedStatement(
+                sql:
+                    "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL"
+            )
+            .execute(arguments: [userId])
             try Self.run(db, AccountDeletionSQL.ownRows, [userId])
             try Self.run(db, [AccountDeletionSQL.anonymize], [userId, at.millisecondsSince1970])
             try Self.run(db, StorageSQL.deleteAccountRequests, [userId])
             var appended = try Self.deleteGroupPart(
-                db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at, decisions: groups)
+                db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
+                decisions: groups)
             appended += try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
             return WriteOutcome(value: (), created: true, appended: appended)
         }

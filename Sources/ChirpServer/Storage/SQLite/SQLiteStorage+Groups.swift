@@ -12,9 +12,12 @@ extension SQLiteStorage {
     ) throws -> [AppendedEvent] {
         try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
         try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
-        let groups = try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
+        let groups = try Int64.fetchAll(
+            db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
         let scope = SQLiteScope(db: db)
-        return try InlineTaskRunner.run { try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions) }
+        return try InlineTaskRunner.run {
+            try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions)
+        }
     }
 
     /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
@@ -23,18 +26,24 @@ extension SQLiteStorage {
     static func takeDownGroupMessage(
         _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
     ) throws -> WriteOutcome<Message>? {
-        guard let ids = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
-              let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
+        guard
+            let ids = try Row.fetchOne(
+                db.cachedStatement(sql: sharedSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: sharedSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
         else { return nil }
         let message = groupMessage(from: row)
         guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
-        let groupId: Int64 = ids[0], sender: Int64 = ids[1]
+        let groupId: Int64 = ids[0]
+        let sender: Int64 = ids[1]
         let takenDown = message.tombstone(byOperators: true)
         try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
         let notice = try encoding.deleted(takenDown)
         let appended = try appendGroupMessageEvents(
-            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at) { _ in notice }
-        try audit(db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
+            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+        ) { _ in notice }
+        try audit(
+            db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
         return WriteOutcome(value: takenDown, created: true, appended: appended)
     }
 
@@ -56,40 +65,55 @@ extension SQLiteStorage {
         // `message.created` stores no JSON (it is read from its row): never parsed.
         let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
         let events = GroupSQL.storedMessageEvents(of: sharedSQL(messages), dataId: dataId)
-        try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(arguments: arguments)
+        try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(
+            arguments: arguments)
         // Out of the search index, with the text they were indexed with (those above its mark
         // are read by the indexer as tombstones, and skipped).
-        for entry in try SQLiteMessageSearch.groupEntries(db, where: sharedSQL(messages), [argument]) { try entry.remove(from: db) }
-        try db.cachedStatement(sql: sharedSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(arguments: [argument])
+        for entry in try SQLiteMessageSearch.groupEntries(db, where: sharedSQL(messages), [argument]) {
+            try entry.remove(from: db)
+        }
+        try db.cachedStatement(sql: sharedSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(
+            arguments: [argument])
     }
 
-    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>? {
+    func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>?
+    {
         let indexer = searchIndexer
         return try await write { db in
             let sender = new.sender
-            guard let membership = try Row.fetchOne(
-                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
+            guard
+                let membership = try Row.fetchOne(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
                 membership[0] as Bool
             else { return nil }
-            if let existing = try Self.groupMessage(db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId) {
+            if let existing = try Self.groupMessage(
+                db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId)
+            {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let id = try Self.nextMessageId(db)
-            try db.cachedStatement(sql: """
-                INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo,
-                    new.mediaJSON,
-                ])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
+                new.replyTo,
+                new.mediaJSON,
+            ])
             // Indexed for search after, as a direct send (`SQLiteSearchIndexer`).
             indexer?.noteStored()
             for (position, item) in new.media.enumerated() {
-                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.attachMedia)).execute(arguments: [id, position, Int64(item.id)])
+                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.attachMedia)).execute(arguments: [
+                    id, position, Int64(item.id),
+                ])
             }
             let message = Message(
-                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "", text: new.text,
-                createdAt: new.createdAt, readByRecipient: false, media: new.media, replyTo: new.replyTo.map { String($0) },
+                id: String(id), clientMessageId: new.clientMessageId, sender: sender.username, recipient: "",
+                text: new.text,
+                createdAt: new.createdAt, readByRecipient: false, media: new.media,
+                replyTo: new.replyTo.map { String($0) },
                 group: String(new.groupId))
             let json = decisions.encode(message)
             let appended = try Self.appendGroupMessageEvents(
@@ -104,15 +128,21 @@ extension SQLiteStorage {
         decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
     ) async throws -> MessageChangeOutcome {
         try await write { db in
-            guard let membership = try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
-                  membership[0] as Bool
+            guard
+                let membership = try Row.fetchOne(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
+                membership[0] as Bool
             else { return .noSuchPeer }
             func read() throws -> Message? {
-                try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id])
-                    .map(Self.groupMessage(from:))
+                try Row.fetchOne(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id]
+                )
+                .map(Self.groupMessage(from:))
             }
             guard let message = try read(),
-                  let sender = try Int64.fetchOne(db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"), arguments: [id])
+                let sender = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"),
+                    arguments: [id])
             else { return .noSuchMessage }
             guard let action = try decide(message, sender) else {
                 return .unchanged(message)
@@ -121,7 +151,8 @@ extension SQLiteStorage {
                 // In the index (at or below its mark) with the text it had: indexed again.
                 let indexed = try SQLiteMessageSearch.groupEntries(db, where: "id = ?", [id])
                 try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
-                    id, updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions),
+                    id, updated.text, updated.editedAt?.millisecondsSince1970,
+                    encoding.reactionsColumn(updated.reactions),
                 ])
                 if updated.text != message.text {
                     for entry in indexed {
@@ -134,7 +165,9 @@ extension SQLiteStorage {
             }
             guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            let appended = try Self.appendGroupMessageEvents(db, groupId: groupId, sender: sender, type: action.type, stored, at: at) {
+            let appended = try Self.appendGroupMessageEvents(
+                db, groupId: groupId, sender: sender, type: action.type, stored, at: at
+            ) {
                 deleted ?? encoding.updated($0)
             }
             return .changed(stored, appended)
@@ -143,12 +176,20 @@ extension SQLiteStorage {
 
     /// As direct search (`searchMessages`): the few messages above the index's mark read from
     /// `messages` and matched here, then the index's answer for the viewer's groups, in one read.
-    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws -> [Message]? {
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
+    {
         try await read { db in
-            if let group, try Row.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil {
+            if let group,
+                try Row.fetchOne(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [group, viewer]) == nil
+            {
                 return nil
             }
-            let groups = try group.map { [$0] } ?? Int64.fetchAll(db.cachedStatement(sql: Self.sharedSQL(GroupSearch.viewerGroups)), arguments: [viewer])
+            let groups =
+                try group.map { [$0] }
+                ?? Int64.fetchAll(
+                    db.cachedStatement(sql: Self.sharedSQL(GroupSearch.viewerGroups)), arguments: [viewer])
             guard !words.isEmpty, !groups.isEmpty else { return [] }
             return try SQLiteMessageSearch.search(db, words: words, before: before, limit: limit) { mark in
                 try Row.fetchAll(
@@ -158,7 +199,10 @@ extension SQLiteStorage {
             } indexed: { below, remaining in
                 try Row.fetchAll(
                     db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.indexedCondition))),
-                    arguments: [group ?? 0, viewer, below, remaining, SQLiteMessageSearch.groupMatch(words: words, groups: groups)]
+                    arguments: [
+                        group ?? 0, viewer, below, remaining,
+                        SQLiteMessageSearch.groupMatch(words: words, groups: groups),
+                    ]
                 ).map(Self.groupMessage(from:))
             }
         }
@@ -174,12 +218,15 @@ extension SQLiteStorage {
         json: (Message) throws -> String
     ) throws -> [AppendedEvent] {
         let members = try memberIds(db, groupId: groupId)
-        let blockers = Set(try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
+        let blockers = Set(
+            try Int64.fetchAll(
+                db.cachedStatement(sql: sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
         var plain = message
         plain.fromBlocked = false
         var hidden = message
         hidden.fromBlocked = true
-        return try appendEvents(db, userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
+        return try appendEvents(
+            db, userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
             + appendEvents(db, userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
     }
 
@@ -189,17 +236,20 @@ extension SQLiteStorage {
     ) throws -> [Listed<Conversation>] {
         let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
         return try Row.fetchAll(
-            db.cachedStatement(sql: sharedSQL(GroupSQL.conversations(where: condition, orderBy: list.order))), arguments: [viewer, cursor, limit]
+            db.cachedStatement(sql: sharedSQL(GroupSQL.conversations(where: condition, orderBy: list.order))),
+            arguments: [viewer, cursor, limit]
         ).compactMap { row -> Listed<Conversation>? in
             let groupId: Int64 = row[1]
             let lastId: Int64? = row[7]
             guard var group = try storedGroup(db, id: groupId)?.group else { return nil }
             if row[8] as Bool { group = FormerGroupColumn.decode(row[9], fallback: group) }
             let last = try lastId.flatMap {
-                try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
+                try Row.fetchOne(
+                    db.cachedStatement(sql: sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
             }
             let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5], kind: Conversation.groupKind,
+                peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5],
+                kind: Conversation.groupKind,
                 request: row[2], pinned: row[3], muted: row[4], group: group)
             return Listed(cursor: list == .pinned ? row[6] : row[0], item: conversation)
         }
@@ -208,7 +258,9 @@ extension SQLiteStorage {
     /// The viewer's conversation of one group, whichever list it is in.
     static func groupConversation(_ db: Database, viewer: Int64, group: Int64) throws -> Conversation? {
         for list in [GroupConversationList.listed, .requests, .pinned] {
-            if let found = try groupConversations(db, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group).first {
+            if let found = try groupConversations(
+                db, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group
+            ).first {
                 return found.item
             }
         }
@@ -218,26 +270,33 @@ extension SQLiteStorage {
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {
-        try db.cachedStatement(sql: """
-            INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
-            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
-            """).execute()
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
+                """
+        ).execute()
         try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
-        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
+        guard
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
         else { throw StorageError.inconsistent("the message sequence is missing") }
         return id
     }
 
     /// The group with its current members, the creating call's key and whether it ended.
     static func storedGroup(_ db: Database, id: Int64) throws -> (group: Group, requestKey: String, ended: Bool)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.group)), arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.group)), arguments: [id]) else {
+            return nil
+        }
         let members = try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.members)), arguments: [id]).map {
             GroupMember(
                 user: user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: $0[6]) ?? .member,
                 joinedAt: Timestamp(millisecondsSince1970: $0[7]))
         }
         let group = Group(
-            id: String(id), title: row[0], createdAt: Timestamp(millisecondsSince1970: row[1]), createdBy: row[2], members: members)
+            id: String(id), title: row[0], createdAt: Timestamp(millisecondsSince1970: row[1]), createdBy: row[2],
+            members: members)
         return (group, row[3], row[4])
     }
 
@@ -256,9 +315,13 @@ extension SQLiteStorage {
         try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberIds)), arguments: [groupId])
     }
 
-    static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message? {
-        try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.messageByClientId)), arguments: [groupId, sender, clientMessageId])
-            .map(groupMessage(from:))
+    static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message?
+    {
+        try Row.fetchOne(
+            db.cachedStatement(sql: sharedSQL(GroupSQL.messageByClientId)),
+            arguments: [groupId, sender, clientMessageId]
+        )
+        .map(groupMessage(from:))
     }
 
     /// Decodes the columns of `GroupSQL.messageColumns`.
@@ -268,8 +331,10 @@ extension SQLiteStorage {
         return Message(
             id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
             createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
-            media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) }, reactions: ReactionsColumn.decode(row[10]),
-            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13], group: String(groupId),
+            media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) },
+            reactions: ReactionsColumn.decode(row[10]),
+            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13],
+            group: String(groupId),
             readCount: row[7], fromBlocked: row[8])
     }
 }

@@ -6,33 +6,40 @@ extension SQLiteStorage {
     /// `messageIds` in the streams of `streams` tombstones: no text, media or reactions left
     /// (and marked `removedByOperators` for a take-down).
     /// (`message.created` is read from the row, which the caller has already emptied.)
-    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64], byOperators: Bool = false) throws {
+    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64], byOperators: Bool = false)
+        throws
+    {
         guard !streams.isEmpty, !messageIds.isEmpty else { return }
         let marker = byOperators ? ", '$.removedByOperators', json('true')" : ""
-        try db.cachedStatement(sql: """
-            UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
-                '$.reactions', json('[]')\(marker))
-            WHERE user_id IN (SELECT value FROM json_each(?)) AND type = ?
-              AND json_extract(data, '$.id') IN (SELECT value FROM json_each(?))
-            """).execute(arguments: [
-                "[\(streams.map(String.init).joined(separator: ","))]", EventType.messageUpdated,
-                "[\(messageIds.map { "\"\($0)\"" }.joined(separator: ","))]",
-            ])
+        try db.cachedStatement(
+            sql: """
+                UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
+                    '$.reactions', json('[]')\(marker))
+                WHERE user_id IN (SELECT value FROM json_each(?)) AND type = ?
+                  AND json_extract(data, '$.id') IN (SELECT value FROM json_each(?))
+                """
+        ).execute(arguments: [
+            "[\(streams.map(String.init).joined(separator: ","))]", EventType.messageUpdated,
+            "[\(messageIds.map { "\"\($0)\"" }.joined(separator: ","))]",
+        ])
     }
 
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { db in
             guard let recipient = try Self.userId(db, key: recipientKey) else { return .noSuchRecipient }
-            let found = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
-                arguments: [id, min(sender, recipient), max(sender, recipient)]) == true
+            let found =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND user_lo = ? AND user_hi = ?"),
+                    arguments: [id, min(sender, recipient), max(sender, recipient)]) == true
             return found ? .valid : .notInConversation
         }
     }
 
     func replyTarget(_ id: Int64, viewer: Int64, groupId: Int64) async throws -> ReplyTargetCheck {
         try await read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessageExists)), arguments: [groupId, viewer, id]) == true
+            try Bool.fetchOne(
+                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessageExists)),
+                arguments: [groupId, viewer, id]) == true
                 ? .valid : .notInConversation
         }
     }
@@ -47,38 +54,50 @@ extension SQLiteStorage {
         let writer = self.writer
         return try await write { db in
             guard let peer = try Self.userId(db, key: peerKey) else { return .noSuchPeer }
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("?2", "?3"))
-                    FROM messages m WHERE m.id = ?1 AND m.user_lo = ?4 AND m.user_hi = ?5
-                    """),
-                arguments: [id, viewer, peer, min(viewer, peer), max(viewer, peer)]),
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT m.sender_id, m.recipient_id, \(BlockSQL.between("?2", "?3"))
+                            FROM messages m WHERE m.id = ?1 AND m.user_lo = ?4 AND m.user_hi = ?5
+                            """),
+                    arguments: [id, viewer, peer, min(viewer, peer), max(viewer, peer)]),
                 let message = try Self.fetchMessage(db, where: "m.id = ?", [id])
             else { return .noSuchMessage }
-            let sender: Int64 = row[0], recipient: Int64 = row[1]
+            let sender: Int64 = row[0]
+            let recipient: Int64 = row[1]
             let facts = MessageFacts(
-                message: message, viewerIsSender: sender == viewer, viewerBlockedPeer: row[2], peerBlockedViewer: row[3])
+                message: message, viewerIsSender: sender == viewer, viewerBlockedPeer: row[2], peerBlockedViewer: row[3]
+            )
             switch try change(facts) {
             case .none:
                 return .unchanged(message)
             case .update(let updated):
-                try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?").execute(
-                    arguments: [updated.text, updated.editedAt?.millisecondsSince1970, encoding.reactionsColumn(updated.reactions), id])
+                try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?")
+                    .execute(
+                        arguments: [
+                            updated.text, updated.editedAt?.millisecondsSince1970,
+                            encoding.reactionsColumn(updated.reactions), id,
+                        ])
                 if updated.text != message.text, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
                     let (before, after) = (message.text, updated.text)
                     writer.atBatchEnd { db in
-                        try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
-                        try SQLiteMessageSearch.add(db, messageId: id, text: after, sender: sender, recipient: recipient)
+                        try SQLiteMessageSearch.remove(
+                            db, messageId: id, text: before, sender: sender, recipient: recipient)
+                        try SQLiteMessageSearch.add(
+                            db, messageId: id, text: after, sender: sender, recipient: recipient)
                     }
                 }
                 let stored = try Self.fetchMessage(db, where: "m.id = ?", [id]) ?? updated
                 let appended = try Self.appendEvents(
-                    db, userIds: [sender, recipient], type: EventType.messageUpdated, json: encoding.updated(stored), at: at)
+                    db, userIds: [sender, recipient], type: EventType.messageUpdated, json: encoding.updated(stored),
+                    at: at)
                 return .changed(stored, appended)
             case .unsend:
                 let tombstone = message.tombstone()
                 let appended = try Self.storeTombstone(
-                    db, writer: writer, of: message, sender: sender, recipient: recipient, notice: try encoding.deleted(tombstone), at: at)
+                    db, writer: writer, of: message, sender: sender, recipient: recipient,
+                    notice: try encoding.deleted(tombstone), at: at)
                 return .changed(tombstone, appended)
             }
         }
@@ -89,18 +108,22 @@ extension SQLiteStorage {
     /// index its words, stored edits their JSON (`message.created` is read from the row), and
     /// both streams get `message.deleted` with `notice`.
     static func storeTombstone(
-        _ db: Database, writer: WriteCoalescer, of message: Message, sender: Int64, recipient: Int64, notice: String, at: Timestamp
+        _ db: Database, writer: WriteCoalescer, of message: Message, sender: Int64, recipient: Int64, notice: String,
+        at: Timestamp
     ) throws -> [AppendedEvent] {
         guard let id = Int64(message.id) else { throw StorageError.inconsistent("message id \(message.id)") }
-        try db.cachedStatement(sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?")
-            .execute(arguments: [message.removedByOperators, id])
+        try db.cachedStatement(
+            sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?"
+        )
+        .execute(arguments: [message.removedByOperators, id])
         let before = message.text
         if !message.deleted, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
             writer.atBatchEnd { db in
                 try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
             }
         }
-        try tombstoneStoredEdits(db, streams: [sender, recipient], messageIds: [id], byOperators: message.removedByOperators)
+        try tombstoneStoredEdits(
+            db, streams: [sender, recipient], messageIds: [id], byOperators: message.removedByOperators)
         return try appendEvents(db, userIds: [sender, recipient], type: EventType.messageDeleted, json: notice, at: at)
     }
 }

@@ -11,48 +11,62 @@ extension SQLiteStorage {
         return try await write { db in
             let sender = new.sender
             if sender.sessionConfirmation == .bySendWrite,
-               try !Self.sessionIsLive(db, tokenHash: sender.tokenHash, userId: sender.id, at: new.createdAt) {
+                try !Self.sessionIsLive(db, tokenHash: sender.tokenHash, userId: sender.id, at: new.createdAt)
+            {
                 throw decisions.sessionEnded()
             }
             let facts = try Self.recipientFacts(db, key: new.recipientKey, sender: sender.id)
             func earlier() throws -> Message? {
-                try Self.fetchMessage(db, where: "m.sender_id = ? AND m.client_message_id = ? AND m.group_id IS NULL", [sender.id, new.clientMessageId])
+                try Self.fetchMessage(
+                    db, where: "m.sender_id = ? AND m.client_message_id = ? AND m.group_id IS NULL",
+                    [sender.id, new.clientMessageId])
             }
             let requestChange: RequestChange
             switch try decisions.decide(facts, for: new, earlier: earlier) {
             case .replay(let existing): return WriteOutcome(value: existing, created: false)
             case .insert(let change): requestChange = change
             }
-            guard let facts else { throw StorageError.inconsistent("a send was allowed to a recipient that does not exist") }
+            guard let facts else {
+                throw StorageError.inconsistent("a send was allowed to a recipient that does not exist")
+            }
             let recipient = facts.id
-            try db.cachedStatement(sql: """
-                INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
-                """).execute(arguments: [
-                    sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
-                    new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, new.mediaJSON,
-                ])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
+                    """
+            ).execute(arguments: [
+                sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
+                new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, new.mediaJSON,
+            ])
             guard db.changesCount == 1 else {
-                guard let existing = try earlier() else { throw StorageError.inconsistent("a message insert conflicted with nothing") }
+                guard let existing = try earlier() else {
+                    throw StorageError.inconsistent("a message insert conflicted with nothing")
+                }
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let messageId = db.lastInsertedRowID
             indexer?.noteStored()
             try Self.attachMedia(db, messageId: messageId, media: new.media)
             // Both sides' conversation rows in one statement: the recipient's gains an unread.
-            try db.cachedStatement(sql: """
-                INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-                VALUES (?1, ?2, ?3, 0, 0), (?2, ?1, ?3, 1, 1)
-                ON CONFLICT (owner_id, peer_id) DO UPDATE SET
-                    last_message_id = excluded.last_message_id,
-                    unread_count = unread_count + excluded.unread_count,
-                    has_received = max(has_received, excluded.has_received)
-                """).execute(arguments: [sender.id, recipient, messageId])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
+                    VALUES (?1, ?2, ?3, 0, 0), (?2, ?1, ?3, 1, 1)
+                    ON CONFLICT (owner_id, peer_id) DO UPDATE SET
+                        last_message_id = excluded.last_message_id,
+                        unread_count = unread_count + excluded.unread_count,
+                        has_received = max(has_received, excluded.has_received)
+                    """
+            ).execute(arguments: [sender.id, recipient, messageId])
             if let request = requestChange.row(sender: sender.id, recipient: recipient) {
-                try db.cachedStatement(sql: StorageSQL.writeRequest).execute(arguments: [request.recipient, request.sender, request.accepted])
+                try db.cachedStatement(sql: StorageSQL.writeRequest).execute(arguments: [
+                    request.recipient, request.sender, request.accepted,
+                ])
             }
             let message = Message(
-                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username, recipient: facts.username,
+                id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username,
+                recipient: facts.username,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
                 replyTo: new.replyTo.map { String($0) })
             let json = decisions.encode(message)
@@ -69,7 +83,9 @@ extension SQLiteStorage {
         try await read { db in
             guard let peerId = try Self.userId(db, key: peerKey) else { return nil }
             return try Self.fetchMessages(
-                db, where: "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT ?",
+                db,
+                where:
+                    "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT ?",
                 [min(viewer, peerId), max(viewer, peerId), after, before, limit])
         }
     }
@@ -78,7 +94,8 @@ extension SQLiteStorage {
 
     /// The facts statement, made once: made on every send it cost about 13,000 instructions
     /// (`scripts/count-send-instructions`).
-    private static let recipientFactsSQL = "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"
+    private static let recipientFactsSQL =
+        "SELECT \(StorageSQL.recipientFactColumns(sender: "?2")) FROM users u WHERE u.username_key = ?1"
 
     /// A user by username key, with the facts a send from `sender` to them decides on
     /// (`StorageSQL.recipientFactColumns`), in one statement read by position (`ColumnCursor`).
@@ -94,11 +111,15 @@ extension SQLiteStorage {
     /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
     static var messageColumns: String { StorageSQL.messageColumns }
 
-    static func fetchMessage(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> Message? {
+    static func fetchMessage(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
+        -> Message?
+    {
         try fetchMessages(db, where: condition + " LIMIT 1", arguments).first
     }
 
-    static func fetchMessages(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Message] {
+    static func fetchMessages(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
+        -> [Message]
+    {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT \(messageColumns) WHERE \(condition)"), arguments: arguments
         ).map { message(from: $0, at: 0) }
@@ -108,7 +129,8 @@ extension SQLiteStorage {
     static func message(from row: Row, at index: Int) -> Message {
         let id: Int64 = row[index]
         return Message(
-            id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3], text: row[index + 4],
+            id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3],
+            text: row[index + 4],
             createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6],
             deleted: row[index + 7], media: row[index + 7] ? [] : MediaJSON.decode(row[index + 11]),
             replyTo: (row[index + 8] as Int64?).map { String($0) },

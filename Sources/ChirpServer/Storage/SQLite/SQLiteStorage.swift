@@ -47,7 +47,8 @@ final class SQLiteStorage: ChirpStorage {
         try SQLiteSchema.migrator.migrate(pool)
         writer = WriteCoalescer(pool: pool)
         checkpointer = try WALCheckpointer(path: url.path)
-        searchIndexer = indexesSends ? SQLiteSearchIndexer(writer: writer, period: searchIndexPeriod, logger: logger) : nil
+        searchIndexer =
+            indexesSends ? SQLiteSearchIndexer(writer: writer, period: searchIndexPeriod, logger: logger) : nil
     }
 
     /// The page size a new database file is created with.
@@ -85,8 +86,9 @@ final class SQLiteStorage: ChirpStorage {
     /// Whether an SQLite error is the database's condition rather than the request's.
     static func meansUnavailable(_ error: DatabaseError) -> Bool {
         switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_CANTOPEN,
-             .SQLITE_CORRUPT, .SQLITE_NOTADB:
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY,
+            .SQLITE_CANTOPEN,
+            .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return true
         default:
             return false
@@ -127,7 +129,9 @@ final class SQLiteStorage: ChirpStorage {
         // bound once (`eventArguments`).
         let shared = (1...4).map { ", ?\(2 * count + $0)" }.joined()
         let rows = (0..<count).map { "(?\(2 * $0 + 1), ?\(2 * $0 + 2)\(shared))" }.joined(separator: ", ")
-        return ("SELECT \(heads)", "INSERT INTO events (user_id, seq, type, created_at, data, message_id) VALUES \(rows)")
+        return (
+            "SELECT \(heads)", "INSERT INTO events (user_id, seq, type, created_at, data, message_id) VALUES \(rows)"
+        )
     }
 
     /// Appends one event with the same content to each of these users' streams (distinct
@@ -141,7 +145,8 @@ final class SQLiteStorage: ChirpStorage {
         guard userIds.count <= appendChunk else {
             return try stride(from: 0, to: userIds.count, by: appendChunk).flatMap { start in
                 try appendEvents(
-                    db, userIds: Array(userIds[start..<min(start + appendChunk, userIds.count)]), type: type, json: json, at: at,
+                    db, userIds: Array(userIds[start..<min(start + appendChunk, userIds.count)]), type: type,
+                    json: json, at: at,
                     messageId: messageId)
             }
         }
@@ -150,10 +155,13 @@ final class SQLiteStorage: ChirpStorage {
         let heads = try streamHeads(db, userIds: userIds)
         let events = userIds.indices.map { index -> AppendedEvent in
             AppendedEvent(
-                userId: userIds[index], event: StoredEvent(seq: heads[index] + 1, type: type, createdAt: at, json: json))
+                userId: userIds[index], event: StoredEvent(seq: heads[index] + 1, type: type, createdAt: at, json: json)
+            )
         }
         try db.cachedStatement(sql: appendSQL[userIds.count - 1].insert)
-            .execute(arguments: eventArguments(events, type: type, at: at, storedJSON: messageId == nil ? json : "", messageId: messageId))
+            .execute(
+                arguments: eventArguments(
+                    events, type: type, at: at, storedJSON: messageId == nil ? json : "", messageId: messageId))
         return events
     }
 
@@ -167,14 +175,17 @@ final class SQLiteStorage: ChirpStorage {
         if userIds.count < 2 { return try appendEvents(db, userIds: userIds, type: type, json: json, at: at) }
         try db.cachedStatement(sql: "INSERT INTO event_payloads (data) VALUES (?)").execute(arguments: [json])
         let payload = db.lastInsertedRowID
-        let insert = try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, type, created_at, data, payload_id) VALUES (?, ?, ?, ?, '', ?)")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO events (user_id, seq, type, created_at, data, payload_id) VALUES (?, ?, ?, ?, '', ?)")
         var appended: [AppendedEvent] = []
         appended.reserveCapacity(userIds.count)
         for start in stride(from: 0, to: userIds.count, by: appendChunk) {
             let chunk = Array(userIds[start..<min(start + appendChunk, userIds.count)])
             for (userId, head) in zip(chunk, try streamHeads(db, userIds: chunk)) {
                 try insert.execute(arguments: [userId, head + 1, type, at.millisecondsSince1970, payload])
-                appended.append(AppendedEvent(userId: userId, event: StoredEvent(seq: head + 1, type: type, createdAt: at, json: json)))
+                appended.append(
+                    AppendedEvent(
+                        userId: userId, event: StoredEvent(seq: head + 1, type: type, createdAt: at, json: json)))
             }
         }
         return appended
@@ -189,7 +200,10 @@ final class SQLiteStorage: ChirpStorage {
     ) -> StatementArguments {
         let time = at.millisecondsSince1970
         if events.count == 2 {
-            return [events[0].userId, events[0].event.seq, events[1].userId, events[1].event.seq, type, time, storedJSON, messageId]
+            return [
+                events[0].userId, events[0].event.seq, events[1].userId, events[1].event.seq, type, time, storedJSON,
+                messageId,
+            ]
         }
         var values: [(any DatabaseValueConvertible)?] = []
         values.reserveCapacity(events.count * 2 + 4)
@@ -207,11 +221,16 @@ final class SQLiteStorage: ChirpStorage {
         // Arguments as optional existentials: GRDB's initializer for a typed sequence maps it
         // with a key path that the runtime resolves again on every call. A direct message's
         // pair from a literal (`eventArguments`).
-        let arguments: StatementArguments = userIds.count == 2
+        let arguments: StatementArguments =
+            userIds.count == 2
             ? [userIds[0], userIds[1]] : StatementArguments(userIds.map { $0 as (any DatabaseValueConvertible)? })
-        guard let heads = try ColumnCursor.only(db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: arguments, read: { row in
-            (0..<Int32(userIds.count)).map { row.int64($0) }
-        }) else { throw DatabaseError(message: "no row of stream heads") }
+        guard
+            let heads = try ColumnCursor.only(
+                db.cachedStatement(sql: appendSQL[userIds.count - 1].heads), arguments: arguments,
+                read: { row in
+                    (0..<Int32(userIds.count)).map { row.int64($0) }
+                })
+        else { throw DatabaseError(message: "no row of stream heads") }
         return heads
     }
 
@@ -263,16 +282,17 @@ final class SQLiteStorage: ChirpStorage {
             // A `message.created` row that points at its message comes with the message as it
             // was sent (unread); the events service encodes it as the live event carried it.
             let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT e.seq, e.type, e.created_at, COALESCE(p.data, e.data), e.message_id, m.client_message_id, s.username, r.username,
-                        m.text, m.deleted, m.reply_to, m.media_json, m.removed_by_operators
-                    FROM events e
-                    LEFT JOIN event_payloads p ON p.id = e.payload_id
-                    LEFT JOIN messages m ON m.id = e.message_id
-                    LEFT JOIN users s ON s.id = m.sender_id
-                    LEFT JOIN users r ON r.id = m.recipient_id
-                    WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT e.seq, e.type, e.created_at, COALESCE(p.data, e.data), e.message_id, m.client_message_id, s.username, r.username,
+                            m.text, m.deleted, m.reply_to, m.media_json, m.removed_by_operators
+                        FROM events e
+                        LEFT JOIN event_payloads p ON p.id = e.payload_id
+                        LEFT JOIN messages m ON m.id = e.message_id
+                        LEFT JOIN users s ON s.id = m.sender_id
+                        LEFT JOIN users r ON r.id = m.recipient_id
+                        WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?
+                        """),
                 arguments: [userId, since, limit])
             let head = try Self.streamHeads(db, userIds: [userId])[0]
             return EventRows(events: try rows.map(Self.eventRow(from:)), head: head)
@@ -286,9 +306,10 @@ final class SQLiteStorage: ChirpStorage {
             // One JSON array argument, so one cached statement serves any count; each head is
             // one index seek.
             let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT j.value, (SELECT MAX(seq) FROM events WHERE user_id = j.value) FROM json_each(?) j
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT j.value, (SELECT MAX(seq) FROM events WHERE user_id = j.value) FROM json_each(?) j
+                        """),
                 arguments: [ids])
             return Dictionary(rows.map { ($0[0] as Int64, ($0[1] as Int64?) ?? 0) }, uniquingKeysWith: max)
         }
@@ -300,7 +321,9 @@ final class SQLiteStorage: ChirpStorage {
                 db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.users)), arguments: [usersAfter, limit])
             var deleted = 0
             for user in users {
-                try db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.pruneStream)).execute(arguments: [user, cutoff.millisecondsSince1970])
+                try db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.pruneStream)).execute(arguments: [
+                    user, cutoff.millisecondsSince1970,
+                ])
                 deleted += db.changesCount
             }
             try db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.orphanPayloads)).execute(arguments: [limit * 10])
@@ -315,13 +338,16 @@ final class SQLiteStorage: ChirpStorage {
         if let messageId: Int64 = row[4] {
             let deleted: Bool = row[9] ?? false
             guard let clientMessageId: String = row[5] else {
-                throw StorageError.inconsistent("event \(row[0] as Int64) points at message \(messageId), which is missing")
+                throw StorageError.inconsistent(
+                    "event \(row[0] as Int64) points at message \(messageId), which is missing")
             }
-            data = .message(Message(
-                id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7], text: row[8],
-                createdAt: createdAt, readByRecipient: false, deleted: deleted,
-                media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) },
-                removedByOperators: row[12] ?? false))
+            data = .message(
+                Message(
+                    id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7],
+                    text: row[8],
+                    createdAt: createdAt, readByRecipient: false, deleted: deleted,
+                    media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) },
+                    removedByOperators: row[12] ?? false))
         }
         return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
     }

@@ -28,7 +28,8 @@ enum WALWriteGathering {
     /// The writes SQLite asked for on this connection's write-ahead log and the writes the VFS
     /// made to it, since the log was opened; nil if the log is not open through the VFS.
     static func writeCounts(_ db: Database) -> (requested: Int, performed: Int)? {
-        var requested: Int64 = 0, performed: Int64 = 0
+        var requested: Int64 = 0
+        var performed: Int64 = 0
         guard chirp_wal_buffer_counts(db.sqliteConnection, &requested, &performed) == 1 else { return nil }
         return (Int(requested), Int(performed))
     }
