@@ -40,7 +40,7 @@ extension PostgresStorage {
         guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: binds(groupId))) != nil,
             let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
         else { return nil }
-        let message = try groupMessage(from: row)
+        let message = try MessageColumns.message(from: row)
         guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
         let takenDown = message.tombstone(byOperators: true)
         try await tombstoneGroupMessages(scope, where: "id = $1", id, byOperators: true)
@@ -92,9 +92,9 @@ extension PostgresStorage {
                     PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(new.groupId, sender.id))),
                 try membership.value(0, as: Bool.self)
             else { return nil }
-            if let existing = try await Self.groupMessage(
-                scope, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId)
-            {
+            if let existing = try await scope.queryRow(
+                GroupSQL.messageByClientId, new.groupId, sender.id, new.clientMessageId
+            ).map(MessageColumns.message(from:)) {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             guard
@@ -143,7 +143,7 @@ extension PostgresStorage {
                 try await scope.row(
                     PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, id))
                 )
-                .map(Self.groupMessage(from:))
+                .map(MessageColumns.message(from:))
             }
             guard let message = try await read(),
                 let sender = try await scope.value(
@@ -194,7 +194,7 @@ extension PostgresStorage {
                     unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition),
                     binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words))
             )
-            .map(Self.groupMessage(from:))
+            .map(MessageColumns.message(from:))
         }
     }
 
@@ -221,92 +221,11 @@ extension PostgresStorage {
         try await scope.appendEvents(userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
     }
 
-    /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
-    static func groupConversations(
-        _ scope: PostgresScope, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList,
-        group: Int64?
-    ) async throws -> [Listed<Conversation>] {
-        let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
-        var listed: [Listed<Conversation>] = []
-        for row in try await scope.rows(
-            PostgresQuery(
-                unsafeSQL: GroupSQL.conversations(where: condition, orderBy: list.order),
-                binds: binds(viewer, cursor, Int64(limit))))
-        {
-            let groupId = try row.value(1, as: Int64.self)
-            guard var group = try await storedGroup(scope, id: groupId)?.group else { continue }
-            if try row.value(8, as: Bool.self) {
-                group = FormerGroupColumn.decode(try row.value(9, as: String?.self), fallback: group)
-            }
-            var last: Message?
-            if let lastId = try row.value(7, as: Int64?.self),
-                let found = try await scope.row(
-                    PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: binds(groupId, viewer, lastId)))
-            {
-                last = try groupMessage(from: found)
-            }
-            let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: last, unreadCount: Int(try row.value(5, as: Int64.self)),
-                kind: Conversation.groupKind, request: try row.value(2), pinned: try row.value(3),
-                muted: try row.value(4),
-                group: group)
-            listed.append(Listed(cursor: try row.value(list == .pinned ? 6 : 0, as: Int64.self), item: conversation))
-        }
-        return listed
-    }
-
     /// The next value of the one message id sequence, taken for a join mark (`GroupSQL.addMember`).
     static func nextMessageId(_ scope: PostgresScope) async throws -> Int64 {
         guard let id = try await scope.value("SELECT nextval(pg_get_serial_sequence('messages', 'id'))", as: Int64.self)
         else { throw StorageError.inconsistent("the message sequence gave no value") }
         return id
-    }
-
-    /// The viewer's conversation of one group, whichever list it is in.
-    static func groupConversation(_ scope: PostgresScope, viewer: Int64, group: Int64) async throws -> Conversation? {
-        for list in [GroupConversationList.listed, .requests, .pinned] {
-            if let found = try await groupConversations(
-                scope, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group
-            ).first {
-                return found.item
-            }
-        }
-        return nil
-    }
-
-    /// The group with its current members, the creating call's key and whether it ended.
-    static func storedGroup(_ scope: PostgresScope, id: Int64) async throws -> (
-        group: Group, requestKey: String, ended: Bool
-    )? {
-        guard let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.group, binds: binds(id))) else {
-            return nil
-        }
-        let members = try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.members, binds: binds(id))).map {
-            GroupMember(
-                user: try user(from: $0, at: 0, withViewerFields: false),
-                role: GroupRole(rawValue: try $0.value(6)) ?? .member,
-                joinedAt: Timestamp(millisecondsSince1970: try $0.value(7)))
-        }
-        let group = Group(
-            id: String(id), title: try row.value(0), createdAt: Timestamp(millisecondsSince1970: try row.value(1)),
-            createdBy: try row.value(2), members: members)
-        return (group, try row.value(3), try row.value(4))
-    }
-
-    /// The current members of the group as its changes decide on them, longest-standing first.
-    static func memberFacts(_ scope: PostgresScope, groupId: Int64) async throws -> [GroupMemberFacts] {
-        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberRoles, binds: binds(groupId))).map {
-            GroupMemberFacts(
-                userId: try $0.value(0), role: GroupRole(rawValue: try $0.value(1)) ?? .member, request: try $0.value(2)
-            )
-        }
-    }
-
-    /// How many groups the user is a current member of.
-    static func groupCount(_ scope: PostgresScope, userId: Int64) async throws -> Int {
-        Int(
-            try await scope.value(PostgresQuery(unsafeSQL: GroupSQL.groupCount, binds: binds(userId)), as: Int64.self)
-                ?? 0)
     }
 
     static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {
@@ -315,28 +234,4 @@ extension PostgresStorage {
         }
     }
 
-    static func groupMessage(_ scope: PostgresScope, groupId: Int64, sender: Int64, clientMessageId: String)
-        async throws -> Message?
-    {
-        try await scope.row(
-            PostgresQuery(unsafeSQL: GroupSQL.messageByClientId, binds: binds(groupId, sender, clientMessageId))
-        )
-        .map(groupMessage(from:))
-    }
-
-    /// Decodes the columns of `GroupSQL.messageColumns`.
-    static func groupMessage(from row: PostgresRandomAccessRow) throws -> Message {
-        Message(
-            id: String(try row.value(0, as: Int64.self)), clientMessageId: try row.value(1), sender: try row.value(2),
-            recipient: "",
-            text: try row.value(3), createdAt: Timestamp(millisecondsSince1970: try row.value(4)),
-            readByRecipient: false,
-            deleted: try row.value(11),
-            media: try row.value(11, as: Bool.self) ? [] : MediaJSON.decode(try row.value(12, as: String.self)),
-            replyTo: try row.value(5, as: Int64?.self).map { String($0) },
-            reactions: ReactionsColumn.decode(try row.value(10, as: String?.self)),
-            editedAt: try row.value(9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
-            removedByOperators: try row.value(13), group: String(try row.value(6, as: Int64.self)),
-            readCount: Int(try row.value(7, as: Int64.self)), fromBlocked: try row.value(8))
-    }
 }

@@ -251,47 +251,6 @@ final class PostgresStorage: ChirpStorage, Service {
         try await scope.rows(PreparedQuery(UserIdByKey.self, binds(key))).first.map { try $0.value(0, as: Int64.self) }
     }
 
-    /// Columns that `user(from:at:)` reads, for a `users` alias, with the viewer flags computed
-    /// for `viewer` (an integer, so it is safe to write into the SQL).
-    static func userColumns(_ alias: String, viewer: Int64?) -> String {
-        userColumns(alias, viewerSQL: String(viewer ?? 0))
-    }
-
-    /// `userColumns` with the viewer's id given as SQL (a parameter such as `$1`).
-    static func userColumns(_ alias: String, viewerSQL viewer: String) -> String {
-        """
-        \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
-        \(alias).followers_count, \(alias).following_count, \
-        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = \(viewer)), \
-        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(viewer) AND followee_id = \(alias).id)
-        """
-    }
-
-    /// Number of columns `userColumns` yields.
-    static let userColumnCount = 8
-
-    /// Decodes the columns of `userColumns` starting at `index`.
-    static func user(from row: PostgresRandomAccessRow, at index: Int, withViewerFields: Bool = true) throws -> User {
-        User(
-            id: String(try row.value(index, as: Int64.self)),
-            username: try row.value(index + 1),
-            displayName: try row.value(index + 2),
-            createdAt: Timestamp(millisecondsSince1970: try row.value(index + 3)),
-            followersCount: try row.value(index + 4),
-            followingCount: try row.value(index + 5),
-            followsYou: withViewerFields ? try row.value(index + 6, as: Bool.self) : nil,
-            followedByYou: withViewerFields ? try row.value(index + 7, as: Bool.self) : nil)
-    }
-
-    /// Reads one user by id with viewer fields for `viewer` (nil: without them).
-    static func fetchUser(_ scope: PostgresScope, id: Int64, viewer: Int64?) async throws -> User? {
-        try await scope.row(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(userColumns("u", viewer: viewer)) FROM users u WHERE u.id = $1",
-                binds: binds(id))
-        ).map { try user(from: $0, at: 0, withViewerFields: viewer != nil) }
-    }
-
     /// Bindings for `$1`, `$2`, … in order.
     static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)

@@ -32,7 +32,7 @@ extension SQLiteStorage {
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: sharedSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
         else { return nil }
-        let message = groupMessage(from: row)
+        let message = try MessageColumns.message(from: row)
         guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
         let groupId: Int64 = ids[0]
         let sender: Int64 = ids[1]
@@ -86,9 +86,10 @@ extension SQLiteStorage {
                     db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [new.groupId, sender.id]),
                 membership[0] as Bool
             else { return nil }
-            if let existing = try Self.groupMessage(
-                db, groupId: new.groupId, sender: sender.id, clientMessageId: new.clientMessageId)
-            {
+            if let existing = try Row.fetchOne(
+                db.cachedStatement(sql: Self.sharedSQL(GroupSQL.messageByClientId)),
+                arguments: [new.groupId, sender.id, new.clientMessageId]
+            ).map(MessageColumns.message(from:)) {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             let id = try Self.nextMessageId(db)
@@ -137,7 +138,7 @@ extension SQLiteStorage {
                 try Row.fetchOne(
                     db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id]
                 )
-                .map(Self.groupMessage(from:))
+                .map(MessageColumns.message(from:))
             }
             guard let message = try read(),
                 let sender = try Int64.fetchOne(
@@ -195,7 +196,7 @@ extension SQLiteStorage {
                 try Row.fetchAll(
                     db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.aboveMarkCondition))),
                     arguments: [group ?? 0, viewer, before, -1, mark]
-                ).map(Self.groupMessage(from:))
+                ).map(MessageColumns.message(from:))
             } indexed: { below, remaining in
                 try Row.fetchAll(
                     db.cachedStatement(sql: Self.sharedSQL(GroupSearch.query(where: GroupSearch.indexedCondition))),
@@ -203,7 +204,7 @@ extension SQLiteStorage {
                         group ?? 0, viewer, below, remaining,
                         SQLiteMessageSearch.groupMatch(words: words, groups: groups),
                     ]
-                ).map(Self.groupMessage(from:))
+                ).map(MessageColumns.message(from:))
             }
         }
     }
@@ -230,43 +231,6 @@ extension SQLiteStorage {
             + appendEvents(db, userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
     }
 
-    /// The viewer's group conversations (`GroupSQL.conversations`), each with its cursor.
-    static func groupConversations(
-        _ db: Database, viewer: Int64, before cursor: Int64, limit: Int, list: GroupConversationList, group: Int64?
-    ) throws -> [Listed<Conversation>] {
-        let condition = list.condition + (group.map { " AND group_id = \($0)" } ?? "")
-        return try Row.fetchAll(
-            db.cachedStatement(sql: sharedSQL(GroupSQL.conversations(where: condition, orderBy: list.order))),
-            arguments: [viewer, cursor, limit]
-        ).compactMap { row -> Listed<Conversation>? in
-            let groupId: Int64 = row[1]
-            let lastId: Int64? = row[7]
-            guard var group = try storedGroup(db, id: groupId)?.group else { return nil }
-            if row[8] as Bool { group = FormerGroupColumn.decode(row[9], fallback: group) }
-            let last = try lastId.flatMap {
-                try Row.fetchOne(
-                    db.cachedStatement(sql: sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, $0])
-            }
-            let conversation = Conversation(
-                peer: Conversation.noPeer, lastMessage: last.map(groupMessage(from:)), unreadCount: row[5],
-                kind: Conversation.groupKind,
-                request: row[2], pinned: row[3], muted: row[4], group: group)
-            return Listed(cursor: list == .pinned ? row[6] : row[0], item: conversation)
-        }
-    }
-
-    /// The viewer's conversation of one group, whichever list it is in.
-    static func groupConversation(_ db: Database, viewer: Int64, group: Int64) throws -> Conversation? {
-        for list in [GroupConversationList.listed, .requests, .pinned] {
-            if let found = try groupConversations(
-                db, viewer: viewer, before: Int64.max, limit: 1, list: list, group: group
-            ).first {
-                return found.item
-            }
-        }
-        return nil
-    }
-
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {
@@ -284,57 +248,8 @@ extension SQLiteStorage {
         return id
     }
 
-    /// The group with its current members, the creating call's key and whether it ended.
-    static func storedGroup(_ db: Database, id: Int64) throws -> (group: Group, requestKey: String, ended: Bool)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.group)), arguments: [id]) else {
-            return nil
-        }
-        let members = try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.members)), arguments: [id]).map {
-            GroupMember(
-                user: user(from: $0, at: 0, withViewerFields: false), role: GroupRole(rawValue: $0[6]) ?? .member,
-                joinedAt: Timestamp(millisecondsSince1970: $0[7]))
-        }
-        let group = Group(
-            id: String(id), title: row[0], createdAt: Timestamp(millisecondsSince1970: row[1]), createdBy: row[2],
-            members: members)
-        return (group, row[3], row[4])
-    }
-
-    /// The current members of the group as its changes decide on them, longest-standing first.
-    static func memberFacts(_ db: Database, groupId: Int64) throws -> [GroupMemberFacts] {
-        try Row.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberRoles)), arguments: [groupId])
-            .map { GroupMemberFacts(userId: $0[0], role: GroupRole(rawValue: $0[1]) ?? .member, request: $0[2]) }
-    }
-
-    /// How many groups the user is a current member of.
-    static func groupCount(_ db: Database, userId: Int64) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: sharedSQL(GroupSQL.groupCount)), arguments: [userId]) ?? 0
-    }
-
     static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
         try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberIds)), arguments: [groupId])
     }
 
-    static func groupMessage(_ db: Database, groupId: Int64, sender: Int64, clientMessageId: String) throws -> Message?
-    {
-        try Row.fetchOne(
-            db.cachedStatement(sql: sharedSQL(GroupSQL.messageByClientId)),
-            arguments: [groupId, sender, clientMessageId]
-        )
-        .map(groupMessage(from:))
-    }
-
-    /// Decodes the columns of `GroupSQL.messageColumns`.
-    static func groupMessage(from row: Row) -> Message {
-        let id: Int64 = row[0]
-        let groupId: Int64 = row[6]
-        return Message(
-            id: String(id), clientMessageId: row[1], sender: row[2], recipient: "", text: row[3],
-            createdAt: Timestamp(millisecondsSince1970: row[4]), readByRecipient: false, deleted: row[11],
-            media: row[11] ? [] : MediaJSON.decode(row[12]), replyTo: (row[5] as Int64?).map { String($0) },
-            reactions: ReactionsColumn.decode(row[10]),
-            editedAt: (row[9] as Int64?).map(Timestamp.init(millisecondsSince1970:)), removedByOperators: row[13],
-            group: String(groupId),
-            readCount: row[7], fromBlocked: row[8])
-    }
 }

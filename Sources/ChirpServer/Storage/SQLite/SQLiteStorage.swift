@@ -239,42 +239,6 @@ final class SQLiteStorage: ChirpStorage {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM users WHERE username_key = ?"), arguments: [key])
     }
 
-    /// Columns that `UserRow.user(from:at:)` reads, for a `users` alias, with the viewer flags
-    /// computed against the named argument `:viewer`.
-    static func userColumns(_ alias: String) -> String {
-        """
-        \(alias).id, \(alias).username, \(alias).display_name, \(alias).created_at, \
-        \(alias).followers_count, \(alias).following_count, \
-        EXISTS (SELECT 1 FROM follows WHERE follower_id = \(alias).id AND followee_id = :viewer), \
-        EXISTS (SELECT 1 FROM follows WHERE follower_id = :viewer AND followee_id = \(alias).id)
-        """
-    }
-
-    /// Number of columns `userColumns` yields.
-    static let userColumnCount = 8
-
-    /// Decodes the columns of `userColumns` starting at `index`.
-    static func user(from row: Row, at index: Int, withViewerFields: Bool = true) -> User {
-        let id: Int64 = row[index]
-        return User(
-            id: String(id),
-            username: row[index + 1],
-            displayName: row[index + 2],
-            createdAt: Timestamp(millisecondsSince1970: row[index + 3]),
-            followersCount: row[index + 4],
-            followingCount: row[index + 5],
-            followsYou: withViewerFields ? row[index + 6] : nil,
-            followedByYou: withViewerFields ? row[index + 7] : nil)
-    }
-
-    /// Reads one user by id with viewer fields for `viewer` (nil: without them).
-    static func fetchUser(_ db: Database, id: Int64, viewer: Int64?) throws -> User? {
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(userColumns("u")) FROM users u WHERE u.id = :id"),
-            arguments: ["id": id, "viewer": viewer ?? 0])
-        return row.map { user(from: $0, at: 0, withViewerFields: viewer != nil) }
-    }
-
     // MARK: events
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows {
