@@ -34,9 +34,6 @@ enum GroupSQL {
         "\(m) > \(gm).first_message_id AND (\(gm).last_message_id IS NULL OR \(m) <= \(gm).last_message_id)"
     }
 
-    /// Locks group `$1`'s row: its writes queue up (before any user row, so never in a cycle).
-    static let lockGroup = "SELECT id FROM chat_groups WHERE id = $1 FOR UPDATE"
-
     /// User `$2`'s membership of group `$1`: whether current, the window of messages they may
     /// see (ids after the first, up to the last; no last while current), and whether they have
     /// a pending group request.

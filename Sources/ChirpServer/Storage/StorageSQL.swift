@@ -113,9 +113,6 @@ enum StorageSQL {
         WHERE owner_id = $5 AND peer_id = $3
         """
 
-    /// Index of the peer's first column in `conversationColumns`.
-    static let conversationPeerIndex = 5
-
     /// Writes the request of recipient `$1` from sender `$2` as accepted (`$3`) or pending.
     static let writeRequest = """
         INSERT INTO message_requests (recipient_id, sender_id, accepted) VALUES ($1, $2, $3)

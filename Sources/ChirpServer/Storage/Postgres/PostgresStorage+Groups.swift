@@ -37,7 +37,7 @@ extension PostgresStorage {
         else { return nil }
         let groupId = try ids.value(0, as: Int64.self)
         let sender = try ids.value(1, as: Int64.self)
-        guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: binds(groupId))) != nil,
+        guard try await scope.lockGroup(groupId),
             let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
         else { return nil }
         let message = try MessageColumns.message(from: row)
@@ -86,8 +86,7 @@ extension PostgresStorage {
             // The group's row, then its members' in id order: the membership cannot change under
             // the send, and every member's stream gets its event gap-free.
             guard
-                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(new.groupId)))
-                    != nil,
+                try await scope.lockGroup(new.groupId),
                 let membership = try await scope.row(
                     PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(new.groupId, sender.id))),
                 try membership.value(0, as: Bool.self)
@@ -134,7 +133,7 @@ extension PostgresStorage {
         decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
     ) async throws -> MessageChangeOutcome {
         try await write { scope in
-            guard try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.lockGroup, binds: Self.binds(groupId))) != nil,
+            guard try await scope.lockGroup(groupId),
                 let membership = try await scope.row(
                     PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
                 try membership.value(0, as: Bool.self)

@@ -12,7 +12,7 @@ extension PostgresStorage {
 
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { scope in
-            guard let recipient = try await Self.userId(scope, key: recipientKey) else { return .noSuchRecipient }
+            guard let recipient = try await scope.userId(key: recipientKey) else { return .noSuchRecipient }
             let found =
                 try await scope.execute(
                     """
@@ -37,7 +37,7 @@ extension PostgresStorage {
         change: @escaping @Sendable (MessageFacts) throws -> MessageChange
     ) async throws -> MessageChangeOutcome {
         try await write { scope in
-            guard let peer = try await Self.userId(scope, key: peerKey) else { return .noSuchPeer }
+            guard let peer = try await scope.userId(key: peerKey) else { return .noSuchPeer }
             try await scope.lockUsers([viewer, peer])
             guard
                 let row = try await scope.row(
@@ -113,7 +113,7 @@ extension PostgresStorage {
         try await read { scope in
             var pair = ""
             if let peerKey {
-                guard let peer = try await Self.userId(scope, key: peerKey) else { return nil }
+                guard let peer = try await scope.userId(key: peerKey) else { return nil }
                 pair = " AND m.user_lo = \(min(viewer, peer)) AND m.user_hi = \(max(viewer, peer))"
             }
             guard !words.isEmpty else { return [] }

@@ -22,7 +22,7 @@ extension PostgresStorage {
         viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
     ) async throws -> [Message]? {
         try await read { scope in
-            guard let peerId = try await Self.userId(scope, key: peerKey) else { return nil }
+            guard let peerId = try await scope.userId(key: peerKey) else { return nil }
             let binds = Self.binds(min(viewer, peerId), max(viewer, peerId), after, before, limit)
             let rows =
                 ascending

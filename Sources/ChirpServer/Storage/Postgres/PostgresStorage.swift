@@ -246,11 +246,6 @@ final class PostgresStorage: ChirpStorage, Service {
 
     // MARK: shared helpers
 
-    /// The id of the user with that username key, if any.
-    static func userId(_ scope: PostgresScope, key: String) async throws -> Int64? {
-        try await scope.rows(PreparedQuery(UserIdByKey.self, binds(key))).first.map { try $0.value(0, as: Int64.self) }
-    }
-
     /// Bindings for `$1`, `$2`, … in order.
     static func binds(_ values: any PostgresDynamicTypeEncodable...) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)
@@ -327,11 +322,6 @@ private enum EventsAfter: PreparedSQL {
         WHERE u.id = $1
         ORDER BY e.seq
         """
-}
-
-/// A user's id by username key (the peer of a conversation page, and others).
-private enum UserIdByKey: PreparedSQL {
-    static let sql = "SELECT id FROM users WHERE username_key = $1"
 }
 
 extension PostgresStorage: StorageEngine {
