@@ -51,13 +51,10 @@ struct MessageEventStorageTests {
     }
 
     @Test func eventsStoredWithTheirJSONByAnEarlierVersionReadBackUnchanged() async throws {
-        let directory = TestServer.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("chirp.sqlite")
         // The schema before message events became references, with one event written the old way.
-        let earlier = try DatabaseQueue(path: url.path)
-        try SQLiteSchema.migrator.migrate(earlier, upTo: "v2-client-logs")
+        let legacy = try LegacySQLiteDatabase(migratedUpTo: "v2-client-logs")
+        defer { legacy.remove() }
+        let (url, earlier) = (legacy.url, legacy.queue)
         let oldJSON =
             #"{"clientMessageId":"old","createdAt":"2026-01-01T00:00:00.000Z","id":"7","readByRecipient":false,"recipient":"bo","sender":"ann","text":"from before"}"#
         try await earlier.write { db in

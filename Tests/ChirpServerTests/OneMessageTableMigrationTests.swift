@@ -64,12 +64,9 @@ struct OneMessageTableMigrationTests {
     ]
 
     @Test func onSQLite() async throws {
-        let directory = TestServer.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("chirp.sqlite")
-        let queue = try DatabaseQueue(path: url.path)
-        try SQLiteSchema.migrator.migrate(queue, upTo: "v21-search-index-mark")
+        let legacy = try LegacySQLiteDatabase(migratedUpTo: "v21-search-index-mark")
+        defer { legacy.remove() }
+        let (url, queue) = (legacy.url, legacy.queue)
         try await queue.write { db in
             for statement in Self.legacyRows { try db.execute(sql: statement) }
             // As `SQLiteStorage.nextMessageId` takes ids and join marks: the sequence ran ahead.

@@ -52,14 +52,19 @@ struct EventService: Sendable {
             pruned: slice.pruned, events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
     }
 
-    /// A stored row as the event it is: its JSON, or its message's.
+    /// A stored row as the event it is: its JSON, or the one its message's row makes now (the
+    /// message, or for `message.deleted` the notice of its tombstone), as a change to the
+    /// message writes it (`MessageChangeJSON`).
     static func event(from row: EventRow) -> StoredEvent {
         switch row.data {
         case .json(let json):
             return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: json)
         case .message(let message):
-            return StoredEvent(
-                seq: row.seq, type: row.type, createdAt: row.createdAt, json: MessageRules().encode(message))
+            let encoding = MessageChangeJSON()
+            let json =
+                row.type == EventType.messageDeleted
+                ? ((try? encoding.deleted(message)) ?? "{}") : encoding.updated(message)
+            return StoredEvent(seq: row.seq, type: row.type, createdAt: row.createdAt, json: json)
         }
     }
 }

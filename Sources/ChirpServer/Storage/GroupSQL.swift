@@ -80,6 +80,13 @@ enum GroupSQL {
         WHERE b.blocked_id = $2
         """
 
+    /// How many members other than its sender have read group message `m` (pending requests
+    /// left out, as their reads are private until they accept).
+    static let readCount = """
+        (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id
+            AND NOT r.request AND \(window(member: "r", message: "m.id")))
+        """
+
     /// Group message columns, ending in `FROM messages m …`, for the viewer `$2`: id,
     /// client id, sender, text, created-at milliseconds, replied-to id, group id, read count,
     /// whether the viewer blocked the sender, then the edit time, the reactions
@@ -88,8 +95,7 @@ enum GroupSQL {
     static let messageColumns = """
         m.id AS m_id, m.client_message_id AS m_client_id, s.username AS m_sender, m.text AS m_text, m.created_at AS m_created_at,
             m.reply_to AS m_reply_to, m.group_id AS m_group,
-            (SELECT COUNT(*) FROM group_members r WHERE r.group_id = m.group_id AND r.user_id <> m.sender_id AND r.read_up_to >= m.id
-                AND NOT r.request AND \(window(member: "r", message: "m.id"))) AS m_read_count,
+            \(readCount) AS m_read_count,
             \(BlockSQL.blocked("m.sender_id", by: "$2")) AS m_from_blocked,
             m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.deleted AS m_deleted, m.media_json AS m_media,
             m.removed_by_operators AS m_removed
@@ -124,19 +130,6 @@ enum GroupSQL {
 
     /// The group and the sender of group message `$1`.
     static let messageGroupAndSender = "SELECT group_id, sender_id FROM messages WHERE id = $1 AND group_id IS NOT NULL"
-
-    /// The condition on `events` that picks the stored events holding the JSON of the group
-    /// messages matching `messages` (a condition on `messages`; direct ones never match:
-    /// `message.created` and edits), in the streams of their
-    /// groups' members, current and former; `dataId` is the SQL of an event's `data.id`.
-    static func storedMessageEvents(of messages: String, dataId: String) -> String {
-        """
-        user_id IN (SELECT gm.user_id FROM group_members gm
-                WHERE gm.group_id IN (SELECT group_id FROM messages WHERE group_id IS NOT NULL AND (\(messages))))
-            AND type IN ('\(EventType.messageCreated)', '\(EventType.messageUpdated)')
-            AND \(dataId) IN (SELECT CAST(id AS TEXT) FROM messages WHERE group_id IS NOT NULL AND (\(messages)))
-        """
-    }
 
     /// How many groups user `$1` is a current member of (pending requests included).
     static let groupCount = "SELECT COUNT(*) FROM group_members WHERE user_id = $1 AND removed_at IS NULL"

@@ -46,6 +46,31 @@ extension StorageScope {
         try await query(GroupSQL.memberIds, groupId).map { try $0("user_id") }
     }
 
+    /// Appends an event about group message `message` to every current member's stream (their
+    /// rows locked first). The rows point at the message (`StoredEventData.message`); the live
+    /// events carry `json(message)` with `fromBlocked` as each member sees it (true for those
+    /// who blocked the sender), as a stream reading the rows builds it.
+    func appendGroupMessageEvents(
+        groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
+        json: @Sendable (Message) throws -> String
+    ) async throws -> [AppendedEvent] {
+        guard let id = Int64(message.id) else { throw StorageError.inconsistent("group message id \(message.id)") }
+        let members = try await memberIds(groupId: groupId)
+        try await lockUsers(members)
+        let blockers = Set(
+            try await query(GroupSQL.blockersOfSender, groupId, sender).map { try $0(0, as: Int64.self) })
+        var plain = message
+        plain.fromBlocked = false
+        var hidden = message
+        hidden.fromBlocked = true
+        return try await appendEvents(
+            userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at,
+            stored: .message(id))
+            + appendEvents(
+                userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at,
+                stored: .message(id))
+    }
+
     /// The facts the may-message rule decides on for the user with username key `key`, from
     /// `sender`'s side; nil when there is no such user.
     func recipientFacts(key: String, sender: Int64) async throws -> RecipientFacts? {
@@ -148,16 +173,16 @@ extension StorageScope {
     ) async throws -> [AppendedEvent] {
         let json = decisions.encode(group, asRequest: false)
         var appended = try await appendEvents(
-            userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, shared: true)
+            userIds: audience.updated, type: EventType.groupUpdated, json: json, at: at, stored: .shared)
         appended += try await appendEvents(
-            userIds: audience.created, type: EventType.groupCreated, json: json, at: at, shared: true)
+            userIds: audience.created, type: EventType.groupCreated, json: json, at: at, stored: .shared)
         appended += try await appendEvents(
             userIds: audience.createdAsRequest, type: EventType.groupCreated,
             json: decisions.encode(group, asRequest: true), at: at,
-            shared: true)
+            stored: .shared)
         appended += try await appendEvents(
             userIds: audience.removed, type: EventType.groupRemoved, json: decisions.removedNotice(id), at: at,
-            shared: false)
+            stored: .copy)
         return appended
     }
 

@@ -232,7 +232,7 @@ extension StorageEngine {
             guard let json = receipt(try membership("request")) else { return .unchanged }
             return .marked(
                 try await scope.appendEvents(
-                    userIds: members, type: EventType.messageRead, json: json, at: at, shared: false))
+                    userIds: members, type: EventType.messageRead, json: json, at: at, stored: .copy))
         }
     }
 }

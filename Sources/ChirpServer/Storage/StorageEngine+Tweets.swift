@@ -33,7 +33,7 @@ extension StorageEngine {
             let audience = [new.author.id] + followers
             try await scope.lockUsers(audience)
             let appended = try await scope.appendEvents(
-                userIds: audience, type: EventType.tweetCreated, json: json, at: new.createdAt, shared: false)
+                userIds: audience, type: EventType.tweetCreated, json: json, at: new.createdAt, stored: .copy)
             // As the author sees it: the viewer fields are about themselves.
             var own = tweet
             own.author = ownView

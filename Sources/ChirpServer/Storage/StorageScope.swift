@@ -29,12 +29,12 @@ protocol StorageScope: Sendable {
     /// (`GroupSQL.addMember`) or a group message: a message stored after it gets a larger id.
     func nextMessageId() async throws -> Int64
 
-    /// Appends one event with the same data to each of these users' streams (their rows locked
-    /// first, `lockUsers`) and returns them in the order of `userIds`. `shared`: the data is
-    /// stored once and every event names it (a group's Group, whose size grows with it).
+    /// Appends one event with the same data, `json`, to each of these users' streams (their
+    /// rows locked first, `lockUsers`) and returns them in the order of `userIds`; `stored`
+    /// says how the rows keep it.
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws
-        -> [AppendedEvent]
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, stored: StoredEventData)
+        async throws -> [AppendedEvent]
 }
 
 extension StorageScope {
@@ -71,7 +71,7 @@ extension StorageScope {
     /// Appends one event to one user's stream and returns it.
     @discardableResult
     func appendEvent(userId: Int64, type: String, json: String, at: Timestamp) async throws -> AppendedEvent {
-        try await appendEvents(userIds: [userId], type: type, json: json, at: at, shared: false)[0]
+        try await appendEvents(userIds: [userId], type: type, json: json, at: at, stored: .copy)[0]
     }
 
     /// The id of the user with that username key, if any.

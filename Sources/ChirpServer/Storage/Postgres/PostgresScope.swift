@@ -84,29 +84,42 @@ final class PostgresScope: Sendable {
 
     /// Appends one event with the same content to each of these users' streams (their rows
     /// locked first, `lockUsers`) in one statement; returns them in the order of `userIds`.
-    /// `shared`: the data is stored once (`event_payloads`) and every row names it, so that
-    /// what it stores grows with the users, not the users times the data (a group's Group).
+    /// `stored` says how the rows keep the data (`StoredEventData`).
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool = false) async throws
-        -> [AppendedEvent]
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, stored: StoredEventData = .copy)
+        async throws -> [AppendedEvent]
     {
         if userIds.isEmpty { return [] }
         var seqs: [Int64: Int64] = [:]
-        let query: PostgresQuery =
-            shared && userIds.count > 1
-            ? """
-            WITH payload AS (INSERT INTO event_payloads (data) VALUES (\(json)) RETURNING id),
-                grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY(\(userIds)) RETURNING id, last_seq)
-            INSERT INTO events (user_id, seq, type, created_at, data, payload_id)
-            SELECT grown.id, grown.last_seq, \(type), \(at.millisecondsSince1970), '', payload.id FROM grown, payload
-            RETURNING user_id, seq
-            """
-            : """
-            WITH grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY(\(userIds)) RETURNING id, last_seq)
-            INSERT INTO events (user_id, seq, type, created_at, data)
-            SELECT id, last_seq, \(type), \(at.millisecondsSince1970), \(json) FROM grown
-            RETURNING user_id, seq
-            """
+        let grownRows = "grown AS (UPDATE users SET last_seq = last_seq + 1 WHERE id = ANY($1) RETURNING id, last_seq)"
+        let time = at.millisecondsSince1970
+        let query: PostgresQuery
+        switch stored {
+        case .shared where userIds.count > 1:
+            query = PostgresQuery(
+                unsafeSQL: """
+                    WITH payload AS (INSERT INTO event_payloads (data) VALUES ($4) RETURNING id), \(grownRows)
+                    INSERT INTO events (user_id, seq, type, created_at, data, payload_id)
+                    SELECT grown.id, grown.last_seq, $2, $3, '', payload.id FROM grown, payload
+                    RETURNING user_id, seq
+                    """, binds: PostgresStorage.binds(userIds, type, time, json))
+        case .message(let id):
+            query = PostgresQuery(
+                unsafeSQL: """
+                    WITH \(grownRows)
+                    INSERT INTO events (user_id, seq, type, created_at, data, message_id)
+                    SELECT id, last_seq, $2, $3, '', $4 FROM grown
+                    RETURNING user_id, seq
+                    """, binds: PostgresStorage.binds(userIds, type, time, id))
+        case .copy, .shared:
+            query = PostgresQuery(
+                unsafeSQL: """
+                    WITH \(grownRows)
+                    INSERT INTO events (user_id, seq, type, created_at, data)
+                    SELECT id, last_seq, $2, $3, $4 FROM grown
+                    RETURNING user_id, seq
+                    """, binds: PostgresStorage.binds(userIds, type, time, json))
+        }
         for row in try await rows(query) {
             seqs[try row.value(0, as: Int64.self)] = try row.value(1, as: Int64.self)
         }

@@ -106,15 +106,15 @@ enum PostgresSendBatchSchema {
                 unread_count = cv.unread_count + excluded.unread_count,
                 has_received = cv.has_received OR excluded.has_received),
         ev AS (
-            SELECT i.sender_id AS owner, i.ord, i.created_at, i.data FROM input i
-            UNION ALL SELECT i.recipient_id, i.ord, i.created_at, i.data FROM input i),
+            SELECT i.sender_id AS owner, i.ord, i.created_at, i.id FROM input i
+            UNION ALL SELECT i.recipient_id, i.ord, i.created_at, i.id FROM input i),
         counts AS (SELECT ev.owner, COUNT(*) AS n FROM ev GROUP BY ev.owner),
         seqs AS (
             UPDATE users SET last_seq = users.last_seq + counts.n FROM counts WHERE users.id = counts.owner
             RETURNING users.id, users.last_seq - counts.n AS first),
         appended AS (
-            INSERT INTO events (user_id, seq, type, created_at, data)
-            SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, ev.data
+            INSERT INTO events (user_id, seq, type, created_at, data, message_id)
+            SELECT ev.owner, seqs.first + ROW_NUMBER() OVER (PARTITION BY ev.owner ORDER BY ev.ord), p_type, ev.created_at, '', ev.id
             FROM ev JOIN seqs ON seqs.id = ev.owner),
         rq AS (
             INSERT INTO message_requests AS q (recipient_id, sender_id, accepted)

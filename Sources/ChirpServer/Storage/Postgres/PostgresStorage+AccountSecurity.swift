@@ -1,7 +1,7 @@
 import ChirpModels
 import PostgresNIO
 
-/// Account deletion on PostgreSQL (its tombstones and events are still written the engine's own way).
+/// Account deletion on PostgreSQL.
 extension PostgresStorage {
     func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws
         -> WriteOutcome<Void>?
@@ -32,32 +32,11 @@ extension PostgresStorage {
             try await scope.execute(
                 "UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL"
             )
-            // Stored `message.created` events and edits hold the message's JSON: the recipients'
-            // copies become tombstones too, so reading the stream again shows no text.
-            try await scope.execute(
-                """
-                UPDATE events SET data = \(unescaped: Self.tombstonePatch)
-                WHERE user_id IN (SELECT DISTINCT recipient_id FROM messages WHERE sender_id = \(userId) AND group_id IS NULL)
-                  AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'sender' = \(username)
-                """)
-            // … and name the account as its peers see it from now on (`deleted-ID`, as SQLite's
-            // events, built from the message rows, do).
-            let placeholder = Validation.deletedAccountPrefix + String(userId)
-            for side in ["sender", "recipient"] {
-                try await scope.execute(
-                    """
-                    UPDATE events SET data = (data::jsonb || jsonb_build_object(\(side)::text, \(placeholder)::text))::text
-                    WHERE user_id IN (SELECT owner_id FROM conversations WHERE peer_id = \(userId))
-                      AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> \(side) = \(username)
-                    """)
-            }
             try await scope.execute(AccountDeletionSQL.ownRows, Self.binds(userId))
             try await scope.execute([AccountDeletionSQL.anonymize], Self.binds(userId, at.millisecondsSince1970))
             try await scope.execute(StorageSQL.deleteAccountRequests, Self.binds(userId))
             try await Self.deleteGroupPart(
-                scope, userId: userId, groups: memberOf, placeholder: Validation.deletedAccountPrefix + String(userId),
-                at: at,
-                decisions: groups)
+                scope, userId: userId, groups: memberOf, at: at, decisions: groups)
             for peer in audience.sorted() {
                 try await scope.appendEvent(userId: peer, type: EventType.userDeleted, json: notice, at: at)
             }

@@ -13,15 +13,14 @@ extension PostgresStorage {
     }
 
     /// Account deletion's part in groups, inside its transaction (`groups` locked first,
-    /// `lockGroups`): the user's group messages become tombstones wherever they are stored
-    /// (their rows, and the members' stored events, which name the sender `placeholder` from
-    /// now on); the user leaves each of `groups` as a leave does (`GroupChange.accountDeleted`),
+    /// `lockGroups`): the user's group messages become tombstones (their events are read from
+    /// the rows, under the account's new name); the user leaves each of `groups` as a leave does (`GroupChange.accountDeleted`),
     /// the members who stay told with `group.updated`; their pins and mutes of groups go.
     static func deleteGroupPart(
-        _ scope: PostgresScope, userId: Int64, groups: [Int64], placeholder: String, at: Timestamp,
+        _ scope: PostgresScope, userId: Int64, groups: [Int64], at: Timestamp,
         decisions: some GroupDecisions
     ) async throws {
-        try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId, sender: placeholder)
+        try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId)
         try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMarks, binds: binds(userId)))
         _ = try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions)
     }
@@ -45,8 +44,8 @@ extension PostgresStorage {
         let takenDown = message.tombstone(byOperators: true)
         try await tombstoneGroupMessages(scope, where: "id = $1", id, byOperators: true)
         let notice = try encoding.deleted(takenDown)
-        try await appendGroupMessageEvents(
-            scope, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+        try await scope.appendGroupMessageEvents(
+            groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
         ) { _ in notice }
         try await audit(
             scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
@@ -54,24 +53,11 @@ extension PostgresStorage {
     }
 
     /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
-    /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
-    /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
-    /// them taken down, `sender` names their sender anew in those events.
+    /// `argument`) tombstones: no text, media, reactions or search words; `byOperators` marks
+    /// them taken down. Their events are built from the rows (`StoredEventData.message`).
     static func tombstoneGroupMessages(
-        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false,
-        sender: String? = nil
+        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false
     ) async throws {
-        var patch = byOperators ? takenDownPatch : tombstonePatch
-        var bindings = Self.binds(argument)
-        if let sender {
-            patch = "(\(patch)::jsonb || jsonb_build_object('sender', $2::text))::text"
-            bindings.append(sender)
-        }
-        try await scope.execute(
-            PostgresQuery(
-                unsafeSQL:
-                    "UPDATE events SET data = \(patch) WHERE \(GroupSQL.storedMessageEvents(of: messages, dataId: "data::jsonb ->> 'id'"))",
-                binds: bindings))
         try await scope.execute(
             PostgresQuery(
                 unsafeSQL: GroupSQL.tombstone(
@@ -120,9 +106,8 @@ extension PostgresStorage {
                 replyTo: new.replyTo.map { String($0) },
                 group: String(new.groupId))
             let json = decisions.encode(message)
-            try await Self.appendGroupMessageEvents(
-                scope, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message,
-                at: new.createdAt
+            try await scope.appendGroupMessageEvents(
+                groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
             ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
         }
@@ -168,8 +153,8 @@ extension PostgresStorage {
                 throw StorageError.inconsistent("group message \(id) is missing")
             }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            try await Self.appendGroupMessageEvents(
-                scope, groupId: groupId, sender: sender, type: action.type, stored, at: at
+            try await scope.appendGroupMessageEvents(
+                groupId: groupId, sender: sender, type: action.type, stored, at: at
             ) {
                 deleted ?? encoding.updated($0)
             }
@@ -199,38 +184,11 @@ extension PostgresStorage {
 
     // MARK: helpers
 
-    /// Appends an event about a group message to every current member's stream (their rows
-    /// locked first, in id order), its data `json(message)` with `fromBlocked` as each member
-    /// sees it (true for those who blocked the sender).
-    static func appendGroupMessageEvents(
-        _ scope: PostgresScope, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
-        json: (Message) throws -> String
-    ) async throws {
-        let members = try await memberIds(scope, groupId: groupId)
-        try await scope.lockUsers(members)
-        let blockers = Set(
-            try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.blockersOfSender, binds: binds(groupId, sender)))
-                .map { try $0.value(0, as: Int64.self) })
-        var plain = message
-        plain.fromBlocked = false
-        var hidden = message
-        hidden.fromBlocked = true
-        try await scope.appendEvents(
-            userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
-        try await scope.appendEvents(userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
-    }
-
     /// The next value of the one message id sequence, taken for a join mark (`GroupSQL.addMember`).
     static func nextMessageId(_ scope: PostgresScope) async throws -> Int64 {
         guard let id = try await scope.value("SELECT nextval(pg_get_serial_sequence('messages', 'id'))", as: Int64.self)
         else { throw StorageError.inconsistent("the message sequence gave no value") }
         return id
-    }
-
-    static func memberIds(_ scope: PostgresScope, groupId: Int64) async throws -> [Int64] {
-        try await scope.rows(PostgresQuery(unsafeSQL: GroupSQL.memberIds, binds: binds(groupId))).map {
-            try $0.value(0)
-        }
     }
 
 }

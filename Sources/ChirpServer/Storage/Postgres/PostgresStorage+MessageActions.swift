@@ -2,14 +2,6 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    /// A stored message's JSON made a tombstone (unsend, account deletion): no text, media or
-    /// reactions left.
-    static let tombstonePatch =
-        #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": []}'::jsonb)::text"#
-    /// The same for a take-down, marked `removedByOperators`.
-    static let takenDownPatch =
-        #"(data::jsonb || '{"text": "", "deleted": true, "media": [], "reactions": [], "removedByOperators": true}'::jsonb)::text"#
-
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { scope in
             guard let recipient = try await scope.userId(key: recipientKey) else { return .noSuchRecipient }
@@ -66,10 +58,10 @@ extension PostgresStorage {
                     WHERE id = \(id)
                     """)
                 let stored = try await Self.fetchMessages(scope, where: "m.id = $1", Self.binds(id)).first ?? updated
-                let json = encoding.updated(stored)
-                for user in [sender, recipient] {
-                    try await scope.appendEvent(userId: user, type: EventType.messageUpdated, json: json, at: at)
-                }
+                try await scope.appendEvents(
+                    userIds: [sender, recipient], type: EventType.messageUpdated, json: encoding.updated(stored),
+                    at: at,
+                    stored: .message(id))
                 return .changed(stored, scope.appended)
             case .unsend:
                 let tombstone = message.tombstone()
@@ -82,9 +74,8 @@ extension PostgresStorage {
     }
 
     /// Makes message `id` a tombstone for both people (`byOperators`: marked as a take-down):
-    /// the row loses its text, reactions and search words, the stored `message.created` and
-    /// edits their content (they hold the message's JSON), and both streams get
-    /// `message.deleted` with `notice`.
+    /// the row loses its text, reactions and search words, and both streams get
+    /// `message.deleted` with `notice` (their events are all read from the row).
     static func storeTombstone(
         _ scope: PostgresScope, id: Int64, sender: Int64, recipient: Int64, byOperators: Bool, notice: String,
         at: Timestamp
@@ -95,16 +86,8 @@ extension PostgresStorage {
                 removed_by_operators = removed_by_operators OR \(byOperators)
             WHERE id = \(id)
             """)
-        let patch = byOperators ? takenDownPatch : tombstonePatch
-        try await scope.execute(
-            """
-            UPDATE events SET data = \(unescaped: patch)
-            WHERE user_id IN (\(sender), \(recipient))
-              AND type IN (\(EventType.messageCreated), \(EventType.messageUpdated)) AND data::jsonb ->> 'id' = \(String(id))
-            """)
-        for user in [sender, recipient] {
-            try await scope.appendEvent(userId: user, type: EventType.messageDeleted, json: notice, at: at)
-        }
+        try await scope.appendEvents(
+            userIds: [sender, recipient], type: EventType.messageDeleted, json: notice, at: at, stored: .message(id))
     }
 
     func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws

@@ -261,13 +261,11 @@ final class PostgresStorage: ChirpStorage, Service {
             var events: [EventRow] = []
             var head: Int64 = 0
             for row in rows {
-                head = max(head, try row.value(0, as: Int64.self))
-                guard let seq = try row.value(1, as: Int64?.self) else { continue }
-                events.append(
-                    EventRow(
-                        seq: seq, type: try row.value(2), createdAt: Timestamp(millisecondsSince1970: try row.value(3)),
-                        data: .json(try row.value(4))))
-                head = max(head, seq)
+                head = max(head, try row("head", as: Int64.self))
+                guard try !row.isNull("e_seq") else { continue }
+                let event = try EventColumns.eventRow(from: row)
+                events.append(event)
+                head = max(head, event.seq)
             }
             return EventRows(events: events, head: head)
         }
@@ -310,17 +308,15 @@ private enum StreamHeads: PreparedSQL {
     static let sql = "SELECT id, last_seq FROM users WHERE id = ANY($1)"
 }
 
-/// A user's events after a seq (`$1` user, `$2` seq, `$3` limit) and the stream's head, from
-/// one snapshot in one round trip: one row per event, or one row with no event.
+/// A user's events after a seq (`$1` user, `$2` seq, `$3` limit, `EventSQL.stream`) and the
+/// stream's head, from one snapshot in one round trip: one row per event, or one row with no
+/// event.
 private enum EventsAfter: PreparedSQL {
     static let sql = """
-        SELECT u.last_seq, e.seq, e.type, e.created_at, e.data FROM users u
-        LEFT JOIN LATERAL (
-            SELECT ev.seq, ev.type, ev.created_at, COALESCE(p.data, ev.data) AS data FROM events ev
-            LEFT JOIN event_payloads p ON p.id = ev.payload_id
-            WHERE ev.user_id = u.id AND ev.seq > $2 ORDER BY ev.seq LIMIT $3) e ON true
+        SELECT u.last_seq AS head, e.* FROM users u
+        LEFT JOIN LATERAL (\(EventSQL.stream(of: "u.id"))) e ON true
         WHERE u.id = $1
-        ORDER BY e.seq
+        ORDER BY e.e_seq
         """
 }
 

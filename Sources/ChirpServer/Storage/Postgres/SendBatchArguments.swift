@@ -36,7 +36,9 @@ struct SendBatchArguments {
         bind("p_client_ids", "text[]", plan.clientIds)
         bind("p_texts", "text[]", plan.texts)
         bind("p_created_ats", "int8[]", plan.createdAts)
-        bind("p_jsons", "text[]", plan.jsons)
+        // The events point at the messages (`StoredEventData.message`): the function no longer
+        // reads the JSON, and its parameter stays so that its signature does not change.
+        bind("p_jsons", "text[]", [String]())
         bind("p_reply_tos", "int8[]", plan.replyTos)
         bind("p_terms", "text[]", plan.searchTerms)
         bind("p_media_jsons", "text[]", plan.mediaJSONs)

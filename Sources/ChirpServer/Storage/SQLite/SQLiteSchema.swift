@@ -207,6 +207,10 @@ enum SQLiteSchema {
         SQLiteSearchIndexSchema.register(in: &migrator)
         SQLiteMessageTableSchema.register(in: &migrator)
         SQLiteBoundedGroupsSchema.register(in: &migrator)
+        migrator.registerMigration(EventSQL.migrationName) { db in
+            let id = "CASE WHEN json_valid(events.data) THEN CAST(json_extract(events.data, '$.id') AS INTEGER) END"
+            try db.execute(sql: EventSQL.pointAtMessages(messageId: id))
+        }
         return migrator
     }
 }

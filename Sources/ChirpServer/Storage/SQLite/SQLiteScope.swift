@@ -25,12 +25,15 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
     func lockUsers(_ ids: [Int64]) async throws {}
 
     @discardableResult
-    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, shared: Bool) async throws
-        -> [AppendedEvent]
+    func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, stored: StoredEventData)
+        async throws -> [AppendedEvent]
     {
-        shared
-            ? try SQLiteStorage.appendSharedEvents(db, userIds: userIds, type: type, json: json, at: at)
-            : try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at)
+        switch stored {
+        case .copy: try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at)
+        case .shared: try SQLiteStorage.appendSharedEvents(db, userIds: userIds, type: type, json: json, at: at)
+        case .message(let id):
+            try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at, messageId: id)
+        }
     }
 
     /// GRDB's arguments for `values`, a list of ids as a JSON array (`SQLDialect.isAny`).

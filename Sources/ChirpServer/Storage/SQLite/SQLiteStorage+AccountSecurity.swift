@@ -2,7 +2,7 @@ import ChirpModels
 import Foundation
 import GRDB
 
-/// Account deletion on SQLite (its tombstones and events are still written the engine's own way).
+/// Account deletion on SQLite (its search index's part is the engine's own).
 extension SQLiteStorage {
     func deleteAccount(userId: Int64, at: Timestamp, notice: String, groups: some GroupDecisions) async throws
         -> WriteOutcome<Void>?
@@ -23,9 +23,6 @@ extension SQLiteStorage {
             let indexed = try SQLiteMessageSearch.entries(db, sentBy: userId)
             let mark = try SQLiteMessageSearch.indexedThrough(db)
             writer.atBatchEnd { db in try SQLiteMessageSearch.remove(db, indexed, indexedThrough: mark) }
-            // The recipients' stored edits of those messages hold their text: tombstones too.
-            try Self.tombstoneStoredEdits(
-                db, streams: Array(Set(indexed.compactMap(\.recipient))), messageIds: indexed.map(\.messageId))
             try Self.run(db, FollowSQL.deleteAccount, [userId])
             try db.cachedStatement(
                 sql:
@@ -35,9 +32,7 @@ extension SQLiteStorage {
             try Self.run(db, AccountDeletionSQL.ownRows, [userId])
             try Self.run(db, [AccountDeletionSQL.anonymize], [userId, at.millisecondsSince1970])
             try Self.run(db, StorageSQL.deleteAccountRequests, [userId])
-            var appended = try Self.deleteGroupPart(
-                db, userId: userId, placeholder: Validation.deletedAccountPrefix + String(userId), at: at,
-                decisions: groups)
+            var appended = try Self.deleteGroupPart(db, userId: userId, at: at, decisions: groups)
             appended += try Self.appendEvents(db, userIds: audience, type: EventType.userDeleted, json: notice, at: at)
             return WriteOutcome(value: (), created: true, appended: appended)
         }

@@ -3,14 +3,13 @@ import GRDB
 
 extension SQLiteStorage {
     /// Account deletion's part in groups, inside its transaction: the user's group messages
-    /// become tombstones wherever they are stored (their rows, and the members' stored events,
-    /// which name the sender `placeholder` from now on); the user leaves every group as a
-    /// leave does (`GroupChange.accountDeleted`), the members who stay told with
+    /// become tombstones (their events are read from the rows, under the account's new name);
+    /// the user leaves every group as a leave does (`GroupChange.accountDeleted`), the members who stay told with
     /// `group.updated`; their pins and mutes of groups go.
     static func deleteGroupPart(
-        _ db: Database, userId: Int64, placeholder: String, at: Timestamp, decisions: some GroupDecisions
+        _ db: Database, userId: Int64, at: Timestamp, decisions: some GroupDecisions
     ) throws -> [AppendedEvent] {
-        try tombstoneGroupMessages(db, where: "sender_id = $1", userId, sender: placeholder)
+        try tombstoneGroupMessages(db, where: "sender_id = $1", userId)
         try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
         let groups = try Int64.fetchAll(
             db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
@@ -39,34 +38,24 @@ extension SQLiteStorage {
         let takenDown = message.tombstone(byOperators: true)
         try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
         let notice = try encoding.deleted(takenDown)
-        let appended = try appendGroupMessageEvents(
-            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
-        ) { _ in notice }
+        let scope = SQLiteScope(db: db)
+        let appended = try InlineTaskRunner.run {
+            try await scope.appendGroupMessageEvents(
+                groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+            ) { _ in notice }
+        }
         try audit(
             db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
         return WriteOutcome(value: takenDown, created: true, appended: appended)
     }
 
     /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
-    /// `argument`) tombstones in their rows and in the stored events that hold their JSON (the
-    /// members' `message.created` and edits): no text, media or reactions; `byOperators` marks
-    /// them taken down, `sender` names their sender anew in those events.
+    /// `argument`) tombstones: no text, media or reactions, out of the search index;
+    /// `byOperators` marks them taken down. Their events are built from the rows
+    /// (`StoredEventData.message`): nothing else to change.
     static func tombstoneGroupMessages(
-        _ db: Database, where messages: String, _ argument: Int64, byOperators: Bool = false, sender: String? = nil
+        _ db: Database, where messages: String, _ argument: Int64, byOperators: Bool = false
     ) throws {
-        var patch = "'$.text', '', '$.deleted', json('true'), '$.media', json('[]'), '$.reactions', json('[]')"
-        if byOperators { patch += ", '$.removedByOperators', json('true')" }
-        var arguments: StatementArguments = [argument]
-        if let sender {
-            patch += ", '$.sender', ?2"
-            arguments += [sender]
-        }
-        // `sharedSQL` on the condition only: the JSON paths keep their `$`. A direct message's
-        // `message.created` stores no JSON (it is read from its row): never parsed.
-        let dataId = "CASE WHEN data = '' THEN NULL ELSE json_extract(data, '$.id') END"
-        let events = GroupSQL.storedMessageEvents(of: sharedSQL(messages), dataId: dataId)
-        try db.cachedStatement(sql: "UPDATE events SET data = json_set(data, \(patch)) WHERE \(events)").execute(
-            arguments: arguments)
         // Out of the search index, with the text they were indexed with (those above its mark
         // are read by the indexer as tombstones, and skipped).
         for entry in try SQLiteMessageSearch.groupEntries(db, where: sharedSQL(messages), [argument]) {
@@ -117,9 +106,12 @@ extension SQLiteStorage {
                 replyTo: new.replyTo.map { String($0) },
                 group: String(new.groupId))
             let json = decisions.encode(message)
-            let appended = try Self.appendGroupMessageEvents(
-                db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
-            ) { $0.fromBlocked ? decisions.encode($0) : json }
+            let scope = SQLiteScope(db: db)
+            let appended = try InlineTaskRunner.run {
+                try await scope.appendGroupMessageEvents(
+                    groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+                ) { $0.fromBlocked ? decisions.encode($0) : json }
+            }
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }
@@ -166,10 +158,13 @@ extension SQLiteStorage {
             }
             guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            let appended = try Self.appendGroupMessageEvents(
-                db, groupId: groupId, sender: sender, type: action.type, stored, at: at
-            ) {
-                deleted ?? encoding.updated($0)
+            let scope = SQLiteScope(db: db)
+            let appended = try InlineTaskRunner.run {
+                try await scope.appendGroupMessageEvents(
+                    groupId: groupId, sender: sender, type: action.type, stored, at: at
+                ) {
+                    deleted ?? encoding.updated($0)
+                }
             }
             return .changed(stored, appended)
         }
@@ -211,26 +206,6 @@ extension SQLiteStorage {
 
     // MARK: helpers
 
-    /// Appends an event about a group message to every current member's stream, its data
-    /// `json(message)` with `fromBlocked` as each member sees it (true for those who blocked
-    /// the sender).
-    static func appendGroupMessageEvents(
-        _ db: Database, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
-        json: (Message) throws -> String
-    ) throws -> [AppendedEvent] {
-        let members = try memberIds(db, groupId: groupId)
-        let blockers = Set(
-            try Int64.fetchAll(
-                db.cachedStatement(sql: sharedSQL(GroupSQL.blockersOfSender)), arguments: [groupId, sender]))
-        var plain = message
-        plain.fromBlocked = false
-        var hidden = message
-        hidden.fromBlocked = true
-        return try appendEvents(
-            db, userIds: members.filter { !blockers.contains($0) }, type: type, json: json(plain), at: at)
-            + appendEvents(db, userIds: members.filter(blockers.contains), type: type, json: json(hidden), at: at)
-    }
-
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
     static func nextMessageId(_ db: Database) throws -> Int64 {
@@ -246,10 +221,6 @@ extension SQLiteStorage {
                 db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
         else { throw StorageError.inconsistent("the message sequence is missing") }
         return id
-    }
-
-    static func memberIds(_ db: Database, groupId: Int64) throws -> [Int64] {
-        try Int64.fetchAll(db.cachedStatement(sql: sharedSQL(GroupSQL.memberIds)), arguments: [groupId])
     }
 
 }

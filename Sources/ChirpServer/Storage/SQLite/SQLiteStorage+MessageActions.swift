@@ -2,28 +2,6 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
-    /// Makes the stored edits (`message.updated`, which hold the message's JSON) of
-    /// `messageIds` in the streams of `streams` tombstones: no text, media or reactions left
-    /// (and marked `removedByOperators` for a take-down).
-    /// (`message.created` is read from the row, which the caller has already emptied.)
-    static func tombstoneStoredEdits(_ db: Database, streams: [Int64], messageIds: [Int64], byOperators: Bool = false)
-        throws
-    {
-        guard !streams.isEmpty, !messageIds.isEmpty else { return }
-        let marker = byOperators ? ", '$.removedByOperators', json('true')" : ""
-        try db.cachedStatement(
-            sql: """
-                UPDATE events SET data = json_set(data, '$.text', '', '$.deleted', json('true'), '$.media', json('[]'),
-                    '$.reactions', json('[]')\(marker))
-                WHERE user_id IN (SELECT value FROM json_each(?)) AND type = ?
-                  AND json_extract(data, '$.id') IN (SELECT value FROM json_each(?))
-                """
-        ).execute(arguments: [
-            "[\(streams.map(String.init).joined(separator: ","))]", EventType.messageUpdated,
-            "[\(messageIds.map { "\"\($0)\"" }.joined(separator: ","))]",
-        ])
-    }
-
     func replyTarget(_ id: Int64, sender: Int64, recipientKey: String) async throws -> ReplyTargetCheck {
         try await read { db in
             guard let recipient = try Self.userId(db, key: recipientKey) else { return .noSuchRecipient }
@@ -91,7 +69,7 @@ extension SQLiteStorage {
                 let stored = try Self.fetchMessage(db, where: "m.id = ?", [id]) ?? updated
                 let appended = try Self.appendEvents(
                     db, userIds: [sender, recipient], type: EventType.messageUpdated, json: encoding.updated(stored),
-                    at: at)
+                    at: at, messageId: id)
                 return .changed(stored, appended)
             case .unsend:
                 let tombstone = message.tombstone()
@@ -105,8 +83,8 @@ extension SQLiteStorage {
 
     /// Makes stored message `message` a tombstone for both people (`removedByOperators` when
     /// the message says so: a take-down): the row loses its text and reactions, the search
-    /// index its words, stored edits their JSON (`message.created` is read from the row), and
-    /// both streams get `message.deleted` with `notice`.
+    /// index its words, and both streams get `message.deleted` with `notice` (their events
+    /// are all read from the row).
     static func storeTombstone(
         _ db: Database, writer: WriteCoalescer, of message: Message, sender: Int64, recipient: Int64, notice: String,
         at: Timestamp
@@ -122,8 +100,7 @@ extension SQLiteStorage {
                 try SQLiteMessageSearch.remove(db, messageId: id, text: before, sender: sender, recipient: recipient)
             }
         }
-        try tombstoneStoredEdits(
-            db, streams: [sender, recipient], messageIds: [id], byOperators: message.removedByOperators)
-        return try appendEvents(db, userIds: [sender, recipient], type: EventType.messageDeleted, json: notice, at: at)
+        return try appendEvents(
+            db, userIds: [sender, recipient], type: EventType.messageDeleted, json: notice, at: at, messageId: id)
     }
 }

@@ -243,23 +243,9 @@ final class SQLiteStorage: ChirpStorage {
 
     func events(userId: Int64, since: Int64, limit: Int) async throws -> EventRows {
         try await read { db in
-            // A `message.created` row that points at its message comes with the message as it
-            // was sent (unread); the events service encodes it as the live event carried it.
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT e.seq, e.type, e.created_at, COALESCE(p.data, e.data), e.message_id, m.client_message_id, s.username, r.username,
-                            m.text, m.deleted, m.reply_to, m.media_json, m.removed_by_operators
-                        FROM events e
-                        LEFT JOIN event_payloads p ON p.id = e.payload_id
-                        LEFT JOIN messages m ON m.id = e.message_id
-                        LEFT JOIN users s ON s.id = m.sender_id
-                        LEFT JOIN users r ON r.id = m.recipient_id
-                        WHERE e.user_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?
-                        """),
-                arguments: [userId, since, limit])
+            let rows = try Row.fetchAll(db.cachedStatement(sql: Self.eventsSQL), arguments: [userId, since, limit])
             let head = try Self.streamHeads(db, userIds: [userId])[0]
-            return EventRows(events: try rows.map(Self.eventRow(from:)), head: head)
+            return EventRows(events: try rows.map(EventColumns.eventRow(from:)), head: head)
         }
     }
 
@@ -295,24 +281,6 @@ final class SQLiteStorage: ChirpStorage {
         }
     }
 
-    /// One row of the events query: the JSON it stores, or the message it points at.
-    static func eventRow(from row: Row) throws -> EventRow {
-        let createdAt = Timestamp(millisecondsSince1970: row[2])
-        var data = EventRow.Data.json(row[3])
-        if let messageId: Int64 = row[4] {
-            let deleted: Bool = row[9] ?? false
-            guard let clientMessageId: String = row[5] else {
-                throw StorageError.inconsistent(
-                    "event \(row[0] as Int64) points at message \(messageId), which is missing")
-            }
-            data = .message(
-                Message(
-                    id: String(messageId), clientMessageId: clientMessageId, sender: row[6], recipient: row[7],
-                    text: row[8],
-                    createdAt: createdAt, readByRecipient: false, deleted: deleted,
-                    media: deleted ? [] : MediaJSON.decode(row[11]), replyTo: (row[10] as Int64?).map { String($0) },
-                    removedByOperators: row[12] ?? false))
-        }
-        return EventRow(seq: row[0], type: row[1], createdAt: createdAt, data: data)
-    }
+    /// A stream's events (`EventSQL.stream`), in SQLite's parameters.
+    private static let eventsSQL = sharedSQL(EventSQL.stream(of: "$1"))
 }
