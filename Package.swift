@@ -248,10 +248,26 @@ let package = Package(
             ],
             path: "Sources/ChirpTestSupport"
         ),
+        // A push service for tests (RFC 8030 on 127.0.0.1): apart from ChirpTestSupport, which
+        // the client and terminal tests use and which depends on nothing but the C runner.
+        .target(
+            name: "ChirpPushTesting",
+            dependencies: [
+                "ChirpPush",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ChirpPushTests",
             dependencies: [
                 "ChirpPush",
+                "ChirpPushTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
