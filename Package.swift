@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ChirpNetworking", targets: ["ChirpNetworking"]),
         .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
+        .library(name: "ChirpPush", targets: ["ChirpPush"]),
         .library(name: "ChirpLogging", targets: ["ChirpLogging"]),
         .library(name: "ChirpModules", targets: ["ChirpModules"]),
         .library(name: "ChirpStore", targets: ["ChirpStore"]),
@@ -33,7 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 4.x: jwt-kit 5 (below) asks for swift-crypto 4.1.0 or later.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -44,6 +46,8 @@ let package = Package(
         // TLS: the server's HTTPS/WSS (through HummingbirdTLS) and the clients' extra trusted CA
         // (the tests' certificates come from the openssl command).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Web Push: the VAPID JWT (ES256), signed and verified.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         // MARK: kit
@@ -90,6 +94,19 @@ let package = Package(
         .target(
             name: "ChirpDataCenter",
             dependencies: ["ChirpNetworking", "ChirpPersistence"],
+            swiftSettings: strict
+        ),
+        // Web Push (RFC 8030, 8291, 8292): the VAPID key and token, the aes128gcm payload, one
+        // delivery and its outcome, the retry policy. App-agnostic; the server uses it.
+        .target(
+            name: "ChirpPush",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
 
@@ -230,6 +247,31 @@ let package = Package(
                 "CChirpTestRun"
             ],
             path: "Sources/ChirpTestSupport"
+        ),
+        // A push service for tests (RFC 8030 on 127.0.0.1): apart from ChirpTestSupport, which
+        // the client and terminal tests use and which depends on nothing but the C runner.
+        .target(
+            name: "ChirpPushTesting",
+            dependencies: [
+                "ChirpPush",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChirpPushTests",
+            dependencies: [
+                "ChirpPush",
+                "ChirpPushTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "ChirpNetworkingTests",
