@@ -71,6 +71,12 @@ public final class TestPushService: Sendable {
         await state.received.filter { $0.subscriptionID == subscription.id }
     }
 
+    /// How many pushes to `subscription` were answered so far, whatever the answer (a retry
+    /// counts again).
+    public func attempts(for subscription: TestPushSubscription) async -> Int {
+        await state.attempts[subscription.id] ?? 0
+    }
+
     /// Why requests were refused so far (a bad VAPID token, a missing header...).
     public func refusals() async -> [String] {
         await state.refusals

@@ -24,7 +24,14 @@ actor TestPushServiceState {
 
     func subscription(_ id: String) -> TestPushSubscription? { subscriptions[id] }
 
-    func answer(for id: String) -> TestPushAnswer { answers[id] ?? .accept }
+    /// How to answer a push to subscription `id`; counts it as an attempt.
+    func answer(for id: String) -> TestPushAnswer {
+        attempts[id, default: 0] += 1
+        return answers[id] ?? .accept
+    }
+
+    /// Requests for each subscription that reached the answer, whatever it was.
+    private(set) var attempts: [String: Int] = [:]
 
     func setAnswer(_ answer: TestPushAnswer, for id: String) { answers[id] = answer }
 

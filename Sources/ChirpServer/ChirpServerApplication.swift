@@ -61,7 +61,7 @@ public enum ChirpServerApplication {
                     [media = services.media] in
                     try await media.sweep()
                 },
-                retention,
+                retention, services.pushNotifier, services.pushWorker,
                 PeriodicSweep(name: "export", interval: configuration.retentionSweepInterval, logger: logger) {
                     [exports = services.exports] in
                     await exports.sweep()
@@ -129,6 +129,7 @@ public enum ChirpServerApplication {
         ModerationRoutes(services: services).register(on: authenticated)
         MediaRoutes(services: services).register(on: authenticated)
         ExportRoutes(services: services).register(on: authenticated)
+        PushRoutes(services: services).register(on: router, authenticated: authenticated)
         if let file = services.configuration.benchStaticFile { BenchFileRoutes(file: file).register(on: router) }
         OperationsRoutes(services: services).register(on: router)
         WebClientRoutes(assets: .bundled).register(on: router)

@@ -131,6 +131,20 @@ public struct ServerConfiguration: Sendable {
     /// How often every open stream re-reads storage regardless of wake-ups (a safety net for a
     /// missed one). Benchmarks only lengthen it, to measure what the re-reads cost.
     public var streamSweepPeriod: Duration = .seconds(25)
+    /// Hosts a push subscription's endpoint may reach over plain HTTP, or on this machine or a
+    /// private network (`chirp serve --push-allow-http-endpoint`): tests and private push
+    /// services. Every other endpoint must be `https://` to a public host.
+    public var pushAllowedHosts: [String] = []
+    /// The contact the push services see in the VAPID token (`sub`, RFC 8292): a `mailto:` or
+    /// `https:` URL (`chirp serve --push-contact`).
+    public var pushContact = "mailto:admin@localhost"
+    /// How long one push may take before it is tried again later.
+    public var pushTimeout: Duration = .seconds(10)
+    /// At most this many push subscriptions per account.
+    public var maxPushSubscriptions = 10
+    /// The wait before a push the push service did not take is tried again, tripled each time
+    /// (tests shorten it).
+    public var pushFirstRetryDelay: Duration = .seconds(60)
 
     public init() {}
 

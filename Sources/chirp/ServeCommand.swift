@@ -151,6 +151,17 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxy: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "A host (repeatable) push subscriptions may reach over plain HTTP or on a private network: tests and private push services.",
+            valueName: "host"))
+    var pushAllowHttpEndpoint: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The contact push services see in the VAPID token (RFC 8292): a mailto: or https: URL.", valueName: "url"))
+    var pushContact = "mailto:admin@localhost"
+
+    @Option(
         help: ArgumentHelp("Serve HTTPS and WSS with this certificate chain (PEM); needs --tls-key.", valueName: "pem"))
     var tlsCert: String?
 
@@ -230,6 +241,9 @@ struct ServeCommand: AsyncParsableCommand {
         for range in trustedProxy where AddressRange(range) == nil {
             throw ValidationError("--trusted-proxy takes a CIDR such as 10.0.0.0/8 or 2001:db8::/32, not '\(range)'.")
         }
+        guard pushContact.hasPrefix("mailto:") || pushContact.hasPrefix("https://") else {
+            throw ValidationError("--push-contact takes a mailto: or https: URL, such as mailto:ops@example.com.")
+        }
         _ = try tls()
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level takes one of: trace, debug, info, notice, warning, error, critical.")
@@ -299,6 +313,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxGroupMembers = maxGroupMembers
         configuration.maxGroupsPerUser = maxGroupsPerUser
         configuration.trustedProxies = trustedProxy.compactMap(AddressRange.init)
+        configuration.pushAllowedHosts = pushAllowHttpEndpoint
+        configuration.pushContact = pushContact
         configuration.tls = try tls()
         configuration.maxMediaBytes = maxMediaBytes
         configuration.mediaQuotaBytes = mediaQuotaBytes

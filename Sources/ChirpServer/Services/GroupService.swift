@@ -18,6 +18,8 @@ struct GroupService: Sendable {
     /// Checks a send's `replyTo` in the group (`MessageActionService.replyTarget`), as direct
     /// sends do; nil: group messages carry no reply links.
     var replies: MessageActionService?
+    /// Queues the pushes of each message sent (Web Push); nil: none.
+    var push: PushNotifier?
 
     /// A group the viewer is not in (or that does not exist): 404, so neither is revealed.
     static let notFound = APIError(
@@ -140,7 +142,10 @@ struct GroupService: Sendable {
             try await store.sendGroupMessage(new, decisions: rules)
         }
         guard let outcome = sent else { throw Self.notFound }
-        if outcome.created { hub.publish(outcome.appended) }
+        if outcome.created {
+            hub.publish(outcome.appended)
+            if let id = Int64(outcome.value.id) { push?.stored(messageId: id) }
+        }
         return outcome
     }
 

@@ -17,6 +17,8 @@ struct MessageService: Sendable {
     /// Checks a send's `replyTo` (`MessageActionService.replyTarget`); nil: sends carry no
     /// reply links.
     var replies: MessageActionService?
+    /// Queues the pushes of each message sent (Web Push); nil: none.
+    var push: PushNotifier?
     /// Confirms a viewer's session by a read of storage (`AccountService.confirmed`) before
     /// the send reads on its behalf, when its write was to confirm it
     /// (`SessionConfirmation.bySendWrite`).
@@ -61,6 +63,7 @@ struct MessageService: Sendable {
         if outcome.created {
             hub.publish(outcome.appended)
             metrics.messagesSent.increment()
+            if let id = Int64(outcome.value.id) { push?.stored(messageId: id) }
         }
         return outcome
     }

@@ -1,4 +1,6 @@
 import ChirpModels
+import ChirpPush
+import Logging
 
 /// The server's services, one per feature, over one storage, and what the HTTP and stream
 /// layers share with them: the event hub, the stream keeper, metrics and the configuration.
@@ -34,6 +36,10 @@ struct ServerServices: Sendable {
     let exports: DataExportService
     /// The rate limits the services apply (the reaction service takes `limits.takeReaction`).
     let limits: RateLimits
+    let push: PushService
+    /// Queues the pushes of what sends store, and sends them (run beside the server).
+    let pushNotifier: PushNotifier
+    let pushWorker: PushDeliveryWorker
 
     /// - Parameters:
     ///   - sessions: recently verified sessions (PostgreSQL: `sharedDatabase`, trusted by sends only, see `SessionCache`).
@@ -80,13 +86,30 @@ struct ServerServices: Sendable {
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         messageActions.groups = storage
         self.messageActions = messageActions
-        self.messages = MessageService(
+        let pushLogger = Logger(label: "chirp.push")
+        let keyring = PushKeyring(store: storage, contact: configuration.pushContact, now: now)
+        self.push = PushService(
+            store: storage, keyring: keyring, policy: PushEndpointPolicy(allowedHosts: configuration.pushAllowedHosts),
+            limit: configuration.maxPushSubscriptions, now: now)
+        var retries = PushRetryPolicy.standard
+        retries.firstDelay = configuration.pushFirstRetryDelay
+        let pushWorker = PushDeliveryWorker(
+            store: storage, keyring: keyring, timeout: configuration.pushTimeout, retries: retries, now: now,
+            logger: pushLogger)
+        self.pushWorker = pushWorker
+        let pushNotifier = PushNotifier(store: storage, worker: pushWorker, now: now, logger: pushLogger)
+        self.pushNotifier = pushNotifier
+        var messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media,
             replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
-        self.groups = GroupService(
+        messages.push = pushNotifier
+        self.messages = messages
+        var groups = GroupService(
             store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
             media: media, replies: messageActions)
+        groups.push = pushNotifier
+        self.groups = groups
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)

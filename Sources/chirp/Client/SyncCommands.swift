@@ -46,12 +46,30 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var client: ClientOptions
     @Flag(help: "Print each event as one line of JSON (API.md's Event object).") var json = false
+    @Flag(
+        help: ArgumentHelp(
+            "Print only what raises a notification: a new message from someone else in a conversation you have not muted.",
+            discussion: "One line each, from now on; with --json, the push payload of API.md part 4."))
+    var notify = false
 
     func run() async throws {
         let runtime = try ClientRuntime(client)
         let session = try await runtime.connectedSession()
         let json = self.json
         let me = session.username
+        if notify {
+            // What arrived before now is history, not news.
+            try await session.sync.catchUp()
+            let notices = MessageNotices(viewer: me)
+            await session.sync.run(
+                onEvent: { event in
+                    let muted = (try? await session.mutedConversations()) ?? []
+                    guard let notification = notices.notification(for: event, muted: muted) else { return }
+                    printLine(json ? NotificationLine.json(notification) : NotificationLine.text(notification))
+                },
+                onState: { state in printError("watch: \(state)") })
+            return
+        }
         await session.sync.run(
             onEvent: { event in
                 if json {
@@ -116,4 +134,20 @@ enum EventLine {
 
     /// Where a message went: its recipient, or `group ID`.
     private static func to(_ recipient: String, group: String?) -> String { group.map { "group \($0)" } ?? recipient }
+}
+
+/// How a notification prints in `chirp watch --notify`.
+enum NotificationLine {
+    /// `ann: hello` for a direct message, `ann in group 7: hello` for a group's.
+    static func text(_ notification: PushNotification) -> String {
+        let place = notification.conversation.group.map { " in group \($0)" } ?? ""
+        return "\(notification.sender)\(place): \(notification.text ?? "New message")"
+    }
+
+    /// The push payload as one line of JSON.
+    static func json(_ notification: PushNotification) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(notification)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
 }

@@ -8,8 +8,8 @@ extension PostgresStorage {
     {
         try await write { scope in
             guard
-                let username = try await scope.value(
-                    "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self)
+                try await scope.value(
+                    "SELECT username FROM users WHERE id = \(userId) AND deleted_at IS NULL", as: String.self) != nil
             else { return nil }
             // The groups' rows first, as every group write takes them before users'.
             let memberOf = try await Self.lockGroups(scope, ofMember: userId)

@@ -211,6 +211,11 @@ enum SQLiteSchema {
             let id = "CASE WHEN json_valid(events.data) THEN CAST(json_extract(events.data, '$.id') AS INTEGER) END"
             try db.execute(sql: EventSQL.pointAtMessages(messageId: id))
         }
+        migrator.registerMigration(PushSchemaSQL.name) { db in
+            for statement in PushSchemaSQL.statements(idColumn: "INTEGER PRIMARY KEY", bytesType: "BLOB") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }

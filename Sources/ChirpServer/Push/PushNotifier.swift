@@ -1,0 +1,64 @@
+import ChirpModels
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Puts the messages sends stored on the push queue (`PushStore.queuePushes`), after the send
+/// has answered: `stored` only notes the id, and this service's loop queues what gathered in
+/// one write, then wakes the `PushDeliveryWorker`. A send never waits on pushing. (Should the
+/// process stop between a send and its queueing, that message raises no push; the message
+/// itself is stored.)
+final class PushNotifier: Service, Sendable {
+    /// Ids noted and not queued yet, at most `capacity` (past it, the oldest are dropped).
+    private let pending = Mutex<[Int64]>([])
+    private let signal: AsyncStream<Void>
+    private let signalContinuation: AsyncStream<Void>.Continuation
+    private let store: any PushStore
+    private let worker: PushDeliveryWorker
+    private let now: @Sendable () -> Timestamp
+    private let logger: Logger
+    static let capacity = 100_000
+
+    init(store: any PushStore, worker: PushDeliveryWorker, now: @escaping @Sendable () -> Timestamp, logger: Logger) {
+        (signal, signalContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.store = store
+        self.worker = worker
+        self.now = now
+        self.logger = logger
+    }
+
+    /// A send stored message `id` (direct or group).
+    func stored(messageId id: Int64) {
+        pending.withLock { ids in
+            if ids.count >= Self.capacity { ids.removeFirst(ids.count - Self.capacity + 1) }
+            ids.append(id)
+        }
+        signalContinuation.yield()
+    }
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            for await _ in signal {
+                await queuePending()
+            }
+        } onGracefulShutdown: {
+            self.signalContinuation.finish()
+        }
+        await queuePending()
+    }
+
+    /// Queues what gathered; with no subscription anywhere, drops it after one read.
+    func queuePending() async {
+        let ids = pending.withLock { ids in
+            defer { ids.removeAll(keepingCapacity: true) }
+            return ids
+        }
+        guard !ids.isEmpty else { return }
+        do {
+            guard try await store.hasPushSubscriptions() else { return }
+            if try await store.queuePushes(messageIds: ids, at: now()) > 0 { worker.wake() }
+        } catch {
+            logger.warning("pushes not queued", metadata: ["error": "\(error)", "messages": "\(ids.count)"])
+        }
+    }
+}
