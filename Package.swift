@@ -44,6 +44,8 @@ let package = Package(
         // TLS: the server's HTTPS/WSS (through HummingbirdTLS) and the clients' extra trusted CA
         // (the tests' certificates come from the openssl command).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The web client's files, gzip-compressed once at start-up (WebAssets).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // MARK: kit
@@ -135,6 +137,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: strict
