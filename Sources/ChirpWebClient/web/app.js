@@ -2,7 +2,10 @@
 // time, renders it from the store on every change, and shows the banner. Every screen but the
 // first two (log in, conversations) is loaded when first opened, which keeps the first load
 // small. The conversation list and a conversation share the page in two panes on a wide
-// screen (style.css puts them side by side at 900 px and up, else shows one).
+// screen (style.css puts them side by side at 900 px and up, else shows one). Also: the unread
+// count in the title and icon, notifications for what arrives while the tab is hidden, and
+// the service worker (app-shell.js) that keeps the app for offline use and opens the
+// conversation of a clicked notification.
 import { h } from './dom.js';
 import { Store } from './store.js';
 import { UserSession } from './session.js';
@@ -10,6 +13,9 @@ import { explain, UNREACHABLE } from './errors.js';
 import { applyTheme } from './theme.js';
 import { loginView } from './view-login.js';
 import { conversationsView } from './view-conversations.js';
+import { conversationRead, onOpen } from './app-shell.js';
+import { showUnread } from './unread.js';
+import { notifyArrived } from './page-notifications.js';
 
 applyTheme();
 const store = new Store();
@@ -56,6 +62,7 @@ async function route() {
   }
   const turn = ++routing;
   const key = peer && decodeURIComponent(peer[1]).toLowerCase();
+  if (key) conversationRead(key);
   /** Shows the screen `make` builds from `module` (in the pane beside the list for `pane`, a
    * conversation's key), unless another route came first. */
   const later = async (module, make, pane) => {
@@ -82,11 +89,13 @@ function render(state) {
   document.documentElement.dataset.stream = state.stream;
   if (list && list !== view && main.contains(list.el)) list.update(state);
   view?.update?.(state);
+  showUnread(state.conversations);
 }
 store.subscribe(render);
 
 async function begin(saved) {
   session = new UserSession(saved, store, (message) => { session = null; loginMessage = message; signedOut(); });
+  session.onArrived = (messages) => notifyArrived(session, messages);
   list = conversationsView(session, navigate);
   nav.hidden = false;
   await session.start();
@@ -122,6 +131,8 @@ function signedOut() {
 }
 
 addEventListener('hashchange', route);
+// A clicked notification: its conversation (the worker focused this window).
+onOpen((key) => navigate(key ? `#/c/${encodeURIComponent(key)}` : '#/conversations'));
 // Back in a hidden tab: the screen renders again (a conversation then marks what arrived as read).
 document.addEventListener('visibilitychange', () => { if (!document.hidden) view?.update?.(store.state); });
 addEventListener('storage', (event) => { if (event.key === 'chirp.session' && !event.newValue && session) session.signOut(false, true); });
