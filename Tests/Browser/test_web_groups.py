@@ -79,7 +79,7 @@ class GroupTests(ServerTestCase):
             alice.driver.find_element(By.XPATH, f"//label[@for='member-{name}']").click()
         alice.click("button", "Create group")
         alice.find("button", "Members")
-        alice.wait(lambda: alice.driver.execute_script("return document.querySelector('h1').textContent") == "Trip", "the group's title")
+        alice.wait(lambda: alice.driver.execute_script("return document.querySelector('section.conversation h1').textContent") == "Trip", "the group's title")
         alice.send("hello group")
         alice.wait(lambda: self.the_group() is not None, "the group's conversation on the server")
         group = self.the_group()["group"]

@@ -1,7 +1,8 @@
 import ChirpModels
 import Hummingbird
 
-/// The browser client: its page at `GET /` and its files under `GET /web/{name}`. These are
+/// The browser client: its page at `GET /`, its service worker at `GET /sw.js` (at the root, so
+/// that its scope is the whole site) and its other files under `GET /web/{name}`. These are
 /// not API routes (they are not in `APIRoute.all` nor in `openapi.yaml`); an unknown file is a
 /// 404 with the API's error envelope.
 struct WebClientRoutes {
@@ -12,6 +13,9 @@ struct WebClientRoutes {
     func register(on router: Router<ChirpRequestContext>) {
         router.get("/") { request, _ in
             try serve("index.html", request)
+        }
+        router.get("/sw.js") { request, _ in
+            try serve("sw.js", request)
         }
         router.get("/web/:asset") { request, context in
             try serve(context.parameters.get("asset") ?? "", request)

@@ -1,13 +1,15 @@
 // A virtual list for a conversation's log: only the rows in or near the viewport are in the
 // DOM (a 10,000-message conversation keeps a few dozen nodes). Row heights are measured once
-// rendered and estimated before; two spacers stand for the rows outside the window.
+// rendered and estimated before; two spacers stand for the rows outside the window. A row is
+// drawn from its message and from `around(row, previous row)` (its place in a run, a date line
+// above it: message-runs.js), and drawn again when either changes.
 
 const ESTIMATE = 60;
 const OVERSCAN = 600;
 
 export class MessageList {
-  constructor(el, renderRow, onNearTop) {
-    Object.assign(this, { el, renderRow, onNearTop });
+  constructor(el, renderRow, onNearTop, around = () => ({ key: '' })) {
+    Object.assign(this, { el, renderRow, onNearTop, around });
     this.rows = [];
     this.heights = new Map();
     this.top = document.createElement('div');
@@ -83,11 +85,12 @@ export class MessageList {
     this.top.style.height = `${offset}px`;
     this.bottom.style.height = `${rest}px`;
     const cache = new Map();
-    const nodes = this.rows.slice(first, last).map((row) => {
+    const nodes = this.rows.slice(first, last).map((row, i) => {
+      const around = this.around(row, this.rows[first + i - 1]);
       const known = this.nodes?.get(row.key);
-      const node = known && known.row === row ? known.node : this.renderRow(row);
+      const node = known && known.row === row && known.around.key === around.key ? known.node : this.renderRow(row, around);
       node.dataset.key = row.key;
-      cache.set(row.key, { row, node });
+      cache.set(row.key, { row, node, around });
       return node;
     });
     const current = this.window.children;

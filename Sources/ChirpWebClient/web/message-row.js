@@ -1,20 +1,23 @@
-// One row of a conversation's log: the quoted message it answers, its text (or the inline
-// editor, or the "message unsent" tombstone), its attachments, its reactions, its time and
-// delivery mark, and the actions (react, reply, edit, unsend) shown on hover, on focus or
-// after a long press. In a group (`ctx.group`) a row names its sender, and my message says
-// how many of the others read it ("read by 2", from `readCount`), a button that shows who.
+// One row of a conversation's log: the date line when it begins a day, the sender's avatar at
+// the start of their run (others' messages), then the bubble: the quoted message it answers,
+// its text (or the inline editor, or the "message unsent" tombstone), its attachments, its
+// reactions, its time and delivery mark, and the actions (react, reply, edit, unsend) shown on
+// hover, on focus or after a long press, beside the bubble (below it in a narrow log, after a
+// click or tap on the message), never over its text. In a group (`ctx.group`) a run names its sender, and my message says how many
+// of the others read it ("read by 2", from `readCount`), a button that shows who.
 // What is open (the emoji picker, the editor, the readers) lives in the view's `ui`, keyed by
 // the row's key, so a row drawn again shows it again.
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
 import { attachmentsView, uploadsView } from './media-view.js';
 import { tombstoneNote } from './message-state.js';
+import { avatar } from './avatar.js';
 
 export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 
 /** `ctx`: {me, ui, cache, progress, quoted(m), group, act: {retry, picker, react, reply, edit,
- * save, cancelEdit, unsend, show, touch, readers, fail}}. */
-export function messageRow(m, ctx) {
+ * save, cancelEdit, unsend, show, touch, readers, fail}}; `run`: {day, continued} (message-runs.js). */
+export function messageRow(m, ctx, run = { day: null, continued: false }) {
   const { ui, act } = ctx;
   const mine = m.state !== 'received';
   const isMe = (u) => u.toLowerCase() === ctx.me.toLowerCase();
@@ -58,15 +61,19 @@ export function messageRow(m, ctx) {
       onclick: () => act.react(m, emoji, !own) }, emoji);
   })) : null;
 
-  const row = h('div', { class: `msg ${mine ? 'mine' : 'theirs'}${ui.touched === m.key ? ' touched' : ''}${ui.highlight === m.key ? ' found' : ''}` },
-    ctx.group && !mine ? h('p', { class: 'sender' }, h('strong', {}, m.sender), h('span', { class: 'sr' }, ': '))
+  // Focusable by a click (not by Tab): in a narrow log that shows its actions.
+  const row = h('div', { class: `msg ${mine ? 'mine' : 'theirs'}${ui.touched === m.key ? ' touched' : ''}${ui.highlight === m.key ? ' found' : ''}`, tabindex: -1 },
+    ctx.group && !mine && !run.continued ? h('p', { class: 'sender' }, h('strong', {}, m.sender), h('span', { class: 'sr' }, ': '))
       : h('span', { class: 'sr' }, mine ? 'You: ' : `${m.sender}: `),
     quote, body,
     m.deleted ? null : attachmentsView(m.media || [], ctx.cache, act.fail),
     m.deleted ? null : uploadsView(m.attachments, ctx.progress),
     reactions, h('p', { class: 'meta' }, ...meta), actions, picker);
   longPress(row, () => act.touch(m));
-  return row;
+  const face = mine ? null : run.continued ? h('span', { class: 'avatar-space' }) : avatar(m.sender);
+  return h('div', { class: `entry ${mine ? 'mine' : 'theirs'}${run.continued ? ' continued' : ''}` },
+    run.day ? h('p', { class: 'day' }, h('span', {}, run.day)) : null,
+    h('div', { class: 'line' }, face, row));
 }
 
 /** Calls `then` after a finger rests on `el` for half a second (touch screens have no hover). */

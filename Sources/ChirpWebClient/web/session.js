@@ -127,7 +127,8 @@ export class UserSession {
     }
   }
 
-  /** Applies a batch of the stream's events (idempotent) and remembers the last seq. */
+  /** Applies a batch of the stream's events (idempotent) and remembers the last seq; new
+   * messages go to `onArrived` too (the app's notifications while its tab is hidden). */
   async apply(events) {
     const messages = (type) => events.filter((e) => e.type === type).map((e) => localMessage(this.me, e.data, 'delivered'));
     const created = messages('message.created');
@@ -135,6 +136,7 @@ export class UserSession {
     const fresh = created.some((m) => m.state === 'received' && !this.store.state.conversations[m.peer]);
     if (created.length) {
       await this.storeMessages(created, { live: true });
+      this.onArrived?.(created);
       if (fresh) this.requests();
       const byPeer = new Map();
       for (const m of created) {

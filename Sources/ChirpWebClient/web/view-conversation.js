@@ -18,6 +18,7 @@ import { withReaction } from './store.js';
 import { tombstone } from './message-state.js';
 import { ApiError } from './api.js';
 import { newest } from './history-stretches.js';
+import { runOf } from './message-runs.js';
 
 /** The row that marks the gap above the newest stretch held whole. */
 const GAP = { key: 'gap', gap: true };
@@ -61,12 +62,12 @@ export function conversationView(session, peer, at = null) {
   };
   const ctx = { me, ui, act, cache: session.media, progress: {}, quoted, group: !!groupId };
   const gapRow = () => h('p', { class: 'gap', role: 'status' }, 'Loading older messages…');
-  const list = new MessageList(log, (m) => (m.gap ? gapRow() : messageRow(m, ctx)), async () => {
+  const list = new MessageList(log, (m, run) => (m.gap ? gapRow() : messageRow(m, ctx, run)), async () => {
     if (loading) return;
     loading = true;
     await session.loadOlder(peer);
     loading = false;
-  });
+  }, runOf);
 
   /** Sets what is open (`picker`, `editing`, `touched`), draws the rows it concerns again. */
   function open(what, value, then) {

@@ -1,7 +1,10 @@
 // The conversations: the search box, then the conversations, pinned first, with unread counts
 // (highlighted, the only alert, unless muted), then the followers not written to yet. Message
-// requests are listed apart (view-requests.js). A group's row (`g:ID`) shows its title.
+// requests are listed apart (view-requests.js). A group's row (`g:ID`) shows its title. Each
+// row has its avatar; on a wide screen the list stays beside the open conversation, whose row
+// is marked current (`select`).
 import { h } from './dom.js';
+import { avatar } from './avatar.js';
 import { searchForm } from './search-form.js';
 import { tombstoneNote } from './message-state.js';
 import { listOrder } from './conversation-marks.js';
@@ -15,6 +18,7 @@ export function conversationsView(session, navigate) {
     searchForm(navigate).form, list, followersHeading, followers);
 
   let shown = {};
+  let selected = null;
   const rows = new Map(); // peer → {c, li, link, pin, mute}: these survive updates (keep focus)
   function update(state) {
     if (state.conversations === shown.conversations && state.followers === shown.followers) return;
@@ -28,9 +32,10 @@ export function conversationsView(session, navigate) {
       const name = peer[1] === ':' ? c.group?.title || 'Group' : c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username;
       const preview = !last.sender ? 'no messages yet' : (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
-      link.replaceChildren(h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name),
+      link.replaceChildren(avatar(name), h('span', { class: 'summary' }, h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name),
         unread ? h('span', { class: c.muted ? 'unread' : 'unread badge' }, `, ${unread}`) : '',
-        h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`));
+        h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`)));
+      if (peer === selected) link.setAttribute('aria-current', 'page');
       const [pin, mute] = known ? [known.pin, known.mute] : [0, 0].map(() => h('button', { type: 'button', class: 'secondary small',
         onclick: (e) => session.markConversation(peer, e.currentTarget.textContent.toLowerCase()) })); // says what it does
       pin.textContent = c.pinned ? 'Unpin' : 'Pin';
@@ -49,7 +54,14 @@ export function conversationsView(session, navigate) {
     const fresh = state.followers.filter((u) => !state.conversations[u.username.toLowerCase()]);
     followersHeading.hidden = followers.hidden = fresh.length === 0;
     followers.replaceChildren(...fresh.map((u) => h('li', {}, h('a', { href: `#/c/${encodeURIComponent(u.username.toLowerCase())}`, class: 'conversation' },
-      h('span', { class: 'name' }, u.username), h('span', { class: 'preview' }, ' follows you')))));
+      avatar(u.username), h('span', { class: 'summary' }, h('span', { class: 'name' }, u.username), h('span', { class: 'preview' }, ' follows you'))))));
   }
-  return { el, update };
+  /** Marks the row of the conversation `peer` (null: none) as the one open beside the list. */
+  function select(peer) {
+    selected = peer;
+    for (const [key, row] of rows) {
+      if (key === peer) row.link.setAttribute('aria-current', 'page'); else row.link.removeAttribute('aria-current');
+    }
+  }
+  return { el, update, select };
 }

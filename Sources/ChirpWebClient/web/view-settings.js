@@ -1,8 +1,9 @@
-// Settings: the theme, who may message you first, log out, the account's sessions, password,
-// data export and deletion.
+// Settings: the theme, notifications (push-settings.js, loaded with this screen), who may
+// message you first, log out, the account's sessions, password, data export and deletion.
 import { h, field } from './dom.js';
 import { downloadMyData } from './data-export.js';
 import { THEMES, currentTheme, applyTheme } from './theme.js';
+import { notificationsSection } from './push-settings.js';
 
 export function settingsView(session) {
   const themes = h('fieldset', {}, h('legend', {}, 'Theme'),
@@ -42,7 +43,7 @@ export function settingsView(session) {
   } }, 'Download my data');
 
   const el = h('section', { class: 'screen' },
-    h('h1', { tabindex: -1 }, 'Settings'), themes, field('Who may message you first', requests),
+    h('h1', { tabindex: -1 }, 'Settings'), themes, notificationsSection(session).el, field('Who may message you first', requests),
     h('button', { type: 'button', onclick: () => session.signOut() }, 'Log out'),
     h('h2', {}, 'Sessions'), sessions,
     h('form', { class: 'card', onsubmit: async (event) => {
