@@ -69,7 +69,7 @@ enum AccountFixtures {
 struct AccountScreensTests {
     static func inSettings(at row: Int) -> AppState {
         var state = AppFeatureTests.loggedIn(.settings)
-        state.settingsSelection = Theme.Name.allCases.count + row
+        state.settingsSelection = AppState.bellSettingsRow + 1 + row
         return state
     }
 

@@ -236,7 +236,7 @@ struct AppFeatureTests {
         }
         await store.send(.key(.down)) { $0.settingsSelection = 1 }
         await store.send(.key(.down)) { $0.settingsSelection = 2 }
-        // Under the themes: the account rows.
+        // Under the themes: the bell.
         await store.send(.key(.down)) { $0.settingsSelection = 3 }
         await store.send(.key(.up)) { $0.settingsSelection = 2 }
         await store.send(.key(.enter)) {

@@ -110,6 +110,11 @@ final class FakeBackend: Sendable {
         var retried: [String] = []
         var typed: [String] = []
         var savedThemes: [Theme.Name] = []
+        /// The bell settings saved, in order, and how many times the bell rang.
+        var savedBells: [Bool] = []
+        var bells = 0
+        /// The conversations the client says are muted.
+        var muted: Set<String> = []
         var loggedOut = false
         var blocked: [String] = []
         /// `username:reason` of each report.
@@ -142,6 +147,9 @@ final class FakeBackend: Sendable {
         client.typing = { peer in self.data.withLock { $0.typed.append(peer) } }
         client.timeline = { self.data.withLock { $0.tweets } }
         client.saveTheme = { theme in self.data.withLock { $0.savedThemes.append(theme) } }
+        client.saveBell = { on in self.data.withLock { $0.savedBells.append(on) } }
+        client.bell = { self.data.withLock { $0.bells += 1 } }
+        client.mutedConversations = { self.data.withLock { $0.muted } }
         client.logout = { self.data.withLock { $0.loggedOut = true } }
         client.block = { username in self.data.withLock { $0.blocked.append(username) } }
         client.report = { username, reason in

@@ -146,4 +146,29 @@ struct LiveAppClientTests {
         try await client.logout()
         try await server.stop(signal: SIGTERM)
     }
+
+    /// The bell setting is kept per user where the theme is (a new run reads it back), and the
+    /// muted conversations come from the local list once one is muted.
+    @Test func theBellSettingIsKeptAndMutedConversationsAreRead() async throws {
+        let server = try await ServerProcess()
+        defer { try? FileManager.default.removeItem(at: server.dataDirectory) }
+        let (alice, bob) = try await Self.aliceAndBob(on: server)
+        _ = try await alice.send(ChirpEndpoints.SendMessage(to: "bob", clientMessageId: "1", text: "Hi bob"))
+        let home = ServerProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = AppClient.live(app: try ChirpClientApp(home: home, server: server.baseURL, token: bob.token))
+        #expect(try await client.restore() == "bob")
+        #expect(!client.loadBell(), "off by default")
+        client.saveBell(true)
+        let again = AppClient.live(app: try ChirpClientApp(home: home, server: server.baseURL, token: bob.token))
+        #expect(try await again.restore() == "bob")
+        #expect(again.loadBell(), "remembered for bob")
+
+        _ = try await client.conversations(true)
+        #expect(try await client.mutedConversations() == [])
+        try await client.markConversation("alice", .mute)
+        #expect(try await client.mutedConversations() == ["alice"])
+        try await client.logout()
+        try await server.stop(signal: SIGTERM)
+    }
 }

@@ -258,7 +258,8 @@ struct TmuxEndToEndTests {
         var screen = try await pane.waitFor("Conversations", "● live")
         try await pane.keys("s")
         screen = try await pane.waitFor("Settings", "Delete account")
-        for _ in 0..<3 { try await pane.keys("Down") }
+        // Down past the themes and the bell.
+        for _ in 0..<4 { try await pane.keys("Down") }
         try await pane.keys("Enter")
         screen = try await pane.waitFor("Sessions", "(this device)")
         #expect(screen.components(separatedBy: "last used").count == 3, "two sessions listed:\n\(screen)")

@@ -14,10 +14,7 @@ extension TmuxEndToEndTests {
         let tmux = try #require(Self.tmuxPath, "tmux is required in CI: .ci/run installs it")
         let users = try await TmuxUsers(["alice", "bob", "carol"])
         defer { users.removeAll() }
-        for name in ["bob", "carol"] {
-            #expect(try await users.chirp(name, "follow", "alice").status == 0)
-            #expect(try await users.chirp("alice", "follow", name).status == 0)
-        }
+        try await users.followEachOther("alice", and: ["bob", "carol"])
 
         let pane = try await Pane(tmux: tmux, command: users.app("alice"))
         var screen = try await pane.waitFor("Conversations", "● live", "g group", "carol")
@@ -71,6 +68,14 @@ final class TmuxUsers: Sendable {
     ) {
         try await runChirp(
             arguments + ["--server", server.baseURL.absoluteString, "--home", homes[name]!.path], input: input)
+    }
+
+    /// `name` and each of `others` follow each other (so they may message and make groups).
+    func followEachOther(_ name: String, and others: [String]) async throws {
+        for other in others {
+            #expect(try await chirp(other, "follow", name).status == 0)
+            #expect(try await chirp(name, "follow", other).status == 0)
+        }
     }
 
     /// The pane command running the app as `name` (then saying it exited).

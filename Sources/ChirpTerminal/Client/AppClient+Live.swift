@@ -65,6 +65,9 @@ extension AppClient {
         client.unsend = { peer, id in try await holder.require().unsend(id, with: peer) }
         client.search = { query, peer in try await holder.require().searchMessages(query, peer: peer, limit: 50).items }
         client.refusedActions = { holder.get()?.takeRefusedActions() ?? [] }
+        client.mutedConversations = { try await holder.require().mutedConversations() }
+        client.loadBell = { holder.get()?.context.setting("bell") == "on" }
+        client.saveBell = { on in try? holder.get()?.context.setSetting("bell", to: on ? "on" : nil) }
         client.deleteAccount = { password in
             try await app.deleteAccount(password: password)
             holder.set(nil)

@@ -157,6 +157,16 @@ public struct AppClient: Sendable {
     /// Live events, connection changes and local data changes until the stream's consumer stops.
     public var updates: @Sendable () -> AsyncStream<SyncUpdate>
     public var saveTheme: @Sendable (Theme.Name) -> Void
+    /// Whether this user turned the bell on new messages on (Settings); off when never set.
+    public var loadBell: @Sendable () -> Bool = { false }
+    /// Remembers the bell setting for this user, where the theme is kept.
+    public var saveBell: @Sendable (_ on: Bool) -> Void = { _ in }
+    /// Rings the terminal bell (`TerminalApp` writes it to the terminal; nothing elsewhere).
+    public var bell: @Sendable () async -> Void = {}
+    /// The keys (`ConversationKey`) of the conversations this user muted, from the local copy.
+    public var mutedConversations: @Sendable () async throws -> Set<String> = {
+        throw UnexpectedCall(description: "AppClient.mutedConversations was not expected")
+    }
     public var now: @Sendable () -> ContinuousClock.Instant
     /// A clock tick about ten times a second (typing expiry, spinners), until the consumer stops.
     public var ticks: @Sendable () -> AsyncStream<ContinuousClock.Instant>

@@ -162,13 +162,18 @@ extension AppFeature {
 
     private func settingsKey(_ key: Key, _ state: inout State) -> Effect<Action> {
         let themes = Theme.Name.allCases
+        let bell = AppState.bellSettingsRow
         switch key {
         case .up, .character("k"):
             state.settingsSelection = max(state.settingsSelection - 1, 0)
         case .down, .character("j"):
-            state.settingsSelection = min(state.settingsSelection + 1, themes.count + AppState.accountItems.count - 1)
-        case .enter where state.settingsSelection >= themes.count:
-            let page = AppState.accountItems[state.settingsSelection - themes.count].page
+            state.settingsSelection = min(state.settingsSelection + 1, bell + AppState.accountItems.count)
+        case .enter where state.settingsSelection == bell:
+            state.bellOnNewMessages.toggle()
+            let (client, on) = (self.client, state.bellOnNewMessages)
+            return .run { _ in client.saveBell(on) }
+        case .enter where state.settingsSelection > bell:
+            let page = AppState.accountItems[state.settingsSelection - bell - 1].page
             state.account = AccountFeature.State(page: page)
             state.screen = .account
             return page == .sessions ? AccountFeature(client: client).loadSessions().map(Action.account) : .none

@@ -41,11 +41,12 @@ extension AppFeature {
             switch event.payload {
             case .messageCreated(let message):
                 state.typing[Self.typingKey(message.sender, group: message.group)] = nil
+                let notice = self.notice(for: event, &state)
                 if state.screen == .conversation {
-                    return reloadIfOpen(between: message.sender, and: message.recipient, state)
+                    return .merge(reloadIfOpen(between: message.sender, and: message.recipient, state), notice)
                 }
-                if state.screen == .conversations { return loadConversations(&state, refresh: false) }
-                return .none
+                if state.screen == .conversations { return .merge(loadConversations(&state, refresh: false), notice) }
+                return notice
             case .messageUpdated(let message):
                 // The ledger has applied the edit or reaction; the open conversation reads again.
                 return reloadIfOpen(between: message.sender, and: message.recipient, state)

@@ -33,6 +33,8 @@ public struct AppFeature: Reducer {
         case messagesLoaded(peer: String, messages: [LocalMessage], hasMore: Bool)
         case timelineLoaded([TimelineEntry])
         case sync(AppClient.SyncUpdate)
+        /// A new message to tell of (`MessageNotices`), once the muted conversations were read.
+        case notify(PushNotification)
         /// A message was stored, or one changed (a reaction, an edit, an unsend): the open
         /// conversation reads again.
         case sent
@@ -57,6 +59,8 @@ public struct AppFeature: Reducer {
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         // Keys on a form screen belong to that form's feature.
         var action = action
+        // Any key takes the notice away (and is handled as always).
+        if case .key = action, state.notice != nil { state.notice = nil }
         if case .key(let key) = action, key != .control("c") {
             if state.screen == .login { action = .login(.key(key)) }
             if state.screen == .compose { action = .compose(.key(key)) }
@@ -137,6 +141,7 @@ public struct AppFeature: Reducer {
         case .tick(let now):
             state.now = now
             state.typing = state.typing.filter { $0.value > now }
+            if let notice = state.notice, notice.until <= now { state.notice = nil }
             return .none
         case .conversationsLoaded(let rows):
             state.busySince = nil
@@ -195,6 +200,8 @@ public struct AppFeature: Reducer {
             return .none
         case .sync(let update):
             return apply(update, &state)
+        case .notify(let notification):
+            return show(notification, &state)
         case .sent:
             return reloadMessages(state, refresh: false)  // the outbox already stored the result
         case .saved(let filename, let path):
@@ -248,6 +255,7 @@ public struct AppFeature: Reducer {
 
     private func sessionStarted(_ state: inout State, _ username: String) -> Effect<Action> {
         state.username = username
+        state.bellOnNewMessages = client.loadBell()
         state.screen = .conversations
         state.connection = "connecting"
         let client = self.client

@@ -32,6 +32,11 @@ public struct AppState: Sendable, Equatable {
     public var username: String?
     public var connection = "offline"
     public var banner: Banner?
+    /// A new message in another conversation, said on the banner's line until it expires or
+    /// a key is pressed.
+    public var notice: Notice?
+    /// Ring the terminal bell with each notice (Settings; remembered per user, off by default).
+    public var bellOnNewMessages = false
     /// When the current slow operation started (a spinner shows after 150 ms).
     public var busySince: ContinuousClock.Instant?
     public var now: ContinuousClock.Instant
@@ -92,7 +97,8 @@ public struct AppState: Sendable, Equatable {
     public var timelineScroll = 0
     public var newTweets = 0
 
-    /// The selected row of Settings: a theme, then `AppState.accountItems`.
+    /// The selected row of Settings: a theme, the bell (`bellSettingsRow`), then
+    /// `AppState.accountItems`.
     public var settingsSelection = 0
     /// A screen asked for (by a link) before the login finished.
     public var pendingDestination: AppDestination?
@@ -129,7 +135,23 @@ public struct AppState: Sendable, Equatable {
     /// How long a sent message may be edited.
     public static let editWindowMilliseconds: Int64 = Validation.editWindow.milliseconds
 
-    /// The account rows of Settings, under the themes.
+    /// A notice of a new message: its line, and when it goes.
+    public struct Notice: Sendable, Equatable {
+        public var text: String
+        public var until: ContinuousClock.Instant
+        public init(_ text: String, until: ContinuousClock.Instant) {
+            self.text = text
+            self.until = until
+        }
+    }
+
+    /// How long a notice shows when no key is pressed.
+    public static let noticeDuration: Duration = .seconds(5)
+
+    /// The row of Settings that turns the bell on and off, under the themes.
+    public static let bellSettingsRow = Theme.Name.allCases.count
+
+    /// The account rows of Settings, under the bell.
     public static let accountItems: [(title: String, page: AccountFeature.Page)] = [
         ("Sessions", .sessions), ("Change password", .password), ("Delete account", .delete),
     ]

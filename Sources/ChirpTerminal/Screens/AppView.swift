@@ -53,11 +53,19 @@ public enum AppView {
                 style: theme.notice)
         } else if state.screen == .account, let question = accountQuestion(state) {
             canvas.bar(y: height - 2, left: " " + question, style: theme.notice)
+        } else if let notice = state.notice {
+            canvas.bar(y: height - 2, left: fitted(" " + notice.text, columns: width - 1), style: theme.notice)
         } else if let banner = state.banner {
             canvas.bar(y: height - 2, left: " " + banner.text, style: banner.isError ? theme.error : theme.notice)
         }
         canvas.bar(y: height - 1, left: " " + hints(for: state), style: theme.muted)
         return canvas.frame
+    }
+
+    /// `text` cut to `columns`, ending in `…` when cut.
+    static func fitted(_ text: String, columns: Int) -> String {
+        guard TextWidth.of(text) > columns else { return text }
+        return TextWidth.prefix(text, fitting: columns - 1) + "…"
     }
 
     static func statusBar(_ state: AppState, _ canvas: inout Canvas) {

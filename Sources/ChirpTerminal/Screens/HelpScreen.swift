@@ -30,7 +30,10 @@ enum HelpScreen {
         ("Timeline", [("r c", "refresh, compose a tweet"), ("↑↓", "scroll"), ("Esc Tab", "conversations")]),
         (
             "Settings",
-            [("↑↓ Enter", "theme, account pages"), ("x", "end a session (y: yes)"), ("Tab", "next password field")]
+            [
+                ("↑↓ Enter", "theme, bell, account"), ("x", "end a session (y: yes)"),
+                ("Tab", "next password field"),
+            ]
         ),
     ]
 

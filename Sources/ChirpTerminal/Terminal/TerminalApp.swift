@@ -13,6 +13,9 @@ public enum TerminalApp {
         open link: URL? = nil
     ) async {
         let device = TerminalDevice()
+        var client = client
+        // The bell goes out the way frames do, on the main actor between them.
+        client.bell = { await MainActor.run { device.write("\u{07}") } }
         var initial = AppState(now: client.now(), theme: theme)
         if let welcome { initial.banner = .init(welcome, isError: false) }
         let store = Store(initialState: initial, reducer: AppFeature(client: client))
