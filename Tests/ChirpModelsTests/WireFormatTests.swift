@@ -46,7 +46,7 @@ struct WireFormatTests {
         #expect(APIRoute.follow.description == "PUT /v1/users/{username}/follow")
         #expect(
             APIRoute.all.filter { !$0.requiresAuth }.map(\.template).sorted() == [
-                "/healthz", "/metrics", "/openapi.yaml", "/v1/accounts", "/v1/sessions",
+                "/healthz", "/metrics", "/openapi.yaml", "/v1/accounts", "/v1/push/key", "/v1/sessions",
             ])
         #expect(Set(APIRoute.all).count == APIRoute.all.count)
     }

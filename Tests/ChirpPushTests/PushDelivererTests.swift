@@ -113,7 +113,9 @@ struct PushDelivererTests {
             let took = await clock.measure { outcome = await deliverer.deliver(message) }
 
             #expect(outcome == .retry(after: nil, reason: "timeout"))
-            #expect(took >= .milliseconds(450) && took < .seconds(3))
+            // Bounded by the timeout, not by the push service, which holds it until it stops
+            // (the upper bound generous, for a loaded machine).
+            #expect(took >= .milliseconds(450) && took < .seconds(20))
         }
     }
 
