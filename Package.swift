@@ -208,6 +208,7 @@ let package = Package(
                 "ChirpLogging",
                 "ChirpModules",
                 "ChirpStore",
+                "ChirpPushTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -43,6 +43,10 @@ struct LoadBench: AsyncParsableCommand {
             "Another chirp binary (say main's build) to run the same load against, alternating with this one (that, this, this, that, …); prints both and the ratio.",
             valueName: "path")) var compareBuild: String?
     @Option(help: "With --compare-build: runs of each build.") var runs = 2
+    @Option(
+        help: ArgumentHelp(
+            "Run four times, without and with N push subscriptions (at most 10 per user) to a push service that never answers, and report the ratio.",
+            valueName: "n")) var compareDeadPush: Int?
     @Flag(help: "Print the report as JSON.") var json = false
 
     /// Every rate limit on but out of reach: what the limiters cost per request.
@@ -97,6 +101,8 @@ struct LoadBench: AsyncParsableCommand {
             (baseline, variant) = (.plain, .rateLimitsOn)
         } else if compareSearchIndex {
             (baseline, variant) = (.withoutSearchIndex, .plain)
+        } else if compareDeadPush != nil {
+            (baseline, variant) = (.plain, .deadPush)
         } else {
             if let report = try await runOnce(rateLimitsOn ? .rateLimitsOn : .plain) {
                 try emit(report) { report.lines }
@@ -174,10 +180,20 @@ struct LoadBench: AsyncParsableCommand {
             return nil
         }
         let cpu: @Sendable () -> Double? = { children.isEmpty ? nil : children.compactMap(\.cpuSeconds).reduce(0, +) }
-        let run = LoadRun(
+        var run = LoadRun(
             baseURLs: baseURLs, users: max(users, 2), senders: max(senders, 1), duration: duration, rate: rate,
             serverCPUSeconds: cpu)
+        var deadPush: DeadPushService?
+        if variant == .deadPush {
+            let service = try await DeadPushService.start(subscriptions: compareDeadPush ?? 0)
+            run.afterSetup = { client, accounts in try await service.subscribe(accounts, through: client) }
+            deadPush = service
+        }
         var report = try await run.run()
+        if let deadPush {
+            FileHandle.standardError.write(Data("bench: \(await deadPush.summary())\n".utf8))
+            await deadPush.stop()
+        }
         report.instances = baseURLs.count
         report.serverRSSBytes = children.isEmpty ? nil : children.compactMap(\.residentBytes).reduce(0, +)
         for child in children { await child.stop() }
@@ -259,6 +275,8 @@ struct LoadRun {
     let rate: Int
     /// CPU seconds the server process(es) have used so far, when bench started them.
     var serverCPUSeconds: @Sendable () -> Double? = { nil }
+    /// Runs after the accounts and follows are made, before the streams open.
+    var afterSetup: @Sendable (LoadClient, [BenchAccount]) async throws -> Void = { _, _ in }
 
     func run() async throws -> LoadReport {
         let client = LoadClient(baseURL: baseURLs[0], connections: 8)
@@ -287,6 +305,7 @@ struct LoadRun {
             try await group.waitForAll()
         }
 
+        try await afterSetup(client, accounts)
         let ack = LatencyRecorder()
         let delivery = LatencyRecorder()
         let origin = LoadClock()

@@ -80,12 +80,16 @@ enum ServerVariant: String, Encodable, CustomStringConvertible {
     case rateLimitsOn
     /// Sends not indexed for search (the hidden `chirp serve --bench-without-search-index`).
     case withoutSearchIndex
+    /// Push subscriptions (`LoadBench.deadPushSubscriptions` of them) to a push service that
+    /// never answers: what pushing costs a send when the push service is dead.
+    case deadPush
 
     var description: String {
         switch self {
         case .plain: "as served"
         case .rateLimitsOn: "with every rate limit on"
         case .withoutSearchIndex: "without the search index"
+        case .deadPush: "with push subscriptions to a dead push service"
         }
     }
 
@@ -95,6 +99,7 @@ enum ServerVariant: String, Encodable, CustomStringConvertible {
         case .plain: ["--no-rate-limits"]
         case .rateLimitsOn: LoadBench.highRateLimits
         case .withoutSearchIndex: ["--no-rate-limits", "--bench-without-search-index"]
+        case .deadPush: ["--no-rate-limits", "--push-allow-http-endpoint", "127.0.0.1"]
         }
     }
 }

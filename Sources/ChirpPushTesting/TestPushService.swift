@@ -77,6 +77,11 @@ public final class TestPushService: Sendable {
         await state.attempts[subscription.id] ?? 0
     }
 
+    /// How many pushes were answered so far, for every subscription together.
+    public func totalAttempts() async -> Int {
+        await state.attempts.values.reduce(0, +)
+    }
+
     /// Why requests were refused so far (a bad VAPID token, a missing header...).
     public func refusals() async -> [String] {
         await state.refusals

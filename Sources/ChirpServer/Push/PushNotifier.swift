@@ -18,6 +18,11 @@ final class PushNotifier: Service, Sendable {
     private let now: @Sendable () -> Timestamp
     private let logger: Logger
     static let capacity = 100_000
+    /// Whether any subscription exists, as last read, and when: read again after
+    /// `subscriptionsRecheck` (another instance may have added one) or when this instance
+    /// stored one (`subscriptionsChanged`).
+    private let knownSubscriptions = Mutex<(exist: Bool, readAt: ContinuousClock.Instant)?>(nil)
+    static let subscriptionsRecheck: Duration = .seconds(1)
 
     init(store: any PushStore, worker: PushDeliveryWorker, now: @escaping @Sendable () -> Timestamp, logger: Logger) {
         (signal, signalContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -25,6 +30,11 @@ final class PushNotifier: Service, Sendable {
         self.worker = worker
         self.now = now
         self.logger = logger
+    }
+
+    /// A subscription was stored here: the next queueing reads again whether any exist.
+    func subscriptionsChanged() {
+        knownSubscriptions.withLock { $0 = nil }
     }
 
     /// A send stored message `id` (direct or group).
@@ -55,10 +65,22 @@ final class PushNotifier: Service, Sendable {
         }
         guard !ids.isEmpty else { return }
         do {
-            guard try await store.hasPushSubscriptions() else { return }
+            guard try await subscriptionsExist() else { return }
             if try await store.queuePushes(messageIds: ids, at: now()) > 0 { worker.wake() }
         } catch {
+            subscriptionsChanged()
             logger.warning("pushes not queued", metadata: ["error": "\(error)", "messages": "\(ids.count)"])
         }
+    }
+
+    /// Whether any account has a subscription: read at most once per `subscriptionsRecheck`.
+    private func subscriptionsExist() async throws -> Bool {
+        let now = ContinuousClock.now
+        if let known = knownSubscriptions.withLock({ $0 }), now - known.readAt < Self.subscriptionsRecheck {
+            return known.exist
+        }
+        let exist = try await store.hasPushSubscriptions()
+        knownSubscriptions.withLock { $0 = (exist, now) }
+        return exist
     }
 }

@@ -10,6 +10,8 @@ struct PushService: Sendable {
     let policy: PushEndpointPolicy
     let limit: Int
     var now: @Sendable () -> Timestamp = { .now() }
+    /// Told when a subscription was stored (`PushNotifier.subscriptionsChanged`).
+    var onSubscribed: @Sendable () -> Void = {}
 
     func publicKey() async throws -> PushKeyResponse {
         PushKeyResponse(publicKey: try await keyring.publicKey())
@@ -35,7 +37,9 @@ struct PushService: Sendable {
                 preview: body.preview ?? false),
             at: now())
         switch try await store.putPushSubscription(new, limit: limit) {
-        case .created(let stored): return (Self.info(stored), true)
+        case .created(let stored):
+            onSubscribed()
+            return (Self.info(stored), true)
         case .replaced(let stored): return (Self.info(stored), false)
         case .tooMany:
             throw APIError(

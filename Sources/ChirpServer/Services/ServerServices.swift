@@ -88,7 +88,7 @@ struct ServerServices: Sendable {
         self.messageActions = messageActions
         let pushLogger = Logger(label: "chirp.push")
         let keyring = PushKeyring(store: storage, contact: configuration.pushContact, now: now)
-        self.push = PushService(
+        var push = PushService(
             store: storage, keyring: keyring, policy: PushEndpointPolicy(allowedHosts: configuration.pushAllowedHosts),
             limit: configuration.maxPushSubscriptions, now: now)
         var retries = PushRetryPolicy.standard
@@ -99,6 +99,8 @@ struct ServerServices: Sendable {
         self.pushWorker = pushWorker
         let pushNotifier = PushNotifier(store: storage, worker: pushWorker, now: now, logger: pushLogger)
         self.pushNotifier = pushNotifier
+        push.onSubscribed = { pushNotifier.subscriptionsChanged() }
+        self.push = push
         var messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media,
             replies: messageActions,
