@@ -10,6 +10,15 @@ import { explain } from './errors.js';
 import { activeRegistration } from './app-shell.js';
 import { prefs, savePrefs } from './page-notifications.js';
 
+const SUBSCRIBE_TIMEOUT_MS = 8000;
+
+/** `promise`, or a rejection with `reason` after `ms`. */
+function withTimeout(promise, ms, reason) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(reason)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 const WHILE_OPEN = 'While a Chirp tab is open, even in the background, new messages still show as notifications.';
 const NO_PUSH = `This server does not send push notifications yet, so nothing arrives while Chirp is closed. ${WHILE_OPEN}`;
 
@@ -55,7 +64,11 @@ export function notificationsSection(session) {
       let subscription = await registration.pushManager.getSubscription();
       if (subscription && !sameBytes(subscription.options.applicationServerKey, key)) { await subscription.unsubscribe(); subscription = null; }
       try {
-        subscription ||= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+        // A browser whose push service is out of reach (no network, no vendor push service)
+        // may never settle the subscription: give up after a while and say so.
+        subscription ||= await withTimeout(
+          registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }), SUBSCRIBE_TIMEOUT_MS,
+          'its push service did not answer');
       } catch (error) {
         return `This browser could not subscribe to push notifications (${error.message}). ${WHILE_OPEN}`;
       }
