@@ -11,6 +11,10 @@ import Testing
 /// payload with the subscription's private key (RFC 8291).
 @Suite("Push notifications")
 struct PushNotificationTests {
+    /// How long a push may take to arrive (or a subscription to go): a loaded CI machine running
+    /// the whole suite takes far longer than the fraction of a second it takes alone.
+    static let patience: Duration = .seconds(60)
+
     /// A test configuration whose subscriptions may reach the test push service.
     static func configuration(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
         TestServer.configuration {
@@ -52,7 +56,7 @@ struct PushNotificationTests {
             let subscription = try await Self.subscribe(api, bob, at: service)
             let sent = try await api.sendMessage(ann, to: "bob", "hello bob")
             #expect(sent.status == 201)
-            let push = try #require(try await service.waitForPushes(for: subscription).first)
+            let push = try #require(try await service.waitForPushes(for: subscription, timeout: Self.patience).first)
             let notification: PushNotification = try push.decoded()
             let message: Message = try sent.decode()
             #expect(
@@ -72,7 +76,7 @@ struct PushNotificationTests {
             let (ann, bob) = try await Self.friends(api, "ann", "bob")
             let subscription = try await Self.subscribe(api, bob, at: service, preview: false)
             _ = try await api.sendMessage(ann, to: "bob", "a secret")
-            let push = try #require(try await service.waitForPushes(for: subscription).first)
+            let push = try #require(try await service.waitForPushes(for: subscription, timeout: Self.patience).first)
             let object = try push.jsonObject()
             #expect(object["text"] is NSNull, "text is null, not left out")
             #expect(!String(decoding: push.payload, as: UTF8.self).contains("secret"))
@@ -93,17 +97,17 @@ struct PushNotificationTests {
             let anns = try await Self.subscribe(api, ann, at: service)
             // A conversation is muted once it exists.
             _ = try await api.sendMessage(ann, to: "bob", "before the mute")
-            _ = try await service.waitForPushes(for: bobs)
+            _ = try await service.waitForPushes(for: bobs, timeout: Self.patience)
             #expect(try await api.send(.PUT, "/v1/conversations/ann/mute", token: bob.token).status == 204)
             _ = try await api.sendMessage(ann, to: "bob", "muted")
             _ = try await api.sendMessage(ann, to: "cat", "not muted")
-            _ = try await service.waitForPushes(for: cats)
+            _ = try await service.waitForPushes(for: cats, timeout: Self.patience)
             let group = try await api.group(ann, ["bob", "cat"])
             #expect(try await api.sendToGroup(ann, group.id, "to the group").status == 201)
-            let groupPushes = try await service.waitForPushes(2, for: cats)
+            let groupPushes = try await service.waitForPushes(2, for: cats, timeout: Self.patience)
             let groupPush: PushNotification = try groupPushes[1].decoded()
             #expect(groupPush.conversation == .group(group.id) && groupPush.text == "to the group")
-            let bobsPushes = try await service.waitForPushes(2, for: bobs)
+            let bobsPushes = try await service.waitForPushes(2, for: bobs, timeout: Self.patience)
             let texts = try bobsPushes.map { (try $0.decoded() as PushNotification).text }
             #expect(texts == ["before the mute", "to the group"], "nothing for the muted conversation")
             #expect(await service.pushes(for: anns).isEmpty, "a sender is never pushed their own message")
@@ -118,7 +122,7 @@ struct PushNotificationTests {
             let gone = try await Self.subscribe(api, bob, at: service, id: "old")
             await service.answer(.gone, for: gone)
             _ = try await api.sendMessage(ann, to: "bob", "anyone there?")
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + Self.patience
             var left: [PushSubscriptionInfo] = [
                 PushSubscriptionInfo(id: "old", endpoint: "", preview: true, createdAt: .now())
             ]
@@ -198,7 +202,7 @@ struct PushNotificationTests {
             let subscription = try await Self.subscribe(api, bob, at: service)
             await service.answer(.status(500), for: subscription)
             _ = try await api.sendMessage(ann, to: "bob", "after the restart")
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + Self.patience
             while await service.attempts(for: subscription) < 1, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -210,8 +214,10 @@ struct PushNotificationTests {
             services: ServerServices(
                 configuration: configuration, storage: try SQLiteStorage(url: configuration.databaseURL))
         ) { _ in
-            let push: PushNotification = try #require(try await service.waitForPushes(for: subscription).first)
-                .decoded()
+            let push: PushNotification = try #require(
+                try await service.waitForPushes(for: subscription, timeout: Self.patience).first
+            )
+            .decoded()
             #expect(push.text == "after the restart")
         }
     }

@@ -21,7 +21,7 @@ final class PushNotifier: Service, Sendable {
     /// Whether any subscription exists, as last read, and when: read again after
     /// `subscriptionsRecheck` (another instance may have added one) or when this instance
     /// stored one (`subscriptionsChanged`).
-    private let knownSubscriptions = Mutex<(exist: Bool, readAt: ContinuousClock.Instant)?>(nil)
+    private let knownSubscriptions = Mutex<KnownSubscriptions>(KnownSubscriptions())
     static let subscriptionsRecheck: Duration = .seconds(1)
 
     init(store: any PushStore, worker: PushDeliveryWorker, now: @escaping @Sendable () -> Timestamp, logger: Logger) {
@@ -34,7 +34,10 @@ final class PushNotifier: Service, Sendable {
 
     /// A subscription was stored here: the next queueing reads again whether any exist.
     func subscriptionsChanged() {
-        knownSubscriptions.withLock { $0 = nil }
+        knownSubscriptions.withLock { known in
+            known.answer = nil
+            known.generation += 1
+        }
     }
 
     /// A send stored message `id` (direct or group).
@@ -76,11 +79,20 @@ final class PushNotifier: Service, Sendable {
     /// Whether any account has a subscription: read at most once per `subscriptionsRecheck`.
     private func subscriptionsExist() async throws -> Bool {
         let now = ContinuousClock.now
-        if let known = knownSubscriptions.withLock({ $0 }), now - known.readAt < Self.subscriptionsRecheck {
-            return known.exist
-        }
+        let (answer, generation) = knownSubscriptions.withLock { ($0.answer, $0.generation) }
+        if let answer, now - answer.readAt < Self.subscriptionsRecheck { return answer.exist }
         let exist = try await store.hasPushSubscriptions()
-        knownSubscriptions.withLock { $0 = (exist, now) }
+        // Kept only if no subscription was stored while it was read (it might predate it).
+        knownSubscriptions.withLock { known in
+            if known.generation == generation { known.answer = (exist, now) }
+        }
         return exist
     }
+}
+
+/// `PushNotifier`'s last answer to whether any subscription exists, and how many times a
+/// subscription was stored here (an answer read across one is not kept).
+private struct KnownSubscriptions: Sendable {
+    var answer: (exist: Bool, readAt: ContinuousClock.Instant)?
+    var generation = 0
 }
