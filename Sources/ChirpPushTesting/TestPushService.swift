@@ -89,7 +89,7 @@ public final class TestPushService: Sendable {
 
     /// Waits until `subscription` has `count` pushes, and returns them; throws after `timeout`.
     public func waitForPushes(
-        _ count: Int = 1, for subscription: TestPushSubscription, timeout: Duration = .seconds(10)
+        _ count: Int = 1, for subscription: TestPushSubscription, timeout: Duration = .seconds(60)
     ) async throws -> [ReceivedPush] {
         let deadline = ContinuousClock.now + timeout
         while true {
