@@ -158,7 +158,8 @@ struct PushNotificationTests {
             }
             for endpoint in [
                 "http://push.example.com/x", "https://localhost/x", "https://10.1.2.3/x", "https://[::1]/x",
-                "https://192.168.0.9/x", "ftp://push.example.com/x", "not a url",
+                "https://192.168.0.9/x", "ftp://push.example.com/x", "not a url", "https://0x7f000001/x",
+                "https://2130706433/x", "https://0x7f.0.0.1/x", "https://017.0.0.1/x", "https://localhost./x",
             ] {
                 let reply = try await put("a", endpoint)
                 #expect(reply.status == 422 && reply.errorCode == APIErrorCode.invalidEndpoint, "\(endpoint)")

@@ -46,10 +46,19 @@ struct PushEndpointPolicy: Sendable {
             return true
         }
         if name.contains(":") { return true }  // IPv6 literals: push services are reached by name
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = labels.map { Int($0) }
         guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 255 }) else {
-            return name.allSatisfy { $0.isNumber || $0 == "." }  // other numeric forms
+            // Other numeric forms a resolver reads as an address (`2130706433`, `0x7f.1`, `017.0.0.1`).
+            return labels.allSatisfy { label in
+                let text = label.lowercased()
+                return !text.isEmpty
+                    && (text.allSatisfy(\.isNumber)
+                        || (text.hasPrefix("0x") && text.dropFirst(2).allSatisfy(\.isHexDigit)))
+            }
         }
+        // A leading zero reads as octal to some resolvers: only the plain decimal form passes.
+        guard labels.allSatisfy({ $0 == "0" || !$0.hasPrefix("0") }) else { return true }
         let (a, b) = (parts[0]!, parts[1]!)
         return a == 0 || a == 10 || a == 127 || (a == 169 && b == 254) || (a == 172 && (16...31).contains(b))
             || (a == 192 && b == 168) || (a == 100 && (64...127).contains(b)) || a >= 224
