@@ -103,6 +103,7 @@ let package = Package(
         .target(
             name: "ChirpPush",
             dependencies: [
+                "ChirpNetworking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -270,6 +271,7 @@ let package = Package(
         .testTarget(
             name: "ChirpPushTests",
             dependencies: [
+                "ChirpNetworking",
                 "ChirpPush",
                 "ChirpPushTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

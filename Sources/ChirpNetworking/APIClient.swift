@@ -135,14 +135,7 @@ public final class APIClient: Sendable {
 
     /// The reply's `Retry-After` (delay-seconds or an HTTP date), if any.
     static func retryAfter(_ response: TransportResponse) -> Duration? {
-        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+        response.header("Retry-After").flatMap { RetryAfterHeader.delay(from: $0) }
     }
 
     static func path(of error: DecodingError) -> String {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChirpNetworking
 import Foundation
 import Logging
 import NIOCore

@@ -1,3 +1,4 @@
+import ChirpNetworking
 import ChirpPush
 import Foundation
 import Testing

@@ -51,24 +51,24 @@ final class PushDeliveryWorker: Service, Sendable {
 
     private func loop() async {
         while !Task.isCancelled, !stopping.load(ordering: .relaxed) {
-            let claimed: [PushJob]
-            var sleepUntil = now().millisecondsSince1970 + Self.idlePeriod.milliseconds
+            let start = now()
+            var sleepUntil = start.millisecondsSince1970 + Self.idlePeriod.milliseconds
+            var claimed: [PushJob] = []
             do {
-                // A read first: an idle queue costs no write.
-                let start = now()
-                if let due = try await store.nextPushDue(), due <= start {
-                    let lease = Timestamp(
-                        millisecondsSince1970: start.millisecondsSince1970 + 2 * timeout.milliseconds + 30_000)
-                    claimed = try await store.claimPushes(now: start, leaseEnd: lease, limit: Self.concurrency)
-                } else {
-                    claimed = []
+                // A read first: an idle queue costs no write, and its answer says how long to sleep.
+                if let due = try await store.nextPushDue() {
+                    if due <= start {
+                        let lease = Timestamp(
+                            millisecondsSince1970: start.millisecondsSince1970 + 2 * timeout.milliseconds + 30_000)
+                        claimed = try await store.claimPushes(now: start, leaseEnd: lease, limit: Self.concurrency)
+                    } else {
+                        sleepUntil = min(sleepUntil, due.millisecondsSince1970)
+                    }
                 }
             } catch {
                 logger.warning("push queue not read", metadata: ["error": "\(error)"])
-                claimed = []
             }
             if claimed.isEmpty {
-                if let due = try? await store.nextPushDue() { sleepUntil = min(sleepUntil, due.millisecondsSince1970) }
                 await pause(until: sleepUntil)
                 continue
             }
@@ -127,12 +127,5 @@ final class PushDeliveryWorker: Service, Sendable {
             }
             return .retry(at: Timestamp(millisecondsSince1970: now().millisecondsSince1970 + wait.milliseconds))
         }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -37,6 +37,14 @@ struct PushEndpointPolicy: Sendable {
         APIError(.unprocessableContent, APIErrorCode.invalidEndpoint, message, field: "endpoint")
     }
 
+    /// The addresses an endpoint may not name: this machine, private, shared, link-local,
+    /// multicast and reserved networks, in both families (`AddressRange`, as
+    /// `--trusted-proxy` parses them).
+    static let nonPublicRanges: [AddressRange] = [
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.168.0.0/16", "224.0.0.0/3", "::/127", "fc00::/7", "fe80::/10", "ff00::/8",
+    ].compactMap(AddressRange.init)
+
     /// Whether `host` names this machine or a private, link-local or reserved network.
     static func isLocal(_ host: String) -> Bool {
         let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
@@ -45,22 +53,15 @@ struct PushEndpointPolicy: Sendable {
         {
             return true
         }
-        if name.contains(":") { return true }  // IPv6 literals: push services are reached by name
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        let parts = labels.map { Int($0) }
-        guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 255 }) else {
-            // Other numeric forms a resolver reads as an address (`2130706433`, `0x7f.1`, `017.0.0.1`).
-            return labels.allSatisfy { label in
-                let text = label.lowercased()
-                return !text.isEmpty
-                    && (text.allSatisfy(\.isNumber)
-                        || (text.hasPrefix("0x") && text.dropFirst(2).allSatisfy(\.isHexDigit)))
-            }
+        if let address = ClientAddress(name) {
+            return nonPublicRanges.contains { $0.contains(address) }
         }
-        // A leading zero reads as octal to some resolvers: only the plain decimal form passes.
-        guard labels.allSatisfy({ $0 == "0" || !$0.hasPrefix("0") }) else { return true }
-        let (a, b) = (parts[0]!, parts[1]!)
-        return a == 0 || a == 10 || a == 127 || (a == 169 && b == 254) || (a == 172 && (16...31).contains(b))
-            || (a == 192 && b == 168) || (a == 100 && (64...127).contains(b)) || a >= 224
+        // The other numeric forms a resolver reads as an address (`2130706433`, `0x7f.1`,
+        // `017.0.0.1`, which `ClientAddress` refuses).
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            let text = label.lowercased()
+            return !text.isEmpty
+                && (text.allSatisfy(\.isNumber) || (text.hasPrefix("0x") && text.dropFirst(2).allSatisfy(\.isHexDigit)))
+        }
     }
 }

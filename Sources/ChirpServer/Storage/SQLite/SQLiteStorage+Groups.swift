@@ -38,12 +38,9 @@ extension SQLiteStorage {
         let takenDown = message.tombstone(byOperators: true)
         try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
         let notice = try encoding.deleted(takenDown)
-        let scope = SQLiteScope(db: db)
-        let appended = try InlineTaskRunner.run {
-            try await scope.appendGroupMessageEvents(
-                groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
-            ) { _ in notice }
-        }
+        let appended = try Self.appendGroupMessageEvents(
+            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
+        ) { _ in notice }
         try audit(
             db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
         return WriteOutcome(value: takenDown, created: true, appended: appended)
@@ -106,12 +103,9 @@ extension SQLiteStorage {
                 replyTo: new.replyTo.map { String($0) },
                 group: String(new.groupId))
             let json = decisions.encode(message)
-            let scope = SQLiteScope(db: db)
-            let appended = try InlineTaskRunner.run {
-                try await scope.appendGroupMessageEvents(
-                    groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
-                ) { $0.fromBlocked ? decisions.encode($0) : json }
-            }
+            let appended = try Self.appendGroupMessageEvents(
+                db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
+            ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
         }
     }
@@ -158,13 +152,10 @@ extension SQLiteStorage {
             }
             guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
             let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            let scope = SQLiteScope(db: db)
-            let appended = try InlineTaskRunner.run {
-                try await scope.appendGroupMessageEvents(
-                    groupId: groupId, sender: sender, type: action.type, stored, at: at
-                ) {
-                    deleted ?? encoding.updated($0)
-                }
+            let appended = try Self.appendGroupMessageEvents(
+                db, groupId: groupId, sender: sender, type: action.type, stored, at: at
+            ) {
+                deleted ?? encoding.updated($0)
             }
             return .changed(stored, appended)
         }
@@ -205,6 +196,18 @@ extension SQLiteStorage {
     }
 
     // MARK: helpers
+
+    /// `StorageScope.appendGroupMessageEvents` from this engine's synchronous code on `db`.
+    static func appendGroupMessageEvents(
+        _ db: Database, groupId: Int64, sender: Int64, type: String, _ message: Message, at: Timestamp,
+        json: @escaping @Sendable (Message) throws -> String
+    ) throws -> [AppendedEvent] {
+        let scope = SQLiteScope(db: db)
+        return try InlineTaskRunner.run {
+            try await scope.appendGroupMessageEvents(
+                groupId: groupId, sender: sender, type: type, message, at: at, json: json)
+        }
+    }
 
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A `Retry-After` header (RFC 9110 §10.2.3): seconds, or an HTTP date.
+/// A `Retry-After` header (RFC 9110 §10.2.3): seconds, or an HTTP date. The API client and
+/// the push deliverer (`ChirpPush`) read it the same way.
 public enum RetryAfterHeader {
     /// The delay `value` asks for, from `now`; nil when it is neither form. A date in the past
     /// is no delay.
