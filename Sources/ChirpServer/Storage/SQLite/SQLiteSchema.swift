@@ -216,6 +216,7 @@ enum SQLiteSchema {
                 try db.execute(sql: statement)
             }
         }
+        SQLiteSearchIndexSchema.registerIndexerMerges(in: &migrator)
         return migrator
     }
 }

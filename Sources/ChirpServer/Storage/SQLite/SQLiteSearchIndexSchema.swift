@@ -18,4 +18,12 @@ enum SQLiteSearchIndexSchema {
                     """)
         }
     }
+
+    /// The index merged by the indexer, not inside its writes (`SQLiteMessageSearch.mergesByTheIndexer`);
+    /// registered after the push migration.
+    static func registerIndexerMerges(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v26-search-merges-by-the-indexer") { db in
+            for statement in SQLiteMessageSearch.mergesByTheIndexer { try db.execute(sql: statement) }
+        }
+    }
 }

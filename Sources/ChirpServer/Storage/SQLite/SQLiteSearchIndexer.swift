@@ -49,14 +49,16 @@ final class SQLiteSearchIndexer: Sendable {
         pending.store(true, ordering: .releasing)
     }
 
-    /// Indexes every message stored above the mark, a chunk per write job; returns how many
-    /// messages were read.
+    /// Indexes every message stored above the mark, a chunk per write job, and merges what
+    /// that made mergeable, a step per write job (`SQLiteMessageSearch.mergeStep`): sends queue
+    /// behind one short job at a time. Returns how many messages were read.
     @discardableResult
     func catchUp() async throws -> Int {
         var read = 0
         while true {
             let chunk = try await writer.write { db in try SQLiteMessageSearch.indexNext(db, limit: Self.chunk) }
             read += chunk
+            while try await writer.write({ db in try SQLiteMessageSearch.mergeStep(db) }) {}
             if chunk < Self.chunk { return read }
         }
     }
