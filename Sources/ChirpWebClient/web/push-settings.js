@@ -9,6 +9,7 @@ import { newClientId } from './api.js';
 import { explain } from './errors.js';
 import { activeRegistration } from './app-shell.js';
 import { prefs, savePrefs } from './page-notifications.js';
+import { decode as bytes } from './base64url.js';
 
 const SUBSCRIBE_TIMEOUT_MS = 8000;
 
@@ -22,8 +23,6 @@ function withTimeout(promise, ms, reason) {
 const WHILE_OPEN = 'While a Chirp tab is open, even in the background, new messages still show as notifications.';
 const NO_PUSH = `This server does not send push notifications yet, so nothing arrives while Chirp is closed. ${WHILE_OPEN}`;
 
-/** The bytes of a base64url string. */
-const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '=')), (c) => c.charCodeAt(0));
 const sameBytes = (a, b) => !!a && a.byteLength === b.byteLength && new Uint8Array(a).every((x, i) => x === b[i]);
 
 export function notificationsSection(session) {
