@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ChirpPersistence", targets: ["ChirpPersistence"]),
         .library(name: "ChirpDataCenter", targets: ["ChirpDataCenter"]),
         .library(name: "ChirpPush", targets: ["ChirpPush"]),
+        .library(name: "ChirpEncryption", targets: ["ChirpEncryption"]),
         .library(name: "ChirpLogging", targets: ["ChirpLogging"]),
         .library(name: "ChirpModules", targets: ["ChirpModules"]),
         .library(name: "ChirpStore", targets: ["ChirpStore"]),
@@ -118,6 +119,17 @@ let package = Package(
             name: "ChirpModels",
             swiftSettings: strict
         ),
+        // Encrypted conversations (issue 55, docs/encryption.md): device keys and their file,
+        // envelopes sealed, opened and reported, attachments, safety numbers. The server (key
+        // signatures, reports) and the client kit both use it, so it imports neither.
+        .target(
+            name: "ChirpEncryption",
+            dependencies: [
+                "ChirpModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: server
         // A VFS shim, in C because SQLite's VFS is a C table of function pointers: one write
@@ -139,6 +151,7 @@ let package = Package(
                 "CSQLiteWALBuffer",
                 "ChirpWebClient",
                 "ChirpPush",
+                "ChirpEncryption",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -281,6 +294,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ChirpEncryptionTests",
+            dependencies: [
+                "ChirpEncryption",
+                "ChirpModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ChirpNetworkingTests",
             dependencies: ["ChirpNetworking"],
             swiftSettings: strict
@@ -341,6 +364,7 @@ let package = Package(
                 "CChirpTestRun",
                 "ChirpPush",
                 "ChirpPushTesting",
+                "ChirpEncryption",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

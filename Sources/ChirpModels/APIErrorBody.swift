@@ -6,18 +6,22 @@ public struct APIErrorBody: Sendable, Hashable, Codable {
         public var code: String
         public var message: String
         public var field: String?
+        /// With `devices_changed` (API.md part 4): every member's current devices, by
+        /// username, to seal the envelope to again.
+        public var devices: [String: [Device]]?
 
-        public init(code: String, message: String, field: String? = nil) {
+        public init(code: String, message: String, field: String? = nil, devices: [String: [Device]]? = nil) {
             self.code = code
             self.message = message
             self.field = field
+            self.devices = devices
         }
     }
 
     public var error: Detail
 
-    public init(code: String, message: String, field: String? = nil) {
-        self.error = Detail(code: code, message: message, field: field)
+    public init(code: String, message: String, field: String? = nil, devices: [String: [Device]]? = nil) {
+        self.error = Detail(code: code, message: message, field: field, devices: devices)
     }
 }
 

@@ -88,7 +88,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
             sessions, endSession, changePassword, deleteAccount,
             addReaction, removeReaction, editMessage, unsendMessage, searchMessages,
             uploadMedia, mediaUploadStatus, downloadMedia,
-        ] + moderation + export + conversationMarks + messageRequests + groups + push
+        ] + moderation + export + conversationMarks + messageRequests + groups + push + devices + encryption
 }
 
 extension String {

@@ -22,6 +22,9 @@ public struct Conversation: Sendable, Hashable, Codable {
     public var declined: Bool
     /// The group of a group conversation (`kind` `group`); nil for a direct one.
     public var group: Group?
+    /// Only the members' devices can read its messages (API.md part 4); once on, never off.
+    /// A group conversation's is its group's.
+    public var encrypted: Bool
 
     /// A conversation with one other person.
     public static let directKind = "direct"
@@ -35,7 +38,7 @@ public struct Conversation: Sendable, Hashable, Codable {
     public init(
         peer: User, lastMessage: Message?, unreadCount: Int, kind: String = Conversation.directKind,
         request: Bool = false,
-        pinned: Bool = false, muted: Bool = false, declined: Bool = false, group: Group? = nil
+        pinned: Bool = false, muted: Bool = false, declined: Bool = false, group: Group? = nil, encrypted: Bool = false
     ) {
         self.peer = peer
         self.lastMessage = lastMessage
@@ -46,10 +49,11 @@ public struct Conversation: Sendable, Hashable, Codable {
         self.muted = muted
         self.declined = declined
         self.group = group
+        self.encrypted = encrypted || group?.encrypted == true
     }
 
     enum CodingKeys: String, CodingKey {
-        case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined, group
+        case peer, lastMessage, unreadCount, kind, request, pinned, muted, declined, group, encrypted
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,6 +67,7 @@ public struct Conversation: Sendable, Hashable, Codable {
         muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? false
         declined = try container.decodeIfPresent(Bool.self, forKey: .declined) ?? false
         group = try container.decodeIfPresent(Group.self, forKey: .group)
+        encrypted = try container.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -75,5 +80,6 @@ public struct Conversation: Sendable, Hashable, Codable {
         try container.encode(pinned, forKey: .pinned)
         try container.encode(muted, forKey: .muted)
         if declined { try container.encode(declined, forKey: .declined) }
+        try container.encode(encrypted, forKey: .encrypted)
     }
 }

@@ -54,6 +54,8 @@ public struct Event: Sendable, Hashable, Codable {
             payload = .groupRemoved(try container.decode(GroupRemovedNotice.self, forKey: .data))
         case EventType.eventsPruned:
             payload = .eventsPruned(try container.decode(EventsPrunedNotice.self, forKey: .data))
+        case EventType.deviceChanged:
+            payload = .deviceChanged(try container.decode(DeviceChangedNotice.self, forKey: .data))
         default:
             payload = .unknown(type: type)
         }
@@ -77,6 +79,7 @@ public struct Event: Sendable, Hashable, Codable {
         case .conversationUpdated(let value): try container.encode(value, forKey: .data)
         case .groupCreated(let value), .groupUpdated(let value): try container.encode(value, forKey: .data)
         case .groupRemoved(let value): try container.encode(value, forKey: .data)
+        case .deviceChanged(let value): try container.encode(value, forKey: .data)
         case .eventsPruned(let value): try container.encode(value, forKey: .data)
         case .unknown: try container.encode([String: String](), forKey: .data)
         }
@@ -102,6 +105,7 @@ public enum EventType {
     /// Live only (`"seq": null`), first in an answer: events after the client's `since` were
     /// older than the server's event retention and are gone; refresh the lists.
     public static let eventsPruned = "events.pruned"
+    public static let deviceChanged = "device.changed"
 }
 
 /// What an event carries, by type.
@@ -133,6 +137,9 @@ public enum EventPayload: Sendable, Hashable {
     /// Events after the client's `since` were pruned (older than the server keeps): what they
     /// said is read again from the lists (conversations, requests, timeline).
     case eventsPruned(EventsPrunedNotice)
+    /// A user the receiver shares an encrypted conversation with (or the receiver, on another
+    /// device) added, rotated or removed a device.
+    case deviceChanged(DeviceChangedNotice)
     /// A type this version does not know; clients skip it and keep the seq.
     case unknown(type: String)
 
@@ -154,6 +161,7 @@ public enum EventPayload: Sendable, Hashable {
         case .groupUpdated: EventType.groupUpdated
         case .groupRemoved: EventType.groupRemoved
         case .eventsPruned: EventType.eventsPruned
+        case .deviceChanged: EventType.deviceChanged
         case .unknown(let type): type
         }
     }

@@ -6,6 +6,7 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
     public var sender: String
     /// The recipient of a direct message; `""` in a group (`null` in JSON).
     public var recipient: String
+    /// The text; `""` in an encrypted message (`null` in JSON), whose text is in `envelope`.
     public var text: String
     public var createdAt: Timestamp
     public var readByRecipient: Bool
@@ -30,13 +31,16 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
     public var readCount: Int
     /// In a group: the viewer has blocked the sender, so clients hide it. In JSON only when true.
     public var fromBlocked: Bool
+    /// A message of an encrypted conversation (API.md part 4): its text, reply link and
+    /// attachment keys sealed to the members' devices. Absent in JSON for a plaintext message.
+    public var envelope: Envelope?
 
     public init(
         id: String, clientMessageId: String, sender: String, recipient: String, text: String,
         createdAt: Timestamp, readByRecipient: Bool, deleted: Bool = false,
         media: [Media] = [], replyTo: String? = nil, reactions: [MessageReaction] = [],
         editedAt: Timestamp? = nil, removedByOperators: Bool = false, group: String? = nil, readCount: Int = 0,
-        fromBlocked: Bool = false
+        fromBlocked: Bool = false, envelope: Envelope? = nil
     ) {
         self.id = id
         self.clientMessageId = clientMessageId
@@ -54,11 +58,12 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         self.group = group
         self.readCount = readCount
         self.fromBlocked = fromBlocked
+        self.envelope = envelope
     }
 
     enum CodingKeys: String, CodingKey {
         case id, clientMessageId, sender, recipient, text, createdAt, readByRecipient, deleted
-        case media, replyTo, reactions, editedAt, removedByOperators, group, readCount, fromBlocked
+        case media, replyTo, reactions, editedAt, removedByOperators, group, readCount, fromBlocked, envelope
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,7 +72,8 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         clientMessageId = try container.decode(String.self, forKey: .clientMessageId)
         sender = try container.decode(String.self, forKey: .sender)
         recipient = try container.decodeIfPresent(String.self, forKey: .recipient) ?? ""
-        text = try container.decode(String.self, forKey: .text)
+        envelope = try container.decodeIfPresent(Envelope.self, forKey: .envelope)
+        text = envelope == nil ? try container.decode(String.self, forKey: .text) : ""
         createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
         readByRecipient = try container.decode(Bool.self, forKey: .readByRecipient)
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
@@ -98,7 +104,12 @@ public struct Message: Sendable, Hashable, Codable, Tombstonable {
         } else {
             try container.encode(recipient, forKey: .recipient)
         }
-        try container.encode(text, forKey: .text)
+        if let envelope {
+            try container.encodeNil(forKey: .text)
+            try container.encode(envelope, forKey: .envelope)
+        } else {
+            try container.encode(text, forKey: .text)
+        }
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(readByRecipient, forKey: .readByRecipient)
         try container.encode(deleted, forKey: .deleted)

@@ -44,14 +44,50 @@ public struct TextBody: Sendable, Hashable, Codable {
 /// the text, which may be empty when media are attached, up to 4 media ids, and the id of the
 /// message it replies to. Absent optional fields are left out of the JSON.
 public struct SendMessageRequest: Sendable, Hashable, Codable {
+    /// The text; absent (`""` here) in an encrypted conversation, where `envelope` holds it.
     public var text: String
     public var mediaIds: [String]?
     public var replyTo: String?
+    /// The sealed message of an encrypted conversation (API.md part 4): `text` and `replyTo`
+    /// travel inside it, and `mediaIds` stay beside it.
+    public var envelope: Envelope?
 
     public init(text: String, mediaIds: [String]? = nil, replyTo: String? = nil) {
         self.text = text
         self.mediaIds = mediaIds
         self.replyTo = replyTo
+    }
+
+    /// An encrypted send: the envelope and the (encrypted) attachments' ids.
+    public init(envelope: Envelope, mediaIds: [String]? = nil) {
+        self.text = ""
+        self.mediaIds = mediaIds
+        self.envelope = envelope
+    }
+
+    enum CodingKeys: String, CodingKey { case text, mediaIds, replyTo, envelope }
+
+    /// `text` is required unless there is an envelope.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        envelope = try container.decodeIfPresent(Envelope.self, forKey: .envelope)
+        text =
+            envelope == nil
+            ? try container.decode(String.self, forKey: .text)
+            : try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        mediaIds = try container.decodeIfPresent([String].self, forKey: .mediaIds)
+        replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let envelope {
+            try container.encode(envelope, forKey: .envelope)
+        } else {
+            try container.encode(text, forKey: .text)
+        }
+        try container.encodeIfPresent(mediaIds, forKey: .mediaIds)
+        try container.encodeIfPresent(replyTo, forKey: .replyTo)
     }
 }
 

@@ -130,6 +130,8 @@ public enum ChirpServerApplication {
         MediaRoutes(services: services).register(on: authenticated)
         ExportRoutes(services: services).register(on: authenticated)
         PushRoutes(services: services).register(on: router, authenticated: authenticated)
+        DeviceRoutes(services: services).register(authenticated: authenticated)
+        EncryptionRoutes(services: services).register(authenticated: authenticated)
         if let file = services.configuration.benchStaticFile { BenchFileRoutes(file: file).register(on: router) }
         OperationsRoutes(services: services).register(on: router)
         WebClientRoutes(assets: .bundled).register(on: router)

@@ -142,6 +142,8 @@ public struct ServerConfiguration: Sendable {
     public var pushTimeout: Duration = .seconds(10)
     /// At most this many push subscriptions per account.
     public var maxPushSubscriptions = 10
+    /// Devices per account for encrypted conversations (API.md part 4).
+    public var maxDevices = 20
     /// The wait before a push the push service did not take is tried again, tripled each time
     /// (tests shorten it).
     public var pushFirstRetryDelay: Duration = .seconds(60)

@@ -262,6 +262,10 @@ public actor SyncEngine {
             try await ledger.refreshConversations(requests: true, from: api)
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
+        case .deviceChanged:
+            // Seals read the members' devices when they are made; a send sealed to the old
+            // list is answered `devices_changed` and sealed again.
+            break
         case .conversationUpdated(let conversation):
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }

@@ -13,6 +13,8 @@ struct APIError: Error, Sendable {
     var field: String?
     /// Seconds for the `Retry-After` header (429 and 503).
     var retryAfter: Int?
+    /// `devices_changed`'s current devices of each member (API.md part 4).
+    var devices: [String: [Device]]?
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String, field: String? = nil, retryAfter: Int? = nil)
     {
@@ -23,7 +25,7 @@ struct APIError: Error, Sendable {
         self.retryAfter = retryAfter
     }
 
-    var body: APIErrorBody { APIErrorBody(code: code, message: message, field: field) }
+    var body: APIErrorBody { APIErrorBody(code: code, message: message, field: field, devices: devices) }
 
     static func badParameter(_ field: String, _ message: String) -> APIError {
         APIError(.badRequest, APIErrorCode.invalidParameter, message, field: field)

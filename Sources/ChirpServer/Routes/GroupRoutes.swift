@@ -39,7 +39,7 @@ struct GroupRoutes {
             let outcome = try await groups.send(
                 context.viewer, id: try context.pathParameter("id"),
                 clientMessageId: try context.pathParameter("clientMessageId"),
-                text: body.text, replyTo: body.replyTo, mediaIds: body.mediaIds ?? [])
+                text: body.text, replyTo: body.replyTo, mediaIds: body.mediaIds ?? [], envelope: body.envelope)
             return try JSONResponse.make(outcome.value, status: outcome.created ? .created : .ok)
         }
         authenticated.add(.groupMessages) { request, context in

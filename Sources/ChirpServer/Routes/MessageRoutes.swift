@@ -19,7 +19,7 @@ struct MessageRoutes {
             let body = try await JSONResponse.decodeSend(from: request, limit: limit)
             let outcome = try await messages.send(
                 context.viewer, to: recipient, clientMessageId: clientId, text: body.text, replyTo: body.replyTo,
-                mediaIds: body.mediaIds ?? [])
+                mediaIds: body.mediaIds ?? [], envelope: body.envelope)
             let status: HTTPResponse.Status = outcome.created ? .created : .ok
             if let json = outcome.json { return JSONResponse.raw(ByteBuffer(string: json), status: status) }
             return try JSONResponse.make(outcome.value, status: status)

@@ -83,6 +83,11 @@ struct GroupRules: GroupDecisions {
             return .remove(userId: actor.userId, promote: Self.promotion(leaving: actor, facts.members), forget: true)
         case .accountDeleted:
             return .remove(userId: actor.userId, promote: Self.promotion(leaving: actor, facts.members))
+        case .encrypt:
+            guard isAdmin else { throw Self.notAdmin }
+            if facts.group.encrypted { return .none }
+            if let member = facts.membersWithoutDevices.first { throw EncryptionRules.noDevices(member) }
+            return .encrypt
         default:
             break
         }
@@ -90,7 +95,7 @@ struct GroupRules: GroupDecisions {
         guard let target = facts.target else { throw APIError.userNotFound(name) }
         let member = facts.member(target.id)
         switch change {
-        case .rename, .accept, .decline, .accountDeleted:
+        case .rename, .accept, .decline, .accountDeleted, .encrypt:
             return .none
         case .add:
             guard isAdmin else { throw Self.notAdmin }
@@ -130,11 +135,15 @@ struct GroupRules: GroupDecisions {
 
     func replay(_ existing: Message, for new: NewGroupMessage) throws -> Message {
         guard existing.text == new.text, existing.replyTo == new.replyTo.map({ String($0) }),
-            existing.media.map(\.id) == new.media.map(\.id)
+            existing.media.map(\.id) == new.media.map(\.id), existing.envelope == new.envelope
         else {
             throw APIError.clientMessageIdReused
         }
         return existing
+    }
+
+    func mayStore(_ new: NewGroupMessage, encrypted: Bool) throws {
+        try EncryptionRules.checkForm(sealed: new.envelope != nil, encrypted: encrypted)
     }
 
     func encode(_ group: Group, asRequest: Bool) -> String {

@@ -20,6 +20,8 @@ struct GroupService: Sendable {
     var replies: MessageActionService?
     /// Queues the pushes of each message sent (Web Push); nil: none.
     var push: PushNotifier?
+    /// The members' devices an envelope must be sealed to; nil: sends carry no envelopes.
+    var devices: (any DeviceStore)?
 
     /// A group the viewer is not in (or that does not exist): 404, so neither is revealed.
     static let notFound = APIError(
@@ -119,20 +121,31 @@ struct GroupService: Sendable {
     /// retry with the stored message (200); members only (404).
     func send(
         _ viewer: Viewer, id rawId: String, clientMessageId: String, text rawText: String, replyTo rawReplyTo: String?,
-        mediaIds: [String]
+        mediaIds: [String], envelope: Envelope? = nil
     ) async throws -> WriteOutcome<Message> {
         let groupId = try Self.id(rawId)
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter(
                 "clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
+        if let envelope {
+            guard rawText.isEmpty, rawReplyTo == nil else {
+                throw APIError.badParameter(
+                    "text", "An encrypted message carries its text and reply inside the envelope.")
+            }
+            try EnvelopeCheck.shape(envelope)
+            guard let devices = try await devices?.groupDevices(groupId: groupId, viewer: viewer.id) else {
+                throw Self.notFound
+            }
+            try EnvelopeCheck.recipients(envelope, sender: viewer.username, devices: devices)
+        }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
-        let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
+        let text = envelope == nil ? try MessageRules.text(rawText, withMedia: !attached.isEmpty) : ""
         let replyTo = try await replies?.replyTarget(viewer, inGroup: groupId, replyTo: rawReplyTo) ?? nil
         let new = NewGroupMessage(
             groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(),
             replyTo: replyTo, media: attached,
-            mediaJSON: MediaListJSON.encode(attached))
+            mediaJSON: MediaListJSON.encode(attached), envelope: envelope)
         let sent = try await limits.send(key: String(viewer.id)) {
             try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap
             {

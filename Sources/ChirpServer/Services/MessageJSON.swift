@@ -10,6 +10,7 @@ enum MessageJSON {
         out.member(#","createdAt":"#, message.createdAt.rfc3339)
         out.raw(message.deleted ? #","deleted":true,"editedAt":"# : #","deleted":false,"editedAt":"#)
         out.string(message.editedAt?.rfc3339)
+        if let envelope = message.envelope { write(envelope, to: &out) }
         out.member(#","id":"#, message.id)
         out.raw(#","media":["#)
         for (index, media) in message.media.enumerated() {
@@ -35,9 +36,28 @@ enum MessageJSON {
         if message.removedByOperators { out.raw(#","removedByOperators":true"#) }
         out.member(#","replyTo":"#, message.replyTo)
         out.member(#","sender":"#, message.sender)
-        out.member(#","text":"#, message.text)
+        out.member(#","text":"#, message.envelope == nil ? message.text : nil)
         out.raw("}")
         return out.text
+    }
+
+    /// Writes `,"envelope":{…}`, keys sorted.
+    static func write(_ envelope: Envelope, to out: inout JSONTextWriter) {
+        out.member(#","envelope":{"ciphertext":"#, envelope.ciphertext)
+        out.member(#","commitment":"#, envelope.commitment)
+        out.raw(#","keys":["#)
+        for (index, key) in envelope.keys.enumerated() {
+            out.member(index == 0 ? #"{"device":"# : #",{"device":"#, key.device)
+            out.member(#","enc":"#, key.enc)
+            out.member(#","wrappedKey":"#, key.wrappedKey)
+            out.raw("}")
+        }
+        out.member(#"],"nonce":"#, envelope.nonce)
+        out.member(#","senderDevice":"#, envelope.senderDevice)
+        out.member(#","signature":"#, envelope.signature)
+        out.raw(#","v":"#)
+        out.raw(String(envelope.v))
+        out.raw("}")
     }
 
     /// Writes a `Media` object, keys sorted.

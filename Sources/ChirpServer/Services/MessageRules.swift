@@ -76,7 +76,8 @@ struct MessageRules: SendDecisions {
     /// Whether `existing` (stored under the same client id) is `new` sent again: the same
     /// text to the same recipient.
     static func isRetry(_ existing: Message, of new: NewMessage) -> Bool {
-        existing.text == new.text && Validation.usernameKey(existing.recipient) == new.recipientKey
+        existing.text == new.text && existing.envelope == new.envelope
+            && Validation.usernameKey(existing.recipient) == new.recipientKey
             && existing.media.map(\.id) == new.media.map(\.id)
     }
 
@@ -95,8 +96,9 @@ struct MessageRules: SendDecisions {
     {
         guard let recipient else { throw APIError.userNotFound(new.recipient) }
         do {
-            return .insert(
-                try Self.permission(sender: new.sender.id, to: recipient, named: new.recipient).requestChange)
+            let change = try Self.permission(sender: new.sender.id, to: recipient, named: new.recipient).requestChange
+            try EncryptionRules.checkForm(sealed: new.envelope != nil, encrypted: recipient.encrypted)
+            return .insert(change)
         } catch {
             guard let existing = try earlier() else { throw error }
             return .replay(try replay(existing, for: new))

@@ -19,6 +19,8 @@ struct MessageService: Sendable {
     var replies: MessageActionService?
     /// Queues the pushes of each message sent (Web Push); nil: none.
     var push: PushNotifier?
+    /// The members' devices an envelope must be sealed to; nil: sends carry no envelopes.
+    var devices: (any DeviceStore)?
     /// Confirms a viewer's session by a read of storage (`AccountService.confirmed`) before
     /// the send reads on its behalf, when its write was to confirm it
     /// (`SessionConfirmation.bySendWrite`).
@@ -27,28 +29,34 @@ struct MessageService: Sendable {
     /// Sends `text` to `recipient` under the sender's `clientMessageId`: created (`created`),
     /// or the stored message again when it is a retry. The outcome's `json` is the message as
     /// the API's JSON when the send encoded it for its event.
-    /// `replyTo` is the id of a message of the conversation with `recipient` it answers.
+    /// `replyTo` is the id of a message of the conversation with `recipient` it answers. In an
+    /// encrypted conversation the message is `envelope` instead of text and reply (API.md part 4).
     func send(
         _ viewer: Viewer, to recipient: String, clientMessageId: String, text rawText: String,
         replyTo rawReplyTo: String? = nil,
-        mediaIds: [String] = []
+        mediaIds: [String] = [], envelope: Envelope? = nil
     ) async throws -> WriteOutcome<Message> {
-        // The reply target and the media are read for the viewer before the write: only a
-        // session a read confirmed may read them.
-        let viewer = rawReplyTo == nil && mediaIds.isEmpty ? viewer : try await confirmSession(viewer)
+        // The reply target, the media and the devices are read for the viewer before the
+        // write: only a session a read confirmed may read them.
+        let viewer =
+            rawReplyTo == nil && mediaIds.isEmpty && envelope == nil ? viewer : try await confirmSession(viewer)
+        if let envelope {
+            try await check(envelope, from: viewer, to: recipient, text: rawText, replyTo: rawReplyTo)
+        }
         let replyTo = try await replies?.replyTarget(viewer, in: .peer(recipient), replyTo: rawReplyTo) ?? nil
         guard Validation.isValidClientId(clientMessageId) else {
             throw APIError.badParameter(
                 "clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
         let attached = try await media?.attachable(viewer, ids: mediaIds) ?? []
-        let text = try MessageRules.text(rawText, withMedia: !attached.isEmpty)
+        let text = envelope == nil ? try MessageRules.text(rawText, withMedia: !attached.isEmpty) : ""
         var new = NewMessage(
             sender: viewer, recipient: recipient, recipientKey: try UsernameLookup.recipientKey(recipient),
             clientMessageId: clientMessageId,
             text: text, createdAt: now(), replyTo: replyTo)
         new.media = attached
         new.mediaJSON = MediaListJSON.encode(attached)
+        new.envelope = envelope
         let sent = try await limits.send(key: String(viewer.id)) {
             // Past the limit, a retry of a message already stored is still answered (to a
             // session that is still there: the answer is a read).
@@ -66,6 +74,22 @@ struct MessageService: Sendable {
             if let id = Int64(outcome.value.id) { push?.stored(messageId: id) }
         }
         return outcome
+    }
+
+    /// An envelope's shape, its sender device and its devices against the two people's current
+    /// ones; text and a reply link travel inside it, never beside it.
+    private func check(_ envelope: Envelope, from viewer: Viewer, to recipient: String, text: String, replyTo: String?)
+        async throws
+    {
+        guard text.isEmpty, replyTo == nil else {
+            throw APIError.badParameter("text", "An encrypted message carries its text and reply inside the envelope.")
+        }
+        try EnvelopeCheck.shape(envelope)
+        guard
+            let devices = try await self.devices?.directDevices(
+                viewer: viewer.id, peerKey: try UsernameLookup.recipientKey(recipient))
+        else { throw APIError.userNotFound(recipient) }
+        try EnvelopeCheck.recipients(envelope, sender: viewer.username, devices: devices)
     }
 
     /// A page of the conversation with `peer`, oldest first: the newest `limit` (older than

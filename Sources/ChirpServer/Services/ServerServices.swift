@@ -40,6 +40,10 @@ struct ServerServices: Sendable {
     /// Queues the pushes of what sends store, and sends them (run beside the server).
     let pushNotifier: PushNotifier
     let pushWorker: PushDeliveryWorker
+    /// Devices and their public keys for encrypted conversations.
+    let devices: DeviceService
+    /// Turning conversations encrypted.
+    let encryption: EncryptionService
 
     /// - Parameters:
     ///   - sessions: recently verified sessions (PostgreSQL: `sharedDatabase`, trusted by sends only, see `SessionCache`).
@@ -101,17 +105,21 @@ struct ServerServices: Sendable {
         self.pushNotifier = pushNotifier
         push.onSubscribed = { pushNotifier.subscriptionsChanged() }
         self.push = push
+        self.devices = DeviceService(store: storage, hub: hub, limit: configuration.maxDevices, now: now)
         var messages = MessageService(
             store: storage, hub: hub, bus: bus, limits: limits, metrics: metrics, now: now, media: media,
             replies: messageActions,
             confirmSession: { try await accounts.confirmed($0) })
         messages.push = pushNotifier
+        messages.devices = storage
         self.messages = messages
         var groups = GroupService(
             store: storage, hub: hub, bus: bus, limits: limits, rules: groupRules, now: now,
             media: media, replies: messageActions)
         groups.push = pushNotifier
+        groups.devices = storage
         self.groups = groups
+        self.encryption = EncryptionService(store: storage, groups: groups, hub: hub, now: now)
         self.conversations = ConversationService(store: storage, hub: hub, now: now)
         self.settings = SettingsService(store: storage)
         self.tweets = TweetService(store: storage, hub: hub, metrics: metrics, now: now, limits: limits)

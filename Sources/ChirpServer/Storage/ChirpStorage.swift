@@ -9,5 +9,6 @@
 /// decisions it hands in (`SendDecisions`, the closures of the tweet writes): storage gathers
 /// the facts, asks, and writes what it was told to.
 protocol ChirpStorage: AccountStore, SocialStore, MessageStore, TweetStore, EventStore, ClientLogStore, SafetyStore,
-    MessageActionStore, MediaStore, ModerationStore, ConversationMarkStore, MessageRequestStore, GroupStore, PushStore
+    MessageActionStore, MediaStore, ModerationStore, ConversationMarkStore, MessageRequestStore, GroupStore, PushStore,
+    DeviceStore, EncryptionStore
 {}

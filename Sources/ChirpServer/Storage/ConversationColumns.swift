@@ -10,7 +10,7 @@ enum ConversationColumns {
             item: Conversation(
                 peer: try UserColumns.user(from: row, "u"), lastMessage: try MessageColumns.message(from: row),
                 unreadCount: try row("unread"), request: try row("request"), pinned: try row("pinned"),
-                muted: try row("muted")))
+                muted: try row("muted"), encrypted: try row("encrypted")))
     }
 }
 

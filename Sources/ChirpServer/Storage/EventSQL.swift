@@ -15,7 +15,7 @@ enum EventSQL {
             m.id AS m_id, m.client_message_id AS m_client_id, s.username AS m_sender, ru.username AS m_recipient,
             m.text AS m_text, m.created_at AS m_created_at, m.read AS m_read, m.deleted AS m_deleted,
             m.reply_to AS m_reply_to, m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.media_json AS m_media,
-            m.removed_by_operators AS m_removed, m.group_id AS m_group,
+            m.removed_by_operators AS m_removed, m.envelope AS m_envelope, m.group_id AS m_group,
             CASE WHEN m.group_id IS NULL THEN 0 ELSE \(GroupSQL.readCount) END AS m_read_count,
             CASE WHEN m.group_id IS NULL THEN FALSE ELSE \(BlockSQL.blocked("m.sender_id", by: "ev.user_id")) END
                 AS m_from_blocked

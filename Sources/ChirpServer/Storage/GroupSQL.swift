@@ -6,7 +6,7 @@ enum GroupSQL {
     /// The group `$1`: title, created-at milliseconds, the creator's username, the creating
     /// call's key (`NewGroup.requestKey`) and whether it ended (its last member left).
     static let group = """
-        SELECT g.title, g.created_at, c.username, g.request_key, g.ended
+        SELECT g.title, g.created_at, c.username, g.request_key, g.ended, g.encrypted_at IS NOT NULL AS encrypted
         FROM chat_groups g JOIN users c ON c.id = g.creator_id WHERE g.id = $1
         """
 
@@ -38,8 +38,9 @@ enum GroupSQL {
     /// see (ids after the first, up to the last; no last while current), and whether they have
     /// a pending group request.
     static let membership = """
-        SELECT removed_at IS NULL AS current, first_message_id, last_message_id, request FROM group_members
-        WHERE group_id = $1 AND user_id = $2
+        SELECT removed_at IS NULL AS current, first_message_id, last_message_id, request,
+            (SELECT encrypted_at IS NOT NULL FROM chat_groups WHERE id = $1) AS encrypted
+        FROM group_members WHERE group_id = $1 AND user_id = $2
         """
 
     /// Adds user `$2` to group `$1` (or brings a former member back) as role `$3` at `$4`, with a
@@ -68,6 +69,17 @@ enum GroupSQL {
 
     /// Renames group `$1` to `$2`.
     static let rename = "UPDATE chat_groups SET title = $2 WHERE id = $1"
+
+    /// Turns group `$1`'s encryption on at `$2` (API.md part 4); it stays on.
+    static let encrypt = "UPDATE chat_groups SET encrypted_at = $2 WHERE id = $1 AND encrypted_at IS NULL"
+
+    /// The usernames of group `$1`'s current members who have no device (an encrypted group
+    /// needs one for each).
+    static let membersWithoutDevices = """
+        SELECT u.username FROM group_members gm JOIN users u ON u.id = gm.user_id
+        WHERE gm.group_id = $1 AND gm.removed_at IS NULL AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = gm.user_id)
+        ORDER BY u.username_key
+        """
 
     /// Marks group `$1` ended.
     static let end = "UPDATE chat_groups SET ended = TRUE WHERE id = $1"
@@ -98,7 +110,7 @@ enum GroupSQL {
             \(readCount) AS m_read_count,
             \(BlockSQL.blocked("m.sender_id", by: "$2")) AS m_from_blocked,
             m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.deleted AS m_deleted, m.media_json AS m_media,
-            m.removed_by_operators AS m_removed
+            m.removed_by_operators AS m_removed, m.envelope AS m_envelope
         FROM messages m JOIN users s ON s.id = m.sender_id
         """
 
@@ -113,7 +125,7 @@ enum GroupSQL {
     /// PostgreSQL's search words); `byOperators`: taken down.
     static func tombstone(where messages: String, byOperators: Bool = false, alsoClear: String = "") -> String {
         """
-        UPDATE messages SET deleted = TRUE, text = '', reactions = NULL, media_json = '[]'\(alsoClear)\(
+        UPDATE messages SET deleted = TRUE, text = '', envelope = NULL, reactions = NULL, media_json = '[]'\(alsoClear)\(
             byOperators ? ", removed_by_operators = TRUE" : "") WHERE group_id IS NOT NULL AND (\(messages))
         """
     }

@@ -18,7 +18,7 @@ extension StorageScope {
         }
         let group = Group(
             id: String(id), title: try row("title"), createdAt: try row("created_at"), createdBy: try row("username"),
-            members: members)
+            members: members, encrypted: try row("encrypted"))
         return (group, try row("request_key"), try row("ended"))
     }
 
@@ -83,7 +83,8 @@ extension StorageScope {
                 id: try row("id"), username: try row("username"), followsSender: try row("follows_sender"),
                 hasWrittenToSender: try row("wrote_to_sender"), blockedSender: try row("blocked_sender"),
                 blockedBySender: try row("blocked_by_sender"), takesRequests: try row("takes_message_requests"),
-                request: RequestState(accepted: try row("request")), senderHasPendingRequest: try row("sender_pending"))
+                request: RequestState(accepted: try row("request")), senderHasPendingRequest: try row("sender_pending"),
+                encrypted: try row("encrypted"))
         }
     }
 
@@ -158,6 +159,8 @@ extension StorageScope {
             try await run(GroupSQL.setRole, id, userId, role.rawValue)
         case .accept(let userId):
             try await run(GroupSQL.acceptRequest, userId, id)
+        case .encrypt:
+            try await run(GroupSQL.encrypt, id, at)
         }
         guard let group = try await storedGroup(id: id)?.group else {
             throw StorageError.inconsistent("group \(id) is missing")

@@ -118,6 +118,9 @@ struct NewGroupMessage: Sendable {
     var media: [Media] = []
     /// `media` as the API's JSON (`MediaListJSON`), stored with the message.
     var mediaJSON = "[]"
+    /// An encrypted message's envelope (`text` is then empty), checked against the members'
+    /// devices before the send.
+    var envelope: Envelope? = nil
 }
 
 /// A change of a group's title, members or roles, by an actor.
@@ -133,11 +136,13 @@ enum GroupChange: Sendable, Equatable {
     case decline
     /// The actor's account is being deleted: they leave, as a leave does.
     case accountDeleted
+    /// The actor turns the group's encryption on (API.md part 4).
+    case encrypt
 
     /// The member the change names, if any.
     var target: (username: String, key: String)? {
         switch self {
-        case .rename, .accept, .decline, .accountDeleted: nil
+        case .rename, .accept, .decline, .accountDeleted, .encrypt: nil
         case .add(let name, let key), .remove(let name, let key), .makeAdmin(let name, let key),
             .dropAdmin(let name, let key):
             (name, key)
@@ -169,6 +174,8 @@ struct GroupChangeFacts: Sendable {
     var target: RecipientFacts?
     /// How many groups the named user is a current member of (0 when nobody is named).
     var targetGroups: Int = 0
+    /// For `encrypt`: the current members with no device, by username.
+    var membersWithoutDevices: [String] = []
 
     func member(_ id: Int64) -> GroupMemberFacts? { members.first { $0.userId == id } }
 }
@@ -203,6 +210,8 @@ enum GroupWrite: Sendable, Equatable {
     case setRole(userId: Int64, GroupRole)
     /// The user's group request is accepted.
     case accept(userId: Int64)
+    /// The group's encryption is turned on.
+    case encrypt
 }
 
 /// What marking a group read did.
@@ -233,6 +242,9 @@ protocol GroupDecisions: Sendable {
     /// A group message as its `message.created` data (`fromBlocked` for members who blocked
     /// the sender).
     func encode(_ message: Message) -> String
+    /// Whether a new message may be stored in a group that is (`encrypted`) or is not
+    /// encrypted: an envelope, or text, as the group takes; throws otherwise.
+    func mayStore(_ new: NewGroupMessage, encrypted: Bool) throws
     /// `group.removed`'s data.
     func removedNotice(_ groupId: Int64) -> String
     /// A group conversation as its `conversation.updated` data.
@@ -267,7 +279,7 @@ struct GroupChangeAudience: Sendable, Equatable {
             removed = [userId]
         case .accept:
             updated = []
-        case .none, .rename, .setRole:
+        case .none, .rename, .setRole, .encrypt:
             updated = membersBefore
         }
     }

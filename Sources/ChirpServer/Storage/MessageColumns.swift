@@ -18,7 +18,8 @@ enum MessageColumns {
             reactions: ReactionsColumn.decode(try row("m_reactions", as: String?.self)),
             editedAt: try row("m_edited_at", as: Timestamp?.self), removedByOperators: try row("m_removed"),
             group: group.map { String($0) }, readCount: group == nil ? 0 : try row("m_read_count", as: Int.self),
-            fromBlocked: group == nil ? false : try row("m_from_blocked", as: Bool.self))
+            fromBlocked: group == nil ? false : try row("m_from_blocked", as: Bool.self),
+            envelope: try EnvelopeColumn.decode(try row("m_envelope", as: String?.self)))
     }
 }
 

@@ -47,6 +47,12 @@ struct NewMessage: Sendable {
     var media: [Media] = []
     /// `media` as the API's JSON (`MediaListJSON`), stored with the message.
     var mediaJSON = "[]"
+    /// An encrypted message's envelope (`text` is then empty), checked against the members'
+    /// devices before the send.
+    var envelope: Envelope? = nil
+
+    /// `envelope` as `messages.envelope` stores it.
+    var envelopeJSON: String? { envelope.flatMap { try? EnvelopeColumn.encode($0) } }
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.
@@ -67,6 +73,8 @@ struct RecipientFacts: Sendable, Equatable {
     var request: RequestState = .none
     /// The sender has a pending request from the recipient (a reply accepts it).
     var senderHasPendingRequest: Bool = false
+    /// Their direct conversation is encrypted (API.md part 4): it takes envelopes only.
+    var encrypted: Bool = false
 }
 
 /// What marking read did.

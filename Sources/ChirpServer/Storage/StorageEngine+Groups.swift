@@ -91,11 +91,16 @@ extension StorageEngine {
             if let key = change.target?.key { target = try await scope.recipientFacts(key: key, sender: actor.id) }
             var targetGroups = 0
             if let target { targetGroups = try await scope.groupCount(userId: target.id) }
+            var withoutDevices: [String] = []
+            if change == .encrypt {
+                withoutDevices = try await scope.query(GroupSQL.membersWithoutDevices, id).map { try $0("username") }
+            }
             let write = try decisions.decide(
                 change,
                 facts: GroupChangeFacts(
-                    group: stored.group, members: members, actor: actorFacts, target: target, targetGroups: targetGroups
-                ))
+                    group: stored.group, members: members, actor: actorFacts, target: target,
+                    targetGroups: targetGroups,
+                    membersWithoutDevices: withoutDevices))
             if write == .none { return WriteOutcome(value: stored.group, created: false) }
             let before = members.map(\.userId)
             var declined: Conversation?

@@ -7,7 +7,8 @@ enum StorageSQL {
     static let messageColumns = """
         m.id AS m_id, m.client_message_id AS m_client_id, s.username AS m_sender, r.username AS m_recipient, m.text AS m_text,
         m.created_at AS m_created_at, m.read AS m_read, m.deleted AS m_deleted, m.reply_to AS m_reply_to,
-        m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.media_json AS m_media, m.removed_by_operators AS m_removed
+        m.edited_at AS m_edited_at, m.reactions AS m_reactions, m.media_json AS m_media, m.removed_by_operators AS m_removed,
+        m.envelope AS m_envelope
         FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id
         """
 
@@ -30,12 +31,22 @@ enum StorageSQL {
             \(BlockSQL.blocked("u.id", by: sender)) AS blocked_by_sender,
             u.takes_message_requests,
             (SELECT accepted FROM message_requests WHERE recipient_id = u.id AND sender_id = \(sender)) AS request,
-            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted) AS sender_pending
+            EXISTS (SELECT 1 FROM message_requests WHERE recipient_id = \(sender) AND sender_id = u.id AND NOT accepted) AS sender_pending,
+            \(encryptedDirect("u.id", sender)) AS encrypted
         """
     }
 
     /// How many columns `recipientFactColumns` has.
-    static let recipientFactCount = 9
+    static let recipientFactCount = 10
+
+    /// Whether the direct conversation of users `a` and `b` (SQL) is encrypted: its row in
+    /// `encrypted_direct`, found by its key (the lower id first).
+    static func encryptedDirect(_ a: String, _ b: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM encrypted_direct WHERE user_lo = CASE WHEN \(a) < \(b) THEN \(a) ELSE \(b) END
+            AND user_hi = CASE WHEN \(a) < \(b) THEN \(b) ELSE \(a) END)
+        """
+    }
 
     /// Whether the conversation `c` is a request its owner has not accepted, over the
     /// `message_requests q` row `conversationColumns` joins.
@@ -50,6 +61,7 @@ enum StorageSQL {
         """
         c.last_message_id AS last_message_id, c.unread_count AS unread, k.pin_order IS NOT NULL AS pinned,
             COALESCE(k.muted, FALSE) AS muted, \(pendingRequest) AS request,
+            \(encryptedDirect("c.owner_id", "c.peer_id")) AS encrypted,
             \(peerColumns), \(messageColumns)
             JOIN conversations c ON m.id = c.last_message_id
             JOIN users u ON u.id = c.peer_id

@@ -79,7 +79,7 @@ extension AppFeature {
                 // The session read the lists again; the one on screen shows them.
                 if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
-            case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
+            case .groupCreated, .groupUpdated, .groupRemoved, .deviceChanged, .unknown:
                 return .none
             }
         }

@@ -127,6 +127,8 @@ enum EventLine {
             return "\(seq)group you are no longer in group \(notice.group)"
         case .eventsPruned(let notice):
             return "\(seq)refresh events before \(notice.oldestSeq) were pruned: the lists were read again"
+        case .deviceChanged(let notice):
+            return "\(seq)devices \(notice.user) added, changed or removed a device"
         case .unknown:
             return "\(seq)\(event.type)"
         }

@@ -251,7 +251,7 @@ async function makeFixture() {
   const clientMessageId = '6f1d2c3b4a5968778695a4b3c2d1e0f0';
   const plaintext = {
     text: 'Sealed by the web client: "quoted", \\ back-slashed, ünïcödé, 🐦 and a\nnew line',
-    replyTo: 41,
+    replyTo: '41',
     media: [{ id: '17', key: encode(crypto.getRandomValues(new Uint8Array(32))), nonce: encode(crypto.getRandomValues(new Uint8Array(12))),
       sha256: encode(crypto.getRandomValues(new Uint8Array(32))), contentType: 'image/png', name: 'sunset.png', byteCount: 12345 }],
   };

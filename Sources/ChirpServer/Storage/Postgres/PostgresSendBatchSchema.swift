@@ -26,26 +26,28 @@ enum PostgresSendBatchSchema {
     /// events' type, channel and notification, how many ids to reserve, then the request facts
     /// each send was decided on (whether the recipient takes requests; their request from the
     /// sender, 0 none, 1 pending, 2 accepted; whether the sender has a pending request from the
-    /// recipient) and the request rows to write (recipient, sender, accepted).
+    /// recipient), whether each conversation was encrypted, and the request rows to write
+    /// (recipient, sender, accepted). `p_envelopes`: each message's envelope, `''` for none.
     private static let parameters = """
                 p_users int8[],
                 p_ids int8[], p_senders int8[], p_recipients int8[], p_recipient_keys text[],
-                p_client_ids text[], p_texts text[], p_created_ats int8[], p_jsons text[],
+                p_client_ids text[], p_texts text[], p_created_ats int8[], p_envelopes text[],
                 p_reply_tos int8[], p_terms text[], p_media_jsons text[],
                 p_follows bool[], p_has_received bool[], p_blocked bool[], p_blocked_by bool[],
                 p_mm_messages int8[], p_mm_positions int4[], p_mm_media int8[],
                 p_type text, p_channel text, p_payload text, p_reserve int4,
-                p_takes_requests bool[], p_request_states int4[], p_sender_pending bool[],
+                p_takes_requests bool[], p_request_states int4[], p_sender_pending bool[], p_encrypted bool[],
                 p_rq_recipients int8[], p_rq_senders int8[], p_rq_accepted bool[])
         """
 
     /// The arguments that pass `parameters` on, in order.
     private static let arguments = """
         p_users, p_ids, p_senders, p_recipients, p_recipient_keys,
-                    p_client_ids, p_texts, p_created_ats, p_jsons, p_reply_tos, p_terms, p_media_jsons,
+                    p_client_ids, p_texts, p_created_ats, p_envelopes, p_reply_tos, p_terms, p_media_jsons,
                     p_follows, p_has_received, p_blocked, p_blocked_by, p_mm_messages, p_mm_positions, p_mm_media,
                     p_type, p_channel, p_payload, p_reserve,
-                    p_takes_requests, p_request_states, p_sender_pending, p_rq_recipients, p_rq_senders, p_rq_accepted
+                    p_takes_requests, p_request_states, p_sender_pending, p_encrypted,
+                    p_rq_recipients, p_rq_senders, p_rq_accepted
         """
 
     /// Locks every user of the batch in id order and reads again, under the locks, each send's
@@ -58,9 +60,10 @@ enum PostgresSendBatchSchema {
         -- the planner may hash whole tables (users, follows, blocks) for a few sends.
         IF EXISTS (
             SELECT 1 FROM unnest(p_senders, p_recipients, p_recipient_keys, p_client_ids,
-                    p_follows, p_has_received, p_blocked, p_blocked_by, p_takes_requests, p_request_states, p_sender_pending)
+                    p_follows, p_has_received, p_blocked, p_blocked_by, p_takes_requests, p_request_states, p_sender_pending,
+                    p_encrypted)
                 AS e(sender_id, recipient_id, recipient_key, client_message_id, follows, has_received, blocked, blocked_by,
-                    takes_requests, request_state, sender_pending)
+                    takes_requests, request_state, sender_pending, encrypted)
             LEFT JOIN LATERAL (SELECT \(StorageSQL.recipientFactColumns(sender: "e.sender_id"))
                 FROM users u WHERE u.username_key = e.recipient_key LIMIT 1) f ON true
             LEFT JOIN LATERAL (SELECT 1 AS x FROM messages m
@@ -70,7 +73,7 @@ enum PostgresSendBatchSchema {
                 OR f.blocked_sender <> e.blocked OR f.blocked_by_sender <> e.blocked_by
                 OR f.takes_message_requests <> e.takes_requests
                 OR (CASE WHEN f.request IS NULL THEN 0 WHEN f.request THEN 2 ELSE 1 END) <> e.request_state
-                OR f.sender_pending <> e.sender_pending)
+                OR f.sender_pending <> e.sender_pending OR f.encrypted <> e.encrypted)
         THEN
             RETURN QUERY SELECT NULL::int8, NULL::int8;
             RETURN;
@@ -82,15 +85,16 @@ enum PostgresSendBatchSchema {
     /// and the request rows.
     private static let writes = """
         WITH input AS (
-            SELECT * FROM unnest(p_ids, p_senders, p_recipients, p_client_ids, p_texts, p_created_ats, p_jsons,
+            SELECT * FROM unnest(p_ids, p_senders, p_recipients, p_client_ids, p_texts, p_created_ats, p_envelopes,
                 p_reply_tos, p_terms, p_media_jsons) WITH ORDINALITY
-                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, data, reply_to, terms, media_json, ord)),
+                AS t(id, sender_id, recipient_id, client_message_id, text, created_at, envelope, reply_to, terms, media_json, ord)),
         m AS (
             INSERT INTO messages (
                 id, sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to,
-                search_words, media_json)
+                search_words, media_json, envelope)
             SELECT i.id, i.sender_id, i.recipient_id, LEAST(i.sender_id, i.recipient_id), GREATEST(i.sender_id, i.recipient_id),
-                i.client_message_id, i.text, i.created_at, NULLIF(i.reply_to, 0), string_to_array(i.terms, ' '), i.media_json
+                i.client_message_id, i.text, i.created_at, NULLIF(i.reply_to, 0), string_to_array(i.terms, ' '), i.media_json,
+                NULLIF(i.envelope, '')
             FROM input i),
         mm AS (
             INSERT INTO message_media (message_id, position, media_id)
@@ -202,6 +206,17 @@ enum PostgresSendBatchSchema {
                 stored.append(body)
             }
             guard stored != [function.body] else { continue }
+            // Every version of it goes first: one with other parameters would stay beside it.
+            var signatures: [String] = []
+            for try await signature in try await connection.query(
+                "SELECT oid::regprocedure::text FROM pg_proc WHERE proname = \(function.name) AND pronamespace = current_schema()::regnamespace",
+                logger: logger
+            ).decode(String.self) {
+                signatures.append(signature)
+            }
+            for signature in signatures {
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP FUNCTION \(signature)"), logger: logger)
+            }
             try await connection.query(PostgresQuery(unsafeSQL: function.definition), logger: logger)
             made.append(function.name)
         }

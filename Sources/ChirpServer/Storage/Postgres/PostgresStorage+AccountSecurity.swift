@@ -30,7 +30,7 @@ extension PostgresStorage {
             try await scope.lockUsers(audience + followees + [userId])
             try await scope.execute(FollowSQL.deleteAccount, Self.binds(userId))
             try await scope.execute(
-                "UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL"
+                "UPDATE messages SET text = '', envelope = NULL, deleted = TRUE, reactions = NULL, search_words = '{}' WHERE sender_id = \(userId) AND group_id IS NULL"
             )
             try await scope.execute(AccountDeletionSQL.ownRows, Self.binds(userId))
             try await scope.execute([AccountDeletionSQL.anonymize], Self.binds(userId, at.millisecondsSince1970))

@@ -82,13 +82,15 @@ extension PostgresStorage {
             ).map(MessageColumns.message(from:)) {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
+            try decisions.mayStore(new, encrypted: try membership.value(4, as: Bool.self))
+            let envelope = try new.envelope.map(EnvelopeColumn.encode)
             guard
                 let id = try await scope.value(
                     """
-                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words)
+                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, search_words, envelope)
                     VALUES (nextval(pg_get_serial_sequence('messages', 'id')), \(new.groupId), \(sender.id), \(new.clientMessageId),
                         \(new.text), \(new.createdAt.millisecondsSince1970), \(new.replyTo), \(new.mediaJSON),
-                        \(SearchTerms.words(new.text)))
+                        \(SearchTerms.words(new.text)), \(envelope))
                     RETURNING id
                     """, as: Int64.self)
             else { throw StorageError.inconsistent("a group message insert returned no id") }
@@ -104,7 +106,7 @@ extension PostgresStorage {
                 text: new.text,
                 createdAt: new.createdAt, readByRecipient: false, media: new.media,
                 replyTo: new.replyTo.map { String($0) },
-                group: String(new.groupId))
+                group: String(new.groupId), envelope: new.envelope)
             let json = decisions.encode(message)
             try await scope.appendGroupMessageEvents(
                 groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt

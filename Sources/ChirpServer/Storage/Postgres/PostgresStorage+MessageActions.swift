@@ -82,7 +82,7 @@ extension PostgresStorage {
     ) async throws {
         try await scope.execute(
             """
-            UPDATE messages SET text = '', deleted = TRUE, reactions = NULL, search_words = '{}',
+            UPDATE messages SET text = '', envelope = NULL, deleted = TRUE, reactions = NULL, search_words = '{}',
                 removed_by_operators = removed_by_operators OR \(byOperators)
             WHERE id = \(id)
             """)

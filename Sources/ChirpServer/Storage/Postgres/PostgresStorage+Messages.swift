@@ -15,7 +15,7 @@ extension PostgresStorage {
             hasWrittenToSender: try row.value(index + 3), blockedSender: try row.value(index + 4),
             blockedBySender: try row.value(index + 5), takesRequests: try row.value(index + 6),
             request: RequestState(accepted: try row.value(index + 7, as: Bool?.self)),
-            senderHasPendingRequest: try row.value(index + 8))
+            senderHasPendingRequest: try row.value(index + 8), encrypted: try row.value(index + 9))
     }
 
     func messages(
@@ -57,7 +57,8 @@ extension PostgresStorage {
             replyTo: try row.value(index + 8, as: Int64?.self).map { String($0) },
             reactions: ReactionsColumn.decode(try row.value(index + 10, as: String?.self)),
             editedAt: try row.value(index + 9, as: Int64?.self).map(Timestamp.init(millisecondsSince1970:)),
-            removedByOperators: try row.value(index + 12))
+            removedByOperators: try row.value(index + 12),
+            envelope: try EnvelopeColumn.decode(try row.value(index + 13, as: String?.self)))
     }
 }
 

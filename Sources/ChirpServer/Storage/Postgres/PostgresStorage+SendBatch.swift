@@ -23,7 +23,7 @@ struct PendingSend: Sendable {
         Message(
             id: String(id), clientMessageId: new.clientMessageId, sender: new.sender.username, recipient: recipient,
             text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
-            replyTo: new.replyTo.map { String($0) })
+            replyTo: new.replyTo.map { String($0) }, envelope: new.envelope)
     }
 }
 
@@ -277,12 +277,14 @@ struct SendBatchPlan {
     private(set) var decidedOn:
         (
             follows: [Bool], hasReceived: [Bool], blocked: [Bool], blockedBy: [Bool],
-            takesRequests: [Bool], requests: [Int32], senderPending: [Bool]
-        ) = ([], [], [], [], [], [], [])
+            takesRequests: [Bool], requests: [Int32], senderPending: [Bool], encrypted: [Bool]
+        ) = ([], [], [], [], [], [], [], [])
     private(set) var clientIds: [String] = []
     private(set) var texts: [String] = []
     private(set) var createdAts: [Int64] = []
     private(set) var jsons: [String] = []
+    /// Each message's envelope as stored, `''` for a plaintext one.
+    private(set) var envelopes: [String] = []
     /// The id each message replies to, 0 for none.
     private(set) var replyTos: [Int64] = []
     /// Each message's `SearchTerms`, space-separated.
@@ -357,6 +359,7 @@ struct SendBatchPlan {
         decidedOn.takesRequests.append(facts.takesRequests)
         decidedOn.requests.append(facts.request.code)
         decidedOn.senderPending.append(facts.senderHasPendingRequest)
+        decidedOn.encrypted.append(facts.encrypted)
         if let row = request.row(sender: sender, recipient: facts.id) {
             let key = [row.recipient, row.sender]
             if requestStates.updateValue(row.accepted ? .accepted : .pending, forKey: key) == nil {
@@ -369,6 +372,7 @@ struct SendBatchPlan {
         texts.append(message.text)
         createdAts.append(message.createdAt.millisecondsSince1970)
         jsons.append(json)
+        envelopes.append(send.new.envelopeJSON ?? "")
         replyTos.append(message.replyTo.flatMap { Int64($0) } ?? 0)
         searchTerms.append(send.searchTerms)
         mediaJSONs.append(send.mediaJSON)

@@ -36,9 +36,7 @@ struct SendBatchArguments {
         bind("p_client_ids", "text[]", plan.clientIds)
         bind("p_texts", "text[]", plan.texts)
         bind("p_created_ats", "int8[]", plan.createdAts)
-        // The events point at the messages (`StoredEventData.message`): the function no longer
-        // reads the JSON, and its parameter stays so that its signature does not change.
-        bind("p_jsons", "text[]", [String]())
+        bind("p_envelopes", "text[]", plan.envelopes)
         bind("p_reply_tos", "int8[]", plan.replyTos)
         bind("p_terms", "text[]", plan.searchTerms)
         bind("p_media_jsons", "text[]", plan.mediaJSONs)
@@ -49,6 +47,7 @@ struct SendBatchArguments {
         bind("p_takes_requests", "bool[]", plan.decidedOn.takesRequests)
         bind("p_request_states", "int4[]", plan.decidedOn.requests)
         bind("p_sender_pending", "bool[]", plan.decidedOn.senderPending)
+        bind("p_encrypted", "bool[]", plan.decidedOn.encrypted)
         bind("p_mm_messages", "int8[]", plan.mediaLinks.messages)
         bind("p_mm_positions", "int4[]", plan.mediaLinks.positions)
         bind("p_mm_media", "int8[]", plan.mediaLinks.media)

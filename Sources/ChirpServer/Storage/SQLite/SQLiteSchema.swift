@@ -217,6 +217,9 @@ enum SQLiteSchema {
             }
         }
         SQLiteSearchIndexSchema.registerIndexerMerges(in: &migrator)
+        migrator.registerMigration(EncryptionSchemaSQL.name) { db in
+            for statement in EncryptionSchemaSQL.statements(bytesType: "BLOB") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -26,7 +26,7 @@ extension SQLiteStorage {
             try Self.run(db, FollowSQL.deleteAccount, [userId])
             try db.cachedStatement(
                 sql:
-                    "UPDATE messages SET text = '', deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL"
+                    "UPDATE messages SET text = '', envelope = NULL, deleted = 1, reactions = NULL WHERE sender_id = ? AND group_id IS NULL"
             )
             .execute(arguments: [userId])
             try Self.run(db, AccountDeletionSQL.ownRows, [userId])

@@ -78,16 +78,17 @@ extension SQLiteStorage {
             ).map(MessageColumns.message(from:)) {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
+            try decisions.mayStore(new, encrypted: membership["encrypted"])
             let id = try Self.nextMessageId(db)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, envelope)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [
                 id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
                 new.replyTo,
-                new.mediaJSON,
+                new.mediaJSON, new.envelope.flatMap { try? EnvelopeColumn.encode($0) },
             ])
             // Indexed for search after, as a direct send (`SQLiteSearchIndexer`).
             indexer?.noteStored()
@@ -101,7 +102,7 @@ extension SQLiteStorage {
                 text: new.text,
                 createdAt: new.createdAt, readByRecipient: false, media: new.media,
                 replyTo: new.replyTo.map { String($0) },
-                group: String(new.groupId))
+                group: String(new.groupId), envelope: new.envelope)
             let json = decisions.encode(message)
             let appended = try Self.appendGroupMessageEvents(
                 db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt

@@ -91,7 +91,8 @@ extension SQLiteStorage {
     ) throws -> [AppendedEvent] {
         guard let id = Int64(message.id) else { throw StorageError.inconsistent("message id \(message.id)") }
         try db.cachedStatement(
-            sql: "UPDATE messages SET text = '', deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?"
+            sql:
+                "UPDATE messages SET text = '', envelope = NULL, deleted = 1, reactions = NULL, removed_by_operators = ? WHERE id = ?"
         )
         .execute(arguments: [message.removedByOperators, id])
         let before = message.text

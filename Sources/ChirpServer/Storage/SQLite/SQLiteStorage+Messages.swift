@@ -32,12 +32,13 @@ extension SQLiteStorage {
             let recipient = facts.id
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
+                    INSERT INTO messages (sender_id, recipient_id, user_lo, user_hi, client_message_id, text, created_at, reply_to, media_json, envelope)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) WHERE group_id IS NULL DO NOTHING
                     """
             ).execute(arguments: [
                 sender.id, recipient, min(sender.id, recipient), max(sender.id, recipient),
                 new.clientMessageId, new.text, new.createdAt.millisecondsSince1970, new.replyTo, new.mediaJSON,
+                new.envelopeJSON,
             ])
             guard db.changesCount == 1 else {
                 guard let existing = try earlier() else {
@@ -68,7 +69,7 @@ extension SQLiteStorage {
                 id: String(messageId), clientMessageId: new.clientMessageId, sender: sender.username,
                 recipient: facts.username,
                 text: new.text, createdAt: new.createdAt, readByRecipient: false, media: new.media,
-                replyTo: new.replyTo.map { String($0) })
+                replyTo: new.replyTo.map { String($0) }, envelope: new.envelope)
             let json = decisions.encode(message)
             let appended = try Self.appendEvents(
                 db, userIds: [sender.id, recipient], type: EventType.messageCreated, json: json, at: new.createdAt,
@@ -104,7 +105,8 @@ extension SQLiteStorage {
             RecipientFacts(
                 id: row.int64(0), username: row.text(1), followsSender: row.bool(2), hasWrittenToSender: row.bool(3),
                 blockedSender: row.bool(4), blockedBySender: row.bool(5), takesRequests: row.bool(6),
-                request: RequestState(accepted: row.optionalBool(7)), senderHasPendingRequest: row.bool(8))
+                request: RequestState(accepted: row.optionalBool(7)), senderHasPendingRequest: row.bool(8),
+                encrypted: row.bool(9))
         }
     }
 
@@ -136,6 +138,6 @@ extension SQLiteStorage {
             replyTo: (row[index + 8] as Int64?).map { String($0) },
             reactions: ReactionsColumn.decode(row[index + 10]),
             editedAt: (row[index + 9] as Int64?).map(Timestamp.init(millisecondsSince1970:)),
-            removedByOperators: row[index + 12])
+            removedByOperators: row[index + 12], envelope: try? EnvelopeColumn.decode(row[index + 13]))
     }
 }
