@@ -11,12 +11,21 @@ public struct ReportRequest: Sendable, Hashable, Codable {
     public var messageId: String?
     public var reason: String
     public var note: String?
+    /// For an encrypted message (API.md part 4): its content key (base64url) and the exact
+    /// plaintext JSON that was sealed, which the server checks against the stored envelope.
+    public var contentKey: String?
+    public var plaintext: String?
 
-    public init(username: String, messageId: String? = nil, reason: String, note: String? = nil) {
+    public init(
+        username: String, messageId: String? = nil, reason: String, note: String? = nil, contentKey: String? = nil,
+        plaintext: String? = nil
+    ) {
         self.username = username
         self.messageId = messageId
         self.reason = reason
         self.note = note
+        self.contentKey = contentKey
+        self.plaintext = plaintext
     }
 }
 

@@ -11,7 +11,7 @@ enum PushPayload {
     static func json(for job: PushJob) throws -> Data {
         let conversation: PushNotification.Conversation =
             job.groupId.map { .group(String($0)) } ?? .direct(job.sender)
-        let text = job.subscription.target.preview ? cut(job.text) : nil
+        let text = job.subscription.target.preview && !job.encrypted ? cut(job.text) : nil
         let notification = PushNotification(
             conversation: conversation, sender: job.sender, messageId: String(job.messageId), text: text)
         return try APIJSON.encoder().encode(notification)

@@ -34,11 +34,11 @@ struct MessageActionRoutes {
                 }
             }
             authenticated.add(family.edit) { request, context in
-                let body = try await JSONResponse.decode(TextBody.self, from: request, limit: limit)
+                let body = try await JSONResponse.decode(EditMessageRequest.self, from: request, limit: limit)
                 return try JSONResponse.make(
                     try await actions.edit(
                         context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"),
-                        text: body.text))
+                        text: body.text ?? "", envelope: body.envelope))
             }
             authenticated.add(family.unsend) { _, context in
                 try await actions.unsend(

@@ -45,6 +45,31 @@ struct MessageActionRules: Sendable {
 
     /// Replaces the text (already checked by `Validation.messageText`) and stamps `editedAt`.
     func edit(to text: String, _ facts: MessageFacts) throws -> MessageChange {
+        try mayEdit(facts)
+        // An encrypted message is edited with a new envelope only.
+        if facts.message.envelope != nil { throw EncryptionRules.encryptionRequired }
+        guard text != facts.message.text else { return .none }
+        var message = facts.message
+        message.text = text
+        message.editedAt = now
+        return .update(message)
+    }
+
+    /// Gives an encrypted message a new envelope (its new text is inside), as `edit(to:)` does
+    /// text: the sender only, within the edit window, never a tombstone.
+    func edit(to envelope: Envelope, _ facts: MessageFacts) throws -> MessageChange {
+        try mayEdit(facts)
+        guard facts.message.envelope != nil else { throw EncryptionRules.encryptionNotEnabled }
+        guard envelope != facts.message.envelope else { return .none }
+        var message = facts.message
+        message.envelope = envelope
+        message.editedAt = now
+        return .update(message)
+    }
+
+    /// The sender may still edit the message: theirs, not unsent, within the window, no block
+    /// between the two.
+    private func mayEdit(_ facts: MessageFacts) throws {
         guard facts.viewerIsSender else { throw Self.notSender("edit") }
         if facts.message.deleted { throw Self.deleted }
         guard now.millisecondsSince1970 - facts.message.createdAt.millisecondsSince1970 <= editWindow.milliseconds
@@ -54,11 +79,6 @@ struct MessageActionRules: Sendable {
                 "A message can be edited for \(editWindow.milliseconds / 60_000) minutes after it was sent.")
         }
         if let refusal = blockRefusal(facts) { throw refusal }
-        guard text != facts.message.text else { return .none }
-        var message = facts.message
-        message.text = text
-        message.editedAt = now
-        return .update(message)
     }
 
     /// Makes the message a tombstone; unsending it again changes nothing.

@@ -8,6 +8,8 @@ struct MessageActionService: Sendable {
     let store: any MessageActionStore
     /// Group messages' actions (`/v1/groups/{id}/messages/{messageId}/…`); nil: none.
     var groups: (any GroupStore)?
+    /// The members' devices an edit's envelope must be sealed to; nil: edits carry no envelopes.
+    var devices: (any DeviceStore)?
     let hub: EventHub
     /// The reaction limit (`limits.reactions`, per user).
     let limits: RateLimits
@@ -71,15 +73,24 @@ struct MessageActionService: Sendable {
     }
 
     /// Replaces the text of the viewer's message; the message as now stored.
-    func edit(_ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, text rawText: String)
-        async throws -> Message
-    {
-        let text: String
-        do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
+    func edit(
+        _ viewer: Viewer, in conversation: MessageActionTarget, messageId: String, text rawText: String,
+        envelope: Envelope? = nil
+    ) async throws -> Message {
         let rules = rules(viewer, conversation)
         var result: Message?
-        let changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) {
-            try rules.edit(to: text, $0)
+        let changed: Message?
+        if let envelope {
+            try await check(envelope, from: viewer, in: conversation, text: rawText)
+            changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) {
+                try rules.edit(to: envelope, $0)
+            }
+        } else {
+            let text: String
+            do { text = try Validation.messageText(rawText) } catch { throw APIError.validation(error) }
+            changed = try await apply(viewer, conversation, messageId: messageId, unchanged: { result = $0 }) {
+                try rules.edit(to: text, $0)
+            }
         }
         guard let message = changed ?? result else { throw StorageError.inconsistent("an edit returned no message") }
         return message
@@ -134,6 +145,27 @@ struct MessageActionService: Sendable {
     }
 
     // MARK: helpers
+
+    /// A new envelope's shape, sender device and devices against the members' current ones
+    /// (`EnvelopeCheck`), as a send's.
+    private func check(_ envelope: Envelope, from viewer: Viewer, in conversation: MessageActionTarget, text: String)
+        async throws
+    {
+        guard text.isEmpty else {
+            throw APIError.badParameter("text", "An encrypted message's new text travels inside the envelope.")
+        }
+        try EnvelopeCheck.shape(envelope)
+        let found: [String: [Device]]?
+        switch conversation {
+        case .peer(let peer):
+            found = try await devices?.directDevices(viewer: viewer.id, peerKey: try UsernameLookup.key(peer))
+            if found == nil { throw APIError.userNotFound(peer) }
+        case .group(let rawGroup):
+            found = try await devices?.groupDevices(groupId: try GroupService.id(rawGroup), viewer: viewer.id)
+            if found == nil { throw GroupService.notFound }
+        }
+        try EnvelopeCheck.recipients(envelope, sender: viewer.username, devices: found ?? [:])
+    }
 
     private func rules(_ viewer: Viewer, _ conversation: MessageActionTarget) -> MessageActionRules {
         let peer: String

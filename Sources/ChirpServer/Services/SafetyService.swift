@@ -1,4 +1,6 @@
+import ChirpEncryption
 import ChirpModels
+import Foundation
 
 /// Blocks and reports. A block's effects on messages, follows and lists are the rules of
 /// `MessageRules` and `SocialService` and the storages' list queries, which all read the
@@ -53,9 +55,13 @@ struct SafetyService: Sendable {
             guard let id = Validation.parseId(raw) else { throw Self.messageNotFound(raw) }
             messageId = id
         }
-        let new = NewReport(
+        var new = NewReport(
             reporter: viewer, reportedKey: key, messageId: messageId, reason: reason, note: request.note,
             createdAt: now())
+        if request.contentKey != nil || request.plaintext != nil {
+            new.messageText = try await verifiedText(
+                request, messageId: messageId, reporter: viewer.id, reportedKey: key)
+        }
         let limitKey = String(viewer.id)
         try await limits.take(limits.reports, key: limitKey, refusal: "You have filed too many reports")
         let outcome: ReportOutcome
@@ -74,6 +80,35 @@ struct SafetyService: Sendable {
             throw Self.messageNotFound(request.messageId ?? "")
         case .filed(let id): return ReportReceipt(id: String(id))
         }
+    }
+
+    /// The text of the encrypted message a report names, when its content key and plaintext
+    /// open the stored envelope to exactly that plaintext, match its commitment and its
+    /// signature verifies with the sender device's key (`ReportVerifier`); 422 otherwise.
+    private func verifiedText(_ request: ReportRequest, messageId: Int64?, reporter: Int64, reportedKey: String)
+        async throws -> String
+    {
+        let unverifiable = APIError(
+            .unprocessableContent, APIErrorCode.unverifiableReport,
+            "The content key and plaintext do not open this message's envelope as its sender sealed it.",
+            field: "plaintext")
+        guard let messageId, let contentKey = request.contentKey.flatMap({ Base64URL.decode($0, count: 32) }),
+            let plaintext = request.plaintext,
+            let reported = try await store.reportedEnvelope(
+                messageId: messageId, reporter: reporter, reportedKey: reportedKey),
+            let identityKey = reported.senderIdentityKey
+        else { throw unverifiable }
+        let conversation =
+            reported.message.group.map { ConversationID.group($0) }
+            ?? ConversationID.direct(String(reported.reporterId), String(reported.reportedId))
+        guard
+            ReportVerifier.verify(
+                envelope: reported.envelope, conversationId: conversation.rawValue,
+                clientMessageId: reported.message.clientMessageId, senderIdentityKey: identityKey,
+                contentKey: contentKey, plaintext: plaintext),
+            let opened = try? JSONDecoder().decode(EncryptedPlaintext.self, from: Data(plaintext.utf8))
+        else { throw unverifiable }
+        return opened.text
     }
 
     private static func messageNotFound(_ id: String) -> APIError {

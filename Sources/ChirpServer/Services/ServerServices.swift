@@ -89,6 +89,7 @@ struct ServerServices: Sendable {
         var messageActions = MessageActionService(
             store: storage, hub: hub, limits: limits, editWindow: configuration.messageEditWindow, now: now)
         messageActions.groups = storage
+        messageActions.devices = storage
         self.messageActions = messageActions
         let pushLogger = Logger(label: "chirp.push")
         let keyring = PushKeyring(store: storage, contact: configuration.pushContact, now: now)

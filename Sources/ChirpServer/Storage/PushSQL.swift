@@ -49,7 +49,8 @@ enum PushSQL {
     static func jobs(_ dialect: SQLDialect) -> String {
         """
         SELECT d.id AS d_id, d.attempts AS d_attempts, d.created_at AS d_created_at, \(subscriptionColumns),
-            m.id AS m_id, m.text AS m_text, m.deleted AS m_deleted, m.group_id AS m_group, su.username AS m_sender,
+            m.id AS m_id, m.text AS m_text, m.envelope IS NOT NULL AS m_encrypted, m.deleted AS m_deleted,
+            m.group_id AS m_group, su.username AS m_sender,
             CASE WHEN m.group_id IS NULL THEN m.read
                 ELSE EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = m.group_id AND gm.user_id = s.user_id
                     AND gm.read_up_to >= m.id) END AS m_seen,

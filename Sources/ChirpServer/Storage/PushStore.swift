@@ -86,6 +86,8 @@ struct PushJob: Sendable, Equatable {
     var subscription: StoredPushSubscription
     var sender: String
     var text: String
+    /// A message of an encrypted conversation: the server has no text to show.
+    var encrypted: Bool = false
     /// The group of a group message; nil for a direct one.
     var groupId: Int64?
     /// The message was unsent or taken down since.

@@ -19,6 +19,9 @@ protocol SafetyStore: Sendable {
     func blocks(blockerId: Int64, before cursor: Int64, limit: Int) async throws -> [Listed<User>]
     /// Files a report, with a copy of the message it names as it is now.
     func fileReport(_ new: NewReport) async throws -> ReportOutcome
+    /// The envelope of encrypted message `messageId`, if a report by `reporter` about the user
+    /// `reportedKey` names may name it, with what checking a report needs; nil otherwise.
+    func reportedEnvelope(messageId: Int64, reporter: Int64, reportedKey: String) async throws -> ReportedEnvelope?
     /// Reports filed at or after `since`, oldest first, at most `limit`.
     func reports(since: Timestamp, limit: Int) async throws -> [ReportRecord]
     /// Deletes up to `limit` of the reports filed before `cutoff`; returns how many went.
@@ -34,6 +37,19 @@ struct NewReport: Sendable {
     var reason: ReportReason
     var note: String?
     var createdAt: Timestamp
+    /// An encrypted message's text, from a plaintext the report proved (`ReportVerifier`);
+    /// otherwise the stored text is kept.
+    var messageText: String? = nil
+}
+
+/// A reported encrypted message and what checking its report needs (API.md part 4).
+struct ReportedEnvelope: Sendable {
+    var message: Message
+    var envelope: Envelope
+    var reporterId: Int64
+    var reportedId: Int64
+    /// The identity key of the device that sealed it (nil: that device is gone).
+    var senderIdentityKey: String?
 }
 
 /// What filing a report did.

@@ -111,7 +111,8 @@ extension StorageEngine {
                     deliveryId: try row("d_id"), messageId: try row("m_id"),
                     attempts: try row("d_attempts", as: Int.self) + 1,
                     queuedAt: try row("d_created_at"), subscription: try Self.subscription(from: row),
-                    sender: try row("m_sender"), text: try row("m_text"), groupId: try row("m_group"),
+                    sender: try row("m_sender"), text: try row("m_text"), encrypted: try row("m_encrypted"),
+                    groupId: try row("m_group"),
                     deleted: try row("m_deleted"), seen: try row("m_seen"), muted: try row("m_muted"))
             }
             try await scope.run(

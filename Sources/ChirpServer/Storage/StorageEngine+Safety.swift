@@ -59,6 +59,23 @@ extension StorageEngine {
         }
     }
 
+    func reportedEnvelope(messageId: Int64, reporter: Int64, reportedKey: String) async throws -> ReportedEnvelope? {
+        try await reading { scope in
+            guard let (reported, _) = try await scope.userIdAndName(key: reportedKey),
+                let message = try await scope.reportableMessage(messageId, reporter: reporter, reported: reported),
+                let envelope = message.envelope
+            else { return nil }
+            let identityKey = try await scope.queryValue(
+                """
+                SELECT d.identity_key FROM devices d JOIN messages m ON m.sender_id = d.user_id
+                WHERE m.id = $1 AND d.id = $2
+                """, messageId, envelope.senderDevice, as: String.self)
+            return ReportedEnvelope(
+                message: message, envelope: envelope, reporterId: reporter, reportedId: reported,
+                senderIdentityKey: identityKey)
+        }
+    }
+
     func fileReport(_ new: NewReport) async throws -> ReportOutcome {
         try await writing { scope in
             guard let (reported, reportedName) = try await scope.userIdAndName(key: new.reportedKey) else {
@@ -66,16 +83,7 @@ extension StorageEngine {
             }
             var message: Message?
             if let messageId = new.messageId {
-                // Only a message of the reporter's conversation with the reported user, or the
-                // reported user's in a group the reporter reads.
-                message = try await scope.directMessages(
-                    where: "m.id = $1 AND m.user_lo = $2 AND m.user_hi = $3 LIMIT 1",
-                    messageId, min(new.reporter.id, reported), max(new.reporter.id, reported)
-                ).first
-                if message == nil {
-                    message = try await scope.queryRow(GroupSQL.reportableMessage, messageId, new.reporter.id, reported)
-                        .map(MessageColumns.message(from:))
-                }
+                message = try await scope.reportableMessage(messageId, reporter: new.reporter.id, reported: reported)
                 if message == nil { return .noSuchMessage }
             }
             guard
@@ -88,7 +96,7 @@ extension StorageEngine {
                     RETURNING id
                     """,
                     new.reporter.id, new.reporter.username, reported, reportedName, new.reason.rawValue, new.note,
-                    new.messageId, message?.sender, message?.text,
+                    new.messageId, message?.sender, new.messageText ?? message?.text,
                     ReportRecord.encodeMediaIds(message?.media.map(\.id) ?? []),
                     new.createdAt, as: Int64.self)
             else { throw StorageError.inconsistent("the report insert returned no id") }
@@ -127,6 +135,18 @@ extension StorageEngine {
 
 extension StorageScope {
     /// The id and username of the user with that username key, if any.
+    /// Message `id` if a report by `reporter` about user `reported` may name it: a message of
+    /// their direct conversation, or the reported user's in a group the reporter reads.
+    func reportableMessage(_ id: Int64, reporter: Int64, reported: Int64) async throws -> Message? {
+        if let direct = try await directMessages(
+            where: "m.id = $1 AND m.user_lo = $2 AND m.user_hi = $3 LIMIT 1", id, min(reporter, reported),
+            max(reporter, reported)
+        ).first {
+            return direct
+        }
+        return try await queryRow(GroupSQL.reportableMessage, id, reporter, reported).map(MessageColumns.message(from:))
+    }
+
     func userIdAndName(key: String) async throws -> (Int64, String)? {
         try await queryRow("SELECT id, username FROM users WHERE username_key = $1", key).map {
             (try $0("id"), try $0("username"))

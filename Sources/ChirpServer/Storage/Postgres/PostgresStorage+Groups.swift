@@ -143,9 +143,11 @@ extension PostgresStorage {
                 let editedAt = updated.editedAt?.millisecondsSince1970
                 let reactions = encoding.reactionsColumn(updated.reactions)
                 let words = SearchTerms.words(updated.text)
+                let envelope = try updated.envelope.map(EnvelopeColumn.encode)
                 try await scope.execute(
                     """
-                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words)
+                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words),
+                        envelope = \(envelope)
                     WHERE id = \(id) AND group_id IS NOT NULL
                     """)
             } else {

@@ -54,6 +54,7 @@ extension PostgresStorage {
                     """
                     UPDATE messages SET text = \(updated.text), edited_at = \(updated.editedAt?.millisecondsSince1970),
                         reactions = \(encoding.reactionsColumn(updated.reactions)),
+                        envelope = \(try updated.envelope.map(EnvelopeColumn.encode)),
                         search_words = string_to_array(\(SearchTerms.indexed(updated.text)), ' ')
                     WHERE id = \(id)
                     """)

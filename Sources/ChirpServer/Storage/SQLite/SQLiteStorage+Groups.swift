@@ -140,7 +140,7 @@ extension SQLiteStorage {
                 let indexed = try SQLiteMessageSearch.groupEntries(db, where: "id = ?", [id])
                 try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
                     id, updated.text, updated.editedAt?.millisecondsSince1970,
-                    encoding.reactionsColumn(updated.reactions),
+                    encoding.reactionsColumn(updated.reactions), try updated.envelope.map(EnvelopeColumn.encode),
                 ])
                 if updated.text != message.text {
                     for entry in indexed {

@@ -51,12 +51,15 @@ extension SQLiteStorage {
             case .none:
                 return .unchanged(message)
             case .update(let updated):
-                try db.cachedStatement(sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ? WHERE id = ?")
-                    .execute(
-                        arguments: [
-                            updated.text, updated.editedAt?.millisecondsSince1970,
-                            encoding.reactionsColumn(updated.reactions), id,
-                        ])
+                try db.cachedStatement(
+                    sql: "UPDATE messages SET text = ?, edited_at = ?, reactions = ?, envelope = ? WHERE id = ?"
+                )
+                .execute(
+                    arguments: [
+                        updated.text, updated.editedAt?.millisecondsSince1970,
+                        encoding.reactionsColumn(updated.reactions), try updated.envelope.map(EnvelopeColumn.encode),
+                        id,
+                    ])
                 if updated.text != message.text, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
                     let (before, after) = (message.text, updated.text)
                     writer.atBatchEnd { db in
