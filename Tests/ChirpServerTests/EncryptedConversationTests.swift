@@ -124,6 +124,11 @@ struct EncryptedConversationTests {
             #expect(body.error.devices?["ann"]?.count == 2 && body.error.devices?["bob"]?.count == 1)
             // A device added since is one more to seal to.
             let bobLaptop = try await Self.register(api, bob, "laptop")
+            #expect(
+                try await api.allEvents(ann).contains {
+                    $0.payload == .deviceChanged(DeviceChangedNotice(user: "bob"))
+                },
+                "ann, who shares an encrypted conversation with bob, hears of his new device")
             let (stale, _) = try await Self.sealedSend(
                 api, ann, laptop, path: "/v1/conversations/bob", conversation: conversation, text: "x", to: everyone)
             #expect(stale.errorCode == "devices_changed")

@@ -5,9 +5,18 @@ enum DeviceSQL {
             d.key_signature AS d_key_signature, d.created_at AS d_created_at
         """
 
-    /// The users told when user `$1`'s devices change (`device.changed`): the user, on their
-    /// other devices. (Until conversations can be encrypted no one else seals to them.)
-    static let watchers = "SELECT id FROM users WHERE id = $1"
+    /// The users told when user `$1`'s devices change (`device.changed`): the user (their
+    /// other devices seal to the new one too), the other person of each of their encrypted
+    /// direct conversations, and the current members of each encrypted group they are in.
+    static let watchers = """
+        SELECT id FROM users WHERE id = $1
+        UNION SELECT CASE WHEN e.user_lo = $1 THEN e.user_hi ELSE e.user_lo END FROM encrypted_direct e
+            WHERE e.user_lo = $1 OR e.user_hi = $1
+        UNION SELECT other.user_id FROM group_members mine
+            JOIN chat_groups g ON g.id = mine.group_id AND g.encrypted_at IS NOT NULL
+            JOIN group_members other ON other.group_id = mine.group_id AND other.removed_at IS NULL
+            WHERE mine.user_id = $1 AND mine.removed_at IS NULL
+        """
 
     /// The devices of users `$1` and `$2`, with their usernames (a user without one once, with
     /// NULL device columns).
