@@ -71,10 +71,7 @@ public struct SendMessageRequest: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         envelope = try container.decodeIfPresent(Envelope.self, forKey: .envelope)
-        text =
-            envelope == nil
-            ? try container.decode(String.self, forKey: .text)
-            : try container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        text = try container.decodeText(forKey: .text, sealed: envelope != nil) ?? ""
         mediaIds = try container.decodeIfPresent([String].self, forKey: .mediaIds)
         replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
     }
