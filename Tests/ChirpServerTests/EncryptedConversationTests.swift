@@ -132,12 +132,28 @@ struct EncryptedConversationTests {
             let (stale, _) = try await Self.sealedSend(
                 api, ann, laptop, path: "/v1/conversations/bob", conversation: conversation, text: "x", to: everyone)
             #expect(stale.errorCode == "devices_changed")
+            let lateRetry = try await api.send(
+                .PUT, "/v1/conversations/bob/messages/\(stored.clientMessageId)", token: ann.token,
+                json: SendMessageRequest(envelope: sealed.envelope))
+            #expect(lateRetry.status == 200, "a retry of a stored envelope is answered after a device change too")
             // Sealed by a device that is not the sender's.
             let (forged, _) = try await Self.sealedSend(
                 api, ann, bobLaptop, path: "/v1/conversations/bob", conversation: conversation, text: "x",
                 to: try await Self.devices(api, ann, of: ["ann", "bob"]))
             #expect(forged.status == 422 && forged.errorCode == "invalid_parameter")
 
+            // Nor in the sender's server-side export, nor (PostgreSQL) in a dump of the database.
+            let archive = try await DataExportTests.export(api, ann)
+            #expect(archive.range(of: Data(secret.utf8)) == nil, "the export holds no plaintext")
+            #expect(archive.range(of: Data("before the switch".utf8)) != nil, "the export holds the clear messages")
+            if let postgres = configuration.postgres, PostgresBackupTests.tool("pg_dump") != nil {
+                let dump = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-e2ee-\(UUID()).sql")
+                defer { try? FileManager.default.removeItem(at: dump) }
+                try await PostgresBackupTests.run("pg_dump", ["--format=plain", "--file=\(dump.path)", postgres.url])
+                let dumped = try Data(contentsOf: dump)
+                #expect(dumped.range(of: Data(secret.utf8)) == nil, "the dump holds no plaintext")
+                #expect(dumped.range(of: Data("before the switch".utf8)) != nil, "the dump holds the clear messages")
+            }
             // The plaintext is in none of the server's files (SQLite: the database, its log,
             // the media folder).
             if configuration.postgres == nil {

@@ -128,7 +128,11 @@ struct GroupService: Sendable {
             throw APIError.badParameter(
                 "clientMessageId", "A clientMessageId is 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (a UUID fits).")
         }
-        if let envelope {
+        // A retry of an envelope already stored is answered with it, whatever the devices are now.
+        if let envelope,
+            try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId)?
+                .envelope != envelope
+        {
             guard rawText.isEmpty, rawReplyTo == nil else {
                 throw APIError.badParameter(
                     "text", "An encrypted message carries its text and reply inside the envelope.")

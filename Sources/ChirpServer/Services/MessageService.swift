@@ -40,7 +40,10 @@ struct MessageService: Sendable {
         // write: only a session a read confirmed may read them.
         let viewer =
             rawReplyTo == nil && mediaIds.isEmpty && envelope == nil ? viewer : try await confirmSession(viewer)
-        if let envelope {
+        // A retry of an envelope already stored is answered with it, whatever the devices are now.
+        if let envelope,
+            try await store.message(sender: viewer.id, clientMessageId: clientMessageId)?.envelope != envelope
+        {
             try await check(envelope, from: viewer, to: recipient, text: rawText, replyTo: rawReplyTo)
         }
         let replyTo = try await replies?.replyTarget(viewer, in: .peer(recipient), replyTo: rawReplyTo) ?? nil
