@@ -8,7 +8,10 @@ device, with `cryptography`) shows a notice in both browsers, and alice's next m
 sealed to it too (it opens it); what that device sends opens in alice's browser, and an
 envelope it tampered with shows "could not be verified", never its text; the safety number is
 the same in both browsers (and in Python); an image attached in the encrypted conversation is
-uploaded as ciphertext (application/octet-stream, no name) and shows decrypted in bob's.
+uploaded as ciphertext (application/octet-stream, no name) and shows decrypted in bob's. In a
+group, only the admin is offered the switch; an edit and a reply travel sealed. A rotated
+encryption key is put at the next start, and what was sealed to the older one opens. Logging out
+removes bob's device on the server and its keys from the browser.
 Two headless Chromium windows against a real `chirp serve`.
 
 Run: python3 Tests/Browser/test_web_encryption.py [path/to/chirp]   (default .build/debug/chirp)
@@ -24,6 +27,8 @@ from server_test_case import ServerTestCase  # noqa: E402
 from test_web_client import PASSWORD  # noqa: E402
 
 SECRETS = ["alpha meets the quiet falcon", "bravo answers under the bridge", "charlie whispers to every device"]
+GROUP = ["delta plans the group picnic", "delta plans the group picnic on sunday", "echo brings the lemonade"]
+ROTATED = "foxtrot after the rotation"
 PICTURE_NAME = "holiday-zebra-picture.png"
 
 # The row's text (its `.text`) of the row whose text contains arguments[0], and its classes.
@@ -134,8 +139,13 @@ class EncryptionTests(ServerTestCase):
         self.assertIn("🔒", row[0])
         self.assertIn(SECRETS[1][:20], row[1])
 
-    def test_02_search_finds_opened_copies(self):
+    def test_02_search_finds_opened_copies_and_a_reload_keeps_my_text(self):
         alice = self.alice
+        # My own message is not sealed to the device that sent it: its text is the copy kept here.
+        alice.driver.refresh()
+        alice.find("button", "New message")
+        self.go(alice, "#/c/bob")
+        alice.wait(lambda: (self.row_text(alice, SECRETS[0]) or [""])[0] == SECRETS[0], "alice's own message after a reload")
         self.go(alice, "#/search/" + "quiet falcon")
         results = alice.wait(lambda: alice.driver.execute_script("""
             const list = document.querySelector('[aria-label="Results in encrypted conversations"]');
@@ -233,8 +243,77 @@ class EncryptionTests(ServerTestCase):
             const img = row && row.querySelector('img'); return !!img && img.complete && img.naturalWidth === 12 && img.alt;""", "a picture for you") == PICTURE_NAME,
                  "the picture decrypted in bob's browser", timeout=20)
 
-    def test_07_no_plaintext_in_the_data_directory(self):
-        needles = [s.encode() for s in SECRETS] + [b"hello from python", PICTURE_NAME.encode(), b"a picture for you"]
+    def on_row(self, browser, text, name):
+        """Hovers the row containing `text` and clicks its button `name`."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+
+        def attempt():
+            row = browser.driver.execute_script(ROW_SCRIPT, text)
+            if not row:
+                return False
+            ActionChains(browser.driver).move_to_element(row).perform()
+            button = next((b for b in row.find_elements(By.CSS_SELECTOR, "button") if b.accessible_name == name and b.is_displayed()), None)
+            if button:
+                button.click()
+            return bool(button)
+        browser.wait(attempt, f"the button {name!r} on the row {text!r}")
+
+    def test_07_a_group_edit_and_reply(self):
+        from selenium.webdriver.common.keys import Keys
+        alice, bob = self.alice, self.bob
+        status, group = self.api("PUT", "/v1/groups/secret-club", {"title": "Secret club", "members": ["bob"]})
+        self.assertEqual(status, 201, group)
+        key = f"g:{group['id']}"
+        self.go(bob, f"#/c/{key}")
+        bob.find("button", "Members")
+        self.assertTrue(bob.absent("button", "Turn on encryption"), "a member who is not an admin is not offered the switch")
+        self.go(alice, f"#/c/{key}")
+        alice.click("button", "Turn on encryption")
+        alice.driver.switch_to.alert.accept()
+        alice.wait(lambda: self.api("GET", f"/v1/groups/{group['id']}")[1]["encrypted"], "the group encrypted on the server")
+        alice.send(GROUP[0])
+        bob.wait(lambda: (self.row_text(bob, GROUP[0]) or [""])[0] == GROUP[0], "alice's group message opened in bob's browser")
+
+        self.on_row(alice, GROUP[0], "Edit")
+        editor = alice.find("textbox", "Edit message")
+        editor.send_keys(Keys.CONTROL, "a")
+        editor.send_keys(GROUP[1], Keys.ENTER)
+        bob.wait(lambda: (self.row_text(bob, GROUP[1]) or [""])[0] == GROUP[1], "the edit opened in bob's browser")
+
+        self.on_row(bob, GROUP[1], "Reply")
+        bob.send(GROUP[2])
+        alice.wait(lambda: alice.driver.execute_script("const row = (() => {" + ROW_SCRIPT + """})();
+            return row && row.querySelector('.quote')?.textContent;""", GROUP[2]) == f"In reply to You: {GROUP[1]}", "bob's reply quoting alice's edited message")
+        items = self.api("GET", f"/v1/groups/{group['id']}/messages?limit=10")[1]["items"]
+        self.assertEqual([(m["text"], m["replyTo"], m["editedAt"] is not None) for m in items], [(None, None, True), (None, None, False)],
+                         "no text, no reply link on the server: both are sealed")
+
+    def test_08_a_rotated_key_is_put_and_the_old_one_still_opens(self):
+        alice, bob = self.alice, self.bob
+        before = {d["id"]: d["encryptionKey"] for d in self.devices("bob")}
+        rotated = bob.driver.execute_async_script("""const done = arguments[0];
+            import('/web/device-keys.js').then((m) => m.rotateDevice('bob', { force: true }))
+              .then((d) => done(d.encryption.public), (e) => done('error ' + e));""")
+        self.assertNotIn(rotated, before.values())
+        bob.driver.refresh()  # a start PUTs the device again: with its new key
+        bob.find("button", "New message")
+        bob.wait(lambda: rotated in [d["encryptionKey"] for d in self.devices("bob")], "the new key on the server")
+        self.assertEqual(sorted(before), sorted(d["id"] for d in self.devices("bob")), "the same devices")
+        # alice's browser still holds bob's older key (read minutes ago): bob opens it with his retired one.
+        self.go(alice, "#/c/bob")
+        alice.send(ROTATED)
+        alice.wait(lambda: alice.mark_of(ROTATED) in ("sent", "delivered", "read"), "sent")
+        held = alice.driver.execute_async_script("""const done = arguments[0];
+            const open = indexedDB.open('chirp-alice');
+            open.onsuccess = () => { const r = open.result.transaction('values').objectStore('values').get('devices:bob');
+              r.onsuccess = () => { done(r.result.map((d) => d.encryptionKey)); open.result.close(); }; };""")
+        self.assertNotIn(rotated, held, "sealed to bob's older key")
+        self.go(bob, "#/c/alice")
+        bob.wait(lambda: (self.row_text(bob, ROTATED) or [""])[0] == ROTATED, "a message sealed to the retired key, opened")
+
+    def test_09_no_plaintext_in_the_data_directory(self):
+        needles = [s.encode() for s in SECRETS + GROUP + [ROTATED]] + [b"hello from python", PICTURE_NAME.encode(), b"a picture for you"]
         found = []
         for folder, _, files in os.walk(self.server.data_dir):
             for name in files:
@@ -246,6 +325,17 @@ class EncryptionTests(ServerTestCase):
                     continue
                 found += [(path, n) for n in needles if n in data or n.decode().encode("utf-16-le") in data]
         self.assertEqual(found, [], "plaintext in the server's files")
+
+    def test_10_log_out_removes_the_device_and_its_keys(self):
+        bob = self.bob
+        browser_device = next(d["id"] for d in self.devices("bob") if d["id"] != self.python.id)
+        self.go(bob, "#/settings")
+        bob.click("button", "Log out")
+        bob.find("button", "Log in")
+        bob.wait(lambda: browser_device not in [d["id"] for d in self.devices("bob")], "bob's browser device removed on the server")
+        names = bob.driver.execute_async_script("const done = arguments[0]; indexedDB.databases().then((ds) => done(ds.map((d) => d.name)));")
+        self.assertNotIn("chirp-keys-bob", names)
+        self.assertNotIn("chirp-bob", names)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import { MemberDevices } from './member-devices.js';
 import { ApiError, pathOf } from './api.js';
 
 const lower = (name) => name.toLowerCase();
+const DAY_MS = 24 * 60 * 60 * 1000;
 const utf8 = (text) => new TextEncoder().encode(text);
 
 /** What a message shows when it was not opened: `sealed` is 'unverifiable' (a check failed),
@@ -48,6 +49,13 @@ class Encryption {
     this.registered = false;
     this.device = this.register();
     this.device.catch(() => {});
+    // A tab left open for days rotates its key too (register rotates when due); never once
+    // the session has ended (its keys are wiped: registering would make new ones).
+    this.timer = setInterval(() => {
+      if (this.session.ended) { clearInterval(this.timer); return; }
+      this.device = this.register();
+      this.device.catch(() => {});
+    }, DAY_MS);
   }
 
   /** Registers this browser's device; resolves to it even when the server could not be told
@@ -184,11 +192,12 @@ class Encryption {
     return messages.map((m) => done.get(m) || m);
   }
 
-  /** Reads again the devices of the members of `peer`'s conversation (opened on screen): a
-   * change since they were last read shows as a notice. */
+  /** Reads again the devices of the members of `peer`'s conversation (opened on screen; the
+   * server tells device.changed to the user alone): a change since they were last read shows
+   * as a notice. Lists read in the last minute are taken as they are. */
   async watch(peer) {
     try {
-      for (const user of await this.members(peer)) await this.devices.refresh(user);
+      for (const user of await this.members(peer)) await this.devices.current(user, 60 * 1000);
     } catch { /* offline: read when sealing */ }
   }
 

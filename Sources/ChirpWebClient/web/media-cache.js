@@ -7,12 +7,15 @@
 import { ApiError } from './api.js';
 
 const CAP = 64 * 1024 * 1024;
+const INLINE = /^image\/(png|jpeg|gif|webp)$/;
 
 async function decrypted(blob, entry) {
   const { decryptAttachment } = await import('./attachment-cipher.js');
   const result = await decryptAttachment(blob, entry);
   if (result.status !== 'opened') throw new ApiError(422, 'media_unverifiable', 'This attachment could not be verified.');
-  return result.blob;
+  // The sender names the type: only the four image types show as what they say they are
+  // (as the server serves them); any other file is bytes to download, never a page to open.
+  return new Blob([result.bytes], { type: INLINE.test(entry.contentType) ? entry.contentType : 'application/octet-stream' });
 }
 
 export class MediaCache {

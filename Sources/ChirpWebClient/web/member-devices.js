@@ -33,11 +33,11 @@ export class MemberDevices {
     return this.identities.get(key);
   }
 
-  /** `username`'s current devices, checked; read again when older than a few minutes. */
-  async current(username) {
+  /** `username`'s current devices, checked; read again when older than `maxAge` ms. */
+  async current(username, maxAge = FRESH_MS) {
     await this.known(username);
     const list = this.lists.get(lower(username));
-    return list && Date.now() - list.at < FRESH_MS ? list.devices : this.refresh(username);
+    return list && Date.now() - list.at < maxAge ? list.devices : this.refresh(username);
   }
 
   /** Reads `username`'s devices from the server (once at a time: a page of messages from a

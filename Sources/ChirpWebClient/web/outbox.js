@@ -159,7 +159,18 @@ export class Outbox {
       const plaintext = e2ee.plaintext(item.text, replyTo, media);
       item = await this.keep({ ...item, sealed: await e2ee.seal(item.peer, item.clientMessageId, plaintext) });
     }
-    const message = await this.sealedCall(item, item.clientMessageId, e2ee, (envelope) => this.api.sendSealed(item.peer, item.clientMessageId, envelope, mediaIds));
+    let message;
+    try {
+      message = await this.sealedCall(item, item.clientMessageId, e2ee, (envelope) => this.api.sendSealed(item.peer, item.clientMessageId, envelope, mediaIds));
+    } catch (error) {
+      // An earlier envelope was stored (its answer lost in a cut), and the retry met a changed
+      // device: the server checks the devices before it compares a retry, so it answered 409
+      // devices_changed, and the envelope sealed again is another message under the same id.
+      // The stored one holds the same plaintext: it is the message sent.
+      if (error.code !== 'client_id_reused') throw error;
+      message = (await this.api.messages(item.peer)).items.find((m) => m.clientMessageId === item.clientMessageId && m.envelope);
+      if (!message) throw error;
+    }
     await this.onSent(e2ee.sent(message, item.sealed.plaintext));
     await this.dropFiles(item);
   }

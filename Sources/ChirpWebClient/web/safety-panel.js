@@ -18,7 +18,9 @@ export function safetyPanel(session, peer, onClose) {
   async function show() {
     digits.textContent = 'Working it out…';
     try {
-      digits.textContent = await (await session.encryption()).safetyNumber(peer);
+      // Twelve groups of five, four to a line (the spaces between them stay in the text).
+      const groups = (await (await session.encryption()).safetyNumber(peer)).split(' ');
+      digits.replaceChildren(...groups.flatMap((g, i) => (i ? [' ', h('span', {}, g)] : [h('span', {}, g)])));
     } catch (error) {
       digits.textContent = 'The safety number cannot be worked out now.';
       session.fail(error, { user: peer });
