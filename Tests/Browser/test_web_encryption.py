@@ -10,7 +10,8 @@ envelope it tampered with shows "could not be verified", never its text; the saf
 the same in both browsers (and in Python); an image attached in the encrypted conversation is
 uploaded as ciphertext (application/octet-stream, no name) and shows decrypted in bob's. In a
 group, only the admin is offered the switch; an edit and a reply travel sealed. A rotated
-encryption key is put at the next start, and what was sealed to the older one opens. Logging out
+encryption key is put at the next start, and what was sealed to the older one opens. A second
+browser for alice reads what follows, not what came before. Logging out
 removes bob's device on the server and its keys from the browser.
 Two headless Chromium windows against a real `chirp serve`.
 
@@ -29,6 +30,7 @@ from test_web_client import PASSWORD  # noqa: E402
 SECRETS = ["alpha meets the quiet falcon", "bravo answers under the bridge", "charlie whispers to every device"]
 GROUP = ["delta plans the group picnic", "delta plans the group picnic on sunday", "echo brings the lemonade"]
 ROTATED = "foxtrot after the rotation"
+LATER = "golf reaches the second browser"
 PICTURE_NAME = "holiday-zebra-picture.png"
 
 # The row's text (its `.text`) of the row whose text contains arguments[0], and its classes.
@@ -312,8 +314,29 @@ class EncryptionTests(ServerTestCase):
         self.go(bob, "#/c/alice")
         bob.wait(lambda: (self.row_text(bob, ROTATED) or [""])[0] == ROTATED, "a message sealed to the retired key, opened")
 
-    def test_09_no_plaintext_in_the_data_directory(self):
-        needles = [s.encode() for s in SECRETS + GROUP + [ROTATED]] + [b"hello from python", PICTURE_NAME.encode(), b"a picture for you"]
+    def test_09_a_device_added_later_reads_what_follows(self):
+        alice, bob = self.alice, self.bob
+        second = self.open_browser("alice")
+        second.sign_in("alice", create=False)
+        second.find("button", "New message")
+        second.wait(lambda: len(self.devices("alice")) == 2, "alice's second browser registered")
+        alice.wait(lambda: "Your devices changed: a device was added" in alice.text(), "the notice in alice's first browser")
+        self.go(second, "#/c/bob")
+        second.wait(lambda: second.driver.execute_script("return document.querySelectorAll('[role=log] .text.not-sealed').length") >= 3,
+                    "older messages, not sealed to the new device")
+        self.assertIn("Sent before this device was added: it cannot be read here.", second.log_text())
+        for secret in SECRETS:
+            self.assertNotIn(secret, second.log_text())
+        # bob's browser holds alice's older list: the server's 409 names the new device.
+        self.go(bob, "#/c/alice")
+        bob.send(LATER)
+        second.wait(lambda: (self.row_text(second, LATER) or [""])[0] == LATER, "a later message, opened on the new device")
+        alice.wait(lambda: (self.row_text(alice, LATER) or [""])[0] == LATER, "and on the first")
+        second.quit()
+        type(self).browsers.remove(second)
+
+    def test_10_no_plaintext_in_the_data_directory(self):
+        needles = [s.encode() for s in SECRETS + GROUP + [ROTATED, LATER]] + [b"hello from python", PICTURE_NAME.encode(), b"a picture for you"]
         found = []
         for folder, _, files in os.walk(self.server.data_dir):
             for name in files:
@@ -326,7 +349,7 @@ class EncryptionTests(ServerTestCase):
                 found += [(path, n) for n in needles if n in data or n.decode().encode("utf-16-le") in data]
         self.assertEqual(found, [], "plaintext in the server's files")
 
-    def test_10_log_out_removes_the_device_and_its_keys(self):
+    def test_11_log_out_removes_the_device_and_its_keys(self):
         bob = self.bob
         browser_device = next(d["id"] for d in self.devices("bob") if d["id"] != self.python.id)
         self.go(bob, "#/settings")
