@@ -2,11 +2,12 @@
 // code "unreachable" when the server could not be reached at all.
 
 export class ApiError extends Error {
-  constructor(status, code, message, field) {
+  constructor(status, code, message, field, devices) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.devices = devices; // devices_changed: every member's current devices, by username
   }
   /** Worth trying again later with the same ids (unreachable, unavailable, rate limited). */
   get transient() { return this.status === 0 || this.status === 503 || this.status === 429 || this.status >= 500; }
@@ -48,6 +49,12 @@ export class ApiClient {
   send(peer, clientMessageId, text, extra = {}) { return this.call('PUT', `${pathOf(peer)}/messages/${seg(clientMessageId)}`, { text, ...extra }); }
   react(peer, messageId, emoji, on) { return this.call(on ? 'PUT' : 'DELETE', `${pathOf(peer)}/messages/${seg(messageId)}/reactions/${seg(emoji)}`); }
   edit(peer, messageId, text) { return this.call('PATCH', `${pathOf(peer)}/messages/${seg(messageId)}`, { text }); }
+  // Encrypted conversations (API.md part 4): the text and the reply travel in the envelope.
+  sendSealed(peer, clientMessageId, envelope, mediaIds) { return this.call('PUT', `${pathOf(peer)}/messages/${seg(clientMessageId)}`, mediaIds?.length ? { envelope, mediaIds } : { envelope }); }
+  editSealed(peer, messageId, envelope) { return this.call('PATCH', `${pathOf(peer)}/messages/${seg(messageId)}`, { envelope }); }
+  encrypt(peer) { return this.call('PUT', `${pathOf(peer)}/encryption`); }
+  putDevice(id, body) { return this.call('PUT', `/v1/me/devices/${seg(id)}`, body); }
+  devices(username) { return this.call('GET', `/v1/users/${seg(username)}/devices`); }
   unsend(peer, messageId) { return this.call('DELETE', `${pathOf(peer)}/messages/${seg(messageId)}`); }
   search(q, cursor) { return this.call('GET', `/v1/search/messages?limit=20&q=${seg(q)}${cursor ? `&cursor=${seg(cursor)}` : ''}`); }
   uploadStatus(clientMediaId) { return this.call('GET', `/v1/media/${seg(clientMediaId)}/upload`); }
@@ -124,7 +131,7 @@ export class ApiClient {
 /** The ApiError of a refused request, from the API's error envelope when there is one. */
 function failure(status, json, statusText) {
   const e = json && json.error;
-  return new ApiError(status, e ? e.code : 'http_' + status, e ? e.message : statusText, e && e.field);
+  return new ApiError(status, e ? e.code : 'http_' + status, e ? e.message : statusText, e && e.field, e && e.devices);
 }
 
 /** A fresh client id (1–64 of [A-Za-z0-9_-]); works outside secure contexts too. */

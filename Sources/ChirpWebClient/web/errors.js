@@ -27,6 +27,14 @@ export function explain(error, context = {}) {
     case 'report_resolved': return 'Another operator resolved that report already. Reload the queue.';
     case 'too_many_pinned': return 'At most 10 conversations can be pinned. Unpin one first.';
     case 'rate_limited': return 'Too many attempts in a short time. Wait a few minutes and try again.';
+    // Encrypted conversations (API.md part 4).
+    case 'no_devices': return `${context.user || 'Someone in this conversation'} has no device that can read encrypted messages yet, so encryption stays off. Ask them to sign in again on the web or in an up-to-date app, then turn it on.`;
+    case 'not_admin': return "Only the group's admins can do that.";
+    case 'devices_changed': return 'The devices in this conversation kept changing while it was being sent. Retry in a moment.';
+    case 'device_unverified': return `A device of ${error.field || 'a member'} does not prove its keys, so nothing was sealed to it and the message was not sent. Compare safety numbers, then retry.`;
+    case 'encryption_unsupported': return 'This browser cannot encrypt messages (it lacks X25519 and Ed25519). Use an up-to-date browser for encrypted conversations.';
+    case 'too_many_devices': return 'You are signed in on 20 devices, the most that can read encrypted conversations. End a session you no longer use in Settings, then reload.';
+    case 'media_unverifiable': return 'This attachment could not be verified, so it is not shown.';
     default:
       if (error.status === 401) return 'Your session has ended. Log in again.';
       return `${error.message || 'Something went wrong.'} Fix it and try again.`;

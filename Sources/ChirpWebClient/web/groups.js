@@ -57,7 +57,8 @@ export async function applyGroupEvents(session, events) {
         session.dispatch({ type: 'groups', groups: { [id]: { ...groupOf(state(), id), id, removed: true } } });
         break;
       case 'conversation.updated': // a group's pin, mute, accept or decline on another device
-        if (data.group) session.dispatch(data.declined ? { type: 'forget', peer: peerOf(data) } : { type: 'conversations', items: [data], at: Date.now() });
+        if (data.group && data.declined) session.dispatch({ type: 'forget', peer: peerOf(data) });
+        else if (data.group) await session.showConversations([data], Date.now());
         break;
       default: break;
     }

@@ -44,6 +44,10 @@ export class LocalDB {
   }
 
   get(store, key) { return this.run(store, 'readonly', (tx) => tx.objectStore(store).get(key)); }
+  /** The values of `keys` in `store` (undefined where there is none), in one transaction. */
+  getMany(store, keys) {
+    return this.run(store, 'readonly', (tx) => { const s = tx.objectStore(store); return keys.map((k) => s.get(k)); }).then((rs) => rs.map((r) => r.result));
+  }
   all(store) { return this.run(store, 'readonly', (tx) => tx.objectStore(store).getAll()); }
   put(store, value, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).put(value, key); }); }
   delete(store, key) { return this.run(store, 'readwrite', (tx) => { tx.objectStore(store).delete(key); }); }

@@ -1,8 +1,22 @@
 // Attachments fetched with the bearer token (an <img src> or a link cannot send it), held as
 // blob: URLs by media id, the least recently used given up past a size cap. A file this
-// browser just uploaded is put here and never downloaded again.
+// browser just uploaded is put here and never downloaded again. An encrypted conversation's
+// attachment (its plaintext entry in `sealed`) is decrypted once downloaded
+// (attachment-cipher.js, loaded then); one whose bytes do not check out is an error.
+
+import { ApiError } from './api.js';
 
 const CAP = 64 * 1024 * 1024;
+const INLINE = /^image\/(png|jpeg|gif|webp)$/;
+
+async function decrypted(blob, entry) {
+  const { decryptAttachment } = await import('./attachment-cipher.js');
+  const result = await decryptAttachment(blob, entry);
+  if (result.status !== 'opened') throw new ApiError(422, 'media_unverifiable', 'This attachment could not be verified.');
+  // The sender names the type: only the four image types show as what they say they are
+  // (as the server serves them); any other file is bytes to download, never a page to open.
+  return new Blob([result.bytes], { type: INLINE.test(entry.contentType) ? entry.contentType : 'application/octet-stream' });
+}
 
 export class MediaCache {
   constructor(api) {
@@ -15,7 +29,7 @@ export class MediaCache {
   url(media) {
     const known = this.entries.get(media.id);
     if (known) { this.entries.delete(media.id); this.entries.set(media.id, known); return known.url; }
-    const url = this.api.media(media.id).then((blob) => URL.createObjectURL(blob));
+    const url = this.api.media(media.id).then((blob) => (media.sealed ? decrypted(blob, media.sealed) : blob)).then((blob) => URL.createObjectURL(blob));
     url.catch(() => this.forget(media.id));
     return this.add(media.id, url, media.size);
   }

@@ -6,10 +6,12 @@ import { ApiError } from './api.js';
 
 const PART = 4 * 1024 * 1024;
 
-/** Uploads `file` as `attachment` ({clientMediaId, name, type, size}); resolves to the Media. */
-export async function uploadMedia(api, attachment, file, onProgress) {
+/** Uploads `file` as `attachment` ({clientMediaId, name, type, size}); resolves to the Media.
+ * `as`: the type and file name the server is told (an encrypted attachment is told neither:
+ * application/octet-stream, no name). */
+export async function uploadMedia(api, attachment, file, onProgress, as = { type: attachment.type, filename: attachment.name }) {
   if (!file) throw new ApiError(422, 'invalid_media', `The file ${attachment.name} is no longer in this browser. Attach it again.`);
-  const options = { type: attachment.type, filename: attachment.name, onProgress };
+  const options = { type: as.type, filename: as.filename, onProgress };
   if (file.size <= PART) return api.upload(attachment.clientMediaId, file, options);
   let first = 0;
   try { first = (await api.uploadStatus(attachment.clientMediaId)).received; } catch (error) { if (error.status !== 404) throw error; }

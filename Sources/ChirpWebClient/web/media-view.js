@@ -24,7 +24,7 @@ function image(media, cache) {
   const img = h('img', { class: 'media-image', alt: name, width: 240, height: 180, loading: 'lazy', decoding: 'async' });
   const ready = cache.ready(media.id);
   if (ready) img.src = ready;
-  else cache.url(media).then((url) => { img.src = url; }, () => { img.alt = `${name} (cannot be loaded now)`; });
+  else cache.url(media).then((url) => { img.src = url; }, (error) => { img.alt = `${name} (${error?.code === 'media_unverifiable' ? 'could not be verified' : 'cannot be loaded now'})`; });
   return img;
 }
 

@@ -10,7 +10,7 @@
 import { h, time } from './dom.js';
 import { EDIT_WINDOW_MS } from './session.js';
 import { attachmentsView, uploadsView } from './media-view.js';
-import { tombstoneNote } from './message-state.js';
+import { tombstoneNote, sealedNote } from './message-state.js';
 import { avatar } from './avatar.js';
 
 export const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
@@ -32,10 +32,14 @@ export function messageRow(m, ctx, run = { day: null, continued: false }) {
   const quoted = m.replyTo && !m.deleted ? ctx.quoted(m.replyTo) : null;
   const quote = m.replyTo && !m.deleted ? h('button', { type: 'button', class: 'quote', onclick: () => quoted && act.show(quoted) },
     h('span', { class: 'sr' }, 'In reply to '),
-    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? tombstoneNote(quoted) : quoted.text || '📎'}` : 'an earlier message') : null;
+    quoted ? `${isMe(quoted.sender || ctx.me) ? 'You' : quoted.sender}: ${quoted.deleted ? tombstoneNote(quoted) : sealedNote(quoted) || quoted.text || '📎'}` : 'an earlier message') : null;
 
-  // Every row has its `.text` (empty when there is none, hidden while the editor is open).
-  const body = [m.deleted ? h('p', { class: 'text unsent' }, tombstoneNote(m)) : h('p', { class: 'text', hidden: editing }, m.text)];
+  // Every row has its `.text` (empty when there is none, hidden while the editor is open); an
+  // encrypted message that was not opened says why instead, never any of its text.
+  const sealed = !m.deleted && sealedNote(m);
+  const body = [m.deleted ? h('p', { class: 'text unsent' }, tombstoneNote(m))
+    : sealed ? h('p', { class: `text sealed ${m.sealed}` }, m.sealed === 'unverifiable' ? h('span', { 'aria-hidden': 'true' }, '⚠ ') : null, sealed)
+      : h('p', { class: 'text', hidden: editing }, m.text)];
   if (editing && !m.deleted) {
     body.push(h('div', { class: 'editor' }, ui.editing.input, h('div', { class: 'row' },
       h('button', { type: 'button', class: 'small', onclick: () => act.save(m) }, 'Save'),
@@ -48,7 +52,7 @@ export function messageRow(m, ctx, run = { day: null, continued: false }) {
       onclick: () => act.react(m, r.emoji, !own) }, `${r.emoji} ${r.count}`);
   }));
 
-  const canEdit = mine && !m.deleted && m.state !== 'failed' && Date.now() - Date.parse(m.createdAt) < EDIT_WINDOW_MS;
+  const canEdit = mine && !m.deleted && !sealed && m.state !== 'failed' && Date.now() - Date.parse(m.createdAt) < EDIT_WINDOW_MS;
   const actions = m.deleted || m.state === 'failed' ? null : h('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Message actions' },
     h('button', { type: 'button', class: 'small secondary', 'aria-expanded': String(ui.picker === m.key), onclick: () => act.picker(m) }, 'React'),
     h('button', { type: 'button', class: 'small secondary', onclick: () => act.reply(m) }, 'Reply'),

@@ -20,3 +20,14 @@ export const UNSENT_NOTE = 'message unsent';
 
 /** What tombstone `m` shows instead of its text: the operators' mark for a take-down. */
 export const tombstoneNote = (m) => (m.removedByOperators ? 'removed by the operators' : UNSENT_NOTE);
+
+/** What a message of an encrypted conversation that was not opened shows instead of its text
+ * (never any of it); null for one that was, or that is not encrypted. */
+export function sealedNote(m) {
+  switch (m.sealed) {
+    case 'unverifiable': return 'This message could not be verified.';
+    case 'not-sealed': return 'Sent before this device was added: it cannot be read here.';
+    case 'pending': return 'Encrypted message: it shows once this device can open it.';
+    default: return null;
+  }
+}

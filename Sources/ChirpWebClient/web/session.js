@@ -1,12 +1,14 @@
 // The one façade the views use, as UserSession is in Swift: it owns the API client, the
 // local database (its only writer), the outbox and the event stream, and turns their results
 // into store actions. A BroadcastChannel keeps the user's other tabs in step (they re-read
-// the outbox; every apply is idempotent).
+// the outbox; every apply is idempotent). Encrypted conversations (encryption.js, loaded
+// after start: this browser's device, sealing, opening) open every message that arrives
+// before it is stored or shown.
 import { ApiClient, ApiError, newClientId } from './api.js';
 import { LocalDB } from './local-db.js';
 import { Outbox } from './outbox.js';
 import { EventStream } from './event-stream.js';
-import { localMessage, withReaction } from './store.js';
+import { localMessage, withReaction, isEncrypted } from './store.js';
 import { isTombstone, tombstone } from './message-state.js';
 import { explain } from './errors.js';
 import { MediaCache } from './media-cache.js';
@@ -75,6 +77,9 @@ export class UserSession {
       },
       onProgress: (clientMediaId, sent) => this.dispatch({ type: 'progress', clientMediaId, sent }),
       onUploaded: (media, file) => this.media.put(media.id, file),
+      encryption: () => this.encryption(),
+      isEncrypted: (peer) => isEncrypted(this.store.state, peer),
+      onEncrypted: (peer) => this.dispatch({ type: 'encrypted', peer }),
     });
     this.stream = new EventStream({
       api: this.api, since: since ?? await this.head(),
@@ -87,6 +92,7 @@ export class UserSession {
       onUnauthorized: () => this.signOut(false),
     });
     this.stream.start();
+    this.encryption().catch(() => {}); // this browser's device, registered (or rotated) now
     this.outbox.flush();
     this.onlineListener = () => this.outbox.flush();
     addEventListener('online', this.onlineListener);
@@ -115,12 +121,49 @@ export class UserSession {
     this.dispatch({ type: 'messages', messages, ...extra });
   }
 
+  /** encryption.js's side of the session, loaded once (again after a failed load). */
+  encryption() {
+    if (!this.e2ee) {
+      this.e2ee = import('./encryption.js').then((m) => m.start(this));
+      this.e2ee.catch(() => { this.e2ee = null; });
+    }
+    return this.e2ee;
+  }
+
+  /** `messages` (API Messages) with what their envelopes hold; as they are when none is
+   * sealed (or encryption.js cannot be loaded now: they show as not opened yet). */
+  async opened(messages) {
+    if (!messages.some((m) => m?.envelope)) return messages;
+    try { return await (await this.encryption()).reveal(messages); } catch { return messages; }
+  }
+
+  /** Shows API Conversations, their last messages opened; resolves to them as shown. */
+  async showConversations(items, at) {
+    const last = await this.opened(items.map((c) => c.lastMessage));
+    const shown = items.map((c, i) => (last[i] === c.lastMessage ? c : { ...c, lastMessage: last[i] }));
+    this.dispatch({ type: 'conversations', items: shown, at });
+    return shown;
+  }
+
+  /** Turns encryption on in `peer`'s conversation; false (with the banner) when refused. */
+  async encrypt(peer) {
+    try {
+      await this.api.encrypt(peer);
+    } catch (error) {
+      this.fail(error, { user: error.field, peer: error.field });
+      return false;
+    }
+    this.dispatch({ type: 'encrypted', peer });
+    return true;
+  }
+
   /** Re-reads the lists the stream does not carry in full (after a (re)connect; events.pruned). */
   async refresh() {
     try {
       const [me, conversations, followers] = await Promise.all([this.api.me(), this.api.conversations(), this.api.followers(this.me)]);
-      await Promise.all([this.db.put('values', me, 'me'), this.db.put('values', conversations.items, 'conversations'), this.db.put('values', followers.items, 'followers')]);
-      this.dispatch({ type: 'conversations', items: conversations.items });
+      await this.db.put('values', me, 'me');
+      const items = await this.showConversations(conversations.items);
+      await Promise.all([this.db.put('values', items, 'conversations'), this.db.put('values', followers.items, 'followers')]);
       this.dispatch({ type: 'followers', items: followers.items });
     } catch (error) {
       if (error.status === 401) this.signOut(false);
@@ -130,8 +173,9 @@ export class UserSession {
   /** Applies a batch of the stream's events (idempotent) and remembers the last seq; new
    * messages go to `onArrived` too (the app's notifications while its tab is hidden). */
   async apply(events) {
-    const messages = (type) => events.filter((e) => e.type === type).map((e) => localMessage(this.me, e.data, 'delivered'));
-    const created = messages('message.created');
+    const messages = async (type) => (await this.opened(events.filter((e) => e.type === type).map((e) => e.data)))
+      .map((m) => localMessage(this.me, m, 'delivered'));
+    const created = await messages('message.created');
     // A first message from someone may be a request: the requests say.
     const fresh = created.some((m) => m.state === 'received' && !this.store.state.conversations[m.peer]);
     if (created.length) {
@@ -145,7 +189,7 @@ export class UserSession {
       }
       for (const [peer, ids] of byPeer) await this.updateHistory(peer, (h) => ids.reduce(addStreamed, h));
     }
-    const updated = messages('message.updated');
+    const updated = await messages('message.updated');
     if (updated.length) await this.storeMessages(updated);
     // Groups' own events (reads, typing, members): groups.js, loaded for them.
     if (events.some((e) => e.data?.group || e.type.startsWith('group.'))) await (await import('./groups.js')).applyGroupEvents(this, events);
@@ -172,8 +216,10 @@ export class UserSession {
         case 'block.created': this.dispatch({ type: 'forget', peer: data.username.toLowerCase() }); break; // blocked elsewhere: out of the lists
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
         case 'events.pruned': await this.refresh(); break;
-        case 'conversation.updated': // marked, accepted or declined elsewhere
-          this.dispatch(data.declined ? { type: 'forget', peer: peerOf(data) } : { type: 'conversations', items: [data], at: Date.now() }); break;
+        case 'conversation.updated': // marked, accepted or declined elsewhere, or encrypted
+          if (data.declined) this.dispatch({ type: 'forget', peer: peerOf(data) }); else await this.showConversations([data], Date.now());
+          break;
+        case 'device.changed': this.encryption().then((e) => e.deviceChanged(data.user), () => {}); break;
         default: break;
       }
     }
@@ -239,7 +285,7 @@ export class UserSession {
 
   /** Reads the message requests waiting for my answer (`request` rows, left out of the list). */
   async requests() {
-    try { this.dispatch({ type: 'conversations', items: (await this.api.call('GET', '/v1/conversations?limit=100&requests=true')).items }); } catch (error) { this.fail(error); }
+    try { await this.showConversations((await this.api.call('GET', '/v1/conversations?limit=100&requests=true')).items); } catch (error) { this.fail(error); }
   }
 
   /** Opens the conversation with `peer` and pages back until the message `id` is loaded (at
@@ -269,7 +315,7 @@ export class UserSession {
   async readPage(peer, bound) {
     const query = bound.before != null ? `&before=${bound.before}` : bound.after != null ? `&after=${bound.after}` : '';
     const page = await this.api.messages(peer, query);
-    const messages = page.items.map((m) => localMessage(this.me, m, 'delivered'));
+    const messages = (await this.opened(page.items)).map((m) => localMessage(this.me, m, 'delivered'));
     await this.db.putMany('messages', messages);
     await this.updateHistory(peer, (h) => addPage(h, page.items.map((m) => Number(m.id)), bound, PAGE), messages);
   }
@@ -373,6 +419,8 @@ export class UserSession {
     this.db?.close();
     this.media.clear();
     await LocalDB.wipe(this.username);
+    // The server forgets the device with the session; its keys go too.
+    await import('./device-keys.js').then((m) => m.wipeDeviceKeys(this.username)).catch(() => {});
     const saved = UserSession.saved();
     if (saved && saved.username === this.username) localStorage.removeItem(SAVED);
     this.onSignedOut(remote || heard ? null : 'Your session has ended. Log in again.');

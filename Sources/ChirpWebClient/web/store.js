@@ -6,9 +6,12 @@ import { isMark, peerOf, withMark, withServerMarks } from './conversation-marks.
 
 export const byId = (a, b) => (a.id === b.id ? 0 : a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
 
-/** The local form of an API Message as `me` sees it (in a group: `peer` `g:ID`, `readCount`). */
+/** The local form of an API Message as `me` sees it (in a group: `peer` `g:ID`, `readCount`).
+ * A message of an encrypted conversation comes opened (encryption.js): `sealed` says how
+ * ('opened', 'unverifiable', 'not-sealed' or 'pending'), `sealedSig` which envelope. */
 export function localMessage(me, m, state) {
   const mine = m.sender.toLowerCase() === me.toLowerCase();
+  const sealed = m.sealed || (m.envelope ? 'pending' : null);
   return {
     key: `${m.sender.toLowerCase()}/${m.clientMessageId}`, peer: m.group ? 'g:' + m.group : (mine ? m.recipient : m.sender).toLowerCase(),
     id: m.id, clientMessageId: m.clientMessageId, sender: m.sender, recipient: m.recipient,
@@ -16,7 +19,17 @@ export function localMessage(me, m, state) {
     state: mine ? (m.readByRecipient ? 'read' : state) : 'received',
     media: m.media || [], replyTo: m.replyTo ?? null, reactions: m.reactions || [], editedAt: m.editedAt ?? null, deleted: !!m.deleted,
     removedByOperators: !!m.removedByOperators, readCount: m.readCount, fromBlocked: m.fromBlocked,
+    ...(sealed ? { text: m.text ?? '', sealed, sealedSig: m.sealedSig ?? m.envelope?.signature } : {}),
   };
+}
+
+/** Whether the conversation `peer` is encrypted, as this client knows. */
+export const isEncrypted = (state, peer) => !!state.encrypted[peer];
+
+/** `encrypted` with `peers` added (once on, encryption stays on). */
+function withEncrypted(encrypted, peers) {
+  const fresh = peers.filter((p) => !encrypted[p]);
+  return fresh.length ? { ...encrypted, ...Object.fromEntries(fresh.map((p) => [p, true])) } : encrypted;
 }
 
 /** `m` with `me`'s reaction `emoji` added (`on`) or removed, as the server will show it. */
@@ -35,8 +48,8 @@ export function withReaction(m, me, emoji, on) {
 function merged(old, incoming) {
   const state = advanced(old.state, incoming.state);
   let m = old.deleted ? tombstone({ ...incoming, state }) : { ...old, ...incoming, state };
-  if (!m.deleted && old.editedAt && (!incoming.editedAt || incoming.editedAt < old.editedAt)) m = { ...m, text: old.text, editedAt: old.editedAt };
-  const same = m.state === old.state && m.text === old.text && m.editedAt === old.editedAt && m.deleted === old.deleted && m.id === old.id && m.readCount === old.readCount
+  if (!m.deleted && old.editedAt && (!incoming.editedAt || incoming.editedAt < old.editedAt)) m = { ...m, text: old.text, editedAt: old.editedAt, sealed: old.sealed, sealedSig: old.sealedSig };
+  const same = m.state === old.state && m.text === old.text && m.sealed === old.sealed && m.editedAt === old.editedAt && m.deleted === old.deleted && m.id === old.id && m.readCount === old.readCount
     && JSON.stringify(m.reactions) === JSON.stringify(old.reactions) && (m.media || []).length === (old.media || []).length;
   return same ? old : m;
 }
@@ -51,6 +64,8 @@ export function initialState() {
     unsent: {},        // message id → true: unsent before this client had the message
     progress: {},      // clientMediaId → bytes uploaded so far
     followers: [], timeline: [], typing: {},
+    encrypted: {},     // peer → true: an encrypted conversation (API.md part 4)
+    notices: {},       // peer → {text, at}: the latest change of a member's devices
   };
 }
 
@@ -105,7 +120,9 @@ export function reduce(state, action) {
           request: c?.request && list.every((m) => m.state === 'received') };
       }
       const history = action.history === undefined ? state.history : { ...state.history, [action.peer]: action.history };
-      return { ...state, messages, conversations, history };
+      // An envelope proves the conversation encrypted (the server takes none in another).
+      const encrypted = withEncrypted(state.encrypted, Object.keys(byPeer).filter((peer) => byPeer[peer].some((m) => m.sealed)));
+      return { ...state, messages, conversations, history, encrypted };
     }
     case 'read': { // my messages to `peer` up to `upTo` were read
       const list = state.messages[action.peer];
@@ -141,8 +158,14 @@ export function reduce(state, action) {
         if (known && known.lastMessage.id && lastMessage.id && byId(known.lastMessage, lastMessage) > 0) continue;
         conversations[peer] = { ...c, lastMessage };
       }
-      return { ...state, conversations: withServerMarks(conversations, state.conversations, action.items, state.outbox, action.at) };
+      const encrypted = withEncrypted(state.encrypted, action.items.filter((c) => c.encrypted || c.group?.encrypted).map(peerOf));
+      return { ...state, encrypted, conversations: withServerMarks(conversations, state.conversations, action.items, state.outbox, action.at) };
     }
+    case 'encrypted': {
+      const encrypted = withEncrypted(state.encrypted, [action.peer]);
+      return encrypted === state.encrypted ? state : { ...state, encrypted };
+    }
+    case 'notice': return { ...state, notices: { ...state.notices, ...Object.fromEntries(action.peers.map((p) => [p, action.notice])) } };
     case 'history': return { ...state, history: { ...state.history, [action.peer]: action.history } };
     case 'unread': {
       const c = state.conversations[action.peer];
@@ -158,7 +181,8 @@ export function reduce(state, action) {
     case 'timeline': return { ...state, timeline: action.items };
     case 'tweet': return state.timeline.some((t) => t.id === action.tweet.id) ? state : { ...state, timeline: [action.tweet, ...state.timeline] };
     case 'typing': return { ...state, typing: { ...state.typing, [action.peer]: action.until } };
-    case 'groups': return { ...state, groups: { ...state.groups, ...action.groups } }; // id → Group (groups.js)
+    case 'groups': return { ...state, groups: { ...state.groups, ...action.groups }, // id → Group (groups.js)
+      encrypted: withEncrypted(state.encrypted, Object.values(action.groups).filter((g) => g?.encrypted).map((g) => 'g:' + g.id)) };
     default: return state;
   }
 }

@@ -9,13 +9,16 @@
 // N" on mine (a button that shows who, group-readers.js), who of the group is typing, and its
 // members (group-members.js) instead of Follow, Block and Report; a group I was removed from
 // stays readable, without the input.
-import { h, field } from './dom.js';
+// An encrypted conversation shows a lock by its title, a notice when a member's devices
+// change, and (direct) its safety number (safety-panel.js); one that is not offers "Turn on
+// encryption" (in a group, to its admins). Its messages come opened (encryption.js).
+import { h, field, time } from './dom.js';
 import { MessageList } from './message-list.js';
 import { messageRow } from './message-row.js';
 import { size } from './media-view.js';
 import { MAX_ATTACHMENTS, isDeletedAccount } from './session.js';
-import { withReaction } from './store.js';
-import { tombstone } from './message-state.js';
+import { withReaction, isEncrypted } from './store.js';
+import { tombstone, sealedNote } from './message-state.js';
 import { ApiError } from './api.js';
 import { newest } from './history-stretches.js';
 import { runOf } from './message-runs.js';
@@ -152,7 +155,7 @@ export function conversationView(session, peer, at = null) {
   function showReply() {
     const m = ui.replyTo;
     replyBar.hidden = !m;
-    if (m) replyBar.replaceChildren(h('p', {}, `Replying to ${m.state === 'received' ? m.sender : 'yourself'}: `, h('q', {}, m.text || '📎')),
+    if (m) replyBar.replaceChildren(h('p', {}, `Replying to ${m.state === 'received' ? m.sender : 'yourself'}: `, h('q', {}, sealedNote(m) || m.text || '📎')),
       h('button', { type: 'button', class: 'small secondary', onclick: () => { ui.replyTo = null; showReply(); } }, 'Cancel reply'));
   }
 
@@ -216,11 +219,39 @@ export function conversationView(session, peer, at = null) {
     if (back) (log.querySelector(`[data-focus="${CSS.escape(`reads ${key}`)}"]`) || log).focus();
   }
 
+  // Encryption: the lock, the switch, the notice of a member's changed devices, the safety number.
+  const lock = h('span', { class: 'lock', hidden: true }, h('span', { 'aria-hidden': 'true' }, '🔒 '), 'Encrypted');
+  const encryptButton = h('button', { type: 'button', class: 'secondary small', hidden: true, onclick: async () => {
+    if (!confirm('Turn on encryption? From then on only the members\' devices can read what is sent here, not the server. It cannot be turned off.')) return;
+    encryptButton.disabled = true;
+    await session.encrypt(peer);
+    encryptButton.disabled = false;
+  } }, 'Turn on encryption');
+  const notice = h('p', { class: 'notice-line', role: 'status', hidden: true });
+  const safetyBox = h('div', { hidden: true });
+  let safety = null; // safety-panel.js's panel, once loaded
+  const safetyButton = h('button', { type: 'button', class: 'secondary small', hidden: true, 'aria-expanded': 'false', onclick: async () => {
+    if (!safetyBox.hidden) { closeSafety(); return; }
+    safety ||= (await lazy('./safety-panel.js'))?.safetyPanel(session, peer, () => closeSafety(true));
+    if (!safety) return;
+    safetyBox.replaceChildren(safety.el);
+    safetyBox.hidden = false;
+    safetyButton.setAttribute('aria-expanded', 'true');
+    safety.focus();
+    safety.show();
+  } }, 'Safety number');
+  function closeSafety(back = false) {
+    safetyBox.hidden = true;
+    safetyButton.setAttribute('aria-expanded', 'false');
+    if (back) safetyButton.focus();
+  }
+  let watched = false; // the members' devices read once the conversation shows as encrypted
+
   const el = h('section', { class: 'screen conversation' },
-    h('div', { class: 'bar' }, title, ...(groupId ? [membersButton] : [follow,
+    h('div', { class: 'bar' }, title, lock, encryptButton, ...(groupId ? [membersButton] : [safetyButton, follow,
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.block(peer) }, 'Block'),
       h('button', { type: 'button', class: 'secondary small', onclick: () => session.report(peer) }, 'Report')])),
-    membersBox, readersBox, log, typing, replyBar, tray,
+    notice, safetyBox, membersBox, readersBox, log, typing, replyBar, tray,
     h('form', { class: 'compose', onsubmit: (event) => { event.preventDefault(); send(); } },
       field('Message', text), picker,
       h('button', { type: 'button', class: 'secondary', onclick: () => picker.click() }, 'Attach'),
@@ -267,6 +298,18 @@ export function conversationView(session, peer, at = null) {
         : 'Enter sends, Shift-Enter starts a new line. Drop files here to attach them.';
       members?.update(state);
     } else if (c) title.textContent = c.peer.username;
+    const encrypted = isEncrypted(state, peer);
+    const admin = about?.members?.find((m) => m.user.username.toLowerCase() === me.toLowerCase())?.role === 'admin';
+    lock.hidden = !encrypted;
+    encryptButton.hidden = encrypted || isDeletedAccount(peer) || (groupId ? !admin || !!about?.removed : false);
+    safetyButton.hidden = !encrypted || !!groupId;
+    const change = state.notices[peer];
+    notice.hidden = !change;
+    if (change) notice.textContent = `${change.text}${groupId ? '' : ' Compare the safety number to be sure.'} (${time(change.at)})`;
+    if (encrypted && !watched) {
+      watched = true;
+      session.encryption().then((e) => e.watch(peer), () => {});
+    }
     // The newest stretch held whole (and what was sent since); what lies below a gap waits.
     const top = newest(state.history[peer]);
     const stored = groupId ? (state.messages[peer] || []).filter((m) => !m.fromBlocked) : state.messages[peer] || [];

@@ -2,11 +2,11 @@
 // (highlighted, the only alert, unless muted), then the followers not written to yet. Message
 // requests are listed apart (view-requests.js). A group's row (`g:ID`) shows its title. Each
 // row has its avatar; on a wide screen the list stays beside the open conversation, whose row
-// is marked current (`select`).
+// is marked current (`select`). An encrypted conversation has a lock after its name.
 import { h } from './dom.js';
 import { avatar } from './avatar.js';
 import { searchForm } from './search-form.js';
-import { tombstoneNote } from './message-state.js';
+import { tombstoneNote, sealedNote } from './message-state.js';
 import { listOrder } from './conversation-marks.js';
 
 export function conversationsView(session, navigate) {
@@ -21,18 +21,20 @@ export function conversationsView(session, navigate) {
   let selected = null;
   const rows = new Map(); // peer → {c, li, link, pin, mute}: these survive updates (keep focus)
   function update(state) {
-    if (state.conversations === shown.conversations && state.followers === shown.followers) return;
+    if (state.conversations === shown.conversations && state.followers === shown.followers && state.encrypted === shown.encrypted) return;
     shown = state;
     const all = Object.entries(state.conversations).filter(([, c]) => !c.request).sort(([, a], [, b]) => listOrder(a, b));
     const items = all.map(([peer, c]) => {
       const known = rows.get(peer);
-      if (known && known.c === c) return known.li;
+      const locked = !!state.encrypted[peer];
+      if (known && known.c === c && known.locked === locked) return known.li;
       const unread = c.unreadCount > 0 ? `${c.unreadCount} unread` : '';
       const last = c.lastMessage;
       const name = peer[1] === ':' ? c.group?.title || 'Group' : c.peer.deleted ? `${c.peer.displayName} (${c.peer.username})` : c.peer.username;
-      const preview = !last.sender ? 'no messages yet' : (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : last.text || (last.media?.length ? '📎 attachment' : ''));
+      const preview = !last.sender ? 'no messages yet' : (last.sender.toLowerCase() === session.me.toLowerCase() ? 'You: ' : peer[1] === ':' ? `${last.sender}: ` : '') + (last.deleted ? tombstoneNote(last) : sealedNote(last) || last.text || (last.media?.length ? '📎 attachment' : ''));
       const link = known ? known.link : h('a', { href: `#/c/${encodeURIComponent(peer)}`, class: 'conversation' });
-      link.replaceChildren(avatar(name), h('span', { class: 'summary' }, h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name),
+      link.replaceChildren(avatar(name), h('span', { class: 'summary' }, h('span', { class: 'name' }, c.pinned ? '📌 ' : '', c.muted ? '🔕 ' : '', name,
+        locked ? h('span', { class: 'lock', role: 'img', 'aria-label': ', encrypted' }, ' 🔒') : ''),
         unread ? h('span', { class: c.muted ? 'unread' : 'unread badge' }, `, ${unread}`) : '',
         h('span', { class: 'preview' }, `: ${preview.slice(0, 80)}`)));
       if (peer === selected) link.setAttribute('aria-current', 'page');
@@ -42,7 +44,7 @@ export function conversationsView(session, navigate) {
       mute.textContent = c.muted ? 'Unmute' : 'Mute';
       for (const b of [pin, mute]) b.setAttribute('aria-label', `${b.textContent} conversation with ${name}`);
       const li = known ? known.li : h('li', { class: 'row' }, link, h('span', {}, pin, ' ', mute));
-      rows.set(peer, { c, li, link, pin, mute });
+      rows.set(peer, { c, li, link, pin, mute, locked });
       return li;
     });
     if (items.length !== list.children.length || items.some((li, i) => list.children[i] !== li)) {
