@@ -50,6 +50,7 @@ public final class LiveSync: Sendable {
     /// Starts syncing `session` live (stopping an earlier run).
     public func start(_ session: UserSession) {
         let task = Task { [listeners] in
+            await session.keepDeviceRegistered()
             await session.sync.run(
                 onEvent: { event in listeners.invoke { $0.eventApplied(event) } },
                 onState: { connection in

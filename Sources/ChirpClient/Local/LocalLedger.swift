@@ -19,13 +19,33 @@ final class LocalLedger: Sendable {
     let username: String
     /// What changed, for `UserSession.changes()`.
     let changes = ChangeFeed()
+    /// Opens the envelopes of encrypted messages before they are stored (nil: they are stored
+    /// as could-not-be-verified).
+    let crypto: MessageCrypto?
     private let serializer = WriteSerializer()
     private let lastOrder = Mutex<Int64>(0)
 
     /// A ledger over `database` for `username`.
-    init(database: ClientDatabase, username: String) {
+    init(database: ClientDatabase, username: String, crypto: MessageCrypto? = nil) {
         self.database = database
         self.username = username
+        self.crypto = crypto
+    }
+
+    /// What this device makes of `message`'s envelope (nil for a message in the clear). Runs
+    /// before a write job: it may ask the server for the sender's devices.
+    func opening(_ message: Message) async -> OpenedEnvelope? {
+        guard message.envelope != nil else { return nil }
+        return await crypto?.open(message)
+    }
+
+    /// `messages` as rows for `viewer`, each envelope opened.
+    func rows(_ messages: [Message]) async -> [LocalMessage] {
+        var rows: [LocalMessage] = []
+        for message in messages {
+            rows.append(LocalMessage(message, viewer: username, opened: await opening(message)))
+        }
+        return rows
     }
 
     /// Makes the ledger the writer of every model the data center refreshes.
@@ -68,11 +88,17 @@ final class LocalLedger: Sendable {
     /// Records a message the server has (from a send's reply or, `fromStream`, an event),
     /// moving the stored row's state forward to `state` (or to what the message itself says).
     /// A message from the stream joins the conversation's stream stretch (`HistoryStretches`).
-    /// Returns whether the message was new here.
+    /// Returns whether the message was new here. `opened` is what the sender's own device
+    /// sealed (otherwise the envelope is opened here).
     @discardableResult
-    func record(_ message: Message, state: DeliveryState? = nil, fromStream: Bool = false) async throws -> Bool {
-        try await write { [self] in
-            var incoming = LocalMessage(message, viewer: username)
+    func record(
+        _ message: Message, state: DeliveryState? = nil, fromStream: Bool = false, opened: OpenedEnvelope? = nil
+    ) async throws -> Bool {
+        var given = opened
+        if given == nil { given = await opening(message) }
+        let opened = given
+        return try await write { [self] in
+            var incoming = LocalMessage(message, viewer: username, opened: opened)
             if let state { incoming.state = state }
             let stored = try await database.messages.fetch(id: incoming.id)
             let merged = try await applyingEarlyTombstones(to: [
@@ -99,6 +125,11 @@ final class LocalLedger: Sendable {
     func merge(page records: [LocalMessage]) async throws {
         guard !records.isEmpty else { return }
         try await write { [self] in ((), try await mergeRows(records, unread: [])) }
+    }
+
+    /// Messages read from the server, each envelope opened, merged as `merge(page:)` does.
+    func merge(messages: [Message]) async throws {
+        try await merge(page: await rows(messages))
     }
 
     /// Merges `records` (see `merge(page:)`); `unread` are the ids of those the server
