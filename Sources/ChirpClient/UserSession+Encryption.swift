@@ -29,7 +29,8 @@ extension UserSession {
         do {
             _ = try await api.send(ChirpEndpoints.TurnOnEncryption(with: key))
         } catch {
-            if case .server(let status, let code, _, let member) = error, status == 409, code == APIErrorCode.noDevices {
+            if case .server(let status, let code, _, let member) = error, status == 409, code == APIErrorCode.noDevices
+            {
                 throw EncryptionError.noDevices(member ?? key)
             }
             throw error

@@ -31,7 +31,8 @@ extension UserSession {
             try await Task.sleep(for: .seconds(min(max(wait, 1), 5)))
         }
         let encrypted = try await database.messages.fetch(
-            RecordQuery().filter("verification", .equal, .text(MessageVerification.opened.rawValue)).order(by: "sortKey"))
+            RecordQuery().filter("verification", .equal, .text(MessageVerification.opened.rawValue)).order(
+                by: "sortKey"))
         if !encrypted.isEmpty {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -88,7 +88,9 @@ extension UserSession {
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let partial = folder.appendingPathComponent(".\(media.sha256).\(UUID().uuidString).part")
-        guard FileManager.default.createFile(atPath: partial.path, contents: bytes, attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: partial.path, contents: bytes, attributes: [.posixPermissions: 0o600])
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]) }
         try FileManager.default.moveItem(at: partial, to: opened)
         return opened

@@ -104,7 +104,8 @@ struct EncryptedConversationClientTests {
         #expect(try await carol.send(answer, to: key).message.state == .sent)
         for member in [alice, bob] {
             _ = try await member.synchronize()
-            #expect(try await member.messages(with: key, limit: 10, refresh: false).items.map(\.text) == [secret, answer])
+            #expect(
+                try await member.messages(with: key, limit: 10, refresh: false).items.map(\.text) == [secret, answer])
         }
         #expect(try Self.files(containing: secret, under: server.dataDirectory).isEmpty)
         #expect(try Self.files(containing: answer, under: server.dataDirectory).isEmpty)
@@ -196,7 +197,8 @@ struct EncryptedConversationClientTests {
         #expect(sent.state == .sent && sent.mediaKeys.count == 1)
         _ = try await bob.synchronize()
         let message = try #require(try await bob.messages(with: "alice", limit: 10, refresh: true).items.last)
-        #expect(message.attachments.map(\.name) == ["plans.txt"] && message.attachments.first?.contentType == "text/plain")
+        #expect(
+            message.attachments.map(\.name) == ["plans.txt"] && message.attachments.first?.contentType == "text/plain")
         let media = try #require(message.media.first)
         #expect(media.contentType == "application/octet-stream" && media.filename == nil, "the server sees neither")
         let target = ServerProcess.temporaryDirectory()
@@ -218,7 +220,8 @@ struct EncryptedConversationClientTests {
         // Sealed to bob's first key.
         _ = try await alice.send("before the rotation", to: "bob")
 
-        let later = Timestamp(millisecondsSince1970: Timestamp.now().millisecondsSince1970 + ThisDevice.rotationInterval)
+        let later = Timestamp(
+            millisecondsSince1970: Timestamp.now().millisecondsSince1970 + ThisDevice.rotationInterval)
         let device = ThisDevice(
             directory: bob.context.directory, database: bob.database, api: bob.api, now: { later })
         let before = try await device.currentKeys().encryptionPublicKey
@@ -229,7 +232,9 @@ struct EncryptedConversationClientTests {
         // The old key still opens what was sealed to it; a catch-up that began well after the
         // rotation drops it.
         let reopened = try homes["bob"]!.session()
-        #expect(try await reopened.messages(with: "alice", limit: 5, refresh: true).items.last?.text == "before the rotation")
+        #expect(
+            try await reopened.messages(with: "alice", limit: 5, refresh: true).items.last?.text
+                == "before the rotation")
         try await device.caughtUp(
             startedAt: Timestamp(millisecondsSince1970: later.millisecondsSince1970 + 2 * ThisDevice.dropMargin))
         #expect(try await device.currentKeys().retiredKeys.isEmpty)

@@ -56,7 +56,9 @@ public final class ChirpAPIClient: Sendable {
 
     /// Sends a call whose 409 carries what the caller needs next (`devices_changed` and the
     /// devices to seal to): the decoded reply, or the 409's error body. Any other failure throws.
-    public func sendReadingConflict<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> ReplyOrConflict<E.Response> {
+    public func sendReadingConflict<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> ReplyOrConflict<
+        E.Response
+    > {
         let response = try await conflictClient.sendForResponse(endpoint)
         let decoder = JSONDecoder()
         if response.status == 409 {

@@ -140,7 +140,9 @@ public enum ChirpEndpoints {
             APIRoute.path(.sendMessage, or: .sendGroupMessage, for: recipient, ["clientMessageId": clientMessageId])
         }
         public var body: SendMessageRequest? {
-            if let envelope { return SendMessageRequest(envelope: envelope, mediaIds: mediaIds.isEmpty ? nil : mediaIds) }
+            if let envelope {
+                return SendMessageRequest(envelope: envelope, mediaIds: mediaIds.isEmpty ? nil : mediaIds)
+            }
             return SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo)
         }
         /// How the network layer retries it (the outbox adds its own rounds on top).

@@ -63,7 +63,9 @@ enum EncryptedCopiesArchive {
     /// A ustar header for a regular file, mode 0600.
     static func header(_ name: String, size: Int, mtime: Int64) -> Data {
         var header = [UInt8](repeating: 0, count: 512)
-        func put(_ bytes: [UInt8], at offset: Int) { header.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+        func put(_ bytes: [UInt8], at offset: Int) {
+            header.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        }
         func octal(_ value: Int64, width: Int) -> [UInt8] {
             let digits = String(value, radix: 8)
             return Array((String(repeating: "0", count: max(0, width - 1 - digits.count)) + digits).utf8) + [0]

@@ -36,8 +36,9 @@ final class MessageCrypto: Sendable {
     let api: ChirpAPIClient
     private let logger = Logger(label: "chirp.encryption")
 
-    init(username: String, device: ThisDevice, directory: DeviceDirectory, database: ClientDatabase, api: ChirpAPIClient)
-    {
+    init(
+        username: String, device: ThisDevice, directory: DeviceDirectory, database: ClientDatabase, api: ChirpAPIClient
+    ) {
         self.username = username
         self.device = device
         self.directory = directory
@@ -56,7 +57,8 @@ final class MessageCrypto: Sendable {
     /// The id of the conversation `message` is in.
     func conversationId(of message: Message) async throws -> ConversationID {
         if let group = message.group { return .group(group) }
-        return .direct(try await directory.userId(of: message.sender), try await directory.userId(of: message.recipient))
+        return .direct(
+            try await directory.userId(of: message.sender), try await directory.userId(of: message.recipient))
     }
 
     // MARK: opening
@@ -87,7 +89,8 @@ final class MessageCrypto: Sendable {
         case .opened(let plaintext, _): return .opened(plaintext)
         case .notSealedToThisDevice: return .notSealedToThisDevice
         case .unverifiable(let reason):
-            logger.warning("envelope could not be verified", metadata: ["message": "\(message.id)", "reason": "\(reason)"])
+            logger.warning(
+                "envelope could not be verified", metadata: ["message": "\(message.id)", "reason": "\(reason)"])
             return .couldNotVerify
         }
     }
@@ -98,7 +101,9 @@ final class MessageCrypto: Sendable {
     func members(of key: String) async throws -> [String] {
         guard let id = ConversationKey.groupId(of: key) else { return [username, key] }
         if let group = try await database.groups.fetch(id: id) { return group.members.map(\.user.username) }
-        guard let group = try? await api.send(ChirpEndpoints.GetGroup(id)) else { throw EncryptionError.unknownGroup(id) }
+        guard let group = try? await api.send(ChirpEndpoints.GetGroup(id)) else {
+            throw EncryptionError.unknownGroup(id)
+        }
         return group.members.map(\.user.username)
     }
 

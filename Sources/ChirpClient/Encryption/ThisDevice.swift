@@ -75,7 +75,8 @@ actor ThisDevice {
                 $0.deviceId == keys.deviceId ? $0 : nil
             }
             ?? ThisDeviceRecord(
-                id: ThisDeviceRecord.rowId, deviceId: keys.deviceId, name: name, encryptionKey: keys.encryptionPublicKey,
+                id: ThisDeviceRecord.rowId, deviceId: keys.deviceId, name: name,
+                encryptionKey: keys.encryptionPublicKey,
                 keySince: time, registered: false)
         if time.millisecondsSince1970 - record.keySince.millisecondsSince1970 >= Self.rotationInterval {
             keys.rotate(now: time)

@@ -34,7 +34,8 @@ extension AppFeature {
     func encryptionTurnedOn(_ peer: String, _ state: inout State) -> Effect<Action> {
         state.busySince = nil
         let compare = ConversationKey.isGroup(peer) ? "" : " Ctrl-K shows the safety number to compare."
-        state.banner = .init("🔒 Encrypted: only your devices and theirs can read what is sent now.\(compare)", isError: false)
+        state.banner = .init(
+            "🔒 Encrypted: only your devices and theirs can read what is sent now.\(compare)", isError: false)
         return loadConversations(&state, refresh: false)
     }
 
@@ -78,7 +79,8 @@ extension AppFeature {
         else { return .none }
         let concerned =
             if let id = ConversationKey.groupId(of: peer) {
-                state.group?.id == id && state.group?.members.contains { $0.user.username.lowercased() == user.lowercased() } == true
+                state.group?.id == id
+                    && state.group?.members.contains { $0.user.username.lowercased() == user.lowercased() } == true
             } else {
                 peer.lowercased() == user.lowercased()
             }

@@ -8,7 +8,8 @@ enum SafetyNumberScreen {
         let groups = number.digits.split(separator: " ").map(String.init)
         var y = rows.lowerBound + 2
         for start in stride(from: 0, to: groups.count, by: 4) where y < rows.upperBound {
-            canvas.text(groups[start..<min(start + 4, groups.count)].joined(separator: "  "), x: 3, y: y, style: theme.accent)
+            canvas.text(
+                groups[start..<min(start + 4, groups.count)].joined(separator: "  "), x: 3, y: y, style: theme.accent)
             y += 1
         }
         let explanation =
