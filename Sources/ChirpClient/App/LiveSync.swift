@@ -50,12 +50,14 @@ public final class LiveSync: Sendable {
     /// Starts syncing `session` live (stopping an earlier run).
     public func start(_ session: UserSession) {
         let task = Task { [listeners] in
-            await session.keepDeviceRegistered()
             await session.sync.run(
                 onEvent: { event in listeners.invoke { $0.eventApplied(event) } },
                 onState: { connection in
                     self.state.withLock { $0.connection = connection }
                     listeners.invoke { $0.connectionChanged(connection) }
+                    // Live: the device is registered if it is not yet (a session from before
+                    // encrypted conversations has none), beside the stream.
+                    if connection == .live { Task { await session.keepDeviceRegistered() } }
                 })
         }
         let earlier = state.withLock { state -> Task<Void, Never>? in
