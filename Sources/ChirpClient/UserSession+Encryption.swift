@@ -71,6 +71,28 @@ extension UserSession {
         try await ledger.searchDecrypted(query, peer: peer, limit: limit)
     }
 
+    /// `event` with the text of an encrypted message (created or updated) as this device's
+    /// stored copy shows it: the decrypted text, or why it did not open. Other events as given.
+    public func withDecryptedText(_ event: Event) async -> Event {
+        var event = event
+        switch event.payload {
+        case .messageCreated(var message) where message.envelope != nil:
+            message.text = await storedText(of: message)
+            event.payload = .messageCreated(message)
+        case .messageUpdated(var message) where message.envelope != nil:
+            message.text = await storedText(of: message)
+            event.payload = .messageUpdated(message)
+        default: break
+        }
+        return event
+    }
+
+    private func storedText(of message: Message) async -> String {
+        let id = LocalMessage.key(sender: message.sender, clientMessageId: message.clientMessageId)
+        guard let row = try? await database.messages.fetch(id: id) else { return ConversationSummary.sealedText }
+        return "🔒 " + (row.verification?.notice.map { "(\($0))" } ?? row.text)
+    }
+
     /// Registers this installation's device (at login, with `force`, for the new session;
     /// otherwise only when the server was not given the current key yet). A failure is
     /// logged: the device is registered again before the next seal.

@@ -30,9 +30,14 @@ struct EncryptionCommandTests {
         let nobody = try await alice.chirp("encrypt")
         #expect(nobody.status != 0 && nobody.output.contains("name one conversation"))
 
+        let watch = try bob.start("watch")
+        #expect(try await watch.waitFor { $0.contains("watch: live") })
         let secret = "the key is under the mat \(UUID().uuidString.prefix(8))"
         let sent = try await alice.chirp("send", "bob", secret)
         #expect(sent.status == 0 && sent.output.contains("sent: \(secret)"), "\(sent.output)")
+        // `watch` prints the decrypted copy its own sync stored.
+        #expect(try await watch.waitFor { $0.contains("message alice → bob: 🔒 \(secret)") }, "\(watch.output)")
+        _ = await watch.stop()
         let read = try await bob.chirp("messages", "alice")
         #expect(read.status == 0 && read.output.contains("alice: \(secret)"), "\(read.output)")
         let listed = try await bob.chirp("conversations")
@@ -81,16 +86,9 @@ struct EncryptionCommandTests {
         #expect(crew.output.contains("alice: crew only"), "\(crew.output)")
     }
 
-    /// Runs `tar ARGUMENTS`; its standard output.
+    /// Runs `tar ARGUMENTS` (through `SpawnedProcess`); what it printed.
     static func tar(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tar"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let ran = try await SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/tar"), arguments)
+        return ran.output
     }
 }
