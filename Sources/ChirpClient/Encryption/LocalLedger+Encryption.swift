@@ -3,6 +3,34 @@ import ChirpPersistence
 import Foundation
 
 extension LocalLedger {
+    /// What this device makes of `message`'s envelope (nil for a message in the clear). Runs
+    /// before a write job: it may ask the server for the sender's devices.
+    func opening(_ message: Message) async -> OpenedEnvelope? {
+        guard message.envelope != nil else { return nil }
+        return await crypto?.open(message)
+    }
+
+    /// `given` (what the sender's own device sealed), else what this device makes of
+    /// `message`'s envelope.
+    func opening(_ message: Message, given: OpenedEnvelope?) async -> OpenedEnvelope? {
+        if let given { return given }
+        return await opening(message)
+    }
+
+    /// `messages` as rows for `viewer`, each envelope opened.
+    func rows(_ messages: [Message]) async -> [LocalMessage] {
+        var rows: [LocalMessage] = []
+        for message in messages {
+            rows.append(LocalMessage(message, viewer: username, opened: await opening(message)))
+        }
+        return rows
+    }
+
+    /// Messages read from the server, each envelope opened, merged as `merge(page:)` does.
+    func merge(messages: [Message]) async throws {
+        try await merge(page: await rows(messages))
+    }
+
     /// The conversation `key` (a peer or a group's key) is encrypted: from a switch made here,
     /// its `conversation.updated` / `group.updated`, or a plaintext send refused with
     /// `encryption_required`. Once on, never off.
@@ -44,9 +72,11 @@ extension LocalLedger {
         return try await database.conversations.fetch(id: key.lowercased())?.encrypted == true
     }
 
-    /// `user` added, rotated or removed a device (`device.changed`): screens that show a
-    /// notice in their conversations hear it.
-    func devicesChanged(of user: String) {
+    /// `user` added, rotated or removed a device (`device.changed`): their list is asked again
+    /// before the next seal (a send sealed to the old list is answered `devices_changed` and
+    /// sealed again in any case), and screens that show a notice in their conversations hear it.
+    func devicesChanged(of user: String) async {
+        await crypto?.directory.forget(user)
         changes.publish([.devices(user: user.lowercased())])
     }
 

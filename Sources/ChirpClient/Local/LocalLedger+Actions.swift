@@ -86,9 +86,7 @@ extension LocalLedger {
     /// nothing; arriving before the message itself, it is stored as the message (which then
     /// keeps this content when `message.created` comes).
     func applyUpdate(_ message: Message, opened: OpenedEnvelope? = nil) async throws {
-        var given = opened
-        if given == nil { given = await opening(message) }
-        let opened = given
+        let opened = await opening(message, given: opened)
         try await write { [self] in
             let incoming = LocalMessage(message, viewer: username, opened: opened)
             let stored = try await database.messages.fetch(id: incoming.id)

@@ -32,22 +32,6 @@ final class LocalLedger: Sendable {
         self.crypto = crypto
     }
 
-    /// What this device makes of `message`'s envelope (nil for a message in the clear). Runs
-    /// before a write job: it may ask the server for the sender's devices.
-    func opening(_ message: Message) async -> OpenedEnvelope? {
-        guard message.envelope != nil else { return nil }
-        return await crypto?.open(message)
-    }
-
-    /// `messages` as rows for `viewer`, each envelope opened.
-    func rows(_ messages: [Message]) async -> [LocalMessage] {
-        var rows: [LocalMessage] = []
-        for message in messages {
-            rows.append(LocalMessage(message, viewer: username, opened: await opening(message)))
-        }
-        return rows
-    }
-
     /// Makes the ledger the writer of every model the data center refreshes.
     func register(in center: DataCenter) {
         center.register(
@@ -94,9 +78,7 @@ final class LocalLedger: Sendable {
     func record(
         _ message: Message, state: DeliveryState? = nil, fromStream: Bool = false, opened: OpenedEnvelope? = nil
     ) async throws -> Bool {
-        var given = opened
-        if given == nil { given = await opening(message) }
-        let opened = given
+        let opened = await opening(message, given: opened)
         return try await write { [self] in
             var incoming = LocalMessage(message, viewer: username, opened: opened)
             if let state { incoming.state = state }
@@ -125,11 +107,6 @@ final class LocalLedger: Sendable {
     func merge(page records: [LocalMessage]) async throws {
         guard !records.isEmpty else { return }
         try await write { [self] in ((), try await mergeRows(records, unread: [])) }
-    }
-
-    /// Messages read from the server, each envelope opened, merged as `merge(page:)` does.
-    func merge(messages: [Message]) async throws {
-        try await merge(page: await rows(messages))
     }
 
     /// Merges `records` (see `merge(page:)`); `unread` are the ids of those the server
@@ -267,28 +244,6 @@ final class LocalLedger: Sendable {
                 FollowEntry(owner: me, relation: "followers", user: follower, position: position)
             ])
             return ((), [.follows(owner: me, relation: "followers")])
-        }
-    }
-
-    /// This user blocked `username` (a `block.created` event, from this device or another):
-    /// their conversation leaves the list, their tweets the timeline, and they leave this
-    /// user's follow lists (the server ended those follows). Their messages stay stored, and
-    /// an unblock brings the list and the timeline back by refreshing them.
-    func removeBlocked(_ username: String) async throws {
-        try await write { [self] in
-            let me = self.username.lowercased()
-            let conversations = try await database.conversations.delete(ids: [username.lowercased()])
-            let tweets = try await database.timeline.delete(
-                matching: RecordQuery().filter("author", .equal, .text(username)))
-            let follows = try await database.follows.delete(
-                matching: RecordQuery().filter("owner", .equal, .text(me)).filter("username", .equal, .text(username)))
-            var changed: [LocalChange] = []
-            if conversations > 0 { changed.append(.conversations) }
-            if tweets > 0 { changed.append(.timeline) }
-            if follows > 0 {
-                changed += [.follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")]
-            }
-            return ((), changed)
         }
     }
 

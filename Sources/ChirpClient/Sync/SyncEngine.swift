@@ -106,8 +106,7 @@ public actor SyncEngine {
                 await onEvent(event)
             }
             if page.events.isEmpty || page.lastSeq <= since {
-                // Read to the end: encryption keys this device replaced before the catch-up
-                // began are done with.
+                // Read to the end: keys this device replaced before it began are done with.
                 try? await ledger.crypto?.device.caughtUp(startedAt: startedAt)
                 return applied
             }
@@ -269,10 +268,7 @@ public actor SyncEngine {
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
         case .deviceChanged(let notice):
-            // Their list is asked again before the next seal (a send sealed to the old list
-            // is answered `devices_changed` and sealed again in any case).
-            await ledger.crypto?.directory.forget(notice.user)
-            ledger.devicesChanged(of: notice.user)
+            await ledger.devicesChanged(of: notice.user)
         case .conversationUpdated(let conversation):
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }
