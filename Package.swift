@@ -182,6 +182,7 @@ let package = Package(
             name: "ChirpClient",
             dependencies: [
                 "ChirpModels", "ChirpNetworking", "ChirpPersistence", "ChirpDataCenter", "ChirpLogging", "ChirpModules",
+                "ChirpEncryption",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

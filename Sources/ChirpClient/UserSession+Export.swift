@@ -1,5 +1,6 @@
 import ChirpModels
 import ChirpNetworking
+import ChirpPersistence
 import Foundation
 
 /// The user's data export: ask the server to prepare an archive of everything it holds of
@@ -7,7 +8,8 @@ import Foundation
 extension UserSession {
     /// Prepares an export and downloads the archive (a tar file) to `destination`, replacing
     /// what is there only once the whole archive arrived. `waiting` is how long to wait for the
-    /// server to write it.
+    /// server to write it. The server holds only the envelopes of encrypted conversations:
+    /// this device's decrypted copies are added as `chirp-export/encrypted-messages.json`.
     @discardableResult
     public func exportData(to destination: URL, waiting: Duration = .seconds(300)) async throws -> URL {
         _ = try await api.send(ChirpEndpoints.PrepareExport())
@@ -27,6 +29,16 @@ extension UserSession {
             }
             let wait = response.headers.first { $0.key.lowercased() == "retry-after" }.flatMap { Int($0.value) } ?? 1
             try await Task.sleep(for: .seconds(min(max(wait, 1), 5)))
+        }
+        let encrypted = try await database.messages.fetch(
+            RecordQuery().filter("verification", .equal, .text(MessageVerification.opened.rawValue)).order(
+                by: "sortKey"))
+        if !encrypted.isEmpty {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try EncryptedCopiesArchive.append(
+                try encoder.encode(EncryptedCopiesArchive.entries(encrypted)), as: EncryptedCopiesArchive.entryName,
+                to: partial)
         }
         if FileManager.default.fileExists(atPath: destination.path) {
             _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)

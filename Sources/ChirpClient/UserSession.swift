@@ -29,6 +29,8 @@ public final class UserSession: Sendable {
     let database: ClientDatabase
     let dataCenter: DataCenter
     let ledger: LocalLedger
+    /// This installation's device and the members' devices: seals and opens envelopes.
+    let crypto: MessageCrypto
     let outbox: Outbox
     let typingSender: TypingSender
     /// Upload and download progress (`mediaTransfers()`).
@@ -47,7 +49,12 @@ public final class UserSession: Sendable {
         self.context = context
         self.api = api
         database = try ClientDatabase(url: context.databaseURL)
-        let ledger = LocalLedger(database: database, username: context.username)
+        let crypto = MessageCrypto(
+            username: context.username,
+            device: ThisDevice(directory: context.directory, database: database, api: api),
+            directory: DeviceDirectory(api: api, database: database), database: database, api: api)
+        self.crypto = crypto
+        let ledger = LocalLedger(database: database, username: context.username, crypto: crypto)
         self.ledger = ledger
         dataCenter = DataCenter(client: api.client, now: clock.now)
         ledger.register(in: dataCenter)
@@ -180,6 +187,7 @@ public final class UserSession: Sendable {
     /// the server cannot be reached and messages wait.
     @discardableResult
     public func synchronize() async throws -> (outbox: OutboxReport, events: Int) {
+        await keepDeviceRegistered()
         let report = try await drainOutbox()
         if let blocked = report.blockedBy, report.stillPending > 0, blocked.status == nil { throw blocked }
         let events = try await sync.catchUp()

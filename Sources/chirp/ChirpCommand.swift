@@ -20,6 +20,7 @@ struct ChirpCommand: AsyncParsableCommand {
             TweetCommand.self, TimelineCommand.self, SyncCommand.self, WatchCommand.self,
             OpenCommand.self, AdminCommand.self, LogsCommand.self, BenchCommand.self,
             SessionsCommand.self, PasswordCommand.self, DeleteAccountCommand.self, ExportCommand.self,
+            EncryptCommand.self, DevicesCommand.self, SafetyNumberCommand.self,
         ],
         defaultSubcommand: AppCommand.self)
 

@@ -55,6 +55,8 @@ struct RenderingTests {
             state = GroupFixtures.newGroup()
         case .groupMembers:
             state = GroupFixtures.members()
+        case .safetyNumber:
+            state = EncryptionFixtures.safetyNumber()
         }
         return state
     }
@@ -65,11 +67,13 @@ struct RenderingTests {
         ("timeline", .timeline), ("compose", .compose), ("help", .help), ("settings", .settings),
         ("account-sessions", .account),
         ("search", .search), ("requests", .requests), ("new-group", .newGroup), ("group-members", .groupMembers),
+        ("safety-number", .safetyNumber),
     ]
 
     /// Every reference frame: a state per screen, then the conversation's part-2 states.
     static var frames: [(String, AppState)] {
         screens.map { ($0.0, state($0.1)) } + MessageActionFixtures.frames + GroupFixtures.frames
+            + EncryptionFixtures.frames
     }
 
     @Test(arguments: [(80, 24), (120, 40)])

@@ -8,6 +8,8 @@ import Synchronization
 public final class ChirpAPIClient: Sendable {
     /// The underlying network client.
     public let client: APIClient
+    /// The same client, answering a 409 instead of throwing it (`sendReadingConflict`).
+    private let conflictClient: APIClient
     private let tokenStorage: TokenBox
 
     /// - Parameters:
@@ -30,10 +32,15 @@ public final class ChirpAPIClient: Sendable {
     ) {
         let storage = TokenBox(token)
         tokenStorage = storage
+        let credentials: @Sendable () -> [String: String] = {
+            storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        }
         client = APIClient(
             server: server, transport: transport, validator: ServerFailureLogger(), timeout: timeout,
-            credentials: { storage.value.map { ["Authorization": "Bearer \($0)"] } ?? [:] },
-            sleep: sleep)
+            credentials: credentials, sleep: sleep)
+        conflictClient = APIClient(
+            server: server, transport: transport, validator: ConflictPassingValidator(), timeout: timeout,
+            credentials: credentials, sleep: sleep)
     }
 
     /// The bearer token sent with every request.
@@ -45,6 +52,27 @@ public final class ChirpAPIClient: Sendable {
     /// Sends a call.
     public func send<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> E.Response {
         try await client.send(endpoint)
+    }
+
+    /// Sends a call whose 409 carries what the caller needs next (`devices_changed` and the
+    /// devices to seal to): the decoded reply, or the 409's error body. Any other failure throws.
+    public func sendReadingConflict<E: Endpoint>(_ endpoint: E) async throws(NetworkError) -> ReplyOrConflict<
+        E.Response
+    > {
+        let response = try await conflictClient.sendForResponse(endpoint)
+        let decoder = JSONDecoder()
+        if response.status == 409 {
+            guard let body = try? decoder.decode(APIErrorBody.self, from: response.body) else {
+                throw .http(status: 409, body: String(decoding: response.body.prefix(1024), as: UTF8.self))
+            }
+            return .conflict(body)
+        }
+        if E.Response.self == EmptyResponse.self { return .reply(EmptyResponse() as! E.Response) }
+        do {
+            return .reply(try decoder.decode(E.Response.self, from: response.body))
+        } catch {
+            throw .decoding(path: "", reason: String(describing: error))
+        }
     }
 
     /// Creates an account and keeps its token.
@@ -71,6 +99,22 @@ public final class ChirpAPIClient: Sendable {
     public func logout() async throws(NetworkError) {
         _ = try await send(ChirpEndpoints.Logout())
         token = nil
+    }
+}
+
+/// A reply, or the server's 409 with its error body (`ChirpAPIClient.sendReadingConflict`).
+public enum ReplyOrConflict<Response: Sendable>: Sendable {
+    case reply(Response)
+    case conflict(APIErrorBody)
+}
+
+/// Validates as `ServerFailureLogger` does, but lets a 409 through to the caller.
+struct ConflictPassingValidator: ResponseValidator {
+    private let validator = ServerFailureLogger()
+
+    func validate(_ response: TransportResponse) throws(NetworkError) {
+        guard response.status != 409 else { return }
+        try validator.validate(response)
     }
 }
 

@@ -42,11 +42,16 @@ extension ChirpEndpoints {
         public var messageId: String
         /// The new text.
         public var text: String
+        /// In an encrypted conversation: the new text sealed under the message's client id (sent
+        /// in place of `text`).
+        public var envelope: Envelope?
         public var method: HTTPMethod { .patch }
         public var path: String {
             APIRoute.path(.editMessage, or: .editGroupMessage, for: peer, ["messageId": messageId])
         }
-        public var body: TextBody? { TextBody(text: text) }
+        public var body: EditMessageRequest? {
+            envelope.map(EditMessageRequest.init(envelope:)) ?? EditMessageRequest(text: text)
+        }
         public var isIdempotent: Bool { true }
         public var retryPolicy: RetryPolicy = .default
         /// Creates the call.

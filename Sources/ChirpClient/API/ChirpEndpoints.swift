@@ -132,12 +132,18 @@ public enum ChirpEndpoints {
         public var mediaIds: [String] = []
         /// The server id of the message of this conversation it answers.
         public var replyTo: String?
+        /// In an encrypted conversation: the sealed message (`text` and `replyTo` are inside it
+        /// and not sent beside it).
+        public var envelope: Envelope?
         public var method: HTTPMethod { .put }
         public var path: String {
             APIRoute.path(.sendMessage, or: .sendGroupMessage, for: recipient, ["clientMessageId": clientMessageId])
         }
         public var body: SendMessageRequest? {
-            SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo)
+            if let envelope {
+                return SendMessageRequest(envelope: envelope, mediaIds: mediaIds.isEmpty ? nil : mediaIds)
+            }
+            return SendMessageRequest(text: text, mediaIds: mediaIds.isEmpty ? nil : mediaIds, replyTo: replyTo)
         }
         /// How the network layer retries it (the outbox adds its own rounds on top).
         public var retryPolicy: RetryPolicy = .default

@@ -53,14 +53,14 @@ public final class AccountManager: Sendable {
     public func register(_ username: String, password: String, displayName: String? = nil) async throws -> UserSession {
         let api = makeAPI(token: nil)
         let user = try await api.register(username, password: password, displayName: displayName)
-        return try adopt(user: user, api: api)
+        return try await adopt(user: user, api: api)
     }
 
     /// Logs in; the user's earlier local data (if any) is kept.
     public func login(_ username: String, password: String) async throws -> UserSession {
         let api = makeAPI(token: nil)
         let user = try await api.login(username, password: password)
-        return try adopt(user: user, api: api)
+        return try await adopt(user: user, api: api)
     }
 
     /// The current user's session from the stored token (no network call).
@@ -73,7 +73,7 @@ public final class AccountManager: Sendable {
     public func adopt(token: String) async throws -> UserSession {
         let api = makeAPI(token: token)
         let user = try await api.send(ChirpEndpoints.Me())
-        return try adopt(user: user, api: api)
+        return try await adopt(user: user, api: api)
     }
 
     /// Logs the current user out: revokes the token on the server (if it can be reached) and
@@ -108,10 +108,15 @@ public final class AccountManager: Sendable {
         return user.username
     }
 
-    private func adopt(user: User, api: ChirpAPIClient) throws -> UserSession {
+    /// Makes `user` the current one with `api`'s token, and registers this installation's
+    /// device for the new session (encrypted conversations; a failure is retried when a
+    /// message is sealed).
+    private func adopt(user: User, api: ChirpAPIClient) async throws -> UserSession {
         guard let token = api.token else { throw AccountError.notLoggedIn }
         let contextUser = try context.switchUser(to: user.username)
         try contextUser.saveToken(token)
-        return try UserSession(context: contextUser, api: api, clock: clock)
+        let session = try UserSession(context: contextUser, api: api, clock: clock)
+        await session.registerDevice()
+        return session
     }
 }

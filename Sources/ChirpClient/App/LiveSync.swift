@@ -55,6 +55,9 @@ public final class LiveSync: Sendable {
                 onState: { connection in
                     self.state.withLock { $0.connection = connection }
                     listeners.invoke { $0.connectionChanged(connection) }
+                    // Live: the device is registered if it is not yet (a session from before
+                    // encrypted conversations has none), beside the stream.
+                    if connection == .live { Task { await session.keepDeviceRegistered() } }
                 })
         }
         let earlier = state.withLock { state -> Task<Void, Never>? in

@@ -7,7 +7,7 @@ extension LocalLedger {
     func merge(history page: HistoryPage) async throws {
         // A group message from someone this user blocked is hidden (the server marks it).
         let items = page.items.filter { !$0.fromBlocked }
-        let records = items.map { LocalMessage($0, viewer: username) }
+        let records = await rows(items)
         let unread = Set(zip(items, records).filter { !$0.0.readByRecipient }.map(\.1.id))
         try await write { [self] in
             var changes = try await mergeRows(records, unread: unread)

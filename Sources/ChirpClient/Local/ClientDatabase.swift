@@ -61,7 +61,7 @@ final class ClientDatabase: Sendable {
             .init(
                 name: "v6-message-requests",
                 sql: "ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0;"),
-        ] + ClientDatabase.groupMigrations
+        ] + ClientDatabase.groupMigrations + ClientDatabase.encryptionMigrations
 
     /// The database file.
     let store: SQLiteStore
@@ -79,6 +79,10 @@ final class ClientDatabase: Sendable {
     let histories: any Repository<ConversationHistory>
     /// The groups this user is or was in.
     let groups: any Repository<LocalGroup>
+    /// This installation's device (one row).
+    let thisDevice: any Repository<ThisDeviceRecord>
+    /// Users sealed to: their ids and devices.
+    let knownUsers: any Repository<KnownUser>
 
     /// Opens (creating and migrating) the database at `url`. Commits survive a power cut:
     /// a message the user typed is in the outbox here before anything else happens to it.
@@ -94,6 +98,8 @@ final class ClientDatabase: Sendable {
         earlyTombstones = try SQLiteRepository<EarlyTombstone>(store: store)
         histories = try SQLiteRepository<ConversationHistory>(store: store)
         groups = try SQLiteRepository<LocalGroup>(store: store)
+        thisDevice = try SQLiteRepository<ThisDeviceRecord>(store: store)
+        knownUsers = try SQLiteRepository<KnownUser>(store: store)
     }
 
     /// The seq of the last event applied (0 before the first sync).

@@ -28,11 +28,14 @@ public struct ConversationSummary: DataCenterManaged {
     public var muted: Bool
     /// A message request this user has not accepted yet: left out of the conversation list.
     public var request: Bool
+    /// Encrypted (API.md part 4): its messages are sealed to the members' devices, and its
+    /// texts here are this device's decrypted copies.
+    public var encrypted: Bool
 
     init(
         id: String, peerName: String, peerDisplayName: String, lastSender: String, lastText: String, lastOrder: Int64,
         lastAt: String,
-        unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false, request: Bool = false
+        unreadCount: Int, pinOrder: Int64 = 0, muted: Bool = false, request: Bool = false, encrypted: Bool = false
     ) {
         self.id = id
         self.peerName = peerName
@@ -45,7 +48,12 @@ public struct ConversationSummary: DataCenterManaged {
         self.pinOrder = pinOrder
         self.muted = muted
         self.request = request
+        self.encrypted = encrypted
     }
+
+    /// The last text of an encrypted conversation whose last message this device has not
+    /// opened yet (the server's list carries only its envelope).
+    public static let sealedText = "🔒 encrypted message"
 
     /// Pinned: the list shows it first.
     public var pinned: Bool { pinOrder > 0 }
@@ -75,13 +83,14 @@ public struct ConversationSummary: DataCenterManaged {
         peerDisplayName = conversation.group?.title ?? conversation.peer.displayName
         // A group with no message yet for this user has no last message: empty, as `init(group:)`.
         lastSender = conversation.lastMessage?.sender ?? ""
-        lastText = conversation.lastMessage?.text ?? ""
+        lastText = conversation.lastMessage.map { $0.envelope == nil ? $0.text : Self.sealedText } ?? ""
         lastOrder = conversation.lastMessage.flatMap { Int64($0.id) } ?? 0
         lastAt = conversation.lastMessage?.createdAt.rfc3339 ?? ""
         unreadCount = conversation.unreadCount
         pinOrder = conversation.pinned ? 1 : 0
         muted = conversation.muted
         request = conversation.request
+        encrypted = conversation.encrypted
     }
 
     /// A group with no message yet (from its `group.created`).
@@ -89,7 +98,7 @@ public struct ConversationSummary: DataCenterManaged {
         self.init(
             id: group.key, peerName: group.key, peerDisplayName: group.title, lastSender: "", lastText: "",
             lastOrder: 0,
-            lastAt: "", unreadCount: 0)
+            lastAt: "", unreadCount: 0, encrypted: group.encrypted)
     }
 
     /// A follower with no conversation yet: someone this user can message.

@@ -12,6 +12,9 @@ public enum LocalChange: Sendable, Hashable {
     case follows(owner: String, relation: String)
     /// The timeline gained tweets.
     case timeline
+    /// `user` (lowercased) added, rotated or removed a device: what is sealed to them from now
+    /// on goes to their new list (an encrypted conversation shows a notice).
+    case devices(user: String)
 }
 
 /// Hands each change the ledger publishes to every stream open at that moment. A watcher that

@@ -17,6 +17,8 @@ public struct LocalGroup: StoredRecord {
     /// This user was removed or left (`group.removed`): what they saw stays readable, and
     /// nothing more can be sent.
     public var left: Bool
+    /// Encrypted (API.md part 4): only the members' devices read its messages.
+    public var encrypted: Bool
 
     /// A group as the server sent it.
     public init(_ group: Group) {
@@ -26,6 +28,7 @@ public struct LocalGroup: StoredRecord {
         createdAt = group.createdAt.rfc3339
         members = group.members
         left = false
+        encrypted = group.encrypted
     }
 
     /// The conversation's key (`ConversationKey`).

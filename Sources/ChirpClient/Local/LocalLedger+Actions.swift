@@ -85,9 +85,10 @@ extension LocalLedger {
     /// `message.updated`: the whole message as the server now has it. Applying it twice changes
     /// nothing; arriving before the message itself, it is stored as the message (which then
     /// keeps this content when `message.created` comes).
-    func applyUpdate(_ message: Message) async throws {
+    func applyUpdate(_ message: Message, opened: OpenedEnvelope? = nil) async throws {
+        let opened = await opening(message, given: opened)
         try await write { [self] in
-            let incoming = LocalMessage(message, viewer: username)
+            let incoming = LocalMessage(message, viewer: username, opened: opened)
             let stored = try await database.messages.fetch(id: incoming.id)
             let merged = try await applyingEarlyTombstones(to: [stored.map { $0.merged(with: incoming) } ?? incoming])[
                 0]

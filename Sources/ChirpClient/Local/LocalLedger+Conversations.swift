@@ -32,6 +32,11 @@ extension LocalLedger {
                 guard let current = byId[record.id] else { return record }
                 if current.lastOrder > record.lastOrder { return nil }
                 var record = record
+                // Encrypted: the server's list has no text; the decrypted copy here does.
+                record.encrypted = record.encrypted || current.encrypted
+                if record.lastText == ConversationSummary.sealedText, current.lastOrder == record.lastOrder {
+                    record.lastText = current.lastText
+                }
                 // A pin or mute still queued here is newer than the server's answer.
                 if queuedMarks.contains(record.id) {
                     (record.pinOrder, record.muted) = (current.pinOrder, current.muted)
@@ -48,9 +53,23 @@ extension LocalLedger {
                 if !removed.isEmpty { _ = try await database.conversations.delete(ids: removed) }
             }
             guard !changed.isEmpty || !removed.isEmpty else { return ((), []) }
-            if !changed.isEmpty { try await database.conversations.save(changed) }
+            if !changed.isEmpty { try await database.conversations.save(try await withDecryptedLastText(changed)) }
             return ((), [.conversations])
         }
+    }
+
+    /// `rows` with the last text of an encrypted conversation taken from the decrypted copy of
+    /// its last message when it is stored here (inside a write job).
+    private func withDecryptedLastText(_ rows: [ConversationSummary]) async throws -> [ConversationSummary] {
+        var rows = rows
+        for index in rows.indices where rows[index].lastText == ConversationSummary.sealedText {
+            let stored = try await database.messages.fetch(
+                RecordQuery().filter("peer", .equal, .text(rows[index].id)).filter(
+                    "sortKey", .equal, .integer(rows[index].lastOrder)
+                ).limit(1))
+            if let message = stored.first { rows[index].lastText = message.shownText }
+        }
+        return rows
     }
 
     /// Moves each message's conversation row forward to it (when it is the newest there) and
@@ -75,13 +94,14 @@ extension LocalLedger {
                 rows[message.peer]
                 ?? ConversationSummary(
                     id: message.peer, peerName: peerName, peerDisplayName: shownName, lastSender: message.sender,
-                    lastText: message.text, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
+                    lastText: message.shownText, lastOrder: 0, lastAt: message.createdAt, unreadCount: 0)
+            if message.isEncrypted { row.encrypted = true }
             if message.sortKey > row.lastOrder, !outgoing, unread.contains(message.id) { row.unreadCount += 1 }
             // Replying to a request accepts it (the server does the same with the send).
             if outgoing { row.request = false }
             if message.sortKey >= row.lastOrder {
                 row.lastSender = message.sender
-                row.lastText = message.text
+                row.lastText = message.shownText
                 row.lastOrder = message.sortKey
                 row.lastAt = message.createdAt
             }

@@ -15,8 +15,9 @@ extension LocalLedger {
                 changes.append(.messages(peer: incoming.key))
             }
             if var row = try await database.conversations.fetch(id: incoming.key) {
-                if row.peerDisplayName != incoming.title {
+                if row.peerDisplayName != incoming.title || row.encrypted != incoming.encrypted {
                     row.peerDisplayName = incoming.title
+                    row.encrypted = row.encrypted || incoming.encrypted
                     try await database.conversations.save([row])
                     changes.append(.conversations)
                 }

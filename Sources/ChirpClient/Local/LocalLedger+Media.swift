@@ -20,10 +20,40 @@ extension LocalLedger {
         }
     }
 
-    /// Drops a sent message's pending attachment rows.
+    /// Drops a sent message's pending attachment rows (and their encrypted copies).
     func forgetAttachments(of messageId: String) async throws {
         try await write { [database] in
+            let rows = try await database.attachments.fetch(PendingAttachment.of(messageId))
+            for path in rows.compactMap(\.sealedPath) { try? FileManager.default.removeItem(atPath: path) }
             try await database.attachments.delete(matching: PendingAttachment.of(messageId))
+            return ((), [])
+        }
+    }
+
+    /// Remembers an attachment's encrypted copy and its key before it is uploaded, so a
+    /// restart resumes the upload of the same bytes.
+    func recordSealed(_ attachment: PendingAttachment) async throws {
+        try await write { [database] in
+            try await database.attachments.save([attachment])
+            return ((), [])
+        }
+    }
+
+    /// The conversation turned out to be encrypted after a message's attachments were
+    /// uploaded in the clear: they are uploaded again, encrypted, under new client ids.
+    func resetUploads(of messageId: String) async throws {
+        try await write { [database] in
+            let rows = try await database.attachments.fetch(PendingAttachment.of(messageId))
+            guard rows.contains(where: { $0.mediaId != nil && $0.sealedKey == nil }) else { return ((), []) }
+            try await database.attachments.save(
+                rows.map { row in
+                    var row = row
+                    if row.sealedKey == nil {
+                        row.mediaId = nil
+                        row.clientMediaId = UUID().uuidString
+                    }
+                    return row
+                })
             return ((), [])
         }
     }

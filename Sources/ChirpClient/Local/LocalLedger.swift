@@ -19,13 +19,17 @@ final class LocalLedger: Sendable {
     let username: String
     /// What changed, for `UserSession.changes()`.
     let changes = ChangeFeed()
+    /// Opens the envelopes of encrypted messages before they are stored (nil: they are stored
+    /// as could-not-be-verified).
+    let crypto: MessageCrypto?
     private let serializer = WriteSerializer()
     private let lastOrder = Mutex<Int64>(0)
 
     /// A ledger over `database` for `username`.
-    init(database: ClientDatabase, username: String) {
+    init(database: ClientDatabase, username: String, crypto: MessageCrypto? = nil) {
         self.database = database
         self.username = username
+        self.crypto = crypto
     }
 
     /// Makes the ledger the writer of every model the data center refreshes.
@@ -68,11 +72,15 @@ final class LocalLedger: Sendable {
     /// Records a message the server has (from a send's reply or, `fromStream`, an event),
     /// moving the stored row's state forward to `state` (or to what the message itself says).
     /// A message from the stream joins the conversation's stream stretch (`HistoryStretches`).
-    /// Returns whether the message was new here.
+    /// Returns whether the message was new here. `opened` is what the sender's own device
+    /// sealed (otherwise the envelope is opened here).
     @discardableResult
-    func record(_ message: Message, state: DeliveryState? = nil, fromStream: Bool = false) async throws -> Bool {
-        try await write { [self] in
-            var incoming = LocalMessage(message, viewer: username)
+    func record(
+        _ message: Message, state: DeliveryState? = nil, fromStream: Bool = false, opened: OpenedEnvelope? = nil
+    ) async throws -> Bool {
+        let opened = await opening(message, given: opened)
+        return try await write { [self] in
+            var incoming = LocalMessage(message, viewer: username, opened: opened)
             if let state { incoming.state = state }
             let stored = try await database.messages.fetch(id: incoming.id)
             let merged = try await applyingEarlyTombstones(to: [
@@ -236,28 +244,6 @@ final class LocalLedger: Sendable {
                 FollowEntry(owner: me, relation: "followers", user: follower, position: position)
             ])
             return ((), [.follows(owner: me, relation: "followers")])
-        }
-    }
-
-    /// This user blocked `username` (a `block.created` event, from this device or another):
-    /// their conversation leaves the list, their tweets the timeline, and they leave this
-    /// user's follow lists (the server ended those follows). Their messages stay stored, and
-    /// an unblock brings the list and the timeline back by refreshing them.
-    func removeBlocked(_ username: String) async throws {
-        try await write { [self] in
-            let me = self.username.lowercased()
-            let conversations = try await database.conversations.delete(ids: [username.lowercased()])
-            let tweets = try await database.timeline.delete(
-                matching: RecordQuery().filter("author", .equal, .text(username)))
-            let follows = try await database.follows.delete(
-                matching: RecordQuery().filter("owner", .equal, .text(me)).filter("username", .equal, .text(username)))
-            var changed: [LocalChange] = []
-            if conversations > 0 { changed.append(.conversations) }
-            if tweets > 0 { changed.append(.timeline) }
-            if follows > 0 {
-                changed += [.follows(owner: me, relation: "followers"), .follows(owner: me, relation: "following")]
-            }
-            return ((), changed)
         }
     }
 

@@ -1,6 +1,7 @@
 import ChirpDataCenter
 import ChirpModels
 import ChirpPersistence
+import Foundation
 
 /// One message in the local database, direct or in a group: sent by this user (possibly still pending) or
 /// received. Identified by sender and client id, so the pending copy, the server's reply and
@@ -48,6 +49,15 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     public var readCount: Int
     /// In a group: the members whose `message.read` covered it here.
     public var readers: [String]
+    /// A message of an encrypted conversation: its envelope as the server holds it (nil for a
+    /// message in the clear, and while pending).
+    public var envelope: Envelope?
+    /// What this device made of the envelope; nil for a message in the clear. Only `opened`
+    /// has text: `text` is then the decrypted local copy (the server holds none), and
+    /// otherwise empty, shown as the verification's notice.
+    public var verification: MessageVerification?
+    /// The attachments' keys from the opened envelope (what `UserSession.download` decrypts with).
+    public var mediaKeys: [EncryptedMediaKey]
 
     /// Pending messages sort after this.
     static let pendingBase: Int64 = 1 << 62
@@ -66,7 +76,34 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     /// Where the outbox sends it: the recipient, or the group's key.
     public var destination: String { group == nil ? recipient : peer }
 
-    /// A message the server has, as seen by `viewer`.
+    /// A message the server has, as seen by `viewer`; a sealed one as this device `opened` it
+    /// (unopened: could not be verified, and no text).
+    init(_ message: Message, viewer: String, opened: OpenedEnvelope?) {
+        self.init(message, viewer: viewer)
+        guard let sealed = message.envelope else { return }
+        envelope = sealed
+        let opened = opened ?? .couldNotVerify
+        verification = opened.verification
+        let plaintext = opened.plaintext
+        text = plaintext?.text ?? ""
+        replyTo = plaintext?.replyTo
+        mediaKeys = plaintext?.media ?? []
+        // The server's media are opaque uploads; the names, types and sizes are in the envelope.
+        attachments = message.media.map { media in
+            guard let key = mediaKeys.first(where: { $0.id == media.id }) else { return LocalAttachment(media) }
+            return LocalAttachment(
+                name: key.name ?? "media-\(media.id)", contentType: key.contentType, size: Int64(key.byteCount),
+                mediaId: media.id)
+        }
+    }
+
+    /// Whether it is a message of an encrypted conversation.
+    public var isEncrypted: Bool { verification != nil }
+
+    /// The text as shown: the text, or for a sealed message that did not open its notice.
+    public var shownText: String { verification?.notice ?? text }
+
+    /// A message the server has, as seen by `viewer` (in the clear).
     public init(_ message: Message, viewer: String) {
         let outgoing = message.sender.lowercased() == viewer.lowercased()
         id = Self.key(sender: message.sender, clientMessageId: message.clientMessageId)
@@ -89,6 +126,9 @@ public struct LocalMessage: StoredRecord, Tombstonable {
         removedByOperators = message.removedByOperators
         readCount = message.readCount
         readers = []
+        envelope = nil
+        verification = nil
+        mediaKeys = []
     }
 
     /// A message written here and not yet sent.
@@ -118,6 +158,9 @@ public struct LocalMessage: StoredRecord, Tombstonable {
         removedByOperators = false
         readCount = 0
         readers = []
+        envelope = nil
+        verification = nil
+        mediaKeys = []
     }
 
     /// This row updated with what the server says about it; the state only moves forward.
@@ -128,9 +171,26 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     /// content: nothing brings it back.
     func merged(with server: LocalMessage, keepingContent: Bool = false) -> LocalMessage {
         var merged = server
+        // A sealed copy this device cannot open (sealed by this device, which is never among
+        // its own envelope's keys) keeps the content this device wrote or opened.
+        if server.verification == .notSealedToThisDevice, verification == .opened || serverId == nil {
+            merged.text = text
+            merged.replyTo = replyTo
+            merged.mediaKeys = mediaKeys
+            merged.verification = .opened
+            if attachments.count == server.attachments.count {
+                merged.attachments = zip(attachments, server.attachments).map { mine, theirs in
+                    var shown = mine
+                    shown.mediaId = theirs.mediaId ?? mine.mediaId
+                    return shown
+                }
+            }
+        }
         merged.state = state.advanced(to: server.state)
         if merged.state == .failed { merged.failure = failure } else { merged.failure = nil }
-        if keepingContent && serverId != nil || deleted {
+        // An opened copy replaces one that did not open (its sender's device was unknown then).
+        let opensNow = verification != nil && verification != .opened && server.verification == .opened
+        if (keepingContent && serverId != nil || deleted) && !opensNow {
             merged.text = text
             merged.reactions = reactions
             merged.editedAt = editedAt
@@ -148,6 +208,8 @@ public struct LocalMessage: StoredRecord, Tombstonable {
     func unsent(byOperators: Bool = false) -> LocalMessage {
         var copy = tombstone(byOperators: byOperators)
         copy.attachments = []
+        copy.mediaKeys = []
+        if copy.verification != nil { copy.verification = .opened }
         return copy
     }
 }

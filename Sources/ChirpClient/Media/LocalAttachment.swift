@@ -44,6 +44,10 @@ struct PendingAttachment: StoredRecord {
     var clientMediaId: String
     /// Set once the upload finished.
     var mediaId: String?
+    /// In an encrypted conversation: the encrypted copy that is uploaded in place of `path`.
+    var sealedPath: String?
+    /// Its key, nonce, SHA-256 and size (`id` empty until the upload gives one).
+    var sealedKey: EncryptedMediaKey?
 
     static func key(messageId: String, position: Int) -> String { "\(messageId)#\(position)" }
 

@@ -46,24 +46,37 @@ struct ActionDelivery: Sendable {
         }
         guard let serverId = message.serverId else { return .waiting }
         let edited: Message?
+        var opened: OpenedEnvelope?
         do {
-            edited = try await send(action, serverId: serverId)
+            var sealed = action.kind == .edit && message.isEncrypted
+            if action.kind == .edit, !sealed { sealed = try await ledger.isEncrypted(action.peer) }
+            if sealed {
+                (edited, opened) = try await sealedEdit(action, of: message, serverId: serverId)
+            } else {
+                edited = try await send(action, serverId: serverId)
+            }
         } catch {
-            if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
-            logger.error(
-                "outbox action refused", metadata: ["reason": "\(error.kind)", "action": "\(action.kind.rawValue)"])
+            if let error = error as? NetworkError, error == .cancelled || error == .offline || error.isTransient {
+                return .blocked(error)
+            }
+            let kind = (error as? NetworkError)?.kind ?? String(describing: type(of: error))
+            logger.error("outbox action refused", metadata: ["reason": "\(kind)", "action": "\(action.kind.rawValue)"])
             let reason: String
-            if case .server(_, _, let text, _) = error { reason = text } else { reason = error.description }
+            if case .server(_, _, let text, _) = error as? NetworkError {
+                reason = text
+            } else {
+                reason = String(describing: error)
+            }
             try await ledger.finish(action)
             // The local row showed the action already: take the server's copy back.
             let request = ChirpEndpoints.ListMessages(
                 with: action.peer, limit: 1, after: String((Int64(serverId) ?? 1) - 1))
             if let page = try? await api.send(request) {
-                try await ledger.merge(page: page.items.map { LocalMessage($0, viewer: ledger.username) })
+                try await ledger.merge(messages: page.items)
             }
             return .refused(reason)
         }
-        if let edited { try await ledger.applyUpdate(edited) }
+        if let edited { try await ledger.applyUpdate(edited, opened: opened) }
         if action.kind == .unsend {
             try await ledger.applyDeletion(
                 MessageDeletedNotice(
@@ -71,6 +84,33 @@ struct ActionDelivery: Sendable {
         }
         try await ledger.finish(action)
         return .done
+    }
+
+    /// An edit in an encrypted conversation: the new text sealed under the message's client id
+    /// (its reply and attachments kept), sealed again to the devices a `devices_changed`
+    /// answer names. Returns the edited message and what was sealed.
+    private func sealedEdit(_ action: PendingAction, of message: LocalMessage, serverId: String) async throws -> (
+        Message, OpenedEnvelope
+    ) {
+        guard let crypto = ledger.crypto else { throw EncryptionError.noDevices(ledger.username) }
+        let plaintext = EncryptedPlaintext(text: action.value, replyTo: message.replyTo, media: message.mediaKeys)
+        var devices: [String: [Device]]?
+        for _ in 0..<OutboxPass.sealAttempts {
+            let sealed = try await crypto.seal(
+                plaintext, in: action.peer, clientMessageId: message.clientMessageId, devices: devices)
+            var endpoint = ChirpEndpoints.EditMessage(serverId, with: action.peer, text: action.value)
+            endpoint.envelope = sealed.envelope
+            endpoint.retryPolicy = retries
+            switch try await api.sendReadingConflict(endpoint) {
+            case .reply(let edited): return (edited, .opened(plaintext))
+            case .conflict(let body) where body.error.code == APIErrorCode.devicesChanged:
+                devices = body.error.devices
+            case .conflict(let body):
+                throw NetworkError.server(
+                    status: 409, code: body.error.code, message: body.error.message, field: body.error.field)
+            }
+        }
+        throw EncryptionError.devicesKeptChanging
     }
 
     /// The call for `action` (the edited message for an edit).

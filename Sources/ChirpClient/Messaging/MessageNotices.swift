@@ -22,7 +22,7 @@ public struct MessageNotices: Sendable {
         guard !muted.contains(key) else { return nil }
         return PushNotification(
             conversation: message.group.map { .group($0) } ?? .direct(message.sender), sender: message.sender,
-            messageId: message.id, text: message.text)
+            messageId: message.id, text: message.envelope == nil ? message.text : ConversationSummary.sealedText)
     }
 }
 

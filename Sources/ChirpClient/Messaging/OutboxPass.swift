@@ -126,23 +126,25 @@ struct OutboxPass: Sendable {
     }
 
     private func deliver(_ message: LocalMessage) async throws -> Outcome {
-        var endpoint = ChirpEndpoints.SendMessage(
-            to: message.destination, clientMessageId: message.clientMessageId, text: message.text,
-            replyTo: try await serverReplyTo(message))
-        endpoint.retryPolicy = retries
         let reply: Message
+        var opened: OpenedEnvelope?
         do {
-            endpoint.mediaIds = try await uploadAttachments(of: message)
-            reply = try await api.send(endpoint)
+            (reply, opened) = try await send(message)
         } catch {
-            if error == .cancelled || error == .offline || error.isTransient { return .blocked(error) }
+            if let error = error as? NetworkError, error == .cancelled || error == .offline || error.isTransient {
+                return .blocked(error)
+            }
             let reason: String
-            if case .server(_, _, let text, _) = error { reason = text } else { reason = error.description }
+            if case .server(_, _, let text, _) = error as? NetworkError {
+                reason = text
+            } else {
+                reason = String(describing: error)
+            }
             // The reason is the server's (or the decoder's), never the message's text.
             logger.error(
                 "outbox send failed",
                 metadata: [
-                    "reason": "\(error.kind)",
+                    "reason": "\((error as? NetworkError)?.kind ?? String(describing: type(of: error)))",
                     "clientMessageId": "\(message.clientMessageId)",
                 ])
             try await ledger.markFailed(message.id, reason: reason)
@@ -151,12 +153,69 @@ struct OutboxPass: Sendable {
             failed.failure = reason
             return .failed(failed)
         }
-        try await ledger.record(reply, state: .sent)
+        try await ledger.record(reply, state: .sent, opened: opened)
         if !message.attachments.isEmpty { try await ledger.forgetAttachments(of: message.id) }
-        var stored = LocalMessage(reply, viewer: ledger.username)
+        var stored = LocalMessage(reply, viewer: ledger.username, opened: opened)
         stored.state = .sent
         return .sent(stored)
     }
+
+    /// Sends `message`: in the clear, or sealed when its conversation is encrypted (learnt
+    /// from an `encryption_required` refusal too), sealed again to the devices a
+    /// `devices_changed` answer names. Returns the server's message and, when sealed, what
+    /// was sealed.
+    private func send(_ message: LocalMessage) async throws -> (Message, OpenedEnvelope?) {
+        let replyTo = try await serverReplyTo(message)
+        var encrypted = try await ledger.isEncrypted(message.peer)
+        var devices: [String: [Device]]?
+        var reregistered = false
+        for _ in 0..<Self.sealAttempts {
+            var endpoint = ChirpEndpoints.SendMessage(
+                to: message.destination, clientMessageId: message.clientMessageId, text: message.text, replyTo: replyTo)
+            endpoint.retryPolicy = retries
+            var sealed: EncryptedPlaintext?
+            if encrypted, let crypto = ledger.crypto {
+                let uploads = try await uploadSealedAttachments(of: message, crypto: crypto)
+                let plaintext = EncryptedPlaintext(text: message.text, replyTo: replyTo, media: uploads)
+                endpoint.envelope = try await crypto.seal(
+                    plaintext, in: message.peer, clientMessageId: message.clientMessageId, devices: devices
+                ).envelope
+                endpoint.mediaIds = uploads.map(\.id)
+                sealed = plaintext
+            } else {
+                endpoint.mediaIds = try await uploadAttachments(of: message)
+            }
+            do {
+                switch try await api.sendReadingConflict(endpoint) {
+                case .reply(let reply): return (reply, sealed.map(OpenedEnvelope.opened))
+                case .conflict(let body) where body.error.code == APIErrorCode.devicesChanged && sealed != nil:
+                    devices = body.error.devices
+                    continue
+                case .conflict(let body):
+                    throw NetworkError.server(
+                        status: 409, code: body.error.code, message: body.error.message, field: body.error.field)
+                }
+            } catch let error as NetworkError {
+                switch error {
+                case .server(422, APIErrorCode.encryptionRequired, _, _) where !encrypted && ledger.crypto != nil:
+                    // Turned on elsewhere: nothing was stored; seal it and send it again.
+                    try await ledger.markEncrypted(message.peer)
+                    try await ledger.resetUploads(of: message.id)
+                    encrypted = true
+                case .server(422, _, _, let field) where field == "envelope.senderDevice" && !reregistered:
+                    // The server no longer has this device: register it again and seal again.
+                    _ = try await ledger.crypto?.device.registered(force: true)
+                    reregistered = true
+                default:
+                    throw error
+                }
+            }
+        }
+        throw EncryptionError.devicesKeptChanging
+    }
+
+    /// How many times one message is sealed before the outbox gives up on it.
+    static let sealAttempts = 4
 
     /// Uploads the message's attachments not uploaded yet, in order, remembering each media id
     /// as it comes (a restart resumes after the last); returns every media id in order.

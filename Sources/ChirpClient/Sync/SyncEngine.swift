@@ -95,6 +95,7 @@ public actor SyncEngine {
     @discardableResult
     public func catchUp(onEvent: @Sendable (Event) async -> Void = { _ in }) async throws -> Int {
         var applied = 0
+        let startedAt = ledger.crypto?.device.now() ?? .now()
         while true {
             let since = try await lastSeq()
             var request = ChirpEndpoints.Events(since: since, limit: 500)
@@ -104,7 +105,11 @@ public actor SyncEngine {
                 applied += 1
                 await onEvent(event)
             }
-            if page.events.isEmpty || page.lastSeq <= since { return applied }
+            if page.events.isEmpty || page.lastSeq <= since {
+                // Read to the end: keys this device replaced before it began are done with.
+                try? await ledger.crypto?.device.caughtUp(startedAt: startedAt)
+                return applied
+            }
         }
     }
 
@@ -262,13 +267,12 @@ public actor SyncEngine {
             try await ledger.refreshConversations(requests: true, from: api)
         case .userDeleted(let notice):
             try await ledger.forgetDeletedUser(notice.username)
-        case .deviceChanged:
-            // Seals read the members' devices when they are made; a send sealed to the old
-            // list is answered `devices_changed` and sealed again.
-            break
+        case .deviceChanged(let notice):
+            await ledger.devicesChanged(of: notice.user)
         case .conversationUpdated(let conversation):
             try await ledger.applyAnswer(conversation)
             if !conversation.declined { try await ledger.applyMarks(conversation) }
+            if conversation.encrypted { try await ledger.markEncrypted(ConversationSummary.key(of: conversation)) }
         case .groupCreated(let group):
             // Added by someone who may not message this user: the event says it is a request.
             try await ledger.store(group: group)

@@ -11,6 +11,15 @@ extension AppClient {
         let holder = SessionHolder()
         var client = core(app: app, holder: holder)
         client.block = { username in try await holder.require().block(username) }
+        client.turnOnEncryption = { peer in
+            let session = try holder.require()
+            if let id = ConversationKey.groupId(of: peer) {
+                try await session.turnOnEncryption(group: id)
+            } else {
+                try await session.turnOnEncryption(peer: peer)
+            }
+        }
+        client.safetyNumber = { peer in try await holder.require().safetyNumber(with: peer).formatted }
         client.markConversation = { peer, mark in
             let session = try holder.require()
             switch mark {

@@ -101,6 +101,14 @@ public struct AppClient: Sendable {
         _, _, _ in
         throw UnexpectedCall(description: "AppClient.changeGroup was not expected")
     }
+    /// Turns encryption on for the conversation with `peer` (a user, or a group's key), for good.
+    public var turnOnEncryption: @Sendable (_ peer: String) async throws -> Void = { _ in
+        throw UnexpectedCall(description: "AppClient.turnOnEncryption was not expected")
+    }
+    /// The safety number of the direct conversation with `peer` (60 digits in 12 groups).
+    public var safetyNumber: @Sendable (_ peer: String) async throws -> String = { _ in
+        throw UnexpectedCall(description: "AppClient.safetyNumber was not expected")
+    }
     /// Reports a user to the server's operators, with a reason.
     public var report: @Sendable (_ username: String, _ reason: ReportReason) async throws -> Void = { _, _ in
         throw UnexpectedCall(description: "AppClient.report was not expected")

@@ -21,6 +21,10 @@ extension AppFeature {
             state.safetyPrompt = .confirmBlock
         case .control("p"):
             state.safetyPrompt = .chooseReason
+        case .control("e"):
+            return encryptKey(peer: peer, &state)
+        case .control("k"):
+            return safetyNumberKey(peer: peer, &state)
         case .control("a"):
             state.messagePrompt = .attachPath(TextInput())
         case .character("/") where state.draft.text.isEmpty:
@@ -132,6 +136,8 @@ extension AppFeature {
         state.safetyPrompt = nil
         let client = self.client
         switch (prompt, key) {
+        case (.confirmEncrypt, .character("y")), (.confirmEncrypt, .character("Y")):
+            return turnOnEncryption(peer, &state)
         case (.confirmBlock, .character("y")), (.confirmBlock, .character("Y")):
             state.busySince = state.now
             return .run { send in

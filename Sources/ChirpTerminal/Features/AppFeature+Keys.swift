@@ -30,6 +30,8 @@ extension AppFeature {
             return groupMembersKey(key, &state)
         case .conversation:
             return conversationKey(key, &state)
+        case .safetyNumber:
+            return safetyNumberScreenKey(key, &state)
         case .timeline:
             return timelineKey(key, &state)
         }

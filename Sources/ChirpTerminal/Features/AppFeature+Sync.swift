@@ -79,7 +79,9 @@ extension AppFeature {
                 // The session read the lists again; the one on screen shows them.
                 if state.screen == .conversations { return loadConversations(&state, refresh: false) }
                 return .none
-            case .groupCreated, .groupUpdated, .groupRemoved, .deviceChanged, .unknown:
+            case .deviceChanged(let notice):
+                return devicesChanged(notice.user, &state)
+            case .groupCreated, .groupUpdated, .groupRemoved, .unknown:
                 return .none
             }
         }

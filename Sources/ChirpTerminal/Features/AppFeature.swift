@@ -44,6 +44,10 @@ public struct AppFeature: Reducer {
         /// The open conversation's peer was blocked / reported.
         case blocked(String)
         case reported(String)
+        /// The conversation with this peer (or group key) is encrypted now.
+        case encrypted(String)
+        /// The open conversation's safety number, to show.
+        case safetyNumberLoaded(AppState.SafetyNumberShown)
         case loggedOut
         /// Go to a screen (from a `chirp://` link); waits for the login when needed.
         case navigate(AppDestination)
@@ -231,6 +235,10 @@ public struct AppFeature: Reducer {
             state.busySince = nil
             state.banner = .init("Reported \(peer) to the server's operators.", isError: false)
             return .none
+        case .encrypted(let peer):
+            return encryptionTurnedOn(peer, &state)
+        case .safetyNumberLoaded(let number):
+            return showSafetyNumber(number, &state)
         case .loggedOut:
             return signedOut(&state, banner: "Logged out; this user's local data is deleted.")
         }

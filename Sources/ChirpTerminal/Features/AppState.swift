@@ -14,6 +14,8 @@ public struct AppState: Sendable, Equatable {
         case newGroup
         /// The open group's members, with the admins' actions (Ctrl-G in a group).
         case groupMembers
+        /// The safety number of the open direct conversation (Ctrl-K in it).
+        case safetyNumber
     }
 
     /// A one-line message over the key hints: an error says what to do.
@@ -63,6 +65,19 @@ public struct AppState: Sendable, Equatable {
     /// The username being typed to add to the open group (`+` on its member list).
     public var newMember: TextInput?
 
+    /// The safety number shown (`Screen.safetyNumber`).
+    public var safetyNumber: SafetyNumberShown?
+
+    /// A safety number as its screen shows it: whose, and its 60 digits in groups of five.
+    public struct SafetyNumberShown: Sendable, Equatable {
+        public var peer: String
+        public var digits: String
+        public init(peer: String, digits: String) {
+            self.peer = peer
+            self.digits = digits
+        }
+    }
+
     /// The open conversation.
     public var peer: String?
     public var messages: [LocalMessage] = []
@@ -110,6 +125,8 @@ public struct AppState: Sendable, Equatable {
         case confirmBlock
         /// "Report them for?": 1 spam, 2 abuse, 3 other; Esc cancels.
         case chooseReason
+        /// "Encrypt this conversation?": `y` turns encryption on, any other key cancels.
+        case confirmEncrypt
     }
 
     /// What a message key is waiting for: an emoji, a yes, or a path (`pathInput`).
@@ -207,6 +224,12 @@ public struct AppState: Sendable, Equatable {
     public var conversationTitle: String? {
         guard let peer else { return nil }
         return conversations.first { $0.peerName == peer && $0.isGroup }?.shownName ?? peer
+    }
+
+    /// Whether the open conversation is encrypted (as its row in the list says).
+    public var conversationEncrypted: Bool {
+        guard let peer = peer?.lowercased() else { return false }
+        return conversations.first { $0.id == peer }?.encrypted == true
     }
 
     /// Peers typing to this user now.

@@ -32,6 +32,7 @@ public enum AppView {
         case .requests: RequestsScreen.draw(state, in: body, on: &canvas)
         case .newGroup: NewGroupScreen.draw(state, in: body, on: &canvas)
         case .groupMembers: NewGroupScreen.drawMembers(state, in: body, on: &canvas)
+        case .safetyNumber: SafetyNumberScreen.draw(state, in: body, on: &canvas)
         }
         if state.screen == .conversation, let prompt = state.safetyPrompt {
             canvas.bar(y: height - 2, left: " " + question(prompt, peer: state.peer ?? "them"), style: theme.notice)
@@ -79,7 +80,9 @@ public enum AppView {
             right = spinner[index] + " " + right
         }
         canvas.bar(
-            y: 0, left: " Chirp\(user) · \(title(state.screen, peer: state.conversationTitle))", right: right + " ",
+            y: 0,
+            left: " Chirp\(user) · \(state.conversationEncrypted && state.screen == .conversation ? "🔒 " : "")"
+                + title(state.screen, peer: state.conversationTitle), right: right + " ",
             style: canvas.theme.statusBar)
     }
 
@@ -89,6 +92,7 @@ public enum AppView {
         case .conversations: "conversations"
         case .newConversation: "new message"
         case .conversation: peer ?? "conversation"
+        case .safetyNumber: "safety number"
         case .timeline: "timeline"
         case .compose: "new tweet"
         case .help: "help"
@@ -141,6 +145,7 @@ public enum AppView {
         switch state.safetyPrompt {
         case .confirmBlock: "y block · any other key: cancel"
         case .chooseReason: "1 spam · 2 abuse · 3 other · Esc cancel"
+        case .confirmEncrypt: "y encrypt · any other key: cancel"
         case nil: nil
         }
     }
@@ -150,6 +155,8 @@ public enum AppView {
         switch prompt {
         case .confirmBlock: "Block \(peer)? They can no longer message or follow you, and leave your lists. y: block"
         case .chooseReason: "Report \(peer) to the server's operators, for: 1 spam · 2 abuse · 3 other"
+        case .confirmEncrypt:
+            "Encrypt for good? From now on only its members' devices read it. y: encrypt"
         }
     }
 
@@ -196,6 +203,7 @@ public enum AppView {
             "type words · Enter search, then open · ↑↓ choose"
                 + (state.search.openedFrom == nil ? "" : " · Tab all/this chat") + " · Esc back"
         case .help: "any key: back"
+        case .safetyNumber: "any key: back to the conversation"
         case .settings: "↑↓ choose · Enter apply or open · Esc back"
         case .account:
             switch state.account.page {

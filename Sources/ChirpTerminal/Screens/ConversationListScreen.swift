@@ -1,7 +1,7 @@
 import Foundation
 
-/// The conversations: pinned ones first (📌), peer or group (👥 and its title), unread count (not highlighted when muted,
-/// 🔕), last message; and the "message who?" prompt.
+/// The conversations: pinned ones first (📌), peer or group (👥 and its title), encrypted (🔒), unread count (not
+/// highlighted when muted, 🔕), last message; and the "message who?" prompt.
 enum ConversationListScreen {
     static func draw(_ state: AppState, in rows: Range<Int>, on canvas: inout Canvas) {
         let theme = canvas.theme
@@ -24,6 +24,7 @@ enum ConversationListScreen {
             var x = canvas.frame.draw(selected ? " ▸ " : "   ", x: 0, y: y, style: base)
             if row.pinned { x = canvas.frame.draw("📌", x: x, y: y, style: base) }
             if row.isGroup { x = canvas.frame.draw("👥", x: x, y: y, style: base) }
+            if row.encrypted { x = canvas.frame.draw("🔒", x: x, y: y, style: base) }
             x = canvas.frame.draw(row.shownName, x: x, y: y, style: selected ? base : theme.accent)
             // Unread messages of a muted conversation still count, without the highlight that
             // alerts to new ones.

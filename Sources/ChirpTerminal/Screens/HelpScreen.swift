@@ -16,7 +16,7 @@ enum HelpScreen {
                 ("PgUp PgDn", "scroll, older messages"),
                 ("Ctrl-A", "attach file (Bksp: drop)"), ("/", "search (input empty)"),
                 ("Ctrl-R", "retry the failed message"),
-                ("Ctrl-X", "block them (asks first)"), ("Ctrl-P", "report them (asks why)"),
+                ("Ctrl-X/P", "block, report (asks)"), ("Ctrl-E/K", "encrypt, safety number"),
             ]
         ),
         (

@@ -3,7 +3,8 @@ import ChirpModels
 
 /// The lines of one message in the history: the header (who, when, delivery mark, "edited"),
 /// the quoted line it answers, its text (or its tombstone's note: "message unsent", "removed by
-/// the operators"), its attachments, its reactions.
+/// the operators"; or, encrypted and not opened here, "could not be verified"), its attachments,
+/// its reactions.
 struct MessageLayout {
     typealias Line = (text: String, style: CellStyle)
 
@@ -26,6 +27,11 @@ struct MessageLayout {
         var lines: [Line] = [((selected ? "▸ " : "") + header, headerStyle)]
         if row.deleted {
             lines.append(("  " + row.tombstoneNote, quiet))
+            return lines
+        }
+        // An encrypted message that did not open shows why, never a text.
+        if let notice = row.verification?.notice {
+            lines.append(("  🔒 " + notice, selected ? theme.selection : theme.error))
             return lines
         }
         if let replyTo = row.replyTo {

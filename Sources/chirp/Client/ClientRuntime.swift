@@ -37,6 +37,7 @@ struct ClientRuntime {
     /// Fails (with the reason) when the server cannot be reached.
     func connectedSession() async throws -> UserSession {
         let session = try await session()
+        await session.keepDeviceRegistered()
         do {
             let report = try await session.drainOutbox()
             if report.stillPending > 0, let blocked = report.blockedBy { throw blocked }
@@ -84,6 +85,7 @@ struct ClientRuntime {
         }
         if let error = error as? AccountError { return CommandFailure(error.description) }
         if let error = error as? OutboxError { return CommandFailure(error.description) }
+        if let error = error as? EncryptionError { return CommandFailure(error.description) }
         guard let error = error as? NetworkError else { return CommandFailure(String(describing: error)) }
         switch error {
         case .transport, .timeout:

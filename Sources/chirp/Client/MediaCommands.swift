@@ -28,7 +28,9 @@ struct MediaGetCommand: AsyncParsableCommand {
                     "no attachment \(id) in your stored messages: run chirp messages USER first to fetch the conversation"
                 )
             }
-            let name = (media.filename ?? "media-\(media.id)").replacingOccurrences(of: "/", with: "_")
+            // An encrypted attachment's name travels in its envelope, not on the server.
+            let sealedName = try await session.mediaKey(for: id)?.name
+            let name = (sealedName ?? media.filename ?? "media-\(media.id)").replacingOccurrences(of: "/", with: "_")
             let destination = URL(fileURLWithPath: output ?? name).standardizedFileURL
             let progress = TransferProgress.show(session.mediaTransfers())
             defer { progress.cancel() }

@@ -126,7 +126,8 @@ struct UnsendCommand: AsyncParsableCommand {
     }
 }
 
-/// `chirp search WORDS… [--with USER]`: from the server, newest first.
+/// `chirp search WORDS… [--with USER]`: from the server, newest first, then this device's
+/// decrypted copies of encrypted conversations (which the server cannot search).
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find your messages holding every word (case and accents ignored).")
@@ -138,17 +139,31 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
     @OptionGroup var output: OutputOptions
 
+    /// The JSON form: the server's page, and the matches among this device's decrypted copies.
+    struct Found: Encodable {
+        var items: [Message]
+        var nextCursor: String?
+        var encrypted: [LocalMessage]
+    }
+
     func run() async throws {
         let query = words.joined(separator: " ")
-        let (_, found) = try await ClientRuntime(client).withConnectedSession { session in
-            try await session.searchMessages(query, peer: peer, limit: page.limit)
+        let (_, (found, local)) = try await ClientRuntime(client).withConnectedSession { session in
+            (
+                try await session.searchMessages(query, peer: peer, limit: page.limit),
+                try await session.searchLocally(query, peer: peer, limit: page.limit)
+            )
         }
-        try output.emit(found) {
-            found.items.isEmpty
+        try output.emit(Found(items: found.items, nextCursor: found.nextCursor, encrypted: local)) {
+            found.items.isEmpty && local.isEmpty
                 ? ["no messages match \(query)"]
                 : found.items.map { message in
                     "\(message.createdAt.rfc3339) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): \(message.text)  #\(message.id)"
                 }
+                    + local.map { message in
+                        "\(message.createdAt) \(message.sender) → \(message.group.map { "group \($0)" } ?? message.recipient): 🔒 \(message.text)"
+                            + (message.serverId.map { "  #\($0)" } ?? "")
+                    }
         }
     }
 }

@@ -130,7 +130,7 @@ struct ConversationsCommand: AsyncParsableCommand {
     /// last message.
     static func line(_ row: ConversationSummary) -> String {
         let unread = row.unreadCount > 0 ? " (\(row.unreadCount) unread)" : ""
-        let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "")
+        let marks = (row.pinned ? "📌 " : "") + (row.muted ? "🔕 " : "") + (row.encrypted ? "🔒 " : "")
         let name = row.groupId.map { "\(row.shownName) (--group \($0))" } ?? row.shownName
         guard row.hasMessages else { return "\(marks)\(name) — no messages yet" }
         return "\(marks)\(name)\(unread) — \(row.lastSender): \(row.lastText)"
@@ -146,8 +146,13 @@ enum MessageLine {
     static func lines(_ message: LocalMessage, viewer: String) -> [String] {
         let reply = message.replyTo.map { "↪ #\($0) " } ?? ""
         let content =
-            message.deleted
-            ? "(\(message.tombstoneNote))" : reply + message.text + (message.editedAt == nil ? "" : " (edited)")
+            if message.deleted {
+                "(\(message.tombstoneNote))"
+            } else if let notice = message.verification?.notice {
+                "🔒 (\(notice))"
+            } else {
+                reply + message.text + (message.editedAt == nil ? "" : " (edited)")
+            }
         var base = "\(message.createdAt) \(message.sender): \(content)"
         base +=
             state(message, viewer: viewer) + (message.serverId.map { "  #\($0)" } ?? "")

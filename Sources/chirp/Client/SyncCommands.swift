@@ -77,7 +77,7 @@ struct WatchCommand: AsyncParsableCommand {
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     if let data = try? encoder.encode(event) { printJSON(String(decoding: data, as: UTF8.self)) }
                 } else {
-                    printLine(EventLine.text(event, viewer: me))
+                    printLine(EventLine.text(await session.withDecryptedText(event), viewer: me))
                 }
             },
             onState: { state in printError("watch: \(state)") })
