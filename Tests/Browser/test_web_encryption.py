@@ -23,7 +23,7 @@ import sys
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_messages import ROW_SCRIPT, main  # noqa: E402
+from browser_messages import ROW_SCRIPT, TwoUsersTestCase, main  # noqa: E402
 from server_test_case import ServerTestCase  # noqa: E402
 from test_web_client import PASSWORD  # noqa: E402
 
@@ -245,21 +245,8 @@ class EncryptionTests(ServerTestCase):
             const img = row && row.querySelector('img'); return !!img && img.complete && img.naturalWidth === 12 && img.alt;""", "a picture for you") == PICTURE_NAME,
                  "the picture decrypted in bob's browser", timeout=20)
 
-    def on_row(self, browser, text, name):
-        """Hovers the row containing `text` and clicks its button `name`."""
-        from selenium.webdriver.common.action_chains import ActionChains
-        from selenium.webdriver.common.by import By
-
-        def attempt():
-            row = browser.driver.execute_script(ROW_SCRIPT, text)
-            if not row:
-                return False
-            ActionChains(browser.driver).move_to_element(row).perform()
-            button = next((b for b in row.find_elements(By.CSS_SELECTOR, "button") if b.accessible_name == name and b.is_displayed()), None)
-            if button:
-                button.click()
-            return bool(button)
-        browser.wait(attempt, f"the button {name!r} on the row {text!r}")
+    # Hovers the row containing a text and clicks one of its buttons, as the message suites do.
+    on_row = TwoUsersTestCase.on_row
 
     def test_07_a_group_edit_and_reply(self):
         from selenium.webdriver.common.keys import Keys
