@@ -21,6 +21,13 @@ enum EncryptionRules {
         "This conversation is not encrypted: send text, or turn encryption on first (PUT …/encryption).",
         field: "envelope")
 
+    /// Text or a reply link beside an envelope: they travel inside it (a rule, not the schema's,
+    /// so 422 as the other rules of a send).
+    static let textBesideEnvelope = APIError(
+        .unprocessableContent, APIErrorCode.invalidParameter,
+        "An encrypted message carries its text and reply inside the envelope: send the envelope alone.",
+        field: "text")
+
     /// Whether a send with (`sealed`) or without an envelope fits a conversation that is
     /// (`encrypted`) or is not encrypted; throws the error that says which it needs.
     static func checkForm(sealed: Bool, encrypted: Bool) throws {

@@ -134,8 +134,7 @@ struct GroupService: Sendable {
                 .envelope != envelope
         {
             guard rawText.isEmpty, rawReplyTo == nil else {
-                throw APIError.badParameter(
-                    "text", "An encrypted message carries its text and reply inside the envelope.")
+                throw EncryptionRules.textBesideEnvelope
             }
             try EnvelopeCheck.shape(envelope)
             guard let devices = try await devices?.groupDevices(groupId: groupId, viewer: viewer.id) else {

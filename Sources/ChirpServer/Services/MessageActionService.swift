@@ -152,7 +152,7 @@ struct MessageActionService: Sendable {
         async throws
     {
         guard text.isEmpty else {
-            throw APIError.badParameter("text", "An encrypted message's new text travels inside the envelope.")
+            throw EncryptionRules.textBesideEnvelope
         }
         try EnvelopeCheck.shape(envelope)
         let found: [String: [Device]]?

@@ -85,7 +85,7 @@ struct MessageService: Sendable {
         async throws
     {
         guard text.isEmpty, replyTo == nil else {
-            throw APIError.badParameter("text", "An encrypted message carries its text and reply inside the envelope.")
+            throw EncryptionRules.textBesideEnvelope
         }
         try EnvelopeCheck.shape(envelope)
         guard
