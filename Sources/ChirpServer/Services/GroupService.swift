@@ -148,7 +148,8 @@ struct GroupService: Sendable {
         let new = NewGroupMessage(
             groupId: groupId, sender: viewer, clientMessageId: clientMessageId, text: text, createdAt: now(),
             replyTo: replyTo, media: attached,
-            mediaJSON: MediaListJSON.encode(attached), envelope: envelope)
+            mediaJSON: MediaListJSON.encode(attached), envelope: envelope,
+            envelopeJSON: try EnvelopeColumn.encode(envelope))
         let sent = try await limits.send(key: String(viewer.id)) {
             try await store.groupMessage(groupId: groupId, sender: viewer.id, clientMessageId: clientMessageId).flatMap
             {

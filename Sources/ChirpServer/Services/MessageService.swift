@@ -60,6 +60,7 @@ struct MessageService: Sendable {
         new.media = attached
         new.mediaJSON = MediaListJSON.encode(attached)
         new.envelope = envelope
+        new.envelopeJSON = try EnvelopeColumn.encode(envelope)
         let sent = try await limits.send(key: String(viewer.id)) {
             // Past the limit, a retry of a message already stored is still answered (to a
             // session that is still there: the answer is a read).

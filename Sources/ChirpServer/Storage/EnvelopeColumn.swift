@@ -10,6 +10,11 @@ enum EnvelopeColumn {
         return String(decoding: try encoder.encode(envelope), as: UTF8.self)
     }
 
+    /// A message's column: its envelope encoded, or NULL for a plaintext message.
+    static func encode(_ envelope: Envelope?) throws -> String? {
+        try envelope.map(encode)
+    }
+
     static func decode(_ stored: String?) throws -> Envelope? {
         guard let stored else { return nil }
         do {

@@ -121,6 +121,8 @@ struct NewGroupMessage: Sendable {
     /// An encrypted message's envelope (`text` is then empty), checked against the members'
     /// devices before the send.
     var envelope: Envelope? = nil
+    /// `envelope` as `messages.envelope` stores it, encoded by the service before the write.
+    var envelopeJSON: String? = nil
 }
 
 /// A change of a group's title, members or roles, by an actor.

@@ -50,9 +50,9 @@ struct NewMessage: Sendable {
     /// An encrypted message's envelope (`text` is then empty), checked against the members'
     /// devices before the send.
     var envelope: Envelope? = nil
-
-    /// `envelope` as `messages.envelope` stores it.
-    var envelopeJSON: String? { envelope.flatMap { try? EnvelopeColumn.encode($0) } }
+    /// `envelope` as `messages.envelope` stores it (`EnvelopeColumn`), encoded by the service
+    /// before the write, as `mediaJSON`.
+    var envelopeJSON: String? = nil
 }
 
 /// A message's recipient, and the facts the may-message rule is decided on.

@@ -83,7 +83,7 @@ extension PostgresStorage {
                 return WriteOutcome(value: try decisions.replay(existing, for: new), created: false)
             }
             try decisions.mayStore(new, encrypted: try membership.value(4, as: Bool.self))
-            let envelope = try new.envelope.map(EnvelopeColumn.encode)
+            let envelope = new.envelopeJSON
             guard
                 let id = try await scope.value(
                     """
@@ -143,7 +143,7 @@ extension PostgresStorage {
                 let editedAt = updated.editedAt?.millisecondsSince1970
                 let reactions = encoding.reactionsColumn(updated.reactions)
                 let words = SearchTerms.words(updated.text)
-                let envelope = try updated.envelope.map(EnvelopeColumn.encode)
+                let envelope = try EnvelopeColumn.encode(updated.envelope)
                 try await scope.execute(
                     """
                     UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words),

@@ -54,7 +54,7 @@ extension PostgresStorage {
                     """
                     UPDATE messages SET text = \(updated.text), edited_at = \(updated.editedAt?.millisecondsSince1970),
                         reactions = \(encoding.reactionsColumn(updated.reactions)),
-                        envelope = \(try updated.envelope.map(EnvelopeColumn.encode)),
+                        envelope = \(try EnvelopeColumn.encode(updated.envelope)),
                         search_words = string_to_array(\(SearchTerms.indexed(updated.text)), ' ')
                     WHERE id = \(id)
                     """)

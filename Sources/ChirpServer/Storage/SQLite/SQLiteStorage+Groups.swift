@@ -88,7 +88,7 @@ extension SQLiteStorage {
             ).execute(arguments: [
                 id, new.groupId, sender.id, new.clientMessageId, new.text, new.createdAt.millisecondsSince1970,
                 new.replyTo,
-                new.mediaJSON, new.envelope.flatMap { try? EnvelopeColumn.encode($0) },
+                new.mediaJSON, new.envelopeJSON,
             ])
             // Indexed for search after, as a direct send (`SQLiteSearchIndexer`).
             indexer?.noteStored()
@@ -140,7 +140,7 @@ extension SQLiteStorage {
                 let indexed = try SQLiteMessageSearch.groupEntries(db, where: "id = ?", [id])
                 try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
                     id, updated.text, updated.editedAt?.millisecondsSince1970,
-                    encoding.reactionsColumn(updated.reactions), try updated.envelope.map(EnvelopeColumn.encode),
+                    encoding.reactionsColumn(updated.reactions), try EnvelopeColumn.encode(updated.envelope),
                 ])
                 if updated.text != message.text {
                     for entry in indexed {

@@ -57,7 +57,7 @@ extension SQLiteStorage {
                 .execute(
                     arguments: [
                         updated.text, updated.editedAt?.millisecondsSince1970,
-                        encoding.reactionsColumn(updated.reactions), try updated.envelope.map(EnvelopeColumn.encode),
+                        encoding.reactionsColumn(updated.reactions), try EnvelopeColumn.encode(updated.envelope),
                         id,
                     ])
                 if updated.text != message.text, id <= (try SQLiteMessageSearch.indexedThrough(db)) {
