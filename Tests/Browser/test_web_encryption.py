@@ -47,6 +47,21 @@ DROP_SCRIPT = """
     for (const kind of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(kind, { dataTransfer: data, bubbles: true, cancelable: true }));"""
 
 
+def files_holding(directory, texts):
+    """(path, text) for each file under `directory` holding one of `texts`, in UTF-8 or UTF-16."""
+    found = []
+    for folder, _, files in os.walk(directory):
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:  # a SQLite side file gone meanwhile
+                continue
+            found += [(path, t) for t in texts if t.encode() in data or t.encode("utf-16-le") in data]
+    return found
+
+
 def png(width, height):
     import struct
     import zlib
@@ -324,18 +339,8 @@ class EncryptionTests(ServerTestCase):
         type(self).browsers.remove(second)
 
     def test_10_no_plaintext_in_the_data_directory(self):
-        needles = [s.encode() for s in SECRETS + GROUP + [ROTATED, LATER]] + [b"hello from python", PICTURE_NAME.encode(), b"a picture for you"]
-        found = []
-        for folder, _, files in os.walk(self.server.data_dir):
-            for name in files:
-                path = os.path.join(folder, name)
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
-                except OSError:
-                    continue
-                found += [(path, n) for n in needles if n in data or n.decode().encode("utf-16-le") in data]
-        self.assertEqual(found, [], "plaintext in the server's files")
+        texts = SECRETS + GROUP + [ROTATED, LATER, "hello from python", PICTURE_NAME, "a picture for you"]
+        self.assertEqual(files_holding(self.server.data_dir, texts), [], "plaintext in the server's files")
 
     def test_11_log_out_removes_the_device_and_its_keys(self):
         bob = self.bob

@@ -187,6 +187,30 @@ struct EncryptedConversationTests {
         }
     }
 
+    @Test func aSwitchBeforeTheFirstMessageTellsBothPeopleSoNeitherWritesInTheClear() async throws {
+        try await TestServer.run(TestServer.configuration()) { api in
+            let ann = try await api.register("ann")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "ann")
+            _ = try await Self.register(api, ann)
+            _ = try await Self.register(api, bob)
+            #expect(try await api.send(.PUT, "/v1/conversations/bob/encryption", token: ann.token).status == 204)
+            for (viewer, peer) in [(ann, "bob"), (bob, "ann")] {
+                let updates = try await api.allEvents(viewer).compactMap { event -> Conversation? in
+                    if case .conversationUpdated(let conversation) = event.payload { return conversation }
+                    return nil
+                }
+                #expect(updates.count == 1, "\(viewer.user.username) heard of the switch once")
+                #expect(updates.first?.peer.username == peer && updates.first?.encrypted == true)
+                #expect(updates.first.map { $0.lastMessage == nil } == true, "no message yet")
+                let listed = try await api.send(.GET, "/v1/conversations", token: viewer.token)
+                #expect(try listed.decode(Page<Conversation>.self).items.isEmpty, "not listed before its first message")
+            }
+            let plain = try await api.sendMessage(ann, to: "bob", "first words")
+            #expect(plain.status == 422 && plain.errorCode == "encryption_required", "\(plain.text)")
+        }
+    }
+
     @Test func anEnvelopeNeedsAnEncryptedConversationAndAMemberOfEveryKind() async throws {
         try await TestServer.run { api in
             let ann = try await api.register("ann")

@@ -21,10 +21,15 @@ extension StorageEngine {
             guard inserted > 0 else { return WriteOutcome(value: false, created: false) }
             var appended: [AppendedEvent] = []
             for (owner, peer) in [(viewer, facts.id), (facts.id, viewer)] {
-                guard
-                    let conversation = try await scope.conversations(owner: owner, where: "c.peer_id = $2", peer).first?
-                        .item
-                else { continue }
+                // Before the first message there is no conversation yet: both are still told, with
+                // a conversation that has no last message, so that neither sends the first one in
+                // the clear.
+                var conversation = try await scope.conversations(owner: owner, where: "c.peer_id = $2", peer).first?
+                    .item
+                if conversation == nil, let user = try await scope.user(id: peer, viewer: owner) {
+                    conversation = Conversation(peer: user, lastMessage: nil, unreadCount: 0, encrypted: true)
+                }
+                guard let conversation else { continue }
                 appended.append(
                     try await scope.appendEvent(
                         userId: owner, type: EventType.conversationUpdated, json: try decisions.encode(conversation),

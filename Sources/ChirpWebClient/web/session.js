@@ -217,7 +217,9 @@ export class UserSession {
         case 'tweet.created': this.dispatch({ type: 'tweet', tweet: data }); break;
         case 'events.pruned': await this.refresh(); break;
         case 'conversation.updated': // marked, accepted or declined elsewhere, or encrypted
-          if (data.declined) this.dispatch({ type: 'forget', peer: peerOf(data) }); else await this.showConversations([data], Date.now());
+          if (!data.lastMessage && !data.group) { // encrypted before its first message: not listed yet
+            if (data.encrypted) this.dispatch({ type: 'encrypted', peer: peerOf(data) });
+          } else if (data.declined) this.dispatch({ type: 'forget', peer: peerOf(data) }); else await this.showConversations([data], Date.now());
           break;
         case 'device.changed': this.encryption().then((e) => e.deviceChanged(data.user), () => {}); break;
         default: break;
