@@ -247,15 +247,23 @@ public final class UserSession: Sendable {
     }
 
     /// Reports `username` (optionally one message of your conversation with them) to the
-    /// server's operators; returns the report's id.
+    /// server's operators; returns the report's id. An encrypted message this device opened is
+    /// reported with its content key and plaintext, which the server verifies against the
+    /// envelope it holds (API.md part 4): the only way its operators read it.
     @discardableResult
     public func report(_ username: String, messageId: String? = nil, reason: ReportReason, note: String? = nil)
         async throws -> String
     {
-        try await api.send(
-            ChirpEndpoints.Report(
-                ReportRequest(username: username, messageId: messageId, reason: reason.rawValue, note: note))
-        ).id
+        var request = ReportRequest(username: username, messageId: messageId, reason: reason.rawValue, note: note)
+        if let messageId,
+            let message = try await database.messages.fetch(
+                RecordQuery().filter("serverId", .equal, .text(messageId))
+            ).first(where: { $0.sender.lowercased() == username.lowercased() }),
+            let evidence = await crypto.reportEvidence(of: message)
+        {
+            (request.contentKey, request.plaintext) = (evidence.contentKey, evidence.plaintext)
+        }
+        return try await api.send(ChirpEndpoints.Report(request)).id
     }
 
     /// Refreshes the conversation list and the timeline (a refresh that fails leaves the local

@@ -64,14 +64,15 @@ public struct EnvelopeOpener: Sendable {
         guard let message = try? JSONDecoder().decode(EncryptedPlaintext.self, from: plaintext) else {
             return .unverifiable(.unreadablePlaintext)
         }
-        return .opened(message, plaintext: plaintext)
+        return .opened(message, plaintext: plaintext, contentKey: contentKey)
     }
 }
 
 /// What opening an envelope gave.
 public enum EnvelopeOutcome: Sendable, Equatable {
-    /// The message, and the exact bytes that were sealed (a report's `plaintext`).
-    case opened(EncryptedPlaintext, plaintext: Data)
+    /// The message, the exact bytes that were sealed and the content key that opened them (what
+    /// a report discloses: `plaintext` and `contentKey`).
+    case opened(EncryptedPlaintext, plaintext: Data, contentKey: Data)
     /// `keys` has no entry for this device: it was added after the message was sealed.
     case notSealedToThisDevice
     /// Shown as "could not be verified", never with its text.

@@ -80,6 +80,11 @@ struct EncryptedConversationClientTests {
         #expect(try Self.files(containing: secret, under: server.dataDirectory).isEmpty)
         #expect(try Self.files(containing: answer, under: server.dataDirectory).isEmpty)
         #expect(!(try Self.files(containing: secret, under: homes["bob"]!.directory).isEmpty))
+
+        // bob reports alice's message: his kit discloses its content key and plaintext, the
+        // server verifies them against the envelope it holds, and only now keeps the text.
+        _ = try await bob.report("alice", messageId: try #require(sent.serverId), reason: .spam)
+        #expect(!(try Self.files(containing: secret, under: server.dataDirectory).isEmpty), "the report holds it")
     }
 
     @Test func aGroupsMembersExchangeEncryptedMessages() async throws {

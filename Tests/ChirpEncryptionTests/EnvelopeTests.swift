@@ -61,7 +61,8 @@ struct EnvelopeTests {
 
         for device in [conversation.aliceLaptop, conversation.bob] {
             #expect(
-                conversation.open(envelope, by: device) == .opened(conversation.plaintext, plaintext: sealed.plaintext))
+                conversation.open(envelope, by: device)
+                    == .opened(conversation.plaintext, plaintext: sealed.plaintext, contentKey: sealed.contentKey))
         }
         #expect(conversation.open(envelope, by: conversation.alicePhone) == .notSealedToThisDevice)
     }
@@ -154,7 +155,7 @@ struct EnvelopeTests {
         let resignedAsIs = try resigned { _ in }
         #expect(
             conversation.open(resignedAsIs, by: conversation.bob)
-                == .opened(conversation.plaintext, plaintext: sealed.plaintext))
+                == .opened(conversation.plaintext, plaintext: sealed.plaintext, contentKey: sealed.contentKey))
         #expect(
             conversation.open(try resigned { flip(&$0.keys[1].wrappedKey) }, by: conversation.bob)
                 == .unverifiable(.keyNotUnwrapped))
@@ -197,10 +198,10 @@ struct EnvelopeTests {
 
         #expect(
             conversation.open(before.envelope, by: conversation.bob)
-                == .opened(conversation.plaintext, plaintext: before.plaintext))
+                == .opened(conversation.plaintext, plaintext: before.plaintext, contentKey: before.contentKey))
         #expect(
             conversation.open(after.envelope, by: conversation.bob)
-                == .opened(conversation.plaintext, plaintext: after.plaintext))
+                == .opened(conversation.plaintext, plaintext: after.plaintext, contentKey: after.contentKey))
 
         conversation.bob.keys.dropRetired(before: rotation)
         #expect(conversation.bob.keys.retiredKeys.count == 1, "replaced at the cut-off, not before it")
@@ -209,7 +210,7 @@ struct EnvelopeTests {
         #expect(conversation.open(before.envelope, by: conversation.bob) == .unverifiable(.keyNotUnwrapped))
         #expect(
             conversation.open(after.envelope, by: conversation.bob)
-                == .opened(conversation.plaintext, plaintext: after.plaintext))
+                == .opened(conversation.plaintext, plaintext: after.plaintext, contentKey: after.contentKey))
     }
 
     @Test func aDeviceWhoseKeySignatureFailsIsNotSealedTo() throws {

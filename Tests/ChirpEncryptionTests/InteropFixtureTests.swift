@@ -86,11 +86,12 @@ struct InteropFixtureTests {
         let outcome = EnvelopeOpener(keys: keys).open(
             fixture.envelope, conversationId: fixture.conversationId, clientMessageId: fixture.clientMessageId,
             senderIdentityKey: fixture.senderIdentityKey)
-        guard case .opened(let message, let plaintext) = outcome else {
+        guard case .opened(let message, let plaintext, let opened) = outcome else {
             Issue.record("\(name) does not open: \(outcome)")
             return
         }
         #expect(plaintext == Data(fixture.plaintext.utf8), "\(name): the sealed bytes")
+        #expect(Base64URL.encode(opened) == fixture.contentKey, "\(name): the content key a report discloses")
         #expect(try JSONDecoder().decode(EncryptedPlaintext.self, from: Data(fixture.plaintext.utf8)) == message)
 
         let contentKey = try #require(Base64URL.decode(fixture.contentKey, count: 32), "\(name)")

@@ -53,7 +53,7 @@ struct EncryptedConversationTests {
     static func open(_ message: Message, by phone: Phone, conversation: String, sender: String) throws -> String? {
         let envelope = try #require(message.envelope)
         guard
-            case .opened(let plaintext, _) = phone.opener.open(
+            case .opened(let plaintext, _, _) = phone.opener.open(
                 envelope, conversationId: conversation, clientMessageId: message.clientMessageId,
                 senderIdentityKey: sender)
         else { return nil }

@@ -67,32 +67,59 @@ final class MessageCrypto: Sendable {
     /// a tombstone). The sender device is looked up among the sender's devices only.
     func open(_ message: Message) async -> OpenedEnvelope? {
         guard let envelope = message.envelope, !message.deleted else { return nil }
+        switch await outcome(
+            of: envelope, conversation: try? await conversationId(of: message), message: message.id,
+            clientMessageId: message.clientMessageId, sender: message.sender)
+        {
+        case .opened(let plaintext, _, _): return .opened(plaintext)
+        case .notSealedToThisDevice: return .notSealedToThisDevice
+        case .unverifiable: return .couldNotVerify
+        }
+    }
+
+    /// What a report of `message` (received here) discloses so that the server can verify it:
+    /// the content key (base64url) and the exact plaintext that was sealed; nil when this
+    /// device did not open it.
+    func reportEvidence(of message: LocalMessage) async -> (contentKey: String, plaintext: String)? {
+        guard let envelope = message.envelope, let serverId = message.serverId, !message.deleted else { return nil }
+        let conversation = try? await conversationId(of: message.peer)
+        guard
+            case .opened(_, let plaintext, let contentKey) = await outcome(
+                of: envelope, conversation: conversation, message: serverId, clientMessageId: message.clientMessageId,
+                sender: message.sender),
+            let text = String(data: plaintext, encoding: .utf8)
+        else { return nil }
+        return (Base64URL.encode(contentKey), text)
+    }
+
+    /// Opens `envelope` (message `message`, sent as `clientMessageId` by `sender` in
+    /// `conversation`) with this device's keys; an unknown conversation or sender device, or
+    /// unreadable keys, is unverifiable.
+    private func outcome(
+        of envelope: Envelope, conversation: ConversationID?, message: String, clientMessageId: String, sender: String
+    ) async -> EnvelopeOutcome {
         let keys: DeviceKeys
         do { keys = try await device.currentKeys() } catch {
             logger.error("cannot read this device's keys", metadata: ["error": "\(error)"])
-            return .couldNotVerify
+            return .unverifiable(.keyNotUnwrapped)
         }
         // This device's own envelopes are sealed to the others only.
-        if envelope.senderDevice == keys.deviceId, message.sender.lowercased() == username.lowercased() {
+        if envelope.senderDevice == keys.deviceId, sender.lowercased() == username.lowercased() {
             return .notSealedToThisDevice
         }
-        guard let conversation = try? await conversationId(of: message),
-            let senderKey = await directory.identityKey(of: envelope.senderDevice, user: message.sender)
+        guard let conversation, let senderKey = await directory.identityKey(of: envelope.senderDevice, user: sender)
         else {
-            logger.warning("sender device unknown", metadata: ["message": "\(message.id)"])
-            return .couldNotVerify
+            logger.warning("sender device unknown", metadata: ["message": "\(message)"])
+            return .unverifiable(.badSignature)
         }
-        switch EnvelopeOpener(keys: keys).open(
-            envelope, conversationId: conversation.rawValue, clientMessageId: message.clientMessageId,
+        let outcome = EnvelopeOpener(keys: keys).open(
+            envelope, conversationId: conversation.rawValue, clientMessageId: clientMessageId,
             senderIdentityKey: senderKey)
-        {
-        case .opened(let plaintext, _): return .opened(plaintext)
-        case .notSealedToThisDevice: return .notSealedToThisDevice
-        case .unverifiable(let reason):
+        if case .unverifiable(let reason) = outcome {
             logger.warning(
-                "envelope could not be verified", metadata: ["message": "\(message.id)", "reason": "\(reason)"])
-            return .couldNotVerify
+                "envelope could not be verified", metadata: ["message": "\(message)", "reason": "\(reason)"])
         }
+        return outcome
     }
 
     // MARK: sealing
