@@ -113,6 +113,24 @@ struct AppFeatureTests {
         #expect(backend.data.withLock { $0.typed } == ["bob", "bob"], "each keystroke went to the typing sender")
     }
 
+    @Test func anAnswerReadBeforeTheNewestMessageEndsTheLoadOfOlderOnesSoPgUpAsksAgain() async {
+        let backend = FakeBackend()
+        let older = Fixtures.message(1, from: "alice", to: "bob", "older", state: .delivered)
+        let newest = Fixtures.message(2, from: "alice", to: "bob", "newest", state: .delivered)
+        var state = Self.loggedIn(.conversation)
+        state.peer = "bob"
+        state.messages = [older, newest]
+        state.hasOlderMessages = true
+        state.loadingOlder = true
+        state.busySince = state.now
+        let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
+        await store.send(.messagesLoaded(peer: "bob", messages: [older], hasMore: true)) {
+            $0.loadingOlder = false
+            $0.busySince = nil
+        }
+        await store.finish()
+    }
+
     @Test func aFailedMessageIsRetriedWithCtrlR() async {
         let backend = FakeBackend()
         let failed = Fixtures.message(

@@ -138,12 +138,21 @@ struct TmuxHistoryTests {
         var selectedFromTheView = false
         // Until PgUp moves the view no more, with the first message shown (sent at once with
         // the other early ones, it need not be the oldest).
+        // A view that stops moving before the first message fails the test after six presses
+        // (each waits 5 s for a change) rather than pressing on for an hour.
+        var stillPresses = 0
         while presses < 1_000 {
             try await pane.keys("PageUp")
             presses += 1
             let previous = screen
             screen = try await Self.change(of: screen, in: pane)
-            if Self.historyLines(screen) == Self.historyLines(previous), seen.contains(1) { break }
+            let moved = Self.historyLines(screen) != Self.historyLines(previous)
+            if !moved, seen.contains(1) { break }
+            stillPresses = moved ? 0 : stillPresses + 1
+            guard stillPresses < 6 else {
+                Issue.record("PgUp stopped moving the view before the first message:\n\(screen)")
+                break
+            }
             seen.formUnion(Self.numbers(screen))
             if presses == 3 {
                 // ↑ selects a message in view, not the newest; Esc leaves the view where it was.

@@ -182,7 +182,10 @@ public struct AppFeature: Reducer {
             guard peer == state.peer else { return .none }
             // Reads run at once and may answer out of order: one that lacks the newest message
             // shown was read before it was stored, and would take the view back.
+            // A load of older messages it may have answered is over all the same: the next PgUp
+            // asks again (else the view would wait for that load for good).
             if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) {
+                (state.loadingOlder, state.busySince) = (false, nil)
                 return .none
             }
             state.busySince = nil
