@@ -224,6 +224,7 @@ let package = Package(
                 "ChirpModules",
                 "ChirpStore",
                 "ChirpPushTesting",
+                "ChirpEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -10,7 +10,7 @@ package struct BenchCommand: AsyncParsableCommand {
             LoadBench.self, DurabilityCheck.self, TransportBench.self, PersistenceBench.self, LoggingBench.self,
             DeliveryBench.self, RenderBench.self,
             BareServerCommand.self, SearchBench.self, MediaBench.self, HistoryBench.self, ConnectionsBench.self,
-            GroupsBench.self,
+            GroupsBench.self, EncryptedBench.self,
             ConnectionsWorker.self,
         ],
         defaultSubcommand: LoadBench.self)

@@ -8,15 +8,19 @@ import Synchronization
 
 /// One event-stream WebSocket per account, recording for each message addressed to it how long
 /// it took from the sender's stamp (microseconds since the run's origin, at the start of the
-/// message text) to the frame's arrival here.
+/// message text, or of another field: an encrypted message's text is sealed) to the frame's
+/// arrival here.
 final class DeliveryListeners: Sendable {
     private let channels: [any Channel]
 
     private init(channels: [any Channel]) { self.channels = channels }
 
-    static func open(baseURL: URL, accounts: [BenchAccount], origin: LoadClock, recorder: LatencyRecorder) async throws
-        -> DeliveryListeners
-    {
+    /// Opens a stream for each of `accounts`; `stampAfter` is what precedes the stamp in a
+    /// frame (`"text":"t`, or `"clientMessageId":"t` when the stamp is in the message's id).
+    static func open(
+        baseURL: URL, accounts: [BenchAccount], origin: LoadClock, recorder: LatencyRecorder,
+        stampAfter: [UInt8] = textStamp
+    ) async throws -> DeliveryListeners {
         let host = baseURL.host ?? "127.0.0.1"
         let port = baseURL.port ?? 80
         let channels = try await withThrowingTaskGroup(of: (any Channel).self) { group in
@@ -25,7 +29,7 @@ final class DeliveryListeners: Sendable {
                 group.addTask {
                     try await StreamSocket.open(host: host, port: port, token: account.token) { frame in
                         let stamp = frame.withUnsafeReadableBytes { bytes in
-                            Self.offset(of: marker, in: bytes) == nil ? nil : Self.stamp(in: bytes)
+                            Self.offset(of: marker, in: bytes) == nil ? nil : Self.stamp(in: bytes, after: stampAfter)
                         }
                         if let stamp { recorder.record(microseconds: origin.microseconds() - stamp) }
                     }
@@ -36,14 +40,15 @@ final class DeliveryListeners: Sendable {
         return DeliveryListeners(channels: channels)
     }
 
-    private static let stampPrefix = Array(#""text":"t"#.utf8)
+    /// What precedes the stamp in a load message's frame: its text starts with it.
+    static let textStamp = Array(#""text":"t"#.utf8)
 
-    /// The number after `"text":"t` in an event frame.
-    static func stamp(in frame: UnsafeRawBufferPointer) -> Int64? {
-        guard let start = offset(of: stampPrefix, in: frame) else { return nil }
+    /// The number after `prefix` (`"text":"t` unless told) in an event frame.
+    static func stamp(in frame: UnsafeRawBufferPointer, after prefix: [UInt8] = textStamp) -> Int64? {
+        guard let start = offset(of: prefix, in: frame) else { return nil }
         var value: Int64 = 0
         var digits = 0
-        for byte in frame[(start + stampPrefix.count)...] {
+        for byte in frame[(start + prefix.count)...] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
             digits += 1

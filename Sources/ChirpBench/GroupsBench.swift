@@ -86,11 +86,7 @@ struct GroupsBench: AsyncParsableCommand {
         let child =
             server == nil
             ? try await ChildServer(
-                arguments: LoadBench.serveArguments(dataDirectory: directory) + [
-                    "--no-rate-limits", "--test-bcrypt-cost", "4", "--max-group-members", String(max(256, members)),
-                    // Every member's stream comes from this one address.
-                    "--max-connections-per-address", "0",
-                ],
+                arguments: LoadBench.serveArguments(dataDirectory: directory) + Self.serveArguments(members: members),
                 ownedDirectory: directory)
             : nil
         let baseURL =
@@ -189,6 +185,16 @@ struct GroupsBench: AsyncParsableCommand {
         }
     }
 
+    /// What a child server of a group bench is started with beside `LoadBench.serveArguments`:
+    /// cheap registrations, groups of `members`, and every member's stream from one address.
+    static func serveArguments(members: Int) -> [String] {
+        [
+            "--no-rate-limits", "--test-bcrypt-cost", "4", "--max-group-members", String(max(256, members)),
+            // Every member's stream comes from this one address.
+            "--max-connections-per-address", "0",
+        ]
+    }
+
     /// Sends `text` to the group as `sender`; whether it was stored (201).
     static func send(_ client: LoadClient, group: String, as sender: BenchAccount, text: String) async throws -> Bool {
         let reply = try await client.request(
@@ -210,17 +216,10 @@ struct GroupsBenchSetUp: Sendable {
         let run = UInt32.random(in: 0...UInt32.max) % 100_000
         var made: [GroupsBenchSetUp] = []
         for index in 0..<groups {
-            // At most `inFlight` registrations at once: each is a bcrypt hash on the server, and
-            // all of a 256-member group's queued on the client's pool timed out waiting for it.
-            let accounts = try await withThrowingTaskGroup(of: (Int, BenchAccount).self) { tasks in
-                var registered: [Int: BenchAccount] = [:]
-                for member in 0..<members {
-                    if member >= inFlight, let (done, account) = try await tasks.next() { registered[done] = account }
-                    tasks.addTask { (member, try await client.register("g\(run)_\(index)_\(member)")) }
-                }
-                for try await (done, account) in tasks { registered[done] = account }
-                return registered.sorted { $0.key < $1.key }.map(\.value)
-            }
+            // At most `inFlight` registrations at once: all of a 256-member group's queued on the
+            // client's pool timed out waiting for the server's bcrypt.
+            let accounts = try await client.register(
+                (0..<members).map { "g\(run)_\(index)_\($0)" }, inFlight: inFlight)
             let creator = accounts[0]
             for member in accounts.dropFirst() {
                 let followed = try await client.request(.PUT, "/v1/users/\(creator.name)/follow", token: member.token)
@@ -280,9 +279,13 @@ final class GroupDeliveries: Sendable {
     private static let textField = Array(#""text":""#.utf8)
 
     /// The text of a `message.created` frame, if it is one.
-    static func createdText(_ frame: UnsafeRawBufferPointer) -> String? {
+    static func createdText(_ frame: UnsafeRawBufferPointer) -> String? { created(textField, in: frame) }
+
+    /// The string after `field` (`"name":"`, up to the next quote) of a `message.created`
+    /// frame, if it is one and has it.
+    static func created(_ field: [UInt8], in frame: UnsafeRawBufferPointer) -> String? {
         guard DeliveryListeners.offset(of: created, in: frame) != nil,
-            let start = DeliveryListeners.offset(of: textField, in: frame).map({ $0 + textField.count })
+            let start = DeliveryListeners.offset(of: field, in: frame).map({ $0 + field.count })
         else { return nil }
         let rest = UnsafeRawBufferPointer(rebasing: frame[start...])
         let end = rest.firstIndex(of: UInt8(ascii: "\"")) ?? rest.count

@@ -37,6 +37,20 @@ final class LoadClient: Sendable {
         return (Int(response.status.code), String(buffer: body))
     }
 
+    /// Sends a request that must answer `expected`; otherwise fails naming `what` was being
+    /// done, with the status and the start of the body. Returns the body.
+    @discardableResult
+    func request(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil, expecting expected: Int,
+        _ what: @autoclosure () -> String
+    ) async throws -> String {
+        let reply = try await request(method, path, token: token, json: json)
+        guard reply.status == expected else {
+            throw CommandFailure("\(what()) failed: \(reply.status) \(reply.body.prefix(300))")
+        }
+        return reply.body
+    }
+
     /// Creates an account (password `bench-password`) and returns its token.
     func register(_ name: String) async throws -> BenchAccount {
         let reply = try await request(
@@ -46,7 +60,14 @@ final class LoadClient: Sendable {
         else {
             throw CommandFailure("registering \(name) failed: \(reply.status) \(reply.body.prefix(200))")
         }
-        return BenchAccount(name: name, token: auth.token)
+        return BenchAccount(name: name, token: auth.token, id: auth.user.id)
+    }
+
+    /// Registers `names` (see `register(_:)`), at most `inFlight` at once: each is a bcrypt hash
+    /// on the server, and many queued on the client's pool time out waiting for it. In the
+    /// order of `names`.
+    func register(_ names: [String], inFlight: Int = 8) async throws -> [BenchAccount] {
+        try await InFlight.map(names, atOnce: inFlight) { try await self.register($0) }
     }
 
     func shutdown() async { try? await http.shutdown() }
@@ -56,4 +77,7 @@ final class LoadClient: Sendable {
 struct BenchAccount: Sendable {
     var name: String
     var token: String
+    /// The user's id (what an encrypted direct conversation's id is made of); empty when the
+    /// account was not registered through `LoadClient.register`.
+    var id = ""
 }

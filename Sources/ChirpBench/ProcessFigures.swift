@@ -4,7 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// What a process costs, read from `/proc` (Linux): a child server's, or a bench worker's own.
+/// What a process costs, read from `/proc` (Linux): a child server's, or a bench worker's own;
+/// and what the calling thread has cost.
 enum ProcessFigures {
     /// Resident memory in bytes (`VmRSS` of `/proc/PID/status`).
     static func residentBytes(pid: Int32) -> Int? {
@@ -24,5 +25,13 @@ enum ProcessFigures {
         let fields = stat[stat.index(after: afterName)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// CPU time the calling thread has used so far, in seconds (CLOCK_THREAD_CPUTIME_ID): a
+    /// measurement of work that runs on one thread without suspending.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -1,4 +1,3 @@
-import ChirpTestSupport
 import Foundation
 import Testing
 
@@ -8,21 +7,14 @@ import Testing
 @Suite("chirp bench groups")
 struct GroupsBenchTests {
     @Test func deliversEveryGroupMessageToEveryMemberAndReportsTheFigures() async throws {
-        let (status, output, left) = try await withEmptyDirectory { temporary in
-            let (status, output) = try await runChirpInBackground(
-                [
-                    "bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4",
-                    "--rate", "20",
-                    "--latency-seconds", "1", "--json",
-                ],
-                environment: ["TMPDIR": temporary.path])
-            let left = FileManager.default.enumerator(atPath: temporary.path)?.allObjects as? [String] ?? []
-            return (status, output, left)
-        }
-        #expect(status == 0, "\(output)")
-        let json = String(output[try #require(output.firstIndex(of: "{"), "\(output)")...])
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(output)")
+        let run = try await BenchRun([
+            "bench", "groups", "--members", "5", "--groups", "2", "--seconds", "1", "--concurrency", "4", "--rate",
+            "20",
+            "--latency-seconds", "1", "--json",
+        ])
+        let (output, left) = (run.output, run.left)
+        #expect(run.status == 0, "\(output)")
+        let report = try run.report()
         #expect(
             report["members"] as? Int == 5 && report["groups"] as? Int == 2 && report["streams"] as? Int == 10,
             "\(output)")
