@@ -110,7 +110,7 @@ final class GroupArrivals: Sendable {
                 envelope, conversationId: ConversationID.group(message.group ?? "").rawValue,
                 clientMessageId: message.clientMessageId, senderIdentityKey: sender.device.identityKey)
             let took = ContinuousClock.now - started
-            guard case .opened(let plaintext, _) = outcome, plaintext.text.hasPrefix(arrival.clientMessageId) else {
+            guard case .opened(let plaintext, _, _) = outcome, plaintext.text.hasPrefix(arrival.clientMessageId) else {
                 failed += 1
                 continue
             }
