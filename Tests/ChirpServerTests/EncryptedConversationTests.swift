@@ -1,5 +1,6 @@
 import ChirpEncryption
 import ChirpModels
+import ChirpTestSupport
 import Foundation
 import Testing
 
@@ -162,6 +163,14 @@ struct EncryptedConversationTests {
                 let clear = try Self.files(
                     containing: Data("before the switch".utf8), under: configuration.dataDirectory)
                 #expect(!clear.isEmpty, "the scan finds what was sent in the clear")
+                // Nor in a backup taken while the server runs.
+                let backup = ServerProcess.temporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: backup) }
+                let backedUp = try await runChirp(
+                    ["admin", "backup", backup.path, "--data-dir", configuration.dataDirectory.path])
+                #expect(backedUp.status == 0, "\(backedUp.output)")
+                #expect(try Self.files(containing: Data(secret.utf8), under: backup).isEmpty, "the backup holds none")
+                #expect(!(try Self.files(containing: Data("before the switch".utf8), under: backup).isEmpty))
             }
             // A report proves the message with its content key and plaintext; a forged one fails.
             let key = Base64URL.encode(sealed.contentKey)
