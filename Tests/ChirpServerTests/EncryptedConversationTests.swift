@@ -39,14 +39,13 @@ struct EncryptedConversationTests {
 
     static func sealedSend(
         _ api: APIHarness, _ from: Session, _ phone: Phone, path: String, conversation: String, text: String,
-        to devices: [Device], clientId: String = UUID().uuidString
+        to devices: [Device], clientId: String = UUID().uuidString, media: [EncryptedMediaKey] = []
     ) async throws -> (Reply, SealedEnvelope) {
         let sealed = try phone.sealer.seal(
-            EncryptedPlaintext(text: text, media: []), conversationId: conversation, clientMessageId: clientId,
+            EncryptedPlaintext(text: text, media: media), conversationId: conversation, clientMessageId: clientId,
             recipients: devices)
-        let reply = try await api.send(
-            .PUT, "\(path)/messages/\(clientId)", token: from.token, json: SendMessageRequest(envelope: sealed.envelope)
-        )
+        let request = SendMessageRequest(envelope: sealed.envelope, mediaIds: media.isEmpty ? nil : media.map(\.id))
+        let reply = try await api.send(.PUT, "\(path)/messages/\(clientId)", token: from.token, json: request)
         return (reply, sealed)
     }
 
@@ -217,6 +216,52 @@ struct EncryptedConversationTests {
             }
             let plain = try await api.sendMessage(ann, to: "bob", "first words")
             #expect(plain.status == 422 && plain.errorCode == "encryption_required", "\(plain.text)")
+        }
+    }
+
+    @Test func anEncryptedAttachmentIsStoredAsCiphertextThatOnlyTheMembersDevicesOpen() async throws {
+        let configuration = TestServer.configuration()
+        try await TestServer.run(configuration) { api in
+            let ann = try await api.register("ann")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "ann")
+            let annPhone = try await Self.register(api, ann)
+            let bobPhone = try await Self.register(api, bob)
+            #expect(try await api.send(.PUT, "/v1/conversations/bob/encryption", token: ann.token).status == 204)
+            let marker = "the attachment's secret \(UUID().uuidString)"
+            let file = try AttachmentCipher.encrypt(Data(marker.utf8))
+            let upload: Media = try await api.putMedia(ann, "plans", file.uploaded).decode()
+            let conversation = ConversationID.direct(ann.user.id, bob.user.id).rawValue
+            let (sent, _) = try await Self.sealedSend(
+                api, ann, annPhone, path: "/v1/conversations/bob", conversation: conversation, text: "see attached",
+                to: try await Self.devices(api, ann, of: ["ann", "bob"]),
+                media: [file.mediaKey(id: upload.id, contentType: "text/plain", name: "plans.txt")])
+            #expect(sent.status == 201, "\(sent.text)")
+
+            // bob's device opens the envelope and, with the key inside it, the file.
+            let received = try #require(try await api.messages(bob, with: "ann").items.last)
+            #expect(received.media.map(\.id) == [upload.id])
+            guard
+                case .opened(let plaintext, _, _) = bobPhone.opener.open(
+                    try #require(received.envelope), conversationId: conversation,
+                    clientMessageId: received.clientMessageId, senderIdentityKey: annPhone.keys.identityPublicKey)
+            else {
+                Issue.record("bob's device does not open the envelope")
+                return
+            }
+            let key = try #require(plaintext.media.first)
+            let bytes = try await api.mediaBytes(bob, upload.id)
+            #expect(String(decoding: try AttachmentCipher.decrypt(bytes, with: key), as: UTF8.self) == marker)
+
+            // The server holds ciphertext only: in its files (SQLite) or its database (PostgreSQL).
+            if let postgres = configuration.postgres, PostgresBackupTests.tool("pg_dump") != nil {
+                let dump = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-e2ee-\(UUID()).sql")
+                defer { try? FileManager.default.removeItem(at: dump) }
+                try await PostgresBackupTests.run("pg_dump", ["--format=plain", "--file=\(dump.path)", postgres.url])
+                #expect(try Data(contentsOf: dump).range(of: Data(marker.utf8)) == nil, "the dump holds no plaintext")
+            }
+            let leaks = try Self.files(containing: Data(marker.utf8), under: configuration.dataDirectory)
+            #expect(leaks.isEmpty, "the file's text is in \(leaks)")
         }
     }
 
