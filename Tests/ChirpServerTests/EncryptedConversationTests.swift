@@ -49,6 +49,15 @@ struct EncryptedConversationTests {
         return (reply, sealed)
     }
 
+    /// A plain `pg_dump` of the test's PostgreSQL database; nil on SQLite (or without pg_dump).
+    static func dump(_ configuration: ServerConfiguration) async throws -> Data? {
+        guard let postgres = configuration.postgres, PostgresBackupTests.tool("pg_dump") != nil else { return nil }
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-e2ee-\(UUID()).sql")
+        defer { try? FileManager.default.removeItem(at: dump) }
+        try await PostgresBackupTests.run("pg_dump", ["--format=plain", "--file=\(dump.path)", postgres.url])
+        return try Data(contentsOf: dump)
+    }
+
     /// `message` as `phone` opens it, sent by the device with identity key `sender`.
     static func open(_ message: Message, by phone: Phone, conversation: String, sender: String) throws -> String? {
         let envelope = try #require(message.envelope)
@@ -146,11 +155,7 @@ struct EncryptedConversationTests {
             let archive = try await DataExportTests.export(api, ann)
             #expect(archive.range(of: Data(secret.utf8)) == nil, "the export holds no plaintext")
             #expect(archive.range(of: Data("before the switch".utf8)) != nil, "the export holds the clear messages")
-            if let postgres = configuration.postgres, PostgresBackupTests.tool("pg_dump") != nil {
-                let dump = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-e2ee-\(UUID()).sql")
-                defer { try? FileManager.default.removeItem(at: dump) }
-                try await PostgresBackupTests.run("pg_dump", ["--format=plain", "--file=\(dump.path)", postgres.url])
-                let dumped = try Data(contentsOf: dump)
+            if let dumped = try await Self.dump(configuration) {
                 #expect(dumped.range(of: Data(secret.utf8)) == nil, "the dump holds no plaintext")
                 #expect(dumped.range(of: Data("before the switch".utf8)) != nil, "the dump holds the clear messages")
             }
@@ -254,11 +259,8 @@ struct EncryptedConversationTests {
             #expect(String(decoding: try AttachmentCipher.decrypt(bytes, with: key), as: UTF8.self) == marker)
 
             // The server holds ciphertext only: in its files (SQLite) or its database (PostgreSQL).
-            if let postgres = configuration.postgres, PostgresBackupTests.tool("pg_dump") != nil {
-                let dump = FileManager.default.temporaryDirectory.appendingPathComponent("chirp-e2ee-\(UUID()).sql")
-                defer { try? FileManager.default.removeItem(at: dump) }
-                try await PostgresBackupTests.run("pg_dump", ["--format=plain", "--file=\(dump.path)", postgres.url])
-                #expect(try Data(contentsOf: dump).range(of: Data(marker.utf8)) == nil, "the dump holds no plaintext")
+            if let dumped = try await Self.dump(configuration) {
+                #expect(dumped.range(of: Data(marker.utf8)) == nil, "the dump holds no plaintext")
             }
             let leaks = try Self.files(containing: Data(marker.utf8), under: configuration.dataDirectory)
             #expect(leaks.isEmpty, "the file's text is in \(leaks)")
