@@ -267,6 +267,42 @@ struct EncryptedConversationTests {
         }
     }
 
+    @Test func aRemovedDeviceReadsNothingSentAfterItWent() async throws {
+        try await TestServer.run(TestServer.configuration()) { api in
+            let ann = try await api.register("ann")
+            let bob = try await api.register("bob")
+            try await api.follow(bob, "ann")
+            let annPhone = try await Self.register(api, ann)
+            let bobPhone = try await Self.register(api, bob)
+            let bobLaptop = try await Self.register(api, bob, "laptop")
+            #expect(try await api.send(.PUT, "/v1/conversations/bob/encryption", token: ann.token).status == 204)
+            let conversation = ConversationID.direct(ann.user.id, bob.user.id).rawValue
+            let before = try await Self.devices(api, ann, of: ["ann", "bob"])
+            let path = "/v1/conversations/bob"
+            let (first, _) = try await Self.sealedSend(
+                api, ann, annPhone, path: path, conversation: conversation, text: "while it was there", to: before)
+            #expect(first.status == 201)
+            let sender = annPhone.keys.identityPublicKey
+            #expect(try Self.open(try first.decode(), by: bobLaptop, conversation: conversation, sender: sender) != nil)
+
+            let removed = try await api.send(.DELETE, "/v1/me/devices/\(bobLaptop.keys.deviceId)", token: bob.token)
+            #expect(removed.status == 204)
+            let (stale, _) = try await Self.sealedSend(
+                api, ann, annPhone, path: path, conversation: conversation, text: "after it went", to: before)
+            #expect(stale.status == 409 && stale.errorCode == "devices_changed", "sealed to a device that is gone")
+            let (next, _) = try await Self.sealedSend(
+                api, ann, annPhone, path: path, conversation: conversation, text: "after it went",
+                to: try await Self.devices(api, ann, of: ["ann", "bob"]))
+            #expect(next.status == 201, "\(next.text)")
+            let message: Message = try next.decode()
+            #expect(
+                bobLaptop.opener.open(
+                    try #require(message.envelope), conversationId: conversation,
+                    clientMessageId: message.clientMessageId, senderIdentityKey: sender) == .notSealedToThisDevice)
+            #expect(try Self.open(message, by: bobPhone, conversation: conversation, sender: sender) == "after it went")
+        }
+    }
+
     @Test func anEnvelopeNeedsAnEncryptedConversationAndAMemberOfEveryKind() async throws {
         try await TestServer.run { api in
             let ann = try await api.register("ann")
