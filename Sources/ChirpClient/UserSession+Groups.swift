@@ -19,7 +19,7 @@ public enum GroupError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Group conversations (API.md part 3). A group's conversation is keyed `group:ID`
+/// Group conversations (API.md part 3). A group's conversation is keyed `g:ID`
 /// (`ConversationKey.group`), and every per-conversation call takes that key as its peer:
 /// `enqueue`/`send` (the message waits in the outbox and survives a restart), `messages`,
 /// `react`/`edit`/`unsend` (waiting behind their message), `markRead`, `typing`, `pin`/`mute`,

@@ -1,7 +1,7 @@
 /// The id an envelope binds to (API.md part 4): `d:` and the two users' ids sorted as strings
 /// and joined by `:` for a direct conversation (users 10 and 9: `d:10:9`), `g:` and the group's
-/// id for a group. (Not the client kit's `ConversationKey`, which names a conversation by the
-/// peer's username.)
+/// id for a group, which is also the group's `ConversationKey`. (A direct conversation's key is
+/// the other person's username, different at its two ends; its envelope id is the same at both.)
 public struct ConversationID: Sendable, Hashable, CustomStringConvertible {
     /// The id as the envelope's associated data, HPKE info and signature spell it.
     public let rawValue: String
@@ -17,7 +17,7 @@ public struct ConversationID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The group with id `id`.
-    public static func group(_ id: String) -> ConversationID { ConversationID(rawValue: "g:\(id)") }
+    public static func group(_ id: String) -> ConversationID { ConversationID(rawValue: ConversationKey.group(id)) }
 
     public var description: String { rawValue }
 }

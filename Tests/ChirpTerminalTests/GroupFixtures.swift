@@ -65,7 +65,7 @@ enum GroupFixtures {
             message(7, from: "carol", "Count me in 🍜"),
             message(8, from: "alice", "Booked for noon.", readCount: 1),
         ]
-        state.typing = ["group:7/bob": Fixtures.start + .seconds(10)]
+        state.typing = ["g:7/bob": Fixtures.start + .seconds(10)]
         return state
     }
 

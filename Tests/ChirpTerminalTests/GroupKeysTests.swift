@@ -19,7 +19,7 @@ struct GroupKeysTests {
         var client = backend.client()
         client.createGroup = { title, members in
             created.withLock { $0.append("\(title): \(members.joined(separator: ","))") }
-            return "group:7"
+            return "g:7"
         }
         var state = AppFeatureTests.loggedIn()
         state.conversations = GroupFixtures.list().conversations
@@ -49,12 +49,12 @@ struct GroupKeysTests {
         await store.send(.key(.character(" "))) { $0.newGroup.picked = ["carol", "bob"] }
         await store.send(.key(.enter)) { $0.busySince = Fixtures.start }
         await store.receive(.conversationsLoaded(state.conversations)) { $0.busySince = nil }
-        await store.receive(.groupCreated("group:7")) {
+        await store.receive(.groupCreated("g:7")) {
             $0.busySince = Fixtures.start
-            $0.peer = "group:7"
+            $0.peer = "g:7"
             $0.screen = .conversation
         }
-        await store.receive(.messagesLoaded(peer: "group:7", messages: [], hasMore: false)) { $0.busySince = nil }
+        await store.receive(.messagesLoaded(peer: "g:7", messages: [], hasMore: false)) { $0.busySince = nil }
         #expect(created.withLock { $0 } == ["Hike: carol,bob"])
         await store.finish()
     }
@@ -114,7 +114,7 @@ struct GroupKeysTests {
             $0.banner = nil
             $0.screen = .conversation
         }
-        await store.receive(.messagesLoaded(peer: "group:7", messages: [], hasMore: false))
+        await store.receive(.messagesLoaded(peer: "g:7", messages: [], hasMore: false))
         await store.finish()
     }
 
@@ -140,7 +140,7 @@ struct GroupKeysTests {
             $0.banner = .init("Accepted Lunch crew's request: the conversation is in your list.", isError: false)
         }
         await store.receive(.requestsLoaded([])) { $0.requests = [] }
-        #expect(backend.data.withLock { $0.answers } == ["accept group:7"])
+        #expect(backend.data.withLock { $0.answers } == ["accept g:7"])
         await store.finish()
     }
 }

@@ -12,7 +12,7 @@ enum EncryptedCopiesArchive {
 
     /// One decrypted copy as exported.
     struct Entry: Codable, Sendable, Equatable {
-        /// The conversation: the peer, or `group:ID`.
+        /// The conversation: the peer, or `g:ID`.
         var conversation: String
         var id: String?
         var clientMessageId: String

@@ -62,6 +62,7 @@ final class ClientDatabase: Sendable {
                 name: "v6-message-requests",
                 sql: "ALTER TABLE conversations ADD COLUMN request INTEGER NOT NULL DEFAULT 0;"),
         ] + ClientDatabase.groupMigrations + ClientDatabase.encryptionMigrations
+        + ClientDatabase.conversationKeyMigrations
 
     /// The database file.
     let store: SQLiteStore

@@ -52,7 +52,7 @@ public final class TypingTracker: Sendable {
         }
     }
 
-    /// A group member's entry: `group:ID/member` (usernames hold no `/`).
+    /// A group member's entry: `g:ID/member` (usernames hold no `/`).
     private static func entry(_ member: String, in group: String) -> String {
         "\(group.lowercased())/\(member.lowercased())"
     }

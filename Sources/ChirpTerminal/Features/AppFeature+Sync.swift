@@ -105,7 +105,7 @@ extension AppFeature {
         return media?.displayName ?? "attachment"
     }
 
-    /// Whose typing `AppState.typing` holds: a peer, or `group:ID/member` in a group.
+    /// Whose typing `AppState.typing` holds: a peer, or `g:ID/member` in a group.
     static func typingKey(_ from: String, group: String?) -> String {
         group.map { "\(ConversationKey.group($0))/\(from.lowercased())" } ?? from.lowercased()
     }

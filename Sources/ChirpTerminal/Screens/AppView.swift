@@ -1,4 +1,5 @@
 import ChirpClient
+import ChirpModels
 
 /// Rendering: a pure function from the app's state (and the terminal's size) to a frame.
 public enum AppView {

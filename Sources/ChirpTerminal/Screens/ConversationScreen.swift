@@ -1,4 +1,5 @@
 import ChirpClient
+import ChirpModels
 
 /// One conversation: the history (newest at the bottom, paging older on scroll-up), delivery
 /// marks, who is typing, and the multi-line input.

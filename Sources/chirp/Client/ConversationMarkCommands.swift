@@ -18,7 +18,8 @@ protocol ConversationMarkCommand: AsyncParsableCommand {
 extension ConversationMarkCommand {
     func run() async throws {
         try await runConversationAction(
-            client, done: "\(Self.done) \(username)", peer: username, queue: Self.mark,
+            client, done: "\(Self.done) \(ConversationKey.typed(username))", peer: ConversationKey.typed(username),
+            queue: Self.mark,
             refreshingWhen: { if case ConversationMarkError.noSuchConversation = $0 { true } else { false } },
             refresh: { _ = try await $0.conversations(refresh: true, includingFollowers: false) })
     }
@@ -57,7 +58,7 @@ struct PinCommand: ConversationMarkCommand {
     static let done = "pinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.pin }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    @Argument(help: "Whose conversation: a USER, or g:ID for a group (chirp conversations shows its id).")
     var username: String
     @OptionGroup var client: ClientOptions
 }
@@ -69,7 +70,7 @@ struct UnpinCommand: ConversationMarkCommand {
     static let done = "unpinned"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unpin }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    @Argument(help: "Whose conversation: a USER, or g:ID for a group (chirp conversations shows its id).")
     var username: String
     @OptionGroup var client: ClientOptions
 }
@@ -81,7 +82,7 @@ struct MuteCommand: ConversationMarkCommand {
     static let done = "muted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.mute }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    @Argument(help: "Whose conversation: a USER, or g:ID for a group (chirp conversations shows its id).")
     var username: String
     @OptionGroup var client: ClientOptions
 }
@@ -93,7 +94,7 @@ struct UnmuteCommand: ConversationMarkCommand {
     static let done = "unmuted"
     static let mark: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.unmute }
 
-    @Argument(help: "Whose conversation: a USER, or group:ID for a group (chirp conversations shows its id).")
+    @Argument(help: "Whose conversation: a USER, or g:ID for a group (chirp conversations shows its id).")
     var username: String
     @OptionGroup var client: ClientOptions
 }

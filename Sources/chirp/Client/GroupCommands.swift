@@ -11,7 +11,7 @@ struct GroupOption: ParsableArguments {
         help: ArgumentHelp("A group's id (chirp group list shows it) instead of a user.", valueName: "group-id"))
     var id: String?
 
-    /// The group's conversation key (`group:ID`); nil without `--group`.
+    /// The group's conversation key (`g:ID`); nil without `--group`.
     var key: String? { id.map(ConversationKey.group) }
 
     func validate() throws {

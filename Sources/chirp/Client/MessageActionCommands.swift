@@ -4,7 +4,7 @@ import ChirpCommandSupport
 import ChirpModels
 import Foundation
 
-/// `PEER/ID`: a message of the conversation with PEER (a user, or `group:ID`), by the `#ID`
+/// `PEER/ID`: a message of the conversation with PEER (a user, or `g:ID`), by the `#ID`
 /// that `chirp messages` shows (its server id), its client id or its local id; with
 /// `--group ID`, the bare `ID` (`in(_:)`).
 struct MessageReference: ExpressibleByArgument {
@@ -24,7 +24,7 @@ struct MessageReference: ExpressibleByArgument {
             guard !id.isEmpty else { return nil }
             return
         }
-        peer = String(argument[..<slash])
+        peer = ConversationKey.typed(String(argument[..<slash]))
         id = String(argument[argument.index(after: slash)...]).trimmingCharacters(in: CharacterSet(charactersIn: "#"))
         guard !peer.isEmpty, !id.isEmpty else { return nil }
     }
@@ -133,7 +133,9 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search", abstract: "Find your messages holding every word (case and accents ignored).")
 
     @Argument(parsing: .remaining, help: "The words to find.") var words: [String]
-    @Option(name: .customLong("with"), help: "Only the conversation with this user (or group:ID, that group).")
+    @Option(
+        name: .customLong("with"), help: "Only the conversation with this user (or g:ID, that group).",
+        transform: ConversationKey.typed)
     var peer: String?
     @OptionGroup var page: PageLimitOptions
     @OptionGroup var client: ClientOptions

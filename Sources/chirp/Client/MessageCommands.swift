@@ -26,7 +26,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         // With --group the argument taken as the user is the message's first word.
-        let key = group.key ?? username
+        let key = group.key ?? ConversationKey.typed(username)
         let text = ((group.key == nil ? [] : [username]) + words).joined(separator: " ")
         let username = key
         let files = attachments.map { URL(fileURLWithPath: $0).standardizedFileURL }
@@ -93,7 +93,7 @@ struct MessagesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let username = group.key ?? person ?? ""
+        let username = group.key ?? person.map(ConversationKey.typed) ?? ""
         let (session, messages) = try await ClientRuntime(client).withConnectedSession { session in
             let messages = try await session.messages(with: username, limit: page.limit, refresh: true).items
             try await session.markRead(username)

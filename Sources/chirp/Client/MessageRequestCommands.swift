@@ -38,7 +38,8 @@ protocol RequestAnswerCommand: AsyncParsableCommand {
 extension RequestAnswerCommand {
     func run() async throws {
         try await runConversationAction(
-            client, done: "\(Self.done) \(username)'s request", peer: username, queue: Self.answer,
+            client, done: "\(Self.done) \(ConversationKey.typed(username))'s request",
+            peer: ConversationKey.typed(username), queue: Self.answer,
             refreshingWhen: { $0 is MessageRequestError }, refresh: { _ = try await $0.requests(refresh: true) })
     }
 }
@@ -50,8 +51,7 @@ struct AcceptCommand: RequestAnswerCommand {
     static let done = "accepted"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.accept }
 
-    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username:
-        String
+    @Argument(help: "Whose request: a USER, or g:ID for a group (chirp requests shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
@@ -63,8 +63,7 @@ struct DeclineCommand: RequestAnswerCommand {
     static let done = "declined"
     static let answer: @Sendable (UserSession) -> (String) async throws -> Void = { session in session.decline }
 
-    @Argument(help: "Whose request: a USER, or group:ID for a group (chirp requests shows its id).") var username:
-        String
+    @Argument(help: "Whose request: a USER, or g:ID for a group (chirp requests shows its id).") var username: String
     @OptionGroup var client: ClientOptions
 }
 
