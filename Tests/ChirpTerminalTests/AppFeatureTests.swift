@@ -131,6 +131,21 @@ struct AppFeatureTests {
         await store.finish()
     }
 
+    @Test func anAnswerOfANewerStretchIsShownThoughItLacksTheNewestMessageShown() async {
+        let backend = FakeBackend()
+        let caughtUp = (1...2).map { Fixtures.message($0, from: "alice", to: "bob", "n\($0)", state: .delivered) }
+        let newer = (1906...1907).map { Fixtures.message($0, from: "alice", to: "bob", "n\($0)", state: .delivered) }
+        var state = Self.loggedIn(.conversation)
+        state.peer = "bob"
+        state.messages = caughtUp
+        let store = TestStore(initialState: state, reducer: AppFeature(client: backend.client()))
+        await store.send(.messagesLoaded(peer: "bob", messages: newer, hasMore: true)) {
+            $0.messages = newer
+            $0.hasOlderMessages = true
+        }
+        await store.finish()
+    }
+
     @Test func aFailedMessageIsRetriedWithCtrlR() async {
         let backend = FakeBackend()
         let failed = Fixtures.message(

@@ -181,10 +181,13 @@ public struct AppFeature: Reducer {
         case .messagesLoaded(let peer, let messages, let hasMore):
             guard peer == state.peer else { return .none }
             // Reads run at once and may answer out of order: one that lacks the newest message
-            // shown was read before it was stored, and would take the view back.
-            // A load of older messages it may have answered is over all the same: the next PgUp
-            // asks again (else the view would wait for that load for good).
-            if let newest = state.messages.last?.id, !messages.isEmpty, !messages.contains(where: { $0.id == newest }) {
+            // shown and holds only older ones was read before it was stored, and would take the
+            // view back. (One whose messages are newer is not stale: a page read from the server
+            // after time away opens a newer stretch, which the view then shows.) A load of older
+            // messages it may have answered is over all the same: the next PgUp asks again.
+            if let newest = state.messages.last, let answered = messages.last,
+                !messages.contains(where: { $0.id == newest.id }), answered.sortKey < newest.sortKey
+            {
                 (state.loadingOlder, state.busySince) = (false, nil)
                 return .none
             }
