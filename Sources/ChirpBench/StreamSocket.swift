@@ -60,8 +60,13 @@ final class StreamSocket: ChannelInboundHandler {
                                 return false
                             }
                         })
+                    // The server's first frames can come in the same read as its 101: they are
+                    // handed on to the WebSocket decoder (NIO drops them by default, and the
+                    // decoder then began mid-frame: a protocol error, or a wait for good).
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgrade)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
                     let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: upgrade))
+                        configuration: pipeline)
                     return (channel, negotiated)
                 }
             }
