@@ -358,6 +358,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "ChirpBenchTests",
+            dependencies: [
+                "ChirpBench",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "ChirpServerTests",
             dependencies: [
                 "ChirpServer",

@@ -32,8 +32,10 @@ struct EncryptedGroupRun {
         var expectedDeliveries: Int
         /// Messages that reached every member but their sender.
         var deliveredToAll: Int
-        /// Members' streams the server had closed by the end (none expected).
-        var streamsClosed: Int
+        /// Members' streams that had ended by the end of the run (none expected).
+        var streamsEnded: Int
+        /// Why they ended, with how many each cause ended (`StreamEnding.summary`).
+        var streamEndings: [String]
         /// From just before the body was made to the arrival at each member.
         var delivered: LatencyPercentiles
         /// The encrypted group's: the sender sealing to the other members' devices.
@@ -46,7 +48,8 @@ struct EncryptedGroupRun {
         func lines(_ label: String) -> [String] {
             var lines = [
                 "  \(label.padding(toLength: 10, withPad: " ", startingAt: 0)) \(sent) sent (\(devicesChanged) devices_changed, \(errors) errors), \(deliveredToAll) to every member; \(deliveries) of \(expectedDeliveries) deliveries"
-                    + (streamsClosed > 0 ? ", \(streamsClosed) streams closed by the server" : "")
+                    + (streamsEnded > 0
+                        ? ", \(streamsEnded) streams ended: " + streamEndings.joined(separator: "; ") : "")
                     + (refusal.map { "; first refused: \($0)" } ?? ""),
                 "             → delivered       " + delivered.line,
             ]
@@ -81,9 +84,10 @@ struct EncryptedGroupRun {
             .PUT, "/v1/groups/\(groups[1].id)/encryption", token: groups[1].members[0].token, expecting: 204,
             "turning the group encrypted")
         let arrivals = GroupArrivals()
-        let channels =
-            try await arrivals.listen(baseURL: baseURL, members: plainDevices, encrypted: false, clock: clock)
-            + arrivals.listen(baseURL: baseURL, members: sealedDevices, encrypted: true, clock: clock)
+        let plainStreams = try await arrivals.listen(
+            baseURL: baseURL, members: plainDevices, encrypted: false, clock: clock)
+        let sealedStreams = try await arrivals.listen(
+            baseURL: baseURL, members: sealedDevices, encrypted: true, clock: clock)
         let sealers = sealedDevices.map {
             BenchSealer(sender: $0, members: sealedDevices, conversationId: .group(groups[1].id))
         }
@@ -122,11 +126,12 @@ struct EncryptedGroupRun {
         }
         try await arrivals.settle(
             plaintext: plaintext.sent.value * (members - 1), encrypted: encrypted.sent.value * (members - 1))
-        let closed = (
-            plaintext: channels.prefix(members).filter { !$0.isActive }.count,
-            encrypted: channels.suffix(members).filter { !$0.isActive }.count
+        // Before the bench closes them itself.
+        let ended = (
+            plaintext: plainStreams.filter { !$0.channel.isActive }.map(\.ending),
+            encrypted: sealedStreams.filter { !$0.channel.isActive }.map(\.ending)
         )
-        for channel in channels { channel.close(promise: nil) }
+        for stream in plainStreams + sealedStreams { stream.channel.close(promise: nil) }
         let (opened, notOpened) = arrivals.openAll(members: sealedDevices, limit: opens)
 
         func side(_ outcomes: SendOutcomes, encrypted: Bool) -> Side {
@@ -136,7 +141,9 @@ struct EncryptedGroupRun {
                 errors: outcomes.errors.value, refusal: outcomes.refusal, deliveries: Int(delivered.count),
                 expectedDeliveries: outcomes.sent.value * (members - 1),
                 deliveredToAll: arrivals.deliveredToAll(encrypted: encrypted, members: members),
-                streamsClosed: encrypted ? closed.encrypted : closed.plaintext, delivered: delivered.summary)
+                streamsEnded: (encrypted ? ended.encrypted : ended.plaintext).count,
+                streamEndings: StreamEnding.summary(encrypted ? ended.encrypted : ended.plaintext),
+                delivered: delivered.summary)
         }
         var sealedSide = side(encrypted, encrypted: true)
         sealedSide.sealing = sealing.summary

@@ -33,16 +33,22 @@ final class GroupArrivals: Sendable {
     private static let idField = Array(#""clientMessageId":""#.utf8)
 
     /// Opens the stream of each of `members` (a group's devices, in order), the encrypted
-    /// group's when `encrypted`.
-    func listen(baseURL: URL, members: [BenchDevice], encrypted: Bool, clock: LoadClock) async throws -> [any Channel] {
+    /// group's when `encrypted`; returns each one's channel and where why it ended is noted.
+    func listen(
+        baseURL: URL, members: [BenchDevice], encrypted: Bool, clock: LoadClock
+    ) async throws -> [(channel: any Channel, ending: StreamEnding)] {
         let host = baseURL.host ?? "127.0.0.1"
         let port = baseURL.port ?? 80
         return try await InFlight.map(Array(members.enumerated()), atOnce: 16) { index, member in
             let own = Array(#""sender":"\#(member.account.name)""#.utf8)
-            return try await StreamSocket.open(host: host, port: port, token: member.account.token) { frame in
+            let ending = StreamEnding()
+            let channel = try await StreamSocket.open(
+                host: host, port: port, token: member.account.token, ending: ending
+            ) { frame in
                 let now = clock.microseconds()
                 self.arrived(frame, member: index, own: own, encrypted: encrypted, at: now)
             }
+            return (channel, ending)
         }
     }
 

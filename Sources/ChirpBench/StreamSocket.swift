@@ -6,21 +6,26 @@ import Synchronization
 
 /// One event-stream WebSocket of the load generator (`GET /v1/events/stream`), handled on its
 /// event loop: each text frame is handed to `onText` as bytes, pings are answered, nothing is
-/// decoded into values, so thousands of these cost the generator little.
+/// decoded into values, so thousands of these cost the generator little. How the stream ends
+/// (the server's close frame, an error here, or neither) is noted in its `StreamEnding`.
 final class StreamSocket: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let onText: @Sendable (ByteBuffer) -> Void
+    private let ending: StreamEnding
 
-    private init(onText: @escaping @Sendable (ByteBuffer) -> Void) { self.onText = onText }
+    private init(ending: StreamEnding, onText: @escaping @Sendable (ByteBuffer) -> Void) {
+        self.ending = ending
+        self.onText = onText
+    }
 
     /// Opens the stream for `token` (from `since`), from `source` (a local address to bind, so
     /// that many connections can come from many loopback addresses) when given; returns the
-    /// channel once upgraded.
+    /// channel once upgraded. Why it ends is noted in `ending`.
     static func open(
         host: String, port: Int, token: String, since: Int64 = 0, source: SocketAddress? = nil,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, ending: StreamEnding = StreamEnding(),
         onText: @escaping @Sendable (ByteBuffer) -> Void
     ) async throws -> any Channel {
         var bootstrap = ClientBootstrap(group: group).channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -37,7 +42,7 @@ final class StreamSocket: ChannelInboundHandler {
                                 NIOWebSocketFrameAggregator(
                                     minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
                                     maxAccumulatedFrameSize: 1 << 20),
-                                StreamSocket(onText: onText))
+                                StreamSocket(ending: ending, onText: onText))
                             return true
                         }
                     }
@@ -55,8 +60,13 @@ final class StreamSocket: ChannelInboundHandler {
                                 return false
                             }
                         })
+                    // The server's first frames can come in the same read as its 101: they are
+                    // handed on to the WebSocket decoder (NIO drops them by default, and the
+                    // decoder then began mid-frame: a protocol error, or a wait for good).
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgrade)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
                     let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: upgrade))
+                        configuration: pipeline)
                     return (channel, negotiated)
                 }
             }
@@ -78,6 +88,9 @@ final class StreamSocket: ChannelInboundHandler {
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readInteger(as: UInt16.self)
+            ending.note(.closeFrame(code: code, reason: data.readString(length: data.readableBytes) ?? ""))
             context.close(promise: nil)
         default:
             break
@@ -85,7 +98,13 @@ final class StreamSocket: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        ending.note(.clientError(String(describing: error)))
         context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ending.note(.dropped)
+        context.fireChannelInactive()
     }
 }
 
