@@ -95,7 +95,10 @@ public enum ChirpServerApplication {
         }
         router.middlewares.add(ObservabilityMiddleware(metrics: services.metrics, routeTable: routeTable))
         router.middlewares.add(ErrorEnvelopeMiddleware(routeTable: routeTable))
-        router.middlewares.add(RequestLimitsMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
+        router.middlewares.add(
+            RequestLimitsMiddleware(
+                maxBodyBytes: services.configuration.maxBodyBytes,
+                maxGroupMessageBodyBytes: services.configuration.maxGroupMessageBodyBytes))
         if services.configuration.chaosRate > 0 {
             router.middlewares.add(ChaosMiddleware(rate: services.configuration.chaosRate))
         }

@@ -144,6 +144,12 @@ public struct ServerConfiguration: Sendable {
     public var maxPushSubscriptions = 10
     /// Devices per account for encrypted conversations (API.md part 4).
     public var maxDevices = 20
+
+    /// The body limit of a group message's send or edit: an envelope names every device of
+    /// every member, about 210 bytes each (a 64-character device id at most), so a full group
+    /// of members with the most devices fits (256 × 20: about 1.1 MB), and never less than
+    /// `maxBodyBytes`.
+    public var maxGroupMessageBodyBytes: Int { max(maxBodyBytes, maxGroupMembers * maxDevices * 210 + 16 * 1024) }
     /// The wait before a push the push service did not take is tried again, tripled each time
     /// (tests shorten it).
     public var pushFirstRetryDelay: Duration = .seconds(60)

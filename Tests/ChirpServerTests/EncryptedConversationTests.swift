@@ -322,6 +322,36 @@ struct EncryptedConversationTests {
         }
     }
 
+    @Test func aGroupEnvelopeSealedToEveryDeviceIsTakenBeyondTheOrdinaryBodyLimit() async throws {
+        // A small ordinary limit stands for a large group: 2 KiB here, about 30 keys' worth.
+        let configuration = TestServer.configuration { $0.maxBodyBytes = 2048 }
+        try await TestServer.run(configuration) { api in
+            let (ann, members) = try await api.people("ann", ["bob"])
+            let group = try await api.group(ann, ["bob"])
+            let annPhone = try await Self.register(api, ann)
+            for number in 1...20 { try await Self.register(api, members[0], "device \(number)") }
+            #expect(try await api.send(.PUT, "/v1/groups/\(group.id)/encryption", token: ann.token).status == 204)
+            let conversation = ConversationID.group(group.id).rawValue
+            let path = "/v1/groups/\(group.id)"
+            let devices = try await Self.devices(api, ann, of: ["ann", "bob"])
+            let (sent, sealed) = try await Self.sealedSend(
+                api, ann, annPhone, path: path, conversation: conversation, text: "to every device", to: devices)
+            #expect(sent.status == 201, "\(sent.text)")
+            #expect(try JSONEncoder().encode(sealed.envelope).count > configuration.maxBodyBytes)
+            let stored: Message = try sent.decode()
+            let edited = try annPhone.sealer.seal(
+                EncryptedPlaintext(text: "to every device, edited", media: []), conversationId: conversation,
+                clientMessageId: stored.clientMessageId, recipients: devices)
+            let edit = try await api.send(
+                .PATCH, "\(path)/messages/\(stored.id)", token: ann.token,
+                json: EditMessageRequest(envelope: edited.envelope))
+            #expect(edit.status == 200, "\(edit.text)")
+            // Other bodies keep the ordinary limit.
+            let long = try await api.sendMessage(ann, to: "bob", String(repeating: "x", count: 3000))
+            #expect(long.status == 413, "\(long.text)")
+        }
+    }
+
     @Test func aGroupIsEncryptedByAnAdminOnceEveryMemberHasADevice() async throws {
         try await TestServer.run { api in
             let (ann, members) = try await api.people("ann", ["bob", "carol"])

@@ -68,16 +68,18 @@ public struct WebSocketEventSource: LiveEventSource {
         if let token { headers[.authorization] = "Bearer \(token)" }
         let url = url(since: since)
         if url.hasPrefix("wss:"), let problem = trust.problem { throw LiveStreamError(problem) }
+        // 4 MiB frames: an encrypted group message's event names every member's devices (about
+        // 1.1 MB for the server's largest group of members with the most devices).
         let close = try await WebSocketClient.connect(
             url: url,
             configuration: .init(
-                maxFrameSize: 1 << 20, additionalHeaders: headers, autoPing: .enabled(timePeriod: .seconds(20))),
+                maxFrameSize: 1 << 22, additionalHeaders: headers, autoPing: .enabled(timePeriod: .seconds(20))),
             tlsConfiguration: trust.tlsConfiguration,
             logger: logger
         ) { inbound, _, _ in
             await onOpen()
             let decoder = JSONDecoder()
-            for try await message in inbound.messages(maxSize: 1 << 20) {
+            for try await message in inbound.messages(maxSize: 1 << 22) {
                 guard case .text(let text) = message else { continue }
                 let event: Event
                 do {

@@ -34,8 +34,9 @@ struct GroupRoutes {
                 return JSONResponse.noContent()
             }
         }
+        let messageLimit = services.configuration.maxGroupMessageBodyBytes
         authenticated.add(.sendGroupMessage) { request, context in
-            let body = try await JSONResponse.decodeSend(from: request, limit: limit)
+            let body = try await JSONResponse.decodeSend(from: request, limit: messageLimit)
             let outcome = try await groups.send(
                 context.viewer, id: try context.pathParameter("id"),
                 clientMessageId: try context.pathParameter("clientMessageId"),

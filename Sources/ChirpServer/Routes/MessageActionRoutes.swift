@@ -25,6 +25,9 @@ struct MessageActionRoutes {
             ]
         for family in families {
             let target = family.target
+            // A group edit's envelope names every member's devices (as its send's).
+            let editLimit =
+                family.edit == .editGroupMessage ? services.configuration.maxGroupMessageBodyBytes : limit
             for (route, remove) in [(family.reactions.0, false), (family.reactions.1, true)] {
                 authenticated.add(route) { _, context in
                     try await actions.react(
@@ -34,7 +37,7 @@ struct MessageActionRoutes {
                 }
             }
             authenticated.add(family.edit) { request, context in
-                let body = try await JSONResponse.decode(EditMessageRequest.self, from: request, limit: limit)
+                let body = try await JSONResponse.decode(EditMessageRequest.self, from: request, limit: editLimit)
                 return try JSONResponse.make(
                     try await actions.edit(
                         context.viewer, in: try target(context), messageId: try context.pathParameter("messageId"),
