@@ -25,9 +25,11 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// `PUT /v1/groups/{id}/messages/{clientMessageId}` or `PATCH /v1/groups/{id}/messages/{id}`.
     static func isGroupMessageWrite(_ request: Request) -> Bool {
-        let path = request.uri.path
-        return (request.method == .put || request.method == .patch) && path.hasPrefix("/v1/groups/")
-            && path.split(separator: "/").count == 5 && path.split(separator: "/")[3] == "messages"
+        guard request.method == .put || request.method == .patch, request.uri.path.hasPrefix("/v1/groups/") else {
+            return false
+        }
+        let parts = request.uri.path.split(separator: "/")
+        return parts.count == 5 && parts[3] == "messages"
     }
 
     static func isMediaUpload(_ request: Request) -> Bool {
