@@ -41,6 +41,15 @@ NOTIFICATIONS_SCRIPT = """
     const done = arguments[arguments.length - 1];
     navigator.serviceWorker.ready.then((r) => r.getNotifications(arguments[0] ? {tag: arguments[0]} : {}))
       .then((ns) => done(ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, silent: n.silent, icon: n.icon, data: n.data}))));"""
+# Whether the page's service worker is active and activated (waits up to 2 s for it).
+ACTIVATED_SCRIPT = """
+    const done = arguments[arguments.length - 1];
+    navigator.serviceWorker.ready.then((r) => {
+      const w = r.active;
+      if (w.state === 'activated') return done(true);
+      w.addEventListener('statechange', () => done(w.state === 'activated'));
+      setTimeout(() => done(false), 2000);
+    });"""
 NOTIFICATIONS_EXPRESSION = """navigator.serviceWorker.ready.then((r) => r.getNotifications())
     .then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, silent: n.silent})))"""
 
@@ -312,6 +321,9 @@ class AppShellTests(ServerTestCase):
             registration = devtools.event("ServiceWorker.workerRegistrationUpdated",
                                           lambda p: any(r["scopeURL"] == scope and not r["isDeleted"] for r in p["registrations"]))
             registration_id = next(r["registrationId"] for r in registration["registrations"] if r["scopeURL"] == scope)
+            # A push reaches only an activated worker: under load the install (which caches the
+            # shell) can still be running when the registration is first reported.
+            alice.wait(lambda: alice.driver.execute_async_script(ACTIVATED_SCRIPT), "the service worker activated")
 
             def push(payload):
                 devtools.send("ServiceWorker.deliverPushMessage",

@@ -73,10 +73,21 @@ async function notify(payload) {
   });
 }
 
+/** The notifications still being shown, in arrival order: a group's title is read from
+ * IndexedDB first, so without this queue an older message could replace a newer one under its
+ * conversation's tag. */
+let showing = Promise.resolve();
+
+/** Shows `payload`'s notification after every one that arrived before it. */
+function notifyInTurn(payload) {
+  showing = showing.then(() => notify(payload)).catch(() => {});
+  return showing;
+}
+
 self.addEventListener('push', (event) => {
   let payload = null;
   try { payload = event.data?.json(); } catch { /* not JSON: a plain notice */ }
-  event.waitUntil(notify(payload));
+  event.waitUntil(notifyInTurn(payload));
 });
 
 /** The page's URL of the conversation `key` (the whole list without one). */
@@ -101,5 +112,5 @@ self.addEventListener('message', (event) => {
   const { type, conversation, payload } = event.data || {};
   if (type === 'read') {
     event.waitUntil(self.registration.getNotifications({ tag: conversation }).then((shown) => shown.forEach((n) => n.close())));
-  } else if (type === 'notify') event.waitUntil(notify(payload));
+  } else if (type === 'notify') event.waitUntil(notifyInTurn(payload));
 });
