@@ -120,16 +120,6 @@ enum GroupSQL {
     static let updateMessage =
         "UPDATE messages SET text = $2, edited_at = $3, reactions = $4, envelope = $5 WHERE id = $1 AND group_id IS NOT NULL"
 
-    /// Makes the group messages matching `messages` (a condition on `messages`; direct ones
-    /// never match) tombstones: no text, reactions or media, and `alsoClear` (SQL assignments,
-    /// PostgreSQL's search words); `byOperators`: taken down.
-    static func tombstone(where messages: String, byOperators: Bool = false, alsoClear: String = "") -> String {
-        """
-        UPDATE messages SET deleted = TRUE, text = '', envelope = NULL, reactions = NULL, media_json = '[]'\(alsoClear)\(
-            byOperators ? ", removed_by_operators = TRUE" : "") WHERE group_id IS NOT NULL AND (\(messages))
-        """
-    }
-
     /// Group message `$1` as its sender `$2` sees it.
     static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
 

@@ -35,6 +35,16 @@ protocol StorageScope: Sendable {
     @discardableResult
     func appendEvents(userIds: [Int64], type: String, json: String, at: Timestamp, stored: StoredEventData)
         async throws -> [AppendedEvent]
+
+    /// Takes the messages matching `condition` (a condition on `messages` over `$1`,
+    /// `argument`) out of this engine's search index, as they are indexed now: called before
+    /// their text changes or they become tombstones. SQLite's FTS5 index needs the words it
+    /// was given to take an entry out; PostgreSQL clears the rows' `search_words`.
+    func unindexMessages(where condition: String, _ argument: Int64) async throws
+
+    /// Puts message `id` back in this engine's search index with `text`, its text as now
+    /// stored (after an edit, `unindexMessages` first).
+    func indexMessage(_ id: Int64, text: String) async throws
 }
 
 extension StorageScope {

@@ -18,6 +18,17 @@ extension PostgresScope: StorageScope {
 
     func nextMessageId() async throws -> Int64 { try await PostgresStorage.nextMessageId(self) }
 
+    /// The rows' words go (the GIN index follows its column).
+    func unindexMessages(where condition: String, _ argument: Int64) async throws {
+        try await run("UPDATE messages SET search_words = '{}' WHERE \(condition)", [.integer(argument)])
+    }
+
+    func indexMessage(_ id: Int64, text: String) async throws {
+        try await run(
+            "UPDATE messages SET search_words = string_to_array($2, ' ') WHERE id = $1",
+            [.integer(id), .text(SearchTerms.indexed(text))])
+    }
+
     /// postgres-nio's bindings for `values`.
     static func bindings(_ values: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: values.count)

@@ -2,69 +2,6 @@ import ChirpModels
 import PostgresNIO
 
 extension PostgresStorage {
-    /// Locks the rows of the groups user `userId` is a current member of, in id order (a
-    /// group's row before any user's, as every group write), and returns their ids.
-    static func lockGroups(_ scope: PostgresScope, ofMember userId: Int64) async throws -> [Int64] {
-        try await scope.rows(
-            PostgresQuery(
-                unsafeSQL: "SELECT id FROM chat_groups WHERE id IN (\(GroupSQL.groupsOfMember)) ORDER BY id FOR UPDATE",
-                binds: binds(userId))
-        ).map { try $0.value(0, as: Int64.self) }
-    }
-
-    /// Account deletion's part in groups, inside its transaction (`groups` locked first,
-    /// `lockGroups`): the user's group messages become tombstones (their events are read from
-    /// the rows, under the account's new name); the user leaves each of `groups` as a leave does (`GroupChange.accountDeleted`),
-    /// the members who stay told with `group.updated`; their pins and mutes of groups go.
-    static func deleteGroupPart(
-        _ scope: PostgresScope, userId: Int64, groups: [Int64], at: Timestamp,
-        decisions: some GroupDecisions
-    ) async throws {
-        try await tombstoneGroupMessages(scope, where: "sender_id = $1", userId)
-        try await scope.execute(PostgresQuery(unsafeSQL: GroupSQL.forgetMarks, binds: binds(userId)))
-        _ = try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions)
-    }
-
-    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
-    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
-    /// (`notice`), an entry in the audit log; nil when there is no such group message. The
-    /// group's row is locked first, as every group write locks it.
-    static func takeDownGroupMessage(
-        _ scope: PostgresScope, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
-    ) async throws -> WriteOutcome<Message>? {
-        guard let ids = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageGroupAndSender, binds: binds(id)))
-        else { return nil }
-        let groupId = try ids.value(0, as: Int64.self)
-        let sender = try ids.value(1, as: Int64.self)
-        guard try await scope.lockGroup(groupId),
-            let row = try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.messageById, binds: binds(id, sender)))
-        else { return nil }
-        let message = try MessageColumns.message(from: row)
-        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
-        let takenDown = message.tombstone(byOperators: true)
-        try await tombstoneGroupMessages(scope, where: "id = $1", id, byOperators: true)
-        let notice = try encoding.deleted(takenDown)
-        try await scope.appendGroupMessageEvents(
-            groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
-        ) { _ in notice }
-        try await audit(
-            scope, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
-        return WriteOutcome(value: takenDown, created: true, appended: scope.appended)
-    }
-
-    /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
-    /// `argument`) tombstones: no text, media, reactions or search words; `byOperators` marks
-    /// them taken down. Their events are built from the rows (`StoredEventData.message`).
-    static func tombstoneGroupMessages(
-        _ scope: PostgresScope, where messages: String, _ argument: Int64, byOperators: Bool = false
-    ) async throws {
-        try await scope.execute(
-            PostgresQuery(
-                unsafeSQL: GroupSQL.tombstone(
-                    where: messages, byOperators: byOperators, alsoClear: ", search_words = '{}'"),
-                binds: Self.binds(argument)))
-    }
-
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>?
     {
         try await write { scope in
@@ -112,57 +49,6 @@ extension PostgresStorage {
                 groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
             ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: scope.appended, json: json)
-        }
-    }
-
-    func changeGroupMessage(
-        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
-        decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
-    ) async throws -> MessageChangeOutcome {
-        try await write { scope in
-            guard try await scope.lockGroup(groupId),
-                let membership = try await scope.row(
-                    PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(groupId, viewer))),
-                try membership.value(0, as: Bool.self)
-            else { return .noSuchPeer }
-            @Sendable func read() async throws -> Message? {
-                try await scope.row(
-                    PostgresQuery(unsafeSQL: GroupSQL.visibleMessage, binds: Self.binds(groupId, viewer, id))
-                )
-                .map(MessageColumns.message(from:))
-            }
-            guard let message = try await read(),
-                let sender = try await scope.value(
-                    "SELECT sender_id FROM messages WHERE id = \(id) AND group_id IS NOT NULL FOR UPDATE",
-                    as: Int64.self)
-            else { return .noSuchMessage }
-            guard let action = try decide(message, sender) else {
-                return .unchanged(message)
-            }
-            if case .update(let updated) = action.change {
-                let editedAt = updated.editedAt?.millisecondsSince1970
-                let reactions = encoding.reactionsColumn(updated.reactions)
-                let words = SearchTerms.words(updated.text)
-                let envelope = try EnvelopeColumn.encode(updated.envelope)
-                try await scope.execute(
-                    """
-                    UPDATE messages SET text = \(updated.text), edited_at = \(editedAt), reactions = \(reactions), search_words = \(words),
-                        envelope = \(envelope)
-                    WHERE id = \(id) AND group_id IS NOT NULL
-                    """)
-            } else {
-                try await Self.tombstoneGroupMessages(scope, where: "id = $1", id)
-            }
-            guard let stored = try await read() else {
-                throw StorageError.inconsistent("group message \(id) is missing")
-            }
-            let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            try await scope.appendGroupMessageEvents(
-                groupId: groupId, sender: sender, type: action.type, stored, at: at
-            ) {
-                deleted ?? encoding.updated($0)
-            }
-            return .changed(stored, scope.appended)
         }
     }
 

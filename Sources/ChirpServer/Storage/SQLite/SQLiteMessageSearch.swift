@@ -119,45 +119,27 @@ enum SQLiteMessageSearch {
         let text: String
         let owner: Owner
 
-        /// A direct message's recipient (nil for a group message).
-        var recipient: Int64? {
-            if case .people(_, let recipient) = owner { return recipient }
-            return nil
-        }
-
         /// Takes the entry out of the index.
         func remove(from db: Database) throws {
             try SQLiteMessageSearch.remove(db, messageId: messageId, text: text, owner: owner)
         }
     }
 
-    /// The direct messages `sender` sent that are not unsent (indexed when at or below the
-    /// mark). Group messages leave the index as they become tombstones (`groupEntries`).
-    static func entries(_ db: Database, sentBy sender: Int64) throws -> [Entry] {
-        try Row.fetchAll(
-            db,
-            sql: "SELECT id, text, recipient_id FROM messages WHERE sender_id = ? AND deleted = 0 AND group_id IS NULL",
-            arguments: [sender]
-        ).map { Entry(messageId: $0[0], text: $0[1], owner: .people(sender: sender, recipient: $0[2])) }
-    }
-
-    /// The group messages matching `condition` (SQL over `messages`, its arguments
-    /// `arguments`) that the index holds: not unsent, at or below the mark.
-    static func groupEntries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry]
-    {
+    /// The messages matching `condition` (SQL over `messages`, its arguments `arguments`) that
+    /// the index holds: not unsent, at or below the mark, with the text they were indexed with.
+    static func entries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Entry] {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT id, text, group_id FROM messages WHERE group_id IS NOT NULL AND deleted = 0
+                SELECT id, text, sender_id, recipient_id, group_id FROM messages WHERE deleted = 0
                     AND id <= (SELECT indexed_through FROM search_index_mark) AND (\(condition))
                 """,
             arguments: arguments
-        ).map { Entry(messageId: $0[0], text: $0[1], owner: .group($0[2])) }
-    }
-
-    /// Takes `entries` out of the index (those at or below `indexedThrough`, which are in it).
-    static func remove(_ db: Database, _ entries: [Entry], indexedThrough mark: Int64) throws {
-        for entry in entries where entry.messageId <= mark { try entry.remove(from: db) }
+        ).map {
+            Entry(
+                messageId: $0["id"], text: $0["text"],
+                owner: Owner(sender: $0["sender_id"], recipient: $0["recipient_id"], group: $0["group_id"]))
+        }
     }
 
     /// The id up to which every message has been read by the indexer.

@@ -6,6 +6,9 @@ import GRDB
 /// commit's savepoint); used only on that connection's queue (`InlineTaskRunner`).
 struct SQLiteScope: StorageScope, @unchecked Sendable {
     let db: Database
+    /// The group commit this scope's write is in: search index changes wait for the end of
+    /// its batch (`WriteCoalescer.atBatchEnd`), one FTS5 segment for the batch. Nil in a read.
+    var writer: WriteCoalescer? = nil
 
     var dialect: SQLDialect { .sqlite }
 
@@ -34,6 +37,24 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
         case .message(let id):
             try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at, messageId: id)
         }
+    }
+
+    func unindexMessages(where condition: String, _ argument: Int64) async throws {
+        let entries = try SQLiteMessageSearch.entries(db, where: SQLiteStorage.sharedSQL(condition), [argument])
+        guard !entries.isEmpty else { return }
+        try atBatchEnd { db in for entry in entries { try entry.remove(from: db) } }
+    }
+
+    func indexMessage(_ id: Int64, text: String) async throws {
+        // Above the index's mark the indexer reads the message as it is then.
+        guard let entry = try SQLiteMessageSearch.entries(db, where: "id = ?", [id]).first else { return }
+        try atBatchEnd { db in try SQLiteMessageSearch.add(db, messageId: id, text: text, owner: entry.owner) }
+    }
+
+    /// Runs `work` at the end of this write's batch, or now outside a group commit.
+    private func atBatchEnd(_ work: @escaping @Sendable (Database) throws -> Void) throws {
+        guard let writer else { return try work(db) }
+        writer.atBatchEnd(work)
     }
 
     /// GRDB's arguments for `values`, a list of ids as a JSON array (`SQLDialect.isAny`).
@@ -87,8 +108,9 @@ extension SQLiteStorage: StorageEngine {
     }
 
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteScope) async throws -> T) async throws -> T {
-        try await write { db in
-            let scope = SQLiteScope(db: db)
+        let writer = self.writer
+        return try await write { db in
+            let scope = SQLiteScope(db: db, writer: writer)
             return try InlineTaskRunner.run { try await body(scope) }
         }
     }

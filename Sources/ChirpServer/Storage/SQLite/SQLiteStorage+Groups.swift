@@ -2,66 +2,6 @@ import ChirpModels
 import GRDB
 
 extension SQLiteStorage {
-    /// Account deletion's part in groups, inside its transaction: the user's group messages
-    /// become tombstones (their events are read from the rows, under the account's new name);
-    /// the user leaves every group as a leave does (`GroupChange.accountDeleted`), the members who stay told with
-    /// `group.updated`; their pins and mutes of groups go.
-    static func deleteGroupPart(
-        _ db: Database, userId: Int64, at: Timestamp, decisions: some GroupDecisions
-    ) throws -> [AppendedEvent] {
-        try tombstoneGroupMessages(db, where: "sender_id = $1", userId)
-        try db.cachedStatement(sql: sharedSQL(GroupSQL.forgetMarks)).execute(arguments: [userId])
-        let groups = try Int64.fetchAll(
-            db.cachedStatement(sql: sharedSQL(GroupSQL.groupsOfMember)), arguments: [userId])
-        let scope = SQLiteScope(db: db)
-        return try InlineTaskRunner.run {
-            try await scope.leaveGroups(groups, userId: userId, at: at, decisions: decisions)
-        }
-    }
-
-    /// Takes group message `id` down (`ModerationStore.takeDown`): a tombstone marked
-    /// `removedByOperators` wherever it is stored, `message.deleted` to every current member
-    /// (`notice`), an entry in the audit log; nil when there is no such group message.
-    static func takeDownGroupMessage(
-        _ db: Database, id: Int64, by actor: OperatorActor, at: Timestamp, encoding: any MessageChangeEncoding
-    ) throws -> WriteOutcome<Message>? {
-        guard
-            let ids = try Row.fetchOne(
-                db.cachedStatement(sql: sharedSQL(GroupSQL.messageGroupAndSender)), arguments: [id]),
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: sharedSQL(GroupSQL.messageById)), arguments: [id, ids[1]])
-        else { return nil }
-        let message = try MessageColumns.message(from: row)
-        guard !message.removedByOperators else { return WriteOutcome(value: message, created: false) }
-        let groupId: Int64 = ids[0]
-        let sender: Int64 = ids[1]
-        let takenDown = message.tombstone(byOperators: true)
-        try tombstoneGroupMessages(db, where: "id = $1", id, byOperators: true)
-        let notice = try encoding.deleted(takenDown)
-        let appended = try Self.appendGroupMessageEvents(
-            db, groupId: groupId, sender: sender, type: EventType.messageDeleted, takenDown, at: at
-        ) { _ in notice }
-        try audit(
-            db, actor, .removeMessage, target: message.id, detail: "\(message.sender) in group \(groupId)", at: at)
-        return WriteOutcome(value: takenDown, created: true, appended: appended)
-    }
-
-    /// Makes the group messages matching `messages` (a condition on `messages` over `$1`,
-    /// `argument`) tombstones: no text, media or reactions, out of the search index;
-    /// `byOperators` marks them taken down. Their events are built from the rows
-    /// (`StoredEventData.message`): nothing else to change.
-    static func tombstoneGroupMessages(
-        _ db: Database, where messages: String, _ argument: Int64, byOperators: Bool = false
-    ) throws {
-        // Out of the search index, with the text they were indexed with (those above its mark
-        // are read by the indexer as tombstones, and skipped).
-        for entry in try SQLiteMessageSearch.groupEntries(db, where: sharedSQL(messages), [argument]) {
-            try entry.remove(from: db)
-        }
-        try db.cachedStatement(sql: sharedSQL(GroupSQL.tombstone(where: messages, byOperators: byOperators))).execute(
-            arguments: [argument])
-    }
-
     func sendGroupMessage(_ new: NewGroupMessage, decisions: some GroupDecisions) async throws -> WriteOutcome<Message>?
     {
         let indexer = searchIndexer
@@ -108,57 +48,6 @@ extension SQLiteStorage {
                 db, groupId: new.groupId, sender: sender.id, type: EventType.messageCreated, message, at: new.createdAt
             ) { $0.fromBlocked ? decisions.encode($0) : json }
             return WriteOutcome(value: message, created: true, appended: appended, json: json)
-        }
-    }
-
-    func changeGroupMessage(
-        _ id: Int64, groupId: Int64, viewer: Int64, at: Timestamp, encoding: any MessageChangeEncoding,
-        decide: @escaping @Sendable (_ message: Message, _ senderId: Int64) throws -> GroupMessageAction?
-    ) async throws -> MessageChangeOutcome {
-        try await write { db in
-            guard
-                let membership = try Row.fetchOne(
-                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.membership)), arguments: [groupId, viewer]),
-                membership[0] as Bool
-            else { return .noSuchPeer }
-            func read() throws -> Message? {
-                try Row.fetchOne(
-                    db.cachedStatement(sql: Self.sharedSQL(GroupSQL.visibleMessage)), arguments: [groupId, viewer, id]
-                )
-                .map(MessageColumns.message(from:))
-            }
-            guard let message = try read(),
-                let sender = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ? AND group_id IS NOT NULL"),
-                    arguments: [id])
-            else { return .noSuchMessage }
-            guard let action = try decide(message, sender) else {
-                return .unchanged(message)
-            }
-            if case .update(let updated) = action.change {
-                // In the index (at or below its mark) with the text it had: indexed again.
-                let indexed = try SQLiteMessageSearch.groupEntries(db, where: "id = ?", [id])
-                try db.cachedStatement(sql: Self.sharedSQL(GroupSQL.updateMessage)).execute(arguments: [
-                    id, updated.text, updated.editedAt?.millisecondsSince1970,
-                    encoding.reactionsColumn(updated.reactions), try EnvelopeColumn.encode(updated.envelope),
-                ])
-                if updated.text != message.text {
-                    for entry in indexed {
-                        try entry.remove(from: db)
-                        try SQLiteMessageSearch.add(db, messageId: id, text: updated.text, owner: entry.owner)
-                    }
-                }
-            } else {
-                try Self.tombstoneGroupMessages(db, where: "id = $1", id)
-            }
-            guard let stored = try read() else { throw StorageError.inconsistent("group message \(id) is missing") }
-            let deleted = action.change == .unsend ? try encoding.deleted(stored) : nil
-            let appended = try Self.appendGroupMessageEvents(
-                db, groupId: groupId, sender: sender, type: action.type, stored, at: at
-            ) {
-                deleted ?? encoding.updated($0)
-            }
-            return .changed(stored, appended)
         }
     }
 
