@@ -149,6 +149,18 @@ enum GroupSQL {
         WHERE me.user_id = $1 AND o.user_id <> $1
         """
 
+    /// Inserts a group message (group `$1`, sender `$2`, client id `$3`, text `$4`, time `$5`,
+    /// reply `$6`, media JSON `$7`, envelope `$8`) with id `id` (SQL: a parameter, or the
+    /// sequence's next value) and, when given, `searchWords` (SQL) in PostgreSQL's column;
+    /// returns the id.
+    static func insertMessage(id: String, searchWords: String? = nil) -> String {
+        """
+        INSERT INTO messages (id, group_id, sender_id, client_message_id, text, created_at, reply_to, media_json, envelope\(
+            searchWords == nil ? "" : ", search_words")) VALUES (\(id), $1, $2, $3, $4, $5, $6, $7, $8\(
+            searchWords.map { ", \($0)" } ?? "")) RETURNING id
+        """
+    }
+
     /// Attaches media `$3` at `$2` to group message `$1` (for access checks and the sweep).
     static let attachMedia = "INSERT INTO message_media (message_id, position, media_id) VALUES ($1, $2, $3)"
 

@@ -42,6 +42,11 @@ protocol StorageScope: Sendable {
     /// was given to take an entry out; PostgreSQL clears the rows' `search_words`.
     func unindexMessages(where condition: String, _ argument: Int64) async throws
 
+    /// Inserts group message `new` (`GroupSQL.insertMessage`) with the next id of the one
+    /// message sequence and returns the id; the engine indexes it for search its own way
+    /// (PostgreSQL stores its words in the row; SQLite's indexer reads it after the commit).
+    func insertGroupMessage(_ new: NewGroupMessage) async throws -> Int64
+
     /// Puts message `id` back in this engine's search index with `text`, its text as now
     /// stored (after an edit, `unindexMessages` first).
     func indexMessage(_ id: Int64, text: String) async throws

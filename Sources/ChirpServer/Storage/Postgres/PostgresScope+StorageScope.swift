@@ -16,7 +16,23 @@ extension PostgresScope: StorageScope {
         return result.metadata.rows ?? 0
     }
 
-    func nextMessageId() async throws -> Int64 { try await PostgresStorage.nextMessageId(self) }
+    func nextMessageId() async throws -> Int64 {
+        guard let id = try await value("SELECT nextval(pg_get_serial_sequence('messages', 'id'))", as: Int64.self)
+        else { throw StorageError.inconsistent("the message sequence gave no value") }
+        return id
+    }
+
+    func insertGroupMessage(_ new: NewGroupMessage) async throws -> Int64 {
+        guard
+            let id = try await queryValue(
+                Self.insertGroupMessageSQL, new.groupId, new.sender.id, new.clientMessageId, new.text, new.createdAt,
+                new.replyTo, new.mediaJSON, new.envelopeJSON, SearchTerms.indexed(new.text), as: Int64.self)
+        else { throw StorageError.inconsistent("a group message insert returned no id") }
+        return id
+    }
+
+    private static let insertGroupMessageSQL = GroupSQL.insertMessage(
+        id: "nextval(pg_get_serial_sequence('messages', 'id'))", searchWords: "string_to_array($9, ' ')")
 
     /// The rows' words go (the GIN index follows its column).
     func unindexMessages(where condition: String, _ argument: Int64) async throws {

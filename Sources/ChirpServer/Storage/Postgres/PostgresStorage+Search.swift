@@ -1,7 +1,7 @@
 import ChirpModels
 import PostgresNIO
 
-/// Direct message search on PostgreSQL: the rows' `search_words` under their GIN index (SQLite's
+/// Direct and group message search on PostgreSQL: the rows' `search_words` under their GIN index (SQLite's
 /// FTS5 counterpart is `SQLiteMessageSearch`).
 extension PostgresStorage {
     func searchMessages(viewer: Int64, peerKey: String?, words: [String], before: Int64, limit: Int) async throws
@@ -21,6 +21,26 @@ extension PostgresStorage {
                         AND m.id < $3\(pair) ORDER BY m.id DESC LIMIT $4
                     """,
                 Self.binds(words, viewer, before, limit))
+        }
+    }
+
+    func searchGroupMessages(viewer: Int64, group: Int64?, words: [String], before: Int64, limit: Int) async throws
+        -> [Message]?
+    {
+        try await read { scope in
+            if let group,
+                try await scope.row(PostgresQuery(unsafeSQL: GroupSQL.membership, binds: Self.binds(group, viewer)))
+                    == nil
+            {
+                return nil
+            }
+            guard !words.isEmpty else { return [] }
+            return try await scope.rows(
+                PostgresQuery(
+                    unsafeSQL: GroupSearch.query(where: GroupSearch.postgresCondition),
+                    binds: Self.binds(group ?? 0, viewer, before, Int64(limit), words))
+            )
+            .map(MessageColumns.message(from:))
         }
     }
 }

@@ -9,6 +9,8 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
     /// The group commit this scope's write is in: search index changes wait for the end of
     /// its batch (`WriteCoalescer.atBatchEnd`), one FTS5 segment for the batch. Nil in a read.
     var writer: WriteCoalescer? = nil
+    /// The search indexer a write tells of a stored message. Nil in a read.
+    var indexer: SQLiteSearchIndexer? = nil
 
     var dialect: SQLDialect { .sqlite }
 
@@ -38,6 +40,19 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
             try SQLiteStorage.appendEvents(db, userIds: userIds, type: type, json: json, at: at, messageId: id)
         }
     }
+
+    /// The id is taken first (`SQLiteStorage.nextMessageId`); the search indexer reads the
+    /// message after the commit (`SQLiteSearchIndexer.noteStored`).
+    func insertGroupMessage(_ new: NewGroupMessage) async throws -> Int64 {
+        let id = try SQLiteStorage.nextMessageId(db)
+        try await run(
+            Self.insertGroupMessageSQL, new.groupId, new.sender.id, new.clientMessageId, new.text, new.createdAt,
+            new.replyTo, new.mediaJSON, new.envelopeJSON, id)
+        indexer?.noteStored()
+        return id
+    }
+
+    private static let insertGroupMessageSQL = GroupSQL.insertMessage(id: "$9")
 
     func unindexMessages(where condition: String, _ argument: Int64) async throws {
         let entries = try SQLiteMessageSearch.entries(db, where: SQLiteStorage.sharedSQL(condition), [argument])
@@ -108,10 +123,29 @@ extension SQLiteStorage: StorageEngine {
     }
 
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteScope) async throws -> T) async throws -> T {
-        let writer = self.writer
+        let (writer, indexer) = (self.writer, self.searchIndexer)
         return try await write { db in
-            let scope = SQLiteScope(db: db, writer: writer)
+            let scope = SQLiteScope(db: db, writer: writer, indexer: indexer)
             return try InlineTaskRunner.run { try await body(scope) }
         }
+    }
+}
+
+extension SQLiteStorage {
+    /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
+    /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
+    static func nextMessageId(_ db: Database) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
+                """
+        ).execute()
+        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
+        guard
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
+        else { throw StorageError.inconsistent("the message sequence is missing") }
+        return id
     }
 }
