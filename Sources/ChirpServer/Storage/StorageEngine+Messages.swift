@@ -1,6 +1,6 @@
 import ChirpModels
 
-/// The direct messages' retry lookup, recipient facts and reads, written once for both engines
+/// The direct messages' retry lookup, recipient facts, pages and read marks, written once for both engines
 /// (the send is each engine's: SQLite's group commit, PostgreSQL's batch function).
 extension StorageEngine {
     func message(sender: Int64, clientMessageId: String) async throws -> Message? {
@@ -9,6 +9,20 @@ extension StorageEngine {
                 where: "m.sender_id = $1 AND m.client_message_id = $2 AND m.group_id IS NULL LIMIT 1", sender,
                 clientMessageId
             ).first
+        }
+    }
+
+    func messages(
+        viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
+    ) async throws -> [Message]? {
+        try await reading { scope in
+            guard let peerId = try await scope.userId(key: peerKey) else { return nil }
+            let values: [any SQLBindable] = [min(viewer, peerId), max(viewer, peerId), after, before, Int64(limit)]
+            let rows =
+                ascending
+                ? try await scope.query(MessagePageAscending.self, values.map(\.sqlValue))
+                : try await scope.query(MessagePageDescending.self, values.map(\.sqlValue))
+            return try rows.map(MessageColumns.message(from:))
         }
     }
 
@@ -55,4 +69,17 @@ extension StorageEngine {
             ])
         }
     }
+}
+
+/// A page of a conversation, oldest first: the pair (`$1` < `$2`), ids between `$3` and `$4`,
+/// at most `$5`.
+private enum MessagePageAscending: PreparedSQL {
+    static let sql =
+        "SELECT \(StorageSQL.messageColumns) WHERE \(MessagePageDescending.condition) ORDER BY m.id ASC LIMIT $5"
+}
+
+/// A page of a conversation, newest first (parameters as `MessagePageAscending`).
+private enum MessagePageDescending: PreparedSQL {
+    static let condition = "m.user_lo = $1 AND m.user_hi = $2 AND m.id > $3 AND m.id < $4"
+    static let sql = "SELECT \(StorageSQL.messageColumns) WHERE \(condition) ORDER BY m.id DESC LIMIT $5"
 }

@@ -20,6 +20,9 @@ protocol StorageScope: Sendable {
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) async throws -> Int
 
+    /// Every row the prepared statement `statement` returns with `values` bound.
+    func query<S: PreparedSQL>(_ statement: S.Type, _ values: [SQLValue]) async throws -> [Row]
+
     /// Locks these users' rows until the transaction ends, in id order, so that writes
     /// touching the same users queue instead of deadlocking (a no-op where one writer runs at
     /// a time, as in SQLite).
@@ -56,6 +59,11 @@ extension StorageScope {
     /// Every row `sql` returns with `values` bound to `$1`, `$2`….
     func query(_ sql: String, _ values: any SQLBindable...) async throws -> [Row] {
         try await query(sql, values.map(\.sqlValue))
+    }
+
+    /// Every row the prepared statement `statement` returns with `values` bound.
+    func query<S: PreparedSQL>(_ statement: S.Type, _ values: any SQLBindable...) async throws -> [Row] {
+        try await query(statement, values.map(\.sqlValue))
     }
 
     /// The first row `sql` returns, if any.

@@ -8,6 +8,10 @@ extension PostgresScope: StorageScope {
         try await rows(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(values)))
     }
 
+    func query<S: PreparedSQL>(_ statement: S.Type, _ values: [SQLValue]) async throws -> [PostgresRandomAccessRow] {
+        try await rows(PreparedQuery(statement, Self.bindings(values)))
+    }
+
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) async throws -> Int {
         let result = try await connection.query(

@@ -282,25 +282,6 @@ extension PostgresStorage {
             return heads
         }
     }
-
-    func pruneEvents(before cutoff: Timestamp, usersAfter: Int64, limit: Int) async throws -> EventPruning {
-        try await write { scope in
-            let users = try await scope.rows(
-                PostgresQuery(unsafeSQL: EventPruningSQL.users, binds: Self.binds(usersAfter, Int64(limit)))
-            )
-            .map { try $0.value(0, as: Int64.self) }
-            var deleted = 0
-            for user in users {
-                deleted += try await scope.execute(
-                    PostgresQuery(
-                        unsafeSQL: EventPruningSQL.pruneStream + " RETURNING 1",
-                        binds: Self.binds(user, cutoff.millisecondsSince1970)))
-            }
-            try await scope.execute(
-                PostgresQuery(unsafeSQL: EventPruningSQL.orphanPayloads, binds: Self.binds(Int64(limit * 10))))
-            return EventPruning(lastUserId: users.last, deleted: deleted)
-        }
-    }
 }
 
 /// The newest seq of each of these users' streams (`$1` the user ids).

@@ -1,14 +1,5 @@
 import PostgresNIO
 
-/// A statement that PostgreSQL parses and plans once per connection instead of on every run:
-/// the hot statements (the session lookup of every request, the send batch's statements).
-/// Each conforming type names one statement; postgres-nio prepares it under that type's name
-/// the first time a connection runs it and reuses it afterwards.
-protocol PreparedSQL {
-    /// The statement, with `$1`, `$2`… for its parameters.
-    static var sql: String { get }
-}
-
 /// One run of the prepared statement `Statement` with these parameters.
 struct PreparedQuery<Statement: PreparedSQL>: PostgresPreparedStatement {
     typealias Row = PostgresRandomAccessRow

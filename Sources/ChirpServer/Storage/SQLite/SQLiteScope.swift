@@ -18,6 +18,11 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
         try Row.fetchAll(db.cachedStatement(sql: SQLiteStorage.sharedSQL(sql)), arguments: Self.arguments(values))
     }
 
+    /// GRDB keeps every statement of the connection prepared (`cachedStatement`).
+    func query<S: PreparedSQL>(_ statement: S.Type, _ values: [SQLValue]) async throws -> [Row] {
+        try await query(S.sql, values)
+    }
+
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) async throws -> Int {
         try db.cachedStatement(sql: SQLiteStorage.sharedSQL(sql)).execute(arguments: Self.arguments(values))

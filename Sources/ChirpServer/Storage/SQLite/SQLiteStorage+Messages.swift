@@ -78,19 +78,6 @@ extension SQLiteStorage {
         }
     }
 
-    func messages(
-        viewer: Int64, peerKey: String, after: Int64, before: Int64, ascending: Bool, limit: Int
-    ) async throws -> [Message]? {
-        try await read { db in
-            guard let peerId = try Self.userId(db, key: peerKey) else { return nil }
-            return try Self.fetchMessages(
-                db,
-                where:
-                    "m.user_lo = ? AND m.user_hi = ? AND m.id > ? AND m.id < ? ORDER BY m.id \(ascending ? "ASC" : "DESC") LIMIT ?",
-                [min(viewer, peerId), max(viewer, peerId), after, before, limit])
-        }
-    }
-
     // MARK: helpers
 
     /// The facts statement, made once: made on every send it cost about 13,000 instructions
@@ -110,9 +97,6 @@ extension SQLiteStorage {
         }
     }
 
-    /// `m.…` message columns and the joins they need, ending in `FROM messages m …`.
-    static var messageColumns: String { StorageSQL.messageColumns }
-
     static func fetchMessage(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
         -> Message?
     {
@@ -123,21 +107,7 @@ extension SQLiteStorage {
         -> [Message]
     {
         try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(messageColumns) WHERE \(condition)"), arguments: arguments
-        ).map { message(from: $0, at: 0) }
-    }
-
-    /// Decodes the columns of `messageColumns` starting at `index`.
-    static func message(from row: Row, at index: Int) -> Message {
-        let id: Int64 = row[index]
-        return Message(
-            id: String(id), clientMessageId: row[index + 1], sender: row[index + 2], recipient: row[index + 3],
-            text: row[index + 4],
-            createdAt: Timestamp(millisecondsSince1970: row[index + 5]), readByRecipient: row[index + 6],
-            deleted: row[index + 7], media: row[index + 7] ? [] : MediaJSON.decode(row[index + 11]),
-            replyTo: (row[index + 8] as Int64?).map { String($0) },
-            reactions: ReactionsColumn.decode(row[index + 10]),
-            editedAt: (row[index + 9] as Int64?).map(Timestamp.init(millisecondsSince1970:)),
-            removedByOperators: row[index + 12], envelope: try? EnvelopeColumn.decode(row[index + 13]))
+            db.cachedStatement(sql: "SELECT \(StorageSQL.messageColumns) WHERE \(condition)"), arguments: arguments
+        ).map(MessageColumns.message(from:))
     }
 }

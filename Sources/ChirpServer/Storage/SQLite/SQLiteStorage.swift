@@ -265,22 +265,6 @@ final class SQLiteStorage: ChirpStorage {
         }
     }
 
-    func pruneEvents(before cutoff: Timestamp, usersAfter: Int64, limit: Int) async throws -> EventPruning {
-        try await write { db in
-            let users = try Int64.fetchAll(
-                db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.users)), arguments: [usersAfter, limit])
-            var deleted = 0
-            for user in users {
-                try db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.pruneStream)).execute(arguments: [
-                    user, cutoff.millisecondsSince1970,
-                ])
-                deleted += db.changesCount
-            }
-            try db.cachedStatement(sql: Self.sharedSQL(EventPruningSQL.orphanPayloads)).execute(arguments: [limit * 10])
-            return EventPruning(lastUserId: users.last, deleted: deleted)
-        }
-    }
-
     /// A stream's events (`EventSQL.stream`), in SQLite's parameters.
     private static let eventsSQL = sharedSQL(EventSQL.stream(of: "$1"))
 }
