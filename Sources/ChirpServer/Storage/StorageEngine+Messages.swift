@@ -49,21 +49,12 @@ extension StorageEngine {
             guard let peer = try await scope.queryRow(StorageSQL.readReceiptFacts, reader, peerId) else {
                 throw StorageError.inconsistent("user \(peerId) is missing")
             }
-            guard let json = try receipt(try peer("username"), try peer("pending_request")) else {
-                try await scope.run(StorageSQL.quietRead, lo, hi, peerId, upTo, reader)
-                return .unchanged
-            }
+            try await scope.run(StorageSQL.moveReadMark, reader, peerId, upTo)
+            guard let json = try receipt(try peer("username"), try peer("pending_request")) else { return .unchanged }
             let changed = try await scope.run(
                 "UPDATE messages SET read = TRUE WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND id <= $4 AND NOT read",
                 lo, hi, peerId, upTo)
             guard changed > 0 else { return .unchanged }
-            try await scope.run(
-                """
-                UPDATE conversations SET unread_count = (
-                    SELECT COUNT(*) FROM messages WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND NOT read)
-                WHERE owner_id = $4 AND peer_id = $3
-                """,
-                lo, hi, peerId, reader)
             return .marked([
                 try await scope.appendEvent(userId: peerId, type: EventType.messageRead, json: json, at: at)
             ])

@@ -59,7 +59,7 @@ enum StorageSQL {
     /// `messageColumns` (its last message).
     static func conversationColumns(peerColumns: String) -> String {
         """
-        c.last_message_id AS last_message_id, c.unread_count AS unread, k.pin_order IS NOT NULL AS pinned,
+        c.last_message_id AS last_message_id, \(directUnread(conversation: "c")) AS unread, k.pin_order IS NOT NULL AS pinned,
             COALESCE(k.muted, FALSE) AS muted, \(pendingRequest) AS request,
             \(encryptedDirect("c.owner_id", "c.peer_id")) AS encrypted,
             \(peerColumns), \(messageColumns)
@@ -117,12 +117,29 @@ enum StorageSQL {
         FROM users u WHERE u.id = $2
         """
 
-    /// A read that sends no receipt: in the pair (`$1` < `$2`), the reader `$5`'s unread count
-    /// of sender `$3`'s messages becomes those after `$4` still unread.
-    static let quietRead = """
-        UPDATE conversations SET unread_count = (
-            SELECT COUNT(*) FROM messages WHERE user_lo = $1 AND user_hi = $2 AND sender_id = $3 AND id > $4 AND NOT read)
-        WHERE owner_id = $5 AND peer_id = $3
+    /// The condition that message `m` (an alias) is in the direct conversation of `owner` and
+    /// `peer` (SQL), through the pair index (`messages_by_pair`).
+    static func pairOf(owner: String, peer: String, message m: String) -> String {
+        """
+        \(m).user_lo = CASE WHEN \(owner) < \(peer) THEN \(owner) ELSE \(peer) END
+            AND \(m).user_hi = CASE WHEN \(owner) < \(peer) THEN \(peer) ELSE \(owner) END
+        """
+    }
+
+    /// The unread count of direct conversation row `c` (an alias): the peer's messages after
+    /// the owner's read mark, as a group's is the others' messages after the member's
+    /// (`GroupSQL.conversations`). One unread model; tombstones count as the messages they were.
+    static func directUnread(conversation c: String) -> String {
+        """
+        (SELECT COUNT(*) FROM messages x WHERE \(pairOf(owner: "\(c).owner_id", peer: "\(c).peer_id", message: "x"))
+            AND x.sender_id = \(c).peer_id AND x.id > \(c).read_up_to)
+        """
+    }
+
+    /// Reader `$1`'s read mark in their conversation with `$2` moves up to message `$3` (never
+    /// back): their unread count becomes the peer's messages after it (`directUnread`).
+    static let moveReadMark = """
+        UPDATE conversations SET read_up_to = $3 WHERE owner_id = $1 AND peer_id = $2 AND read_up_to < $3
         """
 
     /// Writes the request of recipient `$1` from sender `$2` as accepted (`$3`) or pending.

@@ -81,7 +81,8 @@ enum PostgresSendBatchSchema {
         """
 
     /// The statement that stores the batch: messages, media links, both sides' conversation
-    /// rows, each user's stream head moved on (`seqs`: the user, the head before), the events
+    /// rows (a new row's read mark just before the first message it receives, or at its last
+    /// one sent: `StorageSQL.directUnread`), each user's stream head moved on (`seqs`: the user, the head before), the events
     /// and the request rows.
     private static let writes = """
         WITH input AS (
@@ -100,14 +101,14 @@ enum PostgresSendBatchSchema {
             INSERT INTO message_media (message_id, position, media_id)
             SELECT * FROM unnest(p_mm_messages, p_mm_positions, p_mm_media)),
         c AS (
-            INSERT INTO conversations AS cv (owner_id, peer_id, last_message_id, unread_count, has_received)
-            SELECT sides.owner_id, sides.peer_id, MAX(sides.id), SUM(sides.received), BOOL_OR(sides.received = 1) FROM (
+            INSERT INTO conversations AS cv (owner_id, peer_id, last_message_id, has_received, read_up_to)
+            SELECT sides.owner_id, sides.peer_id, MAX(sides.id), BOOL_OR(sides.received = 1),
+                COALESCE(MIN(CASE WHEN sides.received = 1 THEN sides.id END) - 1, MAX(sides.id)) FROM (
                 SELECT i.sender_id AS owner_id, i.recipient_id AS peer_id, i.id, 0 AS received FROM input i
                 UNION ALL SELECT i.recipient_id, i.sender_id, i.id, 1 FROM input i) sides
             GROUP BY sides.owner_id, sides.peer_id
             ON CONFLICT (owner_id, peer_id) DO UPDATE SET
                 last_message_id = excluded.last_message_id,
-                unread_count = cv.unread_count + excluded.unread_count,
                 has_received = cv.has_received OR excluded.has_received),
         ev AS (
             SELECT i.sender_id AS owner, i.ord, i.created_at, i.id FROM input i

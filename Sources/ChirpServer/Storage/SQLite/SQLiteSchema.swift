@@ -220,6 +220,9 @@ enum SQLiteSchema {
         migrator.registerMigration(EncryptionSchemaSQL.name) { db in
             for statement in EncryptionSchemaSQL.statements(bytesType: "BLOB") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration(ReadMarkSchemaSQL.name) { db in
+            for statement in ReadMarkSchemaSQL.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

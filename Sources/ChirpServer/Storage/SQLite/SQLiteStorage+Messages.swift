@@ -49,14 +49,16 @@ extension SQLiteStorage {
             let messageId = db.lastInsertedRowID
             indexer?.noteStored()
             try Self.attachMedia(db, messageId: messageId, media: new.media)
-            // Both sides' conversation rows in one statement: the recipient's gains an unread.
+            // Both sides' conversation rows in one statement. The unread count is read from the
+            // owner's read mark (`StorageSQL.directUnread`): a new row's starts just before this
+            // message for the recipient (it alone is unread, whatever a declined request left
+            // in the pair) and at it for the sender.
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO conversations (owner_id, peer_id, last_message_id, unread_count, has_received)
-                    VALUES (?1, ?2, ?3, 0, 0), (?2, ?1, ?3, 1, 1)
+                    INSERT INTO conversations (owner_id, peer_id, last_message_id, has_received, read_up_to)
+                    VALUES (?1, ?2, ?3, 0, ?3), (?2, ?1, ?3, 1, ?3 - 1)
                     ON CONFLICT (owner_id, peer_id) DO UPDATE SET
                         last_message_id = excluded.last_message_id,
-                        unread_count = unread_count + excluded.unread_count,
                         has_received = max(has_received, excluded.has_received)
                     """
             ).execute(arguments: [sender.id, recipient, messageId])
