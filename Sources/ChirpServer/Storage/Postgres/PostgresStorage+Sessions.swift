@@ -15,10 +15,7 @@ extension PostgresStorage {
                 let rows = try await scope.rows(
                     PreparedQuery(SessionLookup.self, Self.binds(hashes.map { ByteBuffer(bytes: $0) })))
                 for row in rows {
-                    found[try row.value(0, as: Int.self) - 1] = SessionInfo(
-                        userId: try row.value(1), username: try row.value(2),
-                        expiresAt: Timestamp(millisecondsSince1970: try row.value(3)),
-                        publicId: try row.value(4), lastUsedAt: Timestamp(millisecondsSince1970: try row.value(5)))
+                    found[Int(try row("ord", as: Int64.self)) - 1] = try SessionSQL.session(from: row)
                 }
                 return found
             }
@@ -33,8 +30,7 @@ extension PostgresStorage {
 /// with its hash's position (from 1).
 private enum SessionLookup: PreparedSQL {
     static let sql = """
-        SELECT t.ord, s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at
-        FROM unnest($1::bytea[]) WITH ORDINALITY AS t(token_hash, ord)
-        JOIN sessions s ON s.token_hash = t.token_hash JOIN users u ON u.id = s.user_id
+        SELECT t.ord, \(SessionSQL.columns) FROM unnest($1::bytea[]) WITH ORDINALITY AS t(token_hash, ord)
+        \(SessionSQL.join(hash: "t.token_hash"))
         """
 }

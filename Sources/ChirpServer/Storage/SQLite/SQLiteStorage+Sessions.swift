@@ -8,16 +8,11 @@ extension SQLiteStorage {
         try await read { db in
             try Row.fetchOne(
                 db.cachedStatement(
-                    sql: """
-                        SELECT s.user_id, u.username, s.expires_at, s.public_id, s.last_used_at FROM sessions s
-                        JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
-                        """),
+                    sql:
+                        "SELECT \(SessionSQL.columns) FROM (SELECT ? AS token_hash) t \(SessionSQL.join(hash: "t.token_hash"))"
+                ),
                 arguments: [Data(tokenHash)]
-            ).map {
-                SessionInfo(
-                    userId: $0[0], username: $0[1], expiresAt: Timestamp(millisecondsSince1970: $0[2]),
-                    publicId: $0[3], lastUsedAt: Timestamp(millisecondsSince1970: $0[4]))
-            }
+            ).map(SessionSQL.session(from:))
         }
     }
 
