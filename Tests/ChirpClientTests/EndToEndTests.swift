@@ -144,14 +144,17 @@ struct EndToEndTests {
         #expect(try await homes["alice"]!.session().pendingMessages().isEmpty)
     }
 
-    @Test func underChaosTwoHundredSendsArriveExactlyOnceInOrder() async throws {
+    /// 80 sends, 20 on each of four pairs: at a 30 % failure rate about 34 of them are refused
+    /// with `Retry-After: 1` and retried, as with the 200 this sent before at two and a half times
+    /// the wait (the test was the run's longest chain).
+    @Test func underChaosEightySendsArriveExactlyOnceInOrder() async throws {
         let (server, homes) = try await Self.chaosServer(["alice", "bob", "carol"], rate: "0.3")
         let plan: [(sender: String, recipient: String)] = [
             ("alice", "bob"), ("alice", "carol"), ("bob", "alice"), ("bob", "carol"),
         ]
         let sessions = try ["alice": homes["alice"]!.session(), "bob": homes["bob"]!.session()]
         for (sender, recipient) in plan {
-            for index in 0..<50 {
+            for index in 0..<20 {
                 _ = try await sessions[sender]!.ledger.addPending(
                     to: recipient, text: "\(sender)→\(recipient) \(index)")
             }
@@ -166,13 +169,13 @@ struct EndToEndTests {
         }
         for (sender, recipient) in plan {
             let texts = try await Self.serverTexts(from: sender, to: homes[recipient]!)
-            #expect(texts == (0..<50).map { "\(sender)→\(recipient) \($0)" }, "\(sender) → \(recipient)")
+            #expect(texts == (0..<20).map { "\(sender)→\(recipient) \($0)" }, "\(sender) → \(recipient)")
         }
         for (name, session) in sessions {
             try await session.sync.catchUp()
             let rows = try await session.database.messages.fetch(.all)
             let serverIds = rows.compactMap(\.serverId)
-            #expect(rows.count == 150, "\(name) holds \(rows.count) messages")  // 100 sent + 50 received
+            #expect(rows.count == 60, "\(name) holds \(rows.count) messages")  // 40 sent + 20 received
             #expect(
                 Set(serverIds).count == serverIds.count && serverIds.count == rows.count,
                 "\(name): duplicates or unsent rows")

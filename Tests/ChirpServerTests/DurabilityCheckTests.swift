@@ -31,7 +31,7 @@ struct DurabilityCheckTests {
 
     static func check(extra: [String]) async throws {
         let result = try await runChirpInBackground(
-            ["bench", "durability", "--kills", "2", "--seconds", "4", "--senders", "2"] + extra)
+            ["bench", "durability", "--kills", "2", "--seconds", "2", "--senders", "2"] + extra)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("lost 0 · duplicated 0 · stream gaps 0"), "\(result.output)")
         #expect(!result.output.contains("acknowledged 0,"), "messages were acknowledged at all: \(result.output)")

@@ -167,7 +167,7 @@ struct BenchCommandTests {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let (status, output) = try await runChirpInBackground(
-            ["bench", "--duration", "2", "--users", "4", "--senders", "2", "--json"],
+            ["bench", "--duration", "1", "--users", "4", "--senders", "2", "--json"],
             environment: ["TMPDIR": temporary.path])
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty,

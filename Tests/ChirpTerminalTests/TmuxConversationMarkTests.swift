@@ -15,8 +15,9 @@ extension TmuxEndToEndTests {
             tmux: tmux, command: "\(ServerProcess.binaryURL.path) demo; echo 'chirp exited'; sleep 30")
 
         var screen = try await pane.waitFor("Conversations", "bob", "● live")
-        // bob's conversation has the bot's greeting; select it.
-        _ = try await pane.waitFor("Hi Alice! I'm bob")
+        // bob's conversation, its preview the seeded history's last message; select it. (This
+        // waited for the greeting, which the list never shows: 30 s, then on.)
+        _ = try await pane.waitFor("bob: Try the timeline")
         for _ in 0..<10 where !pane.screen.contains("▸ bob") { try await pane.keys("j") }
         screen = try await pane.waitFor("▸ bob")
 

@@ -10,6 +10,16 @@ struct TmuxError: Error, CustomStringConvertible {
     var description: String
 }
 
+/// The other half of the tmux tests (groups, message keys, notices, requests: in extensions), a
+/// serialized suite of its own that runs beside `TmuxEndToEndTests`: as one suite of nine tests
+/// one after another it was the last to finish in a full run.
+@Suite("Terminal app under tmux: screens", .serialized)
+struct TmuxScreenTests {
+    typealias Pane = TmuxEndToEndTests.Pane
+    static let tmuxPath = TmuxEndToEndTests.tmuxPath
+    static let required = TmuxEndToEndTests.required
+}
+
 /// `chirp demo` driven like a person would, in a real terminal (tmux), asserting on what the
 /// screen shows. In CI tmux must be there (`.ci/run` installs it); elsewhere the test is
 /// skipped, saying why, when tmux is missing.

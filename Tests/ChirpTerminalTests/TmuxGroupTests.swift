@@ -2,7 +2,7 @@ import ChirpTestSupport
 import Foundation
 import Testing
 
-extension TmuxEndToEndTests {
+extension TmuxScreenTests {
     /// A group made in a real terminal, against a real server: alice (who follows and is
     /// followed by bob and carol) presses g, types the title, picks both with Space, creates
     /// it with Enter and sends into it; bob's and carol's `chirp` see the group and the message.

@@ -2,7 +2,7 @@ import ChirpTestSupport
 import Foundation
 import Testing
 
-extension TmuxEndToEndTests {
+extension TmuxScreenTests {
     /// The message keys in a real terminal, on `chirp demo`: ↑ selects a message (marked ▸),
     /// + opens the reaction picker and 1 reacts 👍, Ctrl-A attaches a file by its path (shown with its type
     /// and size), Backspace drops it, Enter sends it (uploaded, then shown under the message),

@@ -2,7 +2,7 @@ import ChirpTestSupport
 import Foundation
 import Testing
 
-extension TmuxEndToEndTests {
+extension TmuxScreenTests {
     /// The notice of a new message in a real terminal, against a real server: alice, in her
     /// conversation with carol, gets a message from bob. One line over the key hints names him
     /// with the text (the status line stays); a key takes it away at once (and does what it

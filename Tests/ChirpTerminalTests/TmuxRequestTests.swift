@@ -2,7 +2,7 @@ import ChirpTestSupport
 import Foundation
 import Testing
 
-extension TmuxEndToEndTests {
+extension TmuxScreenTests {
     /// Message requests in a real terminal, against a real server: alice takes requests from
     /// everyone; bob, carol and dave (whom she does not follow) write to her. R lists them; a
     /// accepts bob's (his conversation joins the list), d declines carol's, p reports and x
