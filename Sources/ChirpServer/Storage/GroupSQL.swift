@@ -114,12 +114,6 @@ enum GroupSQL {
         FROM messages m JOIN users s ON s.id = m.sender_id
         """
 
-    /// Stores group message `$1`'s text `$2`, edit time `$3`, reactions column `$4` and envelope `$5` (SQLite,
-    /// whose index `SQLiteMessageSearch` changes apart; the PostgreSQL storage interpolates its
-    /// optional values and its search words).
-    static let updateMessage =
-        "UPDATE messages SET text = $2, edited_at = $3, reactions = $4, envelope = $5 WHERE id = $1 AND group_id IS NOT NULL"
-
     /// Group message `$1` as its sender `$2` sees it.
     static let messageById = "SELECT \(messageColumns) WHERE m.id = $1"
 

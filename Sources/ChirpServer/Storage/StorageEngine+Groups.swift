@@ -1,7 +1,8 @@
 import ChirpModels
 
 /// The group stores' creating, changing, listing and reading parts, written once for both
-/// engines (a group message's send, change and search stay each engine's for now).
+/// engines (a group message's send is `StorageEngine+GroupMessages`, its changes
+/// `StorageEngine+MessageChanges`; search stays each engine's).
 extension StorageEngine {
     func createGroup(_ new: NewGroup, decisions: some GroupDecisions) async throws -> WriteOutcome<Group> {
         try await writing { scope in

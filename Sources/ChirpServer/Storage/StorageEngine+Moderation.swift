@@ -1,7 +1,7 @@
 import ChirpModels
 
-/// `ModerationStore`, written once for both engines (but a direct message's take-down, which
-/// each engine's tombstone still writes its own way).
+/// `ModerationStore`, written once for both engines (a message's take-down is with the other
+/// message changes, `StorageEngine+MessageChanges`).
 extension StorageEngine {
     func isOperator(userId: Int64) async throws -> Bool {
         try await reading { scope in

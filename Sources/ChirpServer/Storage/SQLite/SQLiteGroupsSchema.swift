@@ -2,7 +2,7 @@ import GRDB
 
 /// The schema of group conversations (API.md part 3), as a SQLite migration of its own. Group
 /// messages are a table apart from `messages`, so direct sends do no more work than before;
-/// their ids come from the same sequence (`SQLiteStorage.nextMessageId`), so a message id is
+/// their ids come from the same sequence (`SQLiteScope.nextMessageId`), so a message id is
 /// unique across the server.
 enum SQLiteGroupsSchema {
     static func register(in migrator: inout DatabaseMigrator) {

@@ -29,7 +29,24 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
         return db.changesCount
     }
 
-    func nextMessageId() async throws -> Int64 { try SQLiteStorage.nextMessageId(db) }
+    /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
+    /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
+    func nextMessageId() async throws -> Int64 { try takeMessageId() }
+
+    private func takeMessageId() throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
+                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
+                """
+        ).execute()
+        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
+        guard
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
+        else { throw StorageError.inconsistent("the message sequence is missing") }
+        return id
+    }
 
     /// One writer at a time: nothing to lock.
     func lockUsers(_ ids: [Int64]) async throws {}
@@ -46,10 +63,10 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
         }
     }
 
-    /// The id is taken first (`SQLiteStorage.nextMessageId`); the search indexer reads the
+    /// The id is taken first (`nextMessageId`); the search indexer reads the
     /// message after the commit (`SQLiteSearchIndexer.noteStored`).
     func insertGroupMessage(_ new: NewGroupMessage) async throws -> Int64 {
-        let id = try SQLiteStorage.nextMessageId(db)
+        let id = try takeMessageId()
         try await run(
             Self.insertGroupMessageSQL, new.groupId, new.sender.id, new.clientMessageId, new.text, new.createdAt,
             new.replyTo, new.mediaJSON, new.envelopeJSON, id)
@@ -133,24 +150,5 @@ extension SQLiteStorage: StorageEngine {
             let scope = SQLiteScope(db: db, writer: writer, indexer: indexer)
             return try InlineTaskRunner.run { try await body(scope) }
         }
-    }
-}
-
-extension SQLiteStorage {
-    /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
-    /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
-    static func nextMessageId(_ db: Database) throws -> Int64 {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
-                WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')
-                """
-        ).execute()
-        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'messages'").execute()
-        guard
-            let id = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"))
-        else { throw StorageError.inconsistent("the message sequence is missing") }
-        return id
     }
 }
