@@ -157,7 +157,7 @@ struct AccountService: Sendable {
     }
 
     /// Throws 401 unless the viewer's session is still stored and unexpired, read from storage
-    /// (not the cache): a long-poll asks after its wait, so a session that ended meanwhile
+    /// (not the cache): a long-poll asks before it answers, so a session that ended meanwhile
     /// (logout, revocation, suspension, deletion) is answered no events read after it ended.
     func stillSignedIn(_ viewer: Viewer) async throws {
         let session = try await storedSession(viewer.tokenHash, remember: false)

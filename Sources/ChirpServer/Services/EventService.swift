@@ -24,8 +24,9 @@ struct EventService: Sendable {
 
     /// The events after `since`; when there are none and `wait` > 0, waits up to `wait`
     /// seconds for a commit (collecting live-only events meanwhile), or until the server begins
-    /// a graceful shutdown, and reads again once `stillSignedIn` holds (it throws when the
-    /// session ended during the wait).
+    /// a graceful shutdown, and reads again. A long-poll (`wait` > 0) answers only if
+    /// `stillSignedIn` holds when it answers (it throws when the session ended meanwhile, also
+    /// when the request was authenticated just before and its first read came after).
     func poll(
         userId: Int64, since: Int64, limit: Int, wait: Int, stillSignedIn: @Sendable () async throws -> Void = {}
     ) async throws -> EventBatch {
@@ -43,10 +44,10 @@ struct EventService: Sendable {
                 } onGracefulShutdown: {
                     listener.fire()
                 }
-                try await stillSignedIn()
                 slice = try await read(userId: userId, since: since, limit: limit)
                 live = listener.takeLiveEvents()
             }
+            try await stillSignedIn()
         }
         return EventBatch(
             pruned: slice.pruned, events: slice.events, live: live, lastSeq: slice.events.last?.seq ?? slice.head)
