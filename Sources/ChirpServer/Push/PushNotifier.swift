@@ -7,7 +7,9 @@ import Synchronization
 /// has answered: `stored` only notes the id, and this service's loop queues what gathered in
 /// one write, then wakes the `PushDeliveryWorker`. A send never waits on pushing. (Should the
 /// process stop between a send and its queueing, that message raises no push; the message
-/// itself is stored.)
+/// itself is stored.) After each queueing the loop lets ids gather for `gatherWindow`: woken by
+/// every send, it cost about 2 % of the server's CPU under 25 pairs of senders (a thread wake and
+/// a task hop per send), for pushes that leave a few milliseconds sooner.
 final class PushNotifier: Service, Sendable {
     /// Ids noted and not queued yet, at most `capacity` (past it, the oldest are dropped).
     private let pending = Mutex<[Int64]>([])
@@ -18,6 +20,8 @@ final class PushNotifier: Service, Sendable {
     private let now: @Sendable () -> Timestamp
     private let logger: Logger
     static let capacity = 100_000
+    /// How long ids gather after a queueing before the next one.
+    static let gatherWindow: Duration = .milliseconds(10)
     /// Whether any subscription exists, as last read, and when: read again after
     /// `subscriptionsRecheck` (another instance may have added one) or when this instance
     /// stored one (`subscriptionsChanged`).
@@ -53,6 +57,7 @@ final class PushNotifier: Service, Sendable {
         await withGracefulShutdownHandler {
             for await _ in signal {
                 await queuePending()
+                try? await Task.sleep(for: Self.gatherWindow)
             }
         } onGracefulShutdown: {
             self.signalContinuation.finish()

@@ -17,9 +17,10 @@ enum PushPayload {
         return try APIJSON.encoder().encode(notification)
     }
 
-    /// The conversation a push is about, as its topic names it (`PushTopic`).
+    /// The conversation a push is about, as its topic names it (`PushTopic`): its key as the
+    /// recipient's clients spell it (`ConversationKey`).
     static func conversationKey(of job: PushJob) -> String {
-        job.groupId.map { "group:\($0)" } ?? "direct:\(job.sender)"
+        job.groupId.map { ConversationKey.group(String($0)) } ?? job.sender.lowercased()
     }
 
     /// `text`, or its start and "…" when it is longer than `maxTextBytes`.
