@@ -158,11 +158,12 @@ enum SQLiteMessageSearch {
             ),
             arguments: [try indexedThrough(db), limit])
         guard let last = rows.last else { return 0 }
-        for row in rows where row[5] as Bool == false {
-            try add(db, messageId: row[0], text: row[1], owner: Owner(sender: row[2], recipient: row[3], group: row[4]))
+        for row in rows where row["deleted"] as Bool == false {
+            let owner = Owner(sender: row["sender_id"], recipient: row["recipient_id"], group: row["group_id"])
+            try add(db, messageId: row["id"], text: row["text"], owner: owner)
         }
         try db.cachedStatement(sql: "UPDATE search_index_mark SET indexed_through = ?").execute(arguments: [
-            last[0] as Int64
+            last["id"] as Int64
         ])
         return rows.count
     }

@@ -258,10 +258,11 @@ final class SQLiteStorage: ChirpStorage {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT j.value, (SELECT MAX(seq) FROM events WHERE user_id = j.value) FROM json_each(?) j
+                        SELECT j.value AS id, (SELECT MAX(seq) FROM events WHERE user_id = j.value) AS head
+                        FROM json_each(?) j
                         """),
                 arguments: [ids])
-            return Dictionary(rows.map { ($0[0] as Int64, ($0[1] as Int64?) ?? 0) }, uniquingKeysWith: max)
+            return Dictionary(rows.map { ($0["id"] as Int64, ($0["head"] as Int64?) ?? 0) }, uniquingKeysWith: max)
         }
     }
 
