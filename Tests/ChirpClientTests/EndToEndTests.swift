@@ -24,11 +24,12 @@ struct EndToEndTests {
             try await home.register(name)
             homes[name] = home
         }
+        // The follows are setup, sent in this process through each user's own session (one
+        // request each) rather than by a `chirp follow` process per pair; `chirp follow` itself
+        // is run by the tests of follows and accounts.
         for name in names where following {
-            for other in names where other != name {
-                let result = try await homes[name]!.chirp("follow", other)
-                guard result.status == 0 else { throw ClientHomeError(description: result.output) }
-            }
+            let session = try homes[name]!.session()
+            for other in names where other != name { try await session.follow(other) }
         }
         return homes
     }
@@ -230,9 +231,9 @@ struct AccountCommandsEndToEndTests {
         #expect(notLoggedIn.status != 0)
         #expect(notLoggedIn.output.contains("not logged in: run chirp login USER"))
 
-        try await alice.register("alice")
+        try await alice.registerWithTheCLI("alice")
         let bob = ClientHome(server: server!.baseURL)
-        try await bob.register("bob")
+        try await bob.registerWithTheCLI("bob")
         #expect(try await bob.chirp("follow", "alice").status == 0)
         let whoami = try await alice.chirp("whoami", "--json")
         #expect(whoami.status == 0)

@@ -2,13 +2,13 @@ import ChirpModels
 import Foundation
 import Testing
 
-extension ScaleOutTests {
+extension ScaleOutAcrossInstancesTests {
     /// Group events cross instances as direct ones do: a group's creation, messages, reads,
     /// renames and typing written through one instance reach members' streams on the other
     /// live, each stream gap-free.
-    @Test(.enabled(if: available || required, skipReason))
+    @Test(.enabled(if: ScaleOutTests.available || ScaleOutTests.required, ScaleOutTests.skipReason))
     func groupEventsReachMembersOnTheOtherInstance() async throws {
-        try await Self.withCluster { cluster in
+        try await ScaleOutTests.withCluster { cluster in
             let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
             let (alice, members) = try await first.people("alice", ["bob", "carol"])
             let (bob, carol) = (members[0], members[1])
@@ -50,8 +50,8 @@ extension ScaleOutTests {
                     events.contains { $0.payload == .typing(TypingNotice(from: "alice", group: group.id)) }
                 })
             #expect(
-                Self.isGapFree(bobStream.stored.compactMap(\.seq))
-                    && Self.isGapFree(carolStream.stored.compactMap(\.seq)))
+                ScaleOutTests.isGapFree(bobStream.stored.compactMap(\.seq))
+                    && ScaleOutTests.isGapFree(carolStream.stored.compactMap(\.seq)))
         }
     }
 }

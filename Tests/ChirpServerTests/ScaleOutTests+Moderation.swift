@@ -3,14 +3,14 @@ import ChirpTestSupport
 import Foundation
 import Testing
 
-extension ScaleOutTests {
+extension ScaleOutAcrossInstancesTests {
     /// An operator (made one with `chirp admin grant --database`) suspends a user through one
     /// instance: the user's sessions stop working on both instances at once, their event
     /// stream on the other instance closes, and login is refused on both until the suspension
     /// is lifted.
-    @Test(.enabled(if: available || required, skipReason))
+    @Test(.enabled(if: ScaleOutTests.available || ScaleOutTests.required, ScaleOutTests.skipReason))
     func aSuspendedUserIsRefusedOnEveryInstance() async throws {
-        try await Self.withCluster { cluster in
+        try await ScaleOutTests.withCluster { cluster in
             let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
             let root = try await first.register("root")
             let bob = try await first.register("bob")

@@ -2,20 +2,20 @@ import ChirpModels
 import Foundation
 import Testing
 
-extension ScaleOutTests {
+extension ScaleOutAcrossInstancesTests {
     /// A block made through one instance holds at once on the other: the blocked user's typing
     /// (checked where it arrives) never reaches the blocker's stream on either instance, their
     /// messages and follows are refused, and the blocker's stream on the other instance gets
     /// `block.created` live.
-    @Test(.enabled(if: available || required, skipReason))
+    @Test(.enabled(if: ScaleOutTests.available || ScaleOutTests.required, ScaleOutTests.skipReason))
     func aBlockThroughOneInstanceHoldsOnTheOtherAtOnce() async throws {
-        try await Self.withCluster { cluster in
+        try await ScaleOutTests.withCluster { cluster in
             let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
             let alice = try await first.register("alice")
             let bob = try await first.register("bob")
             try await first.follow(alice, "bob")
             try await first.follow(bob, "alice")
-            try await Self.sendReliably(first, alice, to: "bob", "hi bob")
+            try await ScaleOutTests.sendReliably(first, alice, to: "bob", "hi bob")
             let stream = ResumingStream(port: cluster.instances[0].port, token: alice.token)
             let task = Task { await stream.run() }
             defer { task.cancel() }
@@ -48,9 +48,9 @@ extension ScaleOutTests {
 
     /// A password change through one instance ends the other sessions, and their event streams
     /// open on the other instance close at once (1008 `session ended`).
-    @Test(.enabled(if: available || required, skipReason))
+    @Test(.enabled(if: ScaleOutTests.available || ScaleOutTests.required, ScaleOutTests.skipReason))
     func aPasswordChangeThroughOneInstanceClosesStreamsOnTheOther() async throws {
-        try await Self.withCluster { cluster in
+        try await ScaleOutTests.withCluster { cluster in
             let (first, second) = (cluster.instances[0].api, cluster.instances[1].api)
             let alice = try await first.register("alice")
             let tablet = try await second.login("alice", password: "correct horse").decode(AuthResponse.self).token

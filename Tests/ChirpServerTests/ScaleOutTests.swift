@@ -404,3 +404,10 @@ struct ScaleOutTests {
         return false
     }
 }
+
+/// The scale-out tests of blocks, password changes, suspensions and groups across instances
+/// (`ScaleOutTests+Safety`, `+Moderation`, `+Groups`), on clusters of their own: a second
+/// serialized suite beside `ScaleOutTests`, whose thirteen tests one after another were the
+/// run's last chain to end.
+@Suite("Scale-out: safety, moderation and groups across instances", .serialized)
+struct ScaleOutAcrossInstancesTests {}

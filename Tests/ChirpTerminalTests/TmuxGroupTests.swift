@@ -1,3 +1,4 @@
+import ChirpClient
 import ChirpTestSupport
 import Foundation
 import Testing
@@ -56,10 +57,16 @@ final class TmuxUsers: Sendable {
     init(_ names: [String]) async throws {
         server = try await ServerProcess()
         homes = Dictionary(uniqueKeysWithValues: names.map { ($0, ServerProcess.temporaryDirectory()) })
+        // Setup, in this process: the `AccountManager.register` that `chirp register` runs, on
+        // the same home, without a `chirp` process per user.
         for name in names {
-            let registered = try await chirp(name, "register", name, input: "\(name)-password\n")
-            #expect(registered.status == 0, "\(registered.output)")
+            _ = try await accounts(name).register(name, password: "\(name)-password")
         }
+    }
+
+    /// `name`'s account manager on their home, as the `chirp` commands open it.
+    func accounts(_ name: String) throws -> AccountManager {
+        try AccountManager(home: homes[name]!, serverURL: server.baseURL)
     }
 
     /// Runs `chirp ARGUMENTS` as `name`.
@@ -72,9 +79,11 @@ final class TmuxUsers: Sendable {
 
     /// `name` and each of `others` follow each other (so they may message and make groups).
     func followEachOther(_ name: String, and others: [String]) async throws {
+        // Setup: each follow is one request through the user's own session, sent in this
+        // process rather than by a `chirp follow` process.
         for other in others {
-            #expect(try await chirp(other, "follow", name).status == 0)
-            #expect(try await chirp(name, "follow", other).status == 0)
+            try await accounts(other).currentSession().follow(name)
+            try await accounts(name).currentSession().follow(other)
         }
     }
 

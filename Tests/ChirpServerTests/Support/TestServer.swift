@@ -29,6 +29,32 @@ enum TestServer {
         return configuration
     }
 
+    /// A SQLite database that every migration has been applied to, made once per test process
+    /// by `SQLiteStorage` itself (and closed): a fresh data directory starts as a copy of it, so
+    /// its server opens a database with nothing left to apply, as on a restart, instead of
+    /// running every migration again (about 12 ms of CPU per server in the debug build, for
+    /// about 400 servers a run). The migrations themselves are tested from their earlier
+    /// schemas by the migration tests, and from scratch here.
+    static let migratedDatabase = Result<URL, any Error> {
+        let directory = temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("chirp.sqlite")
+        do { _ = try SQLiteStorage(url: url, indexesSends: false) }
+        return url
+    }
+
+    /// Makes `directory` with a copy of `migratedDatabase` as its `chirp.sqlite`.
+    static func seedMigratedDatabase(in directory: URL) throws {
+        let template = try migratedDatabase.get()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for suffix in ["", "-wal"] {
+            let source = URL(fileURLWithPath: template.path + suffix)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            try FileManager.default.copyItem(
+                at: source, to: directory.appendingPathComponent(template.lastPathComponent + suffix))
+        }
+    }
+
     static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("chirp-test-\(UUID().uuidString)")
     }
@@ -41,6 +67,8 @@ enum TestServer {
         logger.logLevel = .warning
         if let postgres = configuration.postgres {
             do { try await TestDatabase.create(postgres) } catch { throw RevealedError.revealing(error) }
+        } else if !FileManager.default.fileExists(atPath: configuration.dataDirectory.path) {
+            try seedMigratedDatabase(in: configuration.dataDirectory)
         }
         defer { try? FileManager.default.removeItem(at: configuration.dataDirectory) }
         do {
