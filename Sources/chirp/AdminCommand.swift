@@ -51,7 +51,7 @@ enum AdminDatabase {
     static func configuration(dataDir: String, database: String?) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL
-        if let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"], !url.isEmpty {
+        if let url = database ?? EnvironmentVariable.value("CHIRP_DATABASE_URL"), !url.isEmpty {
             do { configuration.postgres = try PostgresSettings(url: url) } catch {
                 throw ValidationError("--database: \(error)")
             }

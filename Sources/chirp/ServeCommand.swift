@@ -269,7 +269,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `--database`, else `CHIRP_DATABASE_URL`; nil (or empty) means SQLite.
     var databaseURL: String? {
-        let url = database ?? ProcessInfo.processInfo.environment["CHIRP_DATABASE_URL"]
+        let url = database ?? EnvironmentVariable.value("CHIRP_DATABASE_URL")
         return url?.isEmpty == false ? url : nil
     }
 

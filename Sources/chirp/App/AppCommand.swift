@@ -13,7 +13,7 @@ struct AppOptions: ParsableArguments {
     var theme: Theme.Name?
 
     /// `NO_COLOR` set to anything non-empty (no-color.org).
-    var noColor: Bool { !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
+    var noColor: Bool { !(EnvironmentVariable.value("NO_COLOR") ?? "").isEmpty }
 
     /// `--theme`, else the user's saved one, else dark.
     func resolvedTheme(for user: UserContext?) -> Theme.Name {
