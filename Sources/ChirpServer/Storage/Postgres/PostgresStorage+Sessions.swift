@@ -31,6 +31,6 @@ extension PostgresStorage {
 private enum SessionLookup: PreparedSQL {
     static let sql = """
         SELECT t.ord, \(SessionSQL.columns) FROM unnest($1::bytea[]) WITH ORDINALITY AS t(token_hash, ord)
-        JOIN sessions s ON s.token_hash = t.token_hash JOIN users u ON u.id = s.user_id
+        JOIN (\(SessionSQL.tables)) ON s.token_hash = t.token_hash
         """
 }

@@ -31,9 +31,7 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
 
     /// The next id of the one message sequence (direct messages' `AUTOINCREMENT`), taken for a
     /// group message or a join mark (`GroupSQL.addMember`): a direct send after it gets a larger one.
-    func nextMessageId() async throws -> Int64 { try takeMessageId() }
-
-    private func takeMessageId() throws -> Int64 {
+    func nextMessageId() throws -> Int64 {
         try db.cachedStatement(
             sql: """
                 INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', (SELECT COALESCE(MAX(id), 0) FROM messages)
@@ -66,7 +64,7 @@ struct SQLiteScope: StorageScope, @unchecked Sendable {
     /// The id is taken first (`nextMessageId`); the search indexer reads the
     /// message after the commit (`SQLiteSearchIndexer.noteStored`).
     func insertGroupMessage(_ new: NewGroupMessage) async throws -> Int64 {
-        let id = try takeMessageId()
+        let id = try nextMessageId()
         try await run(
             Self.insertGroupMessageSQL, new.groupId, new.sender.id, new.clientMessageId, new.text, new.createdAt,
             new.replyTo, new.mediaJSON, new.envelopeJSON, id)

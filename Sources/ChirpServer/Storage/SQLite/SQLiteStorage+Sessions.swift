@@ -9,7 +9,7 @@ extension SQLiteStorage {
             try Row.fetchOne(
                 db.cachedStatement(
                     sql:
-                        "SELECT \(SessionSQL.columns) FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
+                        "SELECT \(SessionSQL.columns) FROM \(SessionSQL.tables) WHERE s.token_hash = ?"
                 ),
                 arguments: [Data(tokenHash)]
             ).map(SessionSQL.session(from:))
